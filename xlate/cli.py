@@ -1,0 +1,178 @@
+"""`xlate convert`, `xlate rules`, `xlate rule CODE`."""
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+EXIT_OK, EXIT_MANUAL, EXIT_ERROR = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="xlate", description="Translate MXNet/Gluon code to PyTorch.")
+    sub = p.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("convert", help="convert files or directories",
+                       description="Convert MXNet/Gluon source to PyTorch source and report every rewrite.")
+    c.add_argument("paths", nargs="+", metavar="PATH", help="files or directories to convert")
+    c.add_argument("-o", "--output", metavar="OUT",
+                   help="output file (one input file) or directory (mirrors the input tree)")
+    c.add_argument("--in-place", action="store_true", help="overwrite the inputs")
+    c.add_argument("--diff", action="store_true", help="print a unified diff and write nothing")
+    c.add_argument("--select", metavar="CODES", help="comma-separated rule codes or prefixes to apply (MX0,MX501)")
+    c.add_argument("--ignore", metavar="CODES", help="comma-separated rule codes or prefixes to skip")
+    c.add_argument("--format", choices=("text", "json"), default="text", help="report format")
+    c.add_argument("--other-files", choices=("copy", "skip"), default="copy",
+                   help="for a directory: copy non-Python files into the output tree, or skip them")
+    c.add_argument("-j", "--jobs", type=int, default=0, help="worker processes for trees (default: CPU count)")
+    sub.add_parser("rules", help="list the rule catalogue")
+    r = sub.add_parser("rule", help="explain one rule")
+    r.add_argument("code", metavar="MXnnn")
+    return p
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "rules":
+            return _rules()
+        if args.command == "rule":
+            return _rule(args.code)
+        return _convert(args)
+    except UsageError as e:
+        print(f"xlate: error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        return EXIT_ERROR
+
+
+def _codes(text: Optional[str]) -> Optional[list[str]]:
+    if not text:
+        return None
+    codes = [c.strip().upper() for c in text.split(",") if c.strip()]
+    bad = [c for c in codes if not c.startswith("MX") or not c[2:].isdigit() or len(c) > 5]
+    if bad:
+        raise UsageError(f"not a rule code or prefix: {', '.join(bad)}")
+    return codes
+
+
+def _convert(args) -> int:
+    from xlate import catalogue
+    from xlate.engine import InputError
+    from xlate.files import Job, convert_all, publish_tree, walk, write_atomic
+    from xlate.report import FileResult, format_json, format_text
+
+    select, ignore = _codes(args.select), _codes(args.ignore)
+    modes = sum(bool(m) for m in (args.output, args.in_place, args.diff))
+    if modes > 1:
+        raise UsageError("choose one of -o/--output, --in-place and --diff")
+    inputs = [Path(p) for p in args.paths]
+    for p in inputs:
+        if not p.exists():
+            raise UsageError(f"{p}: no such file or directory")
+    dirs = [p for p in inputs if p.is_dir()]
+    out = Path(args.output) if args.output else None
+    if dirs and not (out or args.in_place or args.diff):
+        raise UsageError("converting a directory needs -o OUT, --in-place or --diff")
+    if out and len(inputs) > 1:
+        raise UsageError("-o takes one input (a file or a directory)")
+    if out and dirs:
+        src = dirs[0].resolve()
+        dest = out.resolve()
+        if dest == src or src in dest.parents:
+            raise UsageError(f"{out}: the output directory is inside the input tree {dirs[0]}")
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"{out}: exists and is not a directory")
+    if out and not dirs and out.is_dir():
+        raise UsageError(f"{out}: is a directory; give a file name for one input file")
+
+    jobs: list[Job] = []
+    copies: list[tuple[Path, Path]] = []
+    for p in inputs:
+        if p.is_dir():
+            try:
+                py, other = walk(p)
+            except InputError as e:
+                print(f"{e}", file=sys.stderr)
+                return EXIT_ERROR
+            for f in py:
+                target = (out / f.relative_to(p)) if out else (f if args.in_place else None)
+                jobs.append(Job(f, str(f), target))
+            if out and args.other_files == "copy":
+                copies.extend((f, out / f.relative_to(p)) for f in other)
+        else:
+            jobs.append(Job(p, str(p), out if out else (p if args.in_place else None)))
+
+    workers = args.jobs or (os.cpu_count() or 1)
+    results = convert_all(jobs, select=select, ignore=ignore, workers=workers)
+    errors = [r for r in results if isinstance(r, InputError)]
+    if errors:
+        for e in errors:
+            print(f"{e}", file=sys.stderr)
+        print(f"xlate: {len(errors)} file(s) could not be converted; nothing was written", file=sys.stderr)
+        return EXIT_ERROR
+    done: list[FileResult] = [r for r in results if isinstance(r, FileResult)]
+
+    to_stdout = not (out or args.in_place or args.diff)
+    report_stream = sys.stderr if (to_stdout or args.diff) else sys.stdout
+    if args.diff:
+        for r in done:
+            sys.stdout.writelines(difflib.unified_diff(
+                r.source.splitlines(keepends=True), r.output.splitlines(keepends=True),
+                fromfile=f"a/{r.path}", tofile=f"b/{r.path}"))
+    elif to_stdout:
+        for r in done:
+            sys.stdout.write(r.output)
+    elif out and dirs:
+        publish_tree(out, [(j.target, r.output) for j, r in zip(jobs, done)], copies)
+    else:
+        for j, r in zip(jobs, done):
+            if args.in_place and not r.changed:
+                continue
+            write_atomic(j.target, r.output)
+
+    notes = {r.code: r.notes for r in catalogue.load()}
+    text = format_json(done, notes) if args.format == "json" else format_text(done, notes)
+    report_stream.write(text)
+    return EXIT_MANUAL if any(r.manual for r in done) else EXIT_OK
+
+
+def _rules() -> int:
+    from xlate import catalogue
+    from xlate.catalogue import FAMILIES
+
+    family = None
+    for r in catalogue.load():
+        if r.family != family:
+            family = r.family
+            print(f"\n{family}xx  {FAMILIES[family]}")
+        print(f"  {r.code}  {r.name:<32} [{r.applicability}]  {r.summary}")
+    return EXIT_OK
+
+
+def _rule(code: str) -> int:
+    from xlate import catalogue
+
+    rule = catalogue.by_code().get(code.upper())
+    if rule is None:
+        raise UsageError(f"no rule {code}; `xlate rules` lists them")
+    print(f"{rule.code} {rule.name} [{rule.applicability}]\n")
+    print(f"What it does\n  {rule.summary}\n")
+    if rule.notes:
+        print("Why it matters\n  " + "\n  ".join(rule.notes.splitlines()) + "\n")
+    if rule.matches:
+        print("Matches\n  " + ", ".join(rule.matches) + "\n")
+    for i, ex in enumerate(rule.examples, 1):
+        print(f"Example {i}, before:\n{_indent(ex.before)}\nafter:\n{_indent(ex.after)}")
+    return EXIT_OK
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line if line else "" for line in text.strip("\n").splitlines()) + "\n"

@@ -1,0 +1,113 @@
+"""Reading inputs, converting them (in parallel for trees) and writing outputs atomically."""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Optional
+
+from xlate.engine import InputError, convert_source
+from xlate.report import FileResult
+
+SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache"}
+
+
+@dataclass(frozen=True)
+class Job:
+    source: Path  # file to read
+    display: str  # path shown in the report
+    target: Optional[Path]  # where the converted text goes (None: stdout / diff only)
+
+
+def read_source(path: Path, display: str) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise InputError(display, 1, 1, f"cannot read: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise InputError(display, line, 1, f"not UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start})") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def walk(root: Path) -> tuple[list[Path], list[Path]]:
+    """(python files, other files) under root, sorted, skipping VCS and virtualenv folders."""
+    py, other = [], []
+    for dirpath, dirnames, filenames in os.walk(root, onerror=_raise):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            (py if name.endswith(".py") else other).append(path)
+    return py, other
+
+
+def _raise(error: OSError) -> None:
+    raise InputError(str(error.filename), 1, 1, f"cannot read directory: {error.strerror}")
+
+
+def _convert_one(args) -> FileResult | InputError:
+    job, select, ignore = args
+    try:
+        text = read_source(job.source, job.display)
+        return convert_source(text, path=job.display, select=select, ignore=ignore)
+    except InputError as e:
+        return e
+
+
+def convert_all(jobs: list[Job], *, select, ignore, workers: int) -> list[FileResult | InputError]:
+    args = [(job, select, ignore) for job in jobs]
+    if workers <= 1 or len(jobs) < 4:
+        return [_convert_one(a) for a in args]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(_convert_one, args, chunksize=max(1, len(args) // (workers * 4))))
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write via a temporary file in the same folder and rename: never a half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".xlate-tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        if path.exists():
+            shutil.copymode(path, tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def publish_tree(out_root: Path, files: Iterable[tuple[Path, str]], copies: Iterable[tuple[Path, Path]]) -> None:
+    """Build a whole output tree in a sibling temporary folder, then move it into place.
+
+    A new output folder appears complete or not at all; an existing one is updated file by
+    file, each file atomically.
+    """
+    if out_root.exists():
+        for target, text in files:
+            write_atomic(target, text)
+        for src, target in copies:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, target)
+        return
+    out_root.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_root.name}.", dir=out_root.parent))
+    try:
+        for target, text in files:
+            dest = staging / target.relative_to(out_root)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_text(text, encoding="utf-8", newline="")
+        for src, target in copies:
+            dest = staging / target.relative_to(out_root)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest)
+        os.replace(staging, out_root)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise

@@ -1,0 +1,316 @@
+"""Resolve MXNet names from a file's imports, with one cheap `ast` pass.
+
+Note [name resolution]
+LibCST's QualifiedNameProvider costs about 5x parse + render, so xlate resolves names
+itself: `ast.parse` (C speed) gives every import and every other binding of the same
+names, grouped by scope. A scope is keyed by its path of enclosing `def`/`class` names
+with occurrence counts, which the CST transformer rebuilds as it walks the same source in
+the same order, so the two trees never need to be matched node by node. Lambdas and
+comprehensions count as part of the enclosing function, which can only make a name look
+rebound (and so not rewritten), never the other way round.
+
+A name bound to an MXNet import and bound some other way in the same scope is ambiguous:
+it is not rewritten and the use is reported. The same analysis records, per scope, the
+values assigned to plain names, so a receiver can be classified as an NDArray, a numpy
+array or unknown without type inference.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Optional
+
+MX_ROOTS = ("mxnet", "gluonnlp", "gluoncv")
+
+# MXNet's re-exports, longest prefix first; each resolves to one canonical spelling.
+_REEXPORTS = [
+    ("mxnet.nd", "mxnet.ndarray"),
+    ("mxnet.sym", "mxnet.symbol"),
+    ("mxnet.init", "mxnet.initializer"),
+    ("mxnet.ndarray.ndarray", "mxnet.ndarray"),
+    ("mxnet.ndarray.op", "mxnet.ndarray"),
+    ("mxnet.cpu", "mxnet.context.cpu"),
+    ("mxnet.gpu", "mxnet.context.gpu"),
+    ("mxnet.Context", "mxnet.context.Context"),
+    ("mxnet.num_gpus", "mxnet.context.num_gpus"),
+    ("mxnet.NDArray", "mxnet.ndarray.NDArray"),
+    ("mxnet.random.uniform", "mxnet.ndarray.random.uniform"),
+    ("mxnet.random.normal", "mxnet.ndarray.random.normal"),
+    ("mxnet.random.randint", "mxnet.ndarray.random.randint"),
+    ("mxnet.random.shuffle", "mxnet.ndarray.random.shuffle"),
+    ("mxnet.random.multinomial", "mxnet.ndarray.random.multinomial"),
+    ("mxnet.gluon.nn.Block", "mxnet.gluon.Block"),
+    ("mxnet.gluon.nn.HybridBlock", "mxnet.gluon.HybridBlock"),
+    ("mxnet.gluon.nn.SymbolBlock", "mxnet.gluon.SymbolBlock"),
+    ("mxnet.gluon.block", "mxnet.gluon"),
+    ("mxnet.gluon.trainer", "mxnet.gluon"),
+    ("mxnet.gluon.parameter", "mxnet.gluon"),
+    ("mxnet.gluon.nn.basic_layers", "mxnet.gluon.nn"),
+    ("mxnet.gluon.nn.conv_layers", "mxnet.gluon.nn"),
+    ("mxnet.gluon.nn.activations", "mxnet.gluon.nn"),
+    ("mxnet.gluon.rnn.rnn_layer", "mxnet.gluon.rnn"),
+    ("mxnet.gluon.rnn.rnn_cell", "mxnet.gluon.rnn"),
+]
+_REEXPORTS.sort(key=lambda pair: -pair[0].count("."))
+
+
+def canonical(dotted: str) -> str:
+    for _ in range(4):
+        for prefix, target in _REEXPORTS:
+            if dotted == prefix or dotted.startswith(prefix + "."):
+                dotted = target + dotted[len(prefix):]
+                break
+        else:
+            return dotted
+    return dotted
+
+
+def is_mxnet(name: Optional[str]) -> bool:
+    return bool(name) and name.split(".", 1)[0] in MX_ROOTS
+
+
+AMBIGUOUS = "<ambiguous>"
+ScopeKey = tuple  # tuple of (name, occurrence) pairs
+
+
+@dataclass
+class Scope:
+    key: ScopeKey
+    parent: Optional["Scope"]
+    is_class: bool = False
+    imports: dict = field(default_factory=dict)  # name -> canonical dotted module/object
+    other: set = field(default_factory=set)  # names bound by anything but an import
+    values: dict = field(default_factory=dict)  # name -> [ast.expr | None]
+    star_mx: list = field(default_factory=list)  # `from mxnet.x import *` (line numbers)
+
+
+class Analysis:
+    """What the pre-pass learnt about one file."""
+
+    def __init__(self, tree: ast.Module):
+        self.scopes: dict[ScopeKey, Scope] = {}
+        self.mx_imports: list[tuple[int, str]] = []  # (line, canonical) of every MXNet import
+        self.uses_mxnet = False
+        _Collector(self).run(tree)
+
+    # -- names -------------------------------------------------------------
+    def lookup(self, key: ScopeKey, name: str) -> Optional[str]:
+        """Canonical dotted name bound to `name` as seen from scope `key`.
+
+        None: not an import (or unbound); AMBIGUOUS: an import and another binding.
+        """
+        scope = self.scopes.get(key)
+        first = True
+        while scope is not None:
+            if scope.is_class and not first:
+                scope = scope.parent
+                continue
+            first = False
+            imported = scope.imports.get(name)
+            if name in scope.other:
+                return AMBIGUOUS if imported is not None else None
+            if imported is not None:
+                return imported
+            scope = scope.parent
+        return None
+
+    def resolve(self, key: ScopeKey, dotted: str) -> Optional[str]:
+        head, _, rest = dotted.partition(".")
+        base = self.lookup(key, head)
+        if base is None or base is AMBIGUOUS:
+            return base
+        return canonical(base + ("." + rest if rest else ""))
+
+    # -- NDArray-ness ------------------------------------------------------
+    def classify(self, key: ScopeKey, expr: ast.expr, _seen: Optional[set] = None) -> Optional[str]:
+        """'nd' for an MXNet NDArray, 'np' for a numpy array, None when unknown."""
+        seen = _seen if _seen is not None else set()
+        if isinstance(expr, ast.Name):
+            scope = self.scopes.get(key)
+            while scope is not None and expr.id not in scope.values and expr.id not in scope.imports:
+                scope = scope.parent
+            if scope is None or (key, expr.id) in seen or expr.id in scope.imports:
+                return None
+            seen.add((key, expr.id))
+            kinds = {self.classify(scope.key, v, seen) if v is not None else None
+                     for v in scope.values[expr.id]}
+            return kinds.pop() if len(kinds) == 1 else None
+        if isinstance(expr, ast.Call):
+            func = _dotted(expr.func)
+            if func is not None:
+                resolved = self.resolve(key, func)
+                if resolved and resolved.startswith("mxnet.ndarray.") and not resolved.endswith(_NOT_ARRAYS):
+                    return "nd"
+                if resolved and resolved.startswith("numpy."):
+                    return "np"
+            if isinstance(expr.func, ast.Attribute):
+                method = expr.func.attr
+                if method == "asnumpy":
+                    return "np"
+                if method in ND_METHODS:
+                    return self.classify(key, expr.func.value, seen) if method not in _FIXED_KIND else "nd"
+            return None
+        if isinstance(expr, ast.Attribute) and expr.attr == "T":
+            return self.classify(key, expr.value, seen)
+        if isinstance(expr, ast.Subscript):
+            return self.classify(key, expr.value, seen)
+        if isinstance(expr, ast.UnaryOp):
+            return self.classify(key, expr.operand, seen)
+        if isinstance(expr, ast.BinOp):
+            kinds = {self.classify(key, expr.left, seen), self.classify(key, expr.right, seen)}
+            return "nd" if "nd" in kinds and "np" not in kinds else ("np" if kinds == {"np"} else None)
+        return None
+
+
+# Methods that return an array of the receiver's kind (numpy has most of them too).
+ND_METHODS = frozenset(
+    "reshape astype transpose swapaxes flatten expand_dims squeeze sum mean max min prod "
+    "abs exp log sqrt square relu sigmoid tanh softmax log_softmax clip copy as_in_context "
+    "as_in_ctx copyto broadcast_to tile repeat one_hot argmax argmin topk".split()
+)
+# MXNet-only methods whose result is an NDArray whatever else we know.
+_FIXED_KIND = frozenset("as_in_context as_in_ctx copyto".split())
+_NOT_ARRAYS = ("waitall", "save", "load", "split", "NDArray", "array_split")
+
+
+_MATCH_CASE = (ast.match_case,) if hasattr(ast, "match_case") else ()
+
+
+def _dotted(node: ast.expr) -> Optional[str]:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+class _Collector:
+    def __init__(self, analysis: Analysis):
+        self.a = analysis
+
+    def run(self, tree: ast.Module) -> None:
+        root = Scope((), None)
+        self.a.scopes[()] = root
+        self._body(tree.body, root)
+
+    def _new_scope(self, parent: Scope, counts: dict, name: str, is_class: bool) -> Scope:
+        n = counts.get(name, 0)
+        counts[name] = n + 1
+        scope = Scope(parent.key + ((name, n),), parent, is_class=is_class)
+        self.a.scopes[scope.key] = scope
+        return scope
+
+    def _body(self, stmts, scope: Scope, counts: Optional[dict] = None) -> None:
+        counts = {} if counts is None else counts  # def/class occurrences, per scope
+        for node in stmts:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self._bind(scope, node.name, None)
+                for dec in node.decorator_list:
+                    self._expr(dec, scope)
+                inner = self._new_scope(scope, counts, node.name, isinstance(node, ast.ClassDef))
+                if isinstance(node, ast.ClassDef):
+                    for b in node.bases + [k.value for k in node.keywords]:
+                        self._expr(b, scope)
+                else:
+                    self._args(node.args, scope, inner)
+                    if node.returns is not None:
+                        self._expr(node.returns, scope)
+                self._body(node.body, inner)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        self._import(scope, alias.asname, alias.name, node.lineno)
+                    else:
+                        head = alias.name.split(".", 1)[0]
+                        self._import(scope, head, head, node.lineno, full=alias.name)
+            elif isinstance(node, ast.ImportFrom):
+                module = "." * node.level + (node.module or "")
+                for alias in node.names:
+                    if alias.name != "*":
+                        self._import(scope, alias.asname or alias.name, f"{module}.{alias.name}", node.lineno)
+                    elif is_mxnet(module):
+                        scope.star_mx.append(node.lineno)
+                        self.a.mx_imports.append((node.lineno, canonical(module)))
+                        self.a.uses_mxnet = True
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                for name in node.names:  # the name lives elsewhere: never local here
+                    scope.values.setdefault(name, [])
+            elif isinstance(node, ast.Assign):
+                for target in node.targets:
+                    self._target(target, scope, node.value if len(node.targets) == 1 else None)
+                self._expr(node.value, scope)
+            elif isinstance(node, ast.AnnAssign):
+                self._target(node.target, scope, node.value)
+                if node.value is not None:
+                    self._expr(node.value, scope)
+            elif isinstance(node, ast.AugAssign):
+                if isinstance(node.target, ast.Name):
+                    scope.other.add(node.target.id)
+                self._expr(node.value, scope)
+            else:
+                self._compound(node, scope, counts)
+
+    def _compound(self, node: ast.AST, scope: Scope, counts: dict) -> None:
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            self._target(node.target, scope, None)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    self._target(item.optional_vars, scope, None)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            self._bind(scope, node.name, None)
+        elif isinstance(node, ast.Delete):
+            for t in node.targets:
+                self._target(t, scope, None)
+        # Fields of a statement come in source order, so recursion keeps def counts aligned
+        # with the CST walk.
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt):
+                self._body([child], scope, counts)
+            elif isinstance(child, (ast.excepthandler,) + _MATCH_CASE):
+                self._compound(child, scope, counts)
+            elif isinstance(child, ast.expr):
+                self._expr(child, scope)
+
+    def _import(self, scope: Scope, name: str, dotted: str, line: int, full: str = "") -> None:
+        scope.imports[name] = canonical(dotted) if is_mxnet(dotted) else dotted
+        if is_mxnet(dotted) or is_mxnet(full):
+            self.a.mx_imports.append((line, canonical(full or dotted)))
+            self.a.uses_mxnet = True
+
+    def _bind(self, scope: Scope, name: str, value) -> None:
+        scope.other.add(name)
+        scope.values.setdefault(name, []).append(value)
+
+    def _target(self, target: ast.expr, scope: Scope, value) -> None:
+        if isinstance(target, ast.Name):
+            self._bind(scope, target.id, value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for elt in target.elts:
+                self._target(elt, scope, None)
+        elif isinstance(target, ast.Starred):
+            self._target(target.value, scope, None)
+        else:
+            self._expr(target, scope)
+
+    def _args(self, args: ast.arguments, outer: Scope, inner: Scope) -> None:
+        for default in args.defaults + [d for d in args.kw_defaults if d is not None]:
+            self._expr(default, outer)
+        every = args.posonlyargs + args.args + args.kwonlyargs
+        every += [a for a in (args.vararg, args.kwarg) if a is not None]
+        for a in every:
+            self._bind(inner, a.arg, None)
+
+    def _expr(self, expr: ast.expr, scope: Scope) -> None:
+        # Bindings inside expressions: walrus, lambda parameters, comprehension targets.
+        for node in ast.walk(expr):
+            if isinstance(node, ast.NamedExpr):
+                self._target(node.target, scope, node.value)
+            elif isinstance(node, ast.Lambda):
+                for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs:
+                    self._bind(scope, a.arg, None)
+            elif isinstance(node, ast.comprehension):
+                self._target(node.target, scope, None)

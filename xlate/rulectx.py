@@ -1,0 +1,158 @@
+"""What a rule sees when it fires: bound arguments, the receiver, and ways to emit code."""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Optional
+
+import libcst as cst
+from libcst.helpers import parse_template_expression
+
+from xlate.catalogue import Rule
+
+if TYPE_CHECKING:
+    from xlate.engine import Converter
+
+NOT_LITERAL = object()
+_SHORT = {"nn": "torch.nn", "F": "torch.nn.functional"}
+_SHORT_RE = re.compile(r"(?<![\w.}])(nn|F|torch)\.")
+
+
+_HELPER_RE = re.compile(r"\b(_mx_\w+)\b")
+_LOOSE = (cst.BinaryOperation, cst.BooleanOperation, cst.Comparison, cst.UnaryOperation, cst.IfExp,
+          cst.Lambda, cst.NamedExpr, cst.Yield, cst.Await)
+
+
+def _is_argument_hole(template: str, name: str) -> bool:
+    """True when {name} stands alone as an argument, element or subscript (no parens needed)."""
+    for m in re.finditer(r"\{" + re.escape(name) + r"\}", template):
+        before = template[:m.start()].rstrip()
+        after = template[m.end():].lstrip()
+        if not (before.endswith(("(", ",", "[", "=")) and after.startswith((")", ",", "]"))):
+            return False
+    return True
+
+
+class Manual(Exception):
+    """The rule matched but cannot translate this use: leave it and tell the user why."""
+
+
+class Skip(Exception):
+    """Not an MXNet use after all (a numpy receiver, say): leave it and say nothing."""
+
+
+@dataclass
+class Site:
+    conv: "Converter"
+    rule: Rule
+    original: cst.CSTNode
+    node: cst.CSTNode
+    matched: str = ""  # the canonical MXNet name, or ".method" for a method call
+    receiver: Optional[cst.BaseExpression] = None
+    receiver_kind: Optional[str] = None
+    args: dict = field(default_factory=dict)  # MXNet parameter name -> cst.Arg (updated)
+    varargs: list = field(default_factory=list)
+    status: Optional[str] = None
+    message: Optional[str] = None
+
+    # -- reading arguments --------------------------------------------------
+    def value(self, name: str) -> Optional[cst.BaseExpression]:
+        arg = self.args.get(name)
+        return arg.value if arg is not None else None
+
+    def code(self, node: Optional[cst.CSTNode]) -> str:
+        return "" if node is None else self.conv.code_for(node)
+
+    def literal(self, name: str, default: Any = None) -> Any:
+        """Python value of a literal argument, `default` when absent, NOT_LITERAL otherwise."""
+        node = self.value(name)
+        if node is None:
+            return default
+        return literal_of(self.code(node))
+
+    def has(self, name: str) -> bool:
+        return name in self.args
+
+    # -- producing code -----------------------------------------------------
+    def emit(self, template: str, **nodes: Any) -> cst.BaseExpression:
+        """Parse `template` with {name} holes filled by CST nodes (or source strings)."""
+        for short in set(_SHORT_RE.findall(template)):
+            self.conv.torch_uses.add(short)
+        if self.conv.long_names:
+            template = _SHORT_RE.sub(lambda m: _SHORT.get(m.group(1), m.group(1)) + ".", template)
+        for name in _HELPER_RE.findall(template):
+            self.helper(name)
+        filled = {}
+        for k, v in nodes.items():
+            node = cst.parse_expression(v) if isinstance(v, str) else v
+            if isinstance(node, _LOOSE) and not node.lpar and not _is_argument_hole(template, k):
+                node = node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+            filled[k] = node
+        return parse_template_expression(template, **filled)
+
+    def helper(self, name: str) -> str:
+        self.conv.use_helper(name)
+        self.conv.torch_uses.add("torch")
+        return name
+
+    def review(self, message: str) -> None:
+        self.status, self.message = "review", message
+
+    def fixed(self, message: str) -> None:
+        self.message = message
+
+
+def literal_of(source: str) -> Any:
+    try:
+        return ast.literal_eval(source)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return NOT_LITERAL
+
+
+def bind(rule: Rule, call: cst.Call, receiver: Optional[cst.BaseExpression] = None) -> tuple[dict, list]:
+    """Bind call arguments to MXNet's parameter names (Note [argument mapping]).
+
+    A method call binds its receiver to the first parameter, so `x.sum(axis=1)` and
+    `nd.sum(x, axis=1)` reach the rule in the same shape.
+    """
+    signature = list(rule.signature)
+    args: dict = {}
+    if receiver is not None and signature:
+        args[signature[0].lstrip("*")] = cst.Arg(receiver)
+        signature = signature[1:]
+    varargs: list = []
+    positional = [a for a in call.args if a.keyword is None]
+    for a in call.args:
+        if a.star:
+            raise Manual("arguments passed with * or ** cannot be mapped statically")
+    slots = [s for s in signature if not s.startswith("*")]
+    star = next((s[1:] for s in signature if s.startswith("*")), None)
+    if star is not None:
+        star_at = signature.index("*" + star)
+        before, after = signature[:star_at], signature[star_at + 1:]
+        for name, a in zip(before, positional):
+            args[name] = a
+        varargs = positional[len(before):]
+        slots = after
+        positional = []
+    for name, a in zip(slots, positional):
+        args[name] = a
+    if len(positional) > len(slots):
+        raise Manual(f"too many positional arguments for {rule.matches[0]}")
+    for a in call.args:
+        if a.keyword is not None:
+            key = a.keyword.value
+            if key not in {s.lstrip("*") for s in signature} or key in args:
+                raise Manual(f"argument `{key}=` has no PyTorch mapping")
+            args[key] = a
+    return args, varargs
+
+
+def unknown_receiver(site: Site) -> str:
+    """The message for a method that numpy shares, on a value xlate could not type."""
+    what = site.code(site.receiver).strip()
+    if len(what) > 40:
+        what = what[:37] + "..."
+    return (f"could not tell whether `{what}` is an MXNet NDArray (numpy has `{site.matched}` too); "
+            f"if it is: {site.rule.summary}")
