@@ -1,0 +1,116 @@
+"""Name resolution: every import form reaches one canonical name; shadowed names are left."""
+import pytest
+
+from xlate import names
+from xlate.engine import convert_source
+
+
+@pytest.mark.parametrize("source", [
+    "import mxnet as mx\ny = mx.nd.concat(a, b)\n",
+    "import mxnet.ndarray as F\ny = F.concat(a, b)\n",
+    "from mxnet import ndarray as nd\ny = nd.concat(a, b)\n",
+    "from mxnet import nd\ny = nd.concat(a, b)\n",
+    "import mxnet\ny = mxnet.nd.concat(a, b)\n",
+    "import mxnet.ndarray\ny = mxnet.ndarray.concat(a, b)\n",
+    "from mxnet.nd import concat\ny = concat(a, b)\n",
+    "from mxnet.ndarray.ndarray import concat\ny = concat(a, b)\n",
+    "from mxnet import nd as xnd\ny = xnd.concat(a, b)\n",
+])
+def test_import_forms_resolve(source):
+    result = convert_source(source)
+    assert result.output == "import torch\ny = torch.cat([a, b], dim=1)\n"
+    assert [d.code for d in result.diagnostics] == ["MX001", "MX028"]
+
+
+@pytest.mark.parametrize("dotted,expected", [
+    ("mxnet.nd.zeros", "mxnet.ndarray.zeros"),
+    ("mxnet.sym.var", "mxnet.symbol.var"),
+    ("mxnet.init.Xavier", "mxnet.initializer.Xavier"),
+    ("mxnet.gluon.nn.HybridBlock", "mxnet.gluon.HybridBlock"),
+    ("mxnet.gluon.block.Block", "mxnet.gluon.Block"),
+    ("mxnet.gluon.nn.basic_layers.Dense", "mxnet.gluon.nn.Dense"),
+    ("mxnet.random.uniform", "mxnet.ndarray.random.uniform"),
+    ("mxnet.random.seed", "mxnet.random.seed"),
+    ("mxnet.gpu", "mxnet.context.gpu"),
+    ("mxnet.nd.random.normal", "mxnet.ndarray.random.normal"),
+    ("numpy.zeros", "numpy.zeros"),
+])
+def test_reexports_are_canonical(dotted, expected):
+    assert names.canonical(dotted) == expected
+
+
+@pytest.mark.parametrize("source", [
+    "from mxnet import nd\ndef f(nd):\n    return nd.concat(a, b)\n",
+    "from mxnet import nd\ndef f():\n    nd = object()\n    return nd.concat(a, b)\n",
+    "from mxnet import nd\ndef f():\n    for nd in xs:\n        nd.concat(a, b)\n",
+    "from mxnet import nd\nf = lambda nd: nd.concat(a, b)\n",
+    "from mxnet import nd\ndef f():\n    with open(p) as nd:\n        nd.concat(a, b)\n",
+])
+def test_shadowed_names_are_not_rewritten(source):
+    result = convert_source(source)
+    body = source.split("\n", 1)[1]
+    assert result.output.endswith(body)
+    assert not any(d.code == "MX028" for d in result.diagnostics)
+
+
+def test_rebinding_in_the_same_scope_is_reported_not_rewritten():
+    source = "from mxnet.gluon import loss\nloss = loss.L2Loss()\nl = loss(p, y)\n"
+    result = convert_source(source)
+    assert result.output == source
+    assert [(d.line, d.code, d.status) for d in result.diagnostics if d.code == "MX901"] == [
+        (2, "MX901", "manual"), (3, "MX901", "manual")]
+
+
+def test_class_body_bindings_do_not_shadow_inside_methods():
+    source = "from mxnet import nd\nclass A:\n    nd = 3\n    def f(self):\n        return nd.concat(a, b)\n"
+    assert "torch.cat([a, b], dim=1)" in convert_source(source).output
+
+
+def test_global_declaration_refers_to_the_module_import():
+    source = "from mxnet import nd\ndef f():\n    global nd\n    return nd.concat(a, b)\n"
+    assert "torch.cat([a, b], dim=1)" in convert_source(source).output
+
+
+def test_function_level_import_is_local_to_its_function():
+    source = ("def f():\n    from mxnet import nd\n    return nd.concat(a, b)\n\n"
+              "def g():\n    return nd.concat(a, b)\n")
+    out = convert_source(source).output
+    assert "return torch.cat([a, b], dim=1)" in out
+    assert out.endswith("def g():\n    return nd.concat(a, b)\n")
+
+
+def test_keyword_and_attribute_named_like_an_alias_are_not_references():
+    source = "from mxnet import nd\ny = foo(nd=1)\nz = self.nd.concat(a, b)\n"
+    result = convert_source(source)
+    assert result.output == "y = foo(nd=1)\nz = self.nd.concat(a, b)\n"
+
+
+def test_import_in_a_block_leaves_the_block_valid():
+    source = "if True:\n    import mxnet as mx\nx = mx.nd.zeros(3)\n"
+    assert convert_source(source).output == "import torch\nif True:\n    pass\nx = torch.zeros(3)\n"
+
+
+def test_semicolon_separated_imports():
+    source = "import mxnet as mx; import os\nx = mx.nd.zeros(3)\n"
+    assert convert_source(source).output == "import torch\nimport os\nx = torch.zeros(3)\n"
+
+
+def test_star_import_is_reported():
+    result = convert_source("from mxnet.ndarray import *\nx = zeros(3)\n")
+    assert [(d.code, d.status) for d in result.diagnostics] == [("MX003", "manual")]
+
+
+def test_comment_above_a_removed_import_moves_to_the_torch_import():
+    source = '"""Doc."""\n# frameworks\nimport mxnet as mx\nimport numpy as np\nx = mx.nd.zeros(3)\n'
+    assert convert_source(source).output == (
+        '"""Doc."""\n# frameworks\nimport torch\nimport numpy as np\nx = torch.zeros(3)\n')
+
+
+def test_existing_torch_import_is_not_duplicated():
+    source = "import torch\nfrom mxnet import nd\nx = nd.zeros(3)\n"
+    assert convert_source(source).output == "import torch\nx = torch.zeros(3)\n"
+
+
+def test_numpy_receivers_are_left_alone():
+    source = "import numpy as np\nfrom mxnet import nd\na = np.zeros((2, 3))\nb = a.reshape(0, -1).astype('f')\n"
+    assert convert_source(source).output.endswith("b = a.reshape(0, -1).astype('f')\n")
