@@ -94,6 +94,8 @@ class Converter(cst.CSTTransformer):
         return None if resolved is names.AMBIGUOUS else resolved
 
     def classify(self, node: cst.BaseExpression) -> Optional[str]:
+        if isinstance(node, cst.Name):  # the common case needs no re-parse
+            return self.analysis.classify(self.scopes[-1], ast.Name(id=node.value))
         try:
             expr = ast.parse(self.code_for(node).strip(), mode="eval").body
         except SyntaxError:

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
 
 import libcst as cst
-from libcst.helpers import parse_template_expression
 
 from xlate.catalogue import Rule
 
@@ -32,6 +32,31 @@ def _is_argument_hole(template: str, name: str) -> bool:
         if not (before.endswith(("(", ",", "[", "=")) and after.startswith((")", ",", "]"))):
             return False
     return True
+
+
+_HOLE_RE = re.compile(r"\{(\w+)\}")
+_HOLE_PREFIX = "__xlate_hole_"
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_template(template: str) -> cst.BaseExpression:
+    """Parse a template once; its {holes} become placeholder names (CST nodes are immutable,
+    so one parsed tree serves every use)."""
+    return cst.parse_expression(_HOLE_RE.sub(lambda m: _HOLE_PREFIX + m.group(1), template))
+
+
+class _Fill(cst.CSTTransformer):
+    def __init__(self, holes: dict):
+        super().__init__()
+        self.holes = holes
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        if updated.value.startswith(_HOLE_PREFIX):
+            name = updated.value[len(_HOLE_PREFIX):]
+            if name not in self.holes:
+                raise KeyError(f"template hole {{{name}}} has no value")
+            return self.holes[name]
+        return updated
 
 
 class Manual(Exception):
@@ -89,7 +114,10 @@ class Site:
             if isinstance(node, _LOOSE) and not node.lpar and not _is_argument_hole(template, k):
                 node = node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
             filled[k] = node
-        return parse_template_expression(template, **filled)
+        parsed = _parse_template(template)
+        if not filled:
+            return parsed
+        return parsed.visit(_Fill(filled))
 
     def helper(self, name: str) -> str:
         self.conv.use_helper(name)
