@@ -114,3 +114,35 @@ def test_existing_torch_import_is_not_duplicated():
 def test_numpy_receivers_are_left_alone():
     source = "import numpy as np\nfrom mxnet import nd\na = np.zeros((2, 3))\nb = a.reshape(0, -1).astype('f')\n"
     assert convert_source(source).output.endswith("b = a.reshape(0, -1).astype('f')\n")
+
+
+HYBRID = '''from mxnet import gluon
+
+
+class Net(gluon.HybridBlock):
+    def hybrid_forward(self, F, x):
+        h = F.Activation(x, act_type='softrelu')
+        return F.softmax(F.concat(h, h), axis=1)
+'''
+
+
+def test_hybrid_forward_F_is_mxnets_namespace():
+    out = convert_source(HYBRID).output
+    assert "return torch.softmax(torch.cat([h, h], dim=1), dim=1)" in out
+
+
+def test_torch_functional_is_spelled_out_where_F_is_a_parameter():
+    out = convert_source(HYBRID).output
+    # a bare `F.softplus` here would call MXNet's F passed in by Gluon
+    assert "h = torch.nn.functional.softplus(x)" in out
+    assert "import torch.nn.functional as F" not in out
+
+
+def test_torch_functional_short_name_when_free():
+    out = convert_source("from mxnet import nd\ny = nd.Activation(x, act_type='softsign')\n").output
+    assert out == "import torch.nn.functional as F\ny = F.softsign(x)\n"
+
+
+def test_F_outside_hybrid_forward_is_an_ordinary_parameter():
+    source = "from mxnet import nd\ndef f(F, x):\n    return F.concat(x, x)\n"
+    assert convert_source(source).output.endswith("def f(F, x):\n    return F.concat(x, x)\n")

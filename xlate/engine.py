@@ -463,13 +463,16 @@ _UNCOUNTED = {"MX001", "MX002"}
 
 
 def _short_names_taken(analysis: names.Analysis, conv: Converter) -> bool:
-    root = analysis.scopes[()]
+    """Whether `nn`/`F` may not be used for torch.nn / torch.nn.functional in this file:
+    some scope binds the name to something else that stays (a parameter such as
+    hybrid_forward's F, a variable, another import, or an MXNet import still in use)."""
     for short, module in (("nn", "torch.nn"), ("F", "torch.nn.functional")):
         if short not in conv.torch_uses:
             continue
-        bound = root.imports.get(short)
-        if short in root.other:
-            return True
-        if bound not in (None, module) and (not names.is_mxnet(bound) or conv.survivors[short]):
-            return True
+        for scope in analysis.scopes.values():
+            bound = scope.imports.get(short)
+            if short in scope.other or short in scope.mx_params:
+                return True
+            if bound not in (None, module) and (not names.is_mxnet(bound) or conv.survivors[short]):
+                return True
     return False

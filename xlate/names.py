@@ -82,6 +82,7 @@ class Scope:
     other: set = field(default_factory=set)  # names bound by anything but an import
     values: dict = field(default_factory=dict)  # name -> [ast.expr | None]
     star_mx: list = field(default_factory=list)  # `from mxnet.x import *` (line numbers)
+    mx_params: set = field(default_factory=set)  # hybrid_forward's F: MXNet's namespace, passed in
 
 
 class Analysis:
@@ -216,6 +217,7 @@ class _Collector:
                         self._expr(b, scope)
                 else:
                     self._args(node.args, scope, inner)
+                    self._gluon_namespace(node, scope, inner)
                     if node.returns is not None:
                         self._expr(node.returns, scope)
                 self._body(node.body, inner)
@@ -274,6 +276,17 @@ class _Collector:
                 self._compound(child, scope, counts)
             elif isinstance(child, ast.expr):
                 self._expr(child, scope)
+
+    def _gluon_namespace(self, node, scope: Scope, inner: Scope) -> None:
+        """In a Gluon class, `hybrid_forward(self, F, ...)` receives mxnet.ndarray (or .symbol,
+        whose operators mean the same) as F: resolve it like `import mxnet.ndarray as F`."""
+        params = node.args.posonlyargs + node.args.args
+        if node.name == "hybrid_forward" and scope.is_class and len(params) >= 2 and self.a.uses_mxnet:
+            name = params[1].arg
+            inner.other.discard(name)
+            inner.values.pop(name, None)
+            inner.imports[name] = "mxnet.ndarray"
+            inner.mx_params.add(name)
 
     def _import(self, scope: Scope, name: str, dotted: str, line: int, full: str = "") -> None:
         scope.imports[name] = canonical(dotted) if is_mxnet(dotted) else dotted
