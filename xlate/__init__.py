@@ -1,6 +1,21 @@
 """xlate: translate MXNet/Gluon code to PyTorch, and check the translation numerically."""
-from xlate.engine import InputError, convert_source
-from xlate.report import Diagnostic, FileResult
+from typing import Any
 
 __version__ = "0.1.0"
 __all__ = ["convert_source", "InputError", "Diagnostic", "FileResult", "__version__"]
+
+# Importing LibCST costs ~0.3 s; `xlate --help` and friends must not pay it (PEP 562).
+_LAZY = {
+    "convert_source": "xlate.engine",
+    "InputError": "xlate.engine",
+    "Diagnostic": "xlate.report",
+    "FileResult": "xlate.report",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'xlate' has no attribute {name!r}")
