@@ -15,6 +15,7 @@ from xlate.imports import fix_imports
 from xlate.positions import locate
 from xlate.report import Diagnostic, FileResult
 from xlate.rulectx import Manual, Site, Skip, bind, unknown_receiver
+from xlate.visiting import FastTransformer
 
 STATUS = {"safe": "fixed", "review": "review", "manual": "manual"}
 NO_RULE = "MX900"
@@ -60,8 +61,8 @@ def _dotted(node: cst.BaseExpression) -> Optional[str]:
     return None
 
 
-class Converter(cst.CSTTransformer):
-    def __init__(self, module: cst.Module, analysis: names.Analysis, rules: RuleSet, *, long_names: bool):
+class Converter(FastTransformer):
+    def __init__(self, module: cst.Module, analysis: names.Analysis, rules: RuleSet, *, long_names: frozenset):
         super().__init__()
         self.module = module
         self.analysis = analysis
@@ -326,14 +327,15 @@ class Converter(cst.CSTTransformer):
             site.receiver_kind = self.classify(receiver_node) if rule.receiver == "ndarray" else "nd"
             if site.receiver_kind == "np":
                 return site.node
+        untyped = site.receiver_kind is None and receiver_node is not None and rule.receiver == "ndarray"
         try:
             if rule.applicability == "manual":
                 raise Manual(rule.summary)
+            if untyped and rule.unknown == "leave":
+                raise Skip()  # `s.split(",")` on a string is not MXNet's split
             if rule.transform:
                 new = _transform(rule.transform)(site)
-            elif site.receiver_kind is None and receiver_node is not None and rule.receiver == "ndarray":
-                if rule.unknown == "leave":
-                    raise Skip()
+            elif untyped:
                 raise Manual(unknown_receiver(site))
             else:
                 new = table.apply(site)
@@ -352,31 +354,14 @@ class Converter(cst.CSTTransformer):
 
     # An emitted operator expression starts out parenthesised; where its parent cannot
     # change how it binds (a whole right-hand side, an argument, an element), drop them.
-    def _unwrap(self, node):
-        if node is not None and id(node) in self.loose:
-            return node.with_changes(lpar=[], rpar=[])
-        return node
+    def _unwrap(self, original, updated):
+        value = updated.value
+        if value is None or id(value) not in self.loose:
+            return updated
+        return updated.with_changes(value=value.with_changes(lpar=[], rpar=[]))
 
-    def leave_Assign(self, original, updated):
-        return updated.with_changes(value=self._unwrap(updated.value))
-
-    def leave_AugAssign(self, original, updated):
-        return updated.with_changes(value=self._unwrap(updated.value))
-
-    def leave_AnnAssign(self, original, updated):
-        return updated.with_changes(value=self._unwrap(updated.value))
-
-    def leave_Return(self, original, updated):
-        return updated.with_changes(value=self._unwrap(updated.value))
-
-    def leave_Arg(self, original, updated):
-        return updated.with_changes(value=self._unwrap(updated.value))
-
-    def leave_Element(self, original, updated):
-        return updated.with_changes(value=self._unwrap(updated.value))
-
-    def leave_Expr(self, original, updated):
-        return updated.with_changes(value=self._unwrap(updated.value))
+    leave_Assign = leave_AugAssign = leave_AnnAssign = leave_Return = _unwrap
+    leave_Arg = leave_Element = leave_Expr = _unwrap
 
     def _left(self, site: Site, message: str, head):
         if head:
@@ -443,10 +428,15 @@ def convert_source(
     if not analysis.uses_mxnet:
         return FileResult(path, source, source)
     rules = RuleSet(catalogue.load(), _enabled(select, ignore))
-    conv = Converter(module, analysis, rules, long_names=False)
+    # torch.nn / torch.nn.functional are spelled `nn` / `F` unless the file binds those
+    # names otherwise; an MXNet import of that name still in use is only known afterwards,
+    # which costs a second pass in that (rare) case.
+    long_names = frozenset(short for short in _SHORT if _bound_elsewhere(analysis, short))
+    conv = Converter(module, analysis, rules, long_names=long_names)
     out = module.visit(conv)
-    if conv.torch_uses & {"nn", "F"} and _short_names_taken(analysis, conv):
-        conv = Converter(module, analysis, rules, long_names=True)
+    kept = frozenset(s for s in (conv.torch_uses & set(_SHORT)) - long_names if _mx_import_kept(analysis, conv, s))
+    if kept:
+        conv = Converter(module, analysis, rules, long_names=long_names | kept)
         out = module.visit(conv)
     out, import_notes = fix_imports(out, analysis, conv, path=path, enabled=rules.enabled)
     found = conv.found + import_notes
@@ -462,17 +452,22 @@ def convert_source(
 _UNCOUNTED = {"MX001", "MX002"}
 
 
-def _short_names_taken(analysis: names.Analysis, conv: Converter) -> bool:
-    """Whether `nn`/`F` may not be used for torch.nn / torch.nn.functional in this file:
-    some scope binds the name to something else that stays (a parameter such as
-    hybrid_forward's F, a variable, another import, or an MXNet import still in use)."""
-    for short, module in (("nn", "torch.nn"), ("F", "torch.nn.functional")):
-        if short not in conv.torch_uses:
-            continue
-        for scope in analysis.scopes.values():
-            bound = scope.imports.get(short)
-            if short in scope.other or short in scope.mx_params:
-                return True
-            if bound not in (None, module) and (not names.is_mxnet(bound) or conv.survivors[short]):
-                return True
+_SHORT = {"nn": "torch.nn", "F": "torch.nn.functional"}
+
+
+def _bound_elsewhere(analysis: names.Analysis, short: str) -> bool:
+    """Some scope binds `short` to something that stays: a parameter (hybrid_forward's F),
+    a variable, or a non-MXNet import other than the torch module itself."""
+    for scope in analysis.scopes.values():
+        if short in scope.other or short in scope.mx_params:
+            return True
+        bound = scope.imports.get(short)
+        if bound is not None and bound != _SHORT[short] and not names.is_mxnet(bound):
+            return True
     return False
+
+
+def _mx_import_kept(analysis: names.Analysis, conv: Converter, short: str) -> bool:
+    """An MXNet import bound to `short` survives because code left for a human uses it."""
+    return conv.survivors[short] > 0 and any(
+        names.is_mxnet(scope.imports.get(short)) for scope in analysis.scopes.values())

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Callable
 import libcst as cst
 
 from xlate import names
+from xlate.visiting import FastTransformer
 
 if TYPE_CHECKING:
     from xlate.engine import Converter
@@ -65,7 +66,18 @@ def _bound_name(alias: cst.ImportAlias) -> str:
     return full.split(".", 1)[0]
 
 
-class _ImportFixer(cst.CSTTransformer):
+# Only statements can hold imports: the fixer never walks into an expression.
+_STATEMENT_LEVEL = (cst.Module, cst.SimpleStatementLine, cst.BaseCompoundStatement, cst.BaseSuite,
+                    cst.Else, cst.ExceptHandler, cst.Finally, cst.Import, cst.ImportFrom) + (
+    (cst.ExceptStarHandler,) if hasattr(cst, "ExceptStarHandler") else ())
+
+
+@functools.lru_cache(maxsize=None)
+def _statement(text: str) -> cst.BaseStatement:
+    return cst.parse_statement(text)
+
+
+class _ImportFixer(FastTransformer):
     def __init__(self, conv: "Converter", enabled: Callable[[str], bool]):
         super().__init__()
         self.conv = conv
@@ -73,7 +85,9 @@ class _ImportFixer(cst.CSTTransformer):
         self.notes: list[tuple] = []
         self.dropped: set[int] = set()  # Pass nodes standing in for removed imports
 
-    # Only statements matter: never descend into expressions.
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return isinstance(node, _STATEMENT_LEVEL) and super().on_visit(node)
+
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
         return any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in node.body)
 
@@ -180,9 +194,9 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, conv: "Converter",
     fixed = module.visit(fixer)
     root = analysis.scopes[()]
     uses = set(conv.torch_uses)
-    if conv.long_names and uses & {"nn", "F"}:
-        uses = (uses - {"nn", "F"}) | {"torch"}
-    new_imports = [cst.parse_statement(line) for short, mod, line in _TORCH_IMPORTS
+    if uses & conv.long_names:
+        uses = (uses - conv.long_names) | {"torch"}
+    new_imports = [_statement(line) for short, mod, line in _TORCH_IMPORTS
                    if short in uses and root.imports.get(short) != mod]
     helpers = [h for h in _with_dependencies(conv.helpers) if h not in root.other]
 
@@ -204,7 +218,7 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, conv: "Converter",
     if helpers:
         at = _after_imports(body)
         blank = (cst.EmptyLine(), cst.EmptyLine())
-        defs = [cst.parse_statement(helper_sources()[h]).with_changes(leading_lines=blank) for h in helpers]
+        defs = [_statement(helper_sources()[h]).with_changes(leading_lines=blank) for h in helpers]
         if at < len(body):
             comments = tuple(line for line in body[at].leading_lines if line.comment is not None)
             body[at] = body[at].with_changes(leading_lines=blank + comments)

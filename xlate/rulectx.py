@@ -105,7 +105,9 @@ class Site:
         for short in set(_SHORT_RE.findall(template)):
             self.conv.torch_uses.add(short)
         if self.conv.long_names:
-            template = _SHORT_RE.sub(lambda m: _SHORT.get(m.group(1), m.group(1)) + ".", template)
+            long = self.conv.long_names
+            template = _SHORT_RE.sub(
+                lambda m: (_SHORT[m.group(1)] if m.group(1) in long else m.group(1)) + ".", template)
         for name in _HELPER_RE.findall(template):
             self.helper(name)
         filled = {}
