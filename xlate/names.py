@@ -108,8 +108,8 @@ class Analysis:
                 continue
             first = False
             imported = scope.imports.get(name)
-            if name in scope.other:
-                return AMBIGUOUS if imported is not None else None
+            if name in scope.other:  # rebound here: only an MXNet import makes that worth a report
+                return AMBIGUOUS if is_mxnet(imported) else None
             if imported is not None:
                 return imported
             scope = scope.parent
