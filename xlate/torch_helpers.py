@@ -20,7 +20,7 @@ def _mx_reshape(x, shape, reverse=False):
             out.append(src[i])
             i += 1
         elif d == -1:
-            infer = len(out)
+            infer = j  # MXNet keeps the -1's place in the spec, even after a -4 shifted the output
             out.append(1)
             i += 1
         elif d == -2:
@@ -42,8 +42,8 @@ def _mx_reshape(x, shape, reverse=False):
         j += 1
     if infer >= 0:
         known = 1
-        for k, d in enumerate(out):
-            known *= d if k != infer else 1
+        for d in out:
+            known *= d
         out[infer] = x.numel() // known
     return x.reshape(out[::-1] if reverse else out)
 
@@ -83,7 +83,8 @@ def _mx_pick(data, index, axis=-1, mode="clip", keepdims=False):
     idx = index.long()
     idx = idx.clamp(0, n - 1) if mode == "clip" else idx % n
     out = torch.gather(data, axis, idx.unsqueeze(axis))
-    return out if keepdims else out.squeeze(axis)
+    out = out if keepdims else out.squeeze(axis)
+    return out.reshape(1) if out.dim() == 0 else out
 
 
 def _mx_sequence_mask(data, sequence_length=None, use_sequence_length=False, value=0.0, axis=0):
@@ -91,9 +92,10 @@ def _mx_sequence_mask(data, sequence_length=None, use_sequence_length=False, val
     if not use_sequence_length:
         return data
     steps = torch.arange(data.shape[axis], device=data.device)
+    lengths = sequence_length.to(steps.device).long()  # MXNet truncates fractional lengths
     if axis == 0:
-        keep = steps[:, None] < sequence_length.to(steps.device)[None, :]
+        keep = steps[:, None] < lengths[None, :]
     else:
-        keep = steps[None, :] < sequence_length.to(steps.device)[:, None]
+        keep = steps[None, :] < lengths[:, None]
     keep = keep.reshape(keep.shape + (1,) * (data.dim() - 2))
     return data.masked_fill(~keep, value)

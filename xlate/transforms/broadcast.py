@@ -12,8 +12,11 @@ def transform(site: Site):
         if other is None or set(site.args) - {"data", "shape"}:
             raise Manual("broadcast_like with lhs_axes/rhs_axes is not translated")
         return site.emit("{x}.expand_as({y})", x=data, y=other)
+    if site.has("axis") and (op not in ("broadcast_axis", "broadcast_axes") or site.has("shape")):
+        raise Manual("`axis=` belongs to broadcast_axis alone")
     if op in ("broadcast_axis", "broadcast_axes"):
-        axis, size = site.literal("shape"), site.literal("size")
+        axis = site.literal("axis") if site.has("axis") else site.literal("shape")
+        size = site.literal("size")
         if NOT_LITERAL in (axis, size) or axis is None or size is None:
             raise Manual("broadcast_axis needs literal axis and size")
         axes = [axis] if isinstance(axis, int) else list(axis)

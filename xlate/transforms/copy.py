@@ -1,4 +1,4 @@
-"""x.copy() -> x.clone(); x.copyto(ctx) -> x.to(ctx); x.copyto(y) -> y.copy_(x)."""
+"""x.copy() -> x.clone(); x.copyto(ctx) -> x.to(ctx, copy=True); x.copyto(y) -> y.copy_(x)."""
 from xlate.rulectx import Manual, Site, unknown_receiver
 
 _DEVICES = ("mxnet.context.cpu", "mxnet.context.gpu", "mxnet.context.Context")
@@ -13,7 +13,7 @@ def transform(site: Site):
     original = site.original.args[0].value if site.original.args else None
     if original is not None and isinstance(original, __import__("libcst").Call):
         if site.conv.resolve_expr(original.func) in _DEVICES:
-            return site.emit("{x}.to({d})", x=site.value("data"), d=other)
+            return site.emit("{x}.to({d}, copy=True)", x=site.value("data"), d=other)
     if original is not None and site.conv.classify(original) == "nd":
         return site.emit("{y}.copy_({x})", x=site.value("data"), y=other)
     raise Manual("copyto target is neither a context nor a known array: use `.to(device)` or `y.copy_(x)`")

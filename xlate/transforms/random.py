@@ -26,6 +26,8 @@ def transform(site: Site):
         if node is not None and literal_of(site.code(node)) is NOT_LITERAL:
             raise Manual(f"array-valued `{lo_name}`/`{hi_name}`: MXNet then samples `shape` values per element")
     shape = site.code(site.value("shape")) if site.has("shape") else "(1,)"
+    if isinstance(site.literal("shape"), int):  # torch.normal/randint take a tuple only
+        shape = f"({shape},)"
     extra = ""
     holes = {}
     if site.has("dtype"):

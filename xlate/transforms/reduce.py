@@ -10,11 +10,14 @@ def transform(site: Site):
     op = site.matched.rsplit(".", 1)[1]
     method = site.receiver is not None
     axis = site.literal("axis", None)
-    has_axis = site.has("axis") and axis is not None
-    keepdims = site.literal("keepdims", False)
-    exclude = site.literal("exclude", False)
-    if NOT_LITERAL in (keepdims, exclude) and not isinstance(keepdims, bool):
-        raise Manual("`keepdims=`/`exclude=` are not literals")
+    # MXNet's axis=() (its default) reduces every axis, with or without exclude=True
+    has_axis = site.has("axis") and axis is not None and axis != ()
+    keepdims = _flag(site.literal("keepdims", False))
+    exclude = _flag(site.literal("exclude", False))
+    if exclude is NOT_LITERAL:
+        raise Manual("`exclude=` is not a literal")
+    if exclude is True and not has_axis:
+        exclude = False
     if site.receiver_kind is None:
         if op in ("max", "min") and has_axis:
             raise Manual(unknown_receiver(site))
@@ -35,6 +38,8 @@ def transform(site: Site):
         holes["axis"] = site.value("axis")
         text = call + sep + "dim={axis}"
     else:
+        if keepdims not in (True, False):
+            raise Manual("a full reduction with a `keepdims=` that is not a literal: the shape is (1,) or (1, ..., 1)")
         if keepdims is True:
             if not isinstance(data, (cst.Name, cst.Attribute)):
                 raise Manual("a full reduction with keepdims=True on an expression: assign it to a name first")
@@ -51,3 +56,8 @@ def transform(site: Site):
         holes["keep"] = site.value("keepdims")
         text += ", keepdim={keep}"
     return site.emit(text + ")", **holes)
+
+
+def _flag(value):
+    """A literal flag as a bool (MXNet takes keepdims=1 too); anything else as it is."""
+    return bool(value) if isinstance(value, int) and value in (0, 1) else value

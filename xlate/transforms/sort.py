@@ -9,7 +9,10 @@ def transform(site: Site):
     if asc not in (True, False):
         raise Manual("`is_ascend=` is not a literal")
     holes = {"x": site.value("data"), "axis": site.value("axis") if site.has("axis") else "-1"}
-    text = "torch.sort({x}, dim={axis}" + ("" if asc else ", descending=True") + ")"
+    x = "{x}"
+    if site.has("axis") and site.literal("axis") is None:  # MXNet flattens the input
+        x, holes["axis"] = "{x}.reshape(-1)", "0"
+    text = "torch.sort(" + x + ", dim={axis}" + ("" if asc else ", descending=True") + ")"
     if op == "sort":
         return site.emit(text + ".values", **holes)
     if site.has("dtype"):

@@ -12,7 +12,10 @@ def transform(site: Site):
         raise Manual(f"ret_typ='{ret}' is not translated: take values and indices from torch.topk")
     holes = {"x": site.value("data"), "k": site.value("k") if site.has("k") else "1",
              "axis": site.value("axis") if site.has("axis") else "-1"}
-    text = "torch.topk({x}, {k}, dim={axis}" + (", largest=False" if asc else "") + ")"
+    x = "{x}"
+    if site.has("axis") and site.literal("axis") is None:  # MXNet flattens the input
+        x, holes["axis"] = "{x}.reshape(-1)", "0"
+    text = "torch.topk(" + x + ", {k}, dim={axis}" + (", largest=False" if asc else "") + ")"
     if ret == "value":
         return site.emit(text + ".values", **holes)
     if site.has("dtype"):
