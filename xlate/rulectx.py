@@ -92,9 +92,12 @@ class Site:
     def literal(self, name: str, default: Any = None) -> Any:
         """Python value of a literal argument, `default` when absent, NOT_LITERAL otherwise."""
         node = self.value(name)
-        if node is None:
-            return default
-        return literal_of(self.code(node))
+        return default if node is None else self.evaluate(node)
+
+    def evaluate(self, node: cst.BaseExpression) -> Any:
+        """Python value of a literal expression, NOT_LITERAL otherwise."""
+        value = node_literal(node)
+        return literal_of(self.code(node)) if value is _UNSURE else value
 
     def has(self, name: str) -> bool:
         return name in self.args
@@ -131,6 +134,39 @@ class Site:
 
     def fixed(self, message: str) -> None:
         self.message = message
+
+
+_UNSURE = object()
+_NAMED = {"True": True, "False": False, "None": None}
+
+
+def node_literal(node: cst.CSTNode) -> Any:
+    """The value of the common literal shapes, read off the tree (ast.literal_eval re-parses
+    text); NOT_LITERAL for a name or call, _UNSURE for shapes left to literal_eval."""
+    if isinstance(node, cst.Integer):
+        return node.evaluated_value
+    if isinstance(node, cst.Float):
+        return node.evaluated_value
+    if isinstance(node, cst.SimpleString):
+        return node.evaluated_value
+    if isinstance(node, cst.Name):
+        return _NAMED.get(node.value, NOT_LITERAL)
+    if isinstance(node, (cst.Attribute, cst.Call)):
+        return NOT_LITERAL
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) \
+            and isinstance(node.expression, (cst.Integer, cst.Float)) and not node.lpar:
+        return -node.expression.evaluated_value
+    if isinstance(node, (cst.Tuple, cst.List)):
+        items = []
+        for element in node.elements:
+            if not isinstance(element, cst.Element):
+                return _UNSURE
+            value = node_literal(element.value)
+            if value is NOT_LITERAL or value is _UNSURE:
+                return value
+            items.append(value)
+        return tuple(items) if isinstance(node, cst.Tuple) else items
+    return _UNSURE
 
 
 def literal_of(source: str) -> Any:

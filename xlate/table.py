@@ -5,7 +5,7 @@ from typing import Callable
 
 import libcst as cst
 
-from xlate.rulectx import Manual, Site, literal_of
+from xlate.rulectx import Manual, Site
 
 _DTYPES = {
     "float16", "float32", "float64", "bfloat16", "uint8", "int8", "int16", "int32", "int64", "bool",
@@ -16,7 +16,7 @@ _DTYPE_ALIASES = {"float": "float64", "int": "int64", "double": "float64", "half
 def convert_dtype(site: Site, node: cst.BaseExpression) -> cst.BaseExpression:
     """'float32', np.float32, numpy.float32 or torch.float32 -> torch.float32."""
     text = site.code(node)
-    value = literal_of(text)
+    value = site.evaluate(node)
     name = None
     if isinstance(value, str):
         name = _DTYPE_ALIASES.get(value, value)

@@ -1,8 +1,9 @@
 """Cheaper hook dispatch for LibCST transformers.
 
 LibCST finds `visit_<Node>` / `leave_<Node>_<field>` by building the name and calling
-getattr for every node and field it walks (~300k times on a 3000-line file). The hooks of a
-class never change, so look each one up once per (class, node type, field).
+getattr for every node and field it walks (~300k times on a 3000-line file). A class's
+hooks never change, so they are looked up once: node hooks per (class, node type), field
+hooks in a table built when the class is defined.
 """
 from __future__ import annotations
 
@@ -13,17 +14,32 @@ import libcst as cst
 _CACHE: dict[tuple, Any] = {}
 
 
-def _hook(cls: type, kind: str, node_type: type, field: str = "") -> Any:
-    key = (cls, kind, node_type, field)
+def _hook(cls: type, kind: str, node_type: type) -> Any:
+    key = (cls, kind, node_type)
     try:
         return _CACHE[key]
     except KeyError:
-        name = f"{kind}_{node_type.__name__}" + (f"_{field}" if field else "")
-        fn = _CACHE[key] = getattr(cls, name, None)
+        fn = _CACHE[key] = getattr(cls, f"{kind}_{node_type.__name__}", None)
         return fn
 
 
 class FastTransformer(cst.CSTTransformer):
+    _visit_fields: dict = {}
+    _leave_fields: dict = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._visit_fields, cls._leave_fields = {}, {}
+        for name in dir(cls):
+            kind, _, rest = name.partition("_")
+            if kind not in ("visit", "leave") or "_" not in rest:
+                continue
+            node_name, _, field = rest.partition("_")
+            node_type = getattr(cst, node_name, None)
+            if isinstance(node_type, type) and issubclass(node_type, cst.CSTNode):
+                table = cls._visit_fields if kind == "visit" else cls._leave_fields
+                table.setdefault(node_type, {})[field] = getattr(cls, name)
+
     def on_visit(self, node: cst.CSTNode) -> bool:
         fn = _hook(type(self), "visit", type(node))
         return fn is None or fn(self, node) is not False
@@ -33,11 +49,11 @@ class FastTransformer(cst.CSTTransformer):
         return updated_node if fn is None else fn(self, original_node, updated_node)
 
     def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
-        fn = _hook(type(self), "visit", type(node), attribute)
-        if fn is not None:
-            fn(self, node)
+        fields = self._visit_fields.get(type(node))
+        if fields is not None and attribute in fields:
+            fields[attribute](self, node)
 
     def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
-        fn = _hook(type(self), "leave", type(original_node), attribute)
-        if fn is not None:
-            fn(self, original_node)
+        fields = self._leave_fields.get(type(original_node))
+        if fields is not None and attribute in fields:
+            fields[attribute](self, original_node)

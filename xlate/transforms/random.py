@@ -1,5 +1,5 @@
 """nd.random.*: same distributions, different generators (reported for review)."""
-from xlate.rulectx import NOT_LITERAL, Manual, Site, literal_of
+from xlate.rulectx import NOT_LITERAL, Manual, Site
 from xlate.table import convert_dtype
 
 # MXNet parameter names differ per sampler; the signature binds them positionally.
@@ -23,7 +23,7 @@ def transform(site: Site):
     lo = site.value("low") or site.value(lo_name)
     hi = site.value("high") or site.value(hi_name)
     for node in (lo, hi):
-        if node is not None and literal_of(site.code(node)) is NOT_LITERAL:
+        if node is not None and site.evaluate(node) is NOT_LITERAL:
             raise Manual(f"array-valued `{lo_name}`/`{hi_name}`: MXNet then samples `shape` values per element")
     shape = site.code(site.value("shape")) if site.has("shape") else "(1,)"
     if isinstance(site.literal("shape"), int):  # torch.normal/randint take a tuple only

@@ -1,7 +1,7 @@
 """reshape with MXNet's special codes goes through the `_mx_reshape` helper."""
 import libcst as cst
 
-from xlate.rulectx import NOT_LITERAL, Manual, Site, Skip, literal_of
+from xlate.rulectx import NOT_LITERAL, Manual, Site, Skip
 
 _CODES = {0, -2, -3, -4}
 
@@ -21,9 +21,9 @@ def _spec(site: Site):
 def _codes(site: Site, spec) -> object:
     """True/False when the spec's literal entries do/don't use special codes; None if unknown."""
     if isinstance(spec, (cst.Tuple, cst.List)):
-        values = [literal_of(site.code(e.value)) for e in spec.elements]
+        values = [site.evaluate(e.value) for e in spec.elements]
     else:
-        value = literal_of(site.code(spec))
+        value = site.evaluate(spec)
         if value is NOT_LITERAL:
             return None
         values = [value] if isinstance(value, int) else list(value)

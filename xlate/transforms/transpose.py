@@ -1,7 +1,7 @@
 """transpose(axes) -> permute(axes); no axes reverses them all."""
 import libcst as cst
 
-from xlate.rulectx import Manual, Site, Skip, literal_of, unknown_receiver
+from xlate.rulectx import Manual, Site, Skip, unknown_receiver
 
 _CREATION = ("zeros", "ones", "empty", "rand", "randn", "full", "tensor")
 
@@ -34,7 +34,7 @@ def _literal_rank(site: Site, data):
     """Rank of a creation call with a literal shape, e.g. torch.ones((2, 3, 4))."""
     if isinstance(data, cst.Call) and data.args and isinstance(data.func, cst.Attribute) \
             and data.func.attr.value in _CREATION:
-        shape = literal_of(site.code(data.args[0].value))
+        shape = site.evaluate(data.args[0].value)
         if isinstance(shape, tuple) and data.func.attr.value != "tensor":
             return len(shape)
     return None
