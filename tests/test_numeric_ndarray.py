@@ -499,8 +499,9 @@ def test_every_numeric_rule_has_a_case():
     assert set(NUMERIC_RULES) <= known
     assert set(NUMERIC_RULES) <= covered, sorted(set(NUMERIC_RULES) - covered)
     # a rule added to the NDArray/device families later should get a numeric case too
+    # (manual rules rewrite nothing, so there is nothing to compare)
     numeric_kinds = {r.code for r in catalogue.read()
-                     if r.kind in ("call", "reference") and r.family in (0, 5)}
+                     if r.kind in ("call", "reference") and r.family in (0, 5) and r.applicability != "manual"}
     assert numeric_kinds <= set(NUMERIC_RULES), sorted(numeric_kinds - set(NUMERIC_RULES))
 
 
