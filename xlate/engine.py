@@ -50,12 +50,13 @@ class RuleSet:
                     index[m] = r
 
 
-def _dotted(node: cst.BaseExpression) -> Optional[str]:
+def _dotted(node: cst.BaseExpression, heads: Optional[frozenset] = None) -> Optional[str]:
+    """`a.b.c` for a Name/Attribute chain (None otherwise, or when its head is not in `heads`)."""
     parts = []
     while isinstance(node, cst.Attribute):
         parts.append(node.attr.value)
         node = node.value
-    if isinstance(node, cst.Name):
+    if isinstance(node, cst.Name) and (heads is None or node.value in heads):
         parts.append(node.value)
         return ".".join(reversed(parts))
     return None
@@ -244,14 +245,15 @@ class Converter(FastTransformer):
         self.call_funcs.add(id(node.func))
 
     def leave_Name(self, original: cst.Name, updated: cst.Name):
-        if self.store_depth or id(original) in self.inner or id(original) in self.call_funcs:
+        if original.value not in self.analysis.imported or self.store_depth \
+                or id(original) in self.inner or id(original) in self.call_funcs:
             return updated
         return self._reference(original, updated, original.value)
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
         if self.store_depth or id(original) in self.inner or id(original) in self.call_funcs:
             return updated
-        dotted = _dotted(original)
+        dotted = _dotted(original, self.analysis.imported)
         if dotted is not None:
             head = dotted.split(".", 1)[0]
             if self.analysis.lookup(self.scopes[-1], head) is not None:
@@ -280,7 +282,7 @@ class Converter(FastTransformer):
         return self._apply(Site(self, rule, original, updated, matched=resolved), head=head)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call):
-        dotted = _dotted(original.func)
+        dotted = _dotted(original.func, self.analysis.imported)
         if dotted is not None:
             head = dotted.split(".", 1)[0]
             resolved = self.analysis.resolve(self.scopes[-1], dotted)

@@ -93,6 +93,8 @@ class Analysis:
         self.mx_imports: list[tuple[int, str]] = []  # (line, canonical) of every MXNet import
         self.uses_mxnet = False
         _Collector(self).run(tree)
+        # every name some import binds, in any scope: a name outside it never resolves
+        self.imported = frozenset(name for scope in self.scopes.values() for name in scope.imports)
 
     # -- names -------------------------------------------------------------
     def lookup(self, key: ScopeKey, name: str) -> Optional[str]:
