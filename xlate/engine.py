@@ -430,14 +430,15 @@ def convert_source(
     ignore: Optional[Iterable[str]] = None,
 ) -> FileResult:
     """Convert one file's text. Raises InputError when it does not parse."""
+    # ast first: its error positions are exact (LibCST's point at the next token's line)
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as e:
+        raise InputError(path, e.lineno or 1, e.offset or 1, f"does not parse: {e.msg}") from None
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as e:
         raise InputError(path, e.raw_line, e.raw_column + 1, f"does not parse: {e.message}") from None
-    try:
-        tree = ast.parse(source)
-    except SyntaxError as e:
-        raise InputError(path, e.lineno or 1, (e.offset or 0), f"does not parse: {e.msg}") from None
     analysis = names.Analysis(tree)
     if not analysis.uses_mxnet:
         return FileResult(path, source, source)
@@ -460,7 +461,21 @@ def convert_source(
         for node, code, status, message in found
     ]
     diagnostics.sort(key=lambda d: (d.line, d.col, d.code))
-    return FileResult(path, source, out.code, diagnostics)
+    return FileResult(path, source, _final_newline(source, out), diagnostics)
+
+
+def _final_newline(source: str, module: cst.Module) -> str:
+    """The output ends the way the input did.
+
+    A file that held nothing but MXNet imports comes out empty, not as a blank line; and
+    LibCST drops the final newline after a comment ending in a backslash, so it is put back.
+    """
+    code = module.code
+    if not module.body and not module.header and not module.footer:
+        return ""
+    if source.endswith("\n") and not code.endswith("\n"):
+        code += "\r\n" if source.endswith("\r\n") else "\n"
+    return code
 
 
 _UNCOUNTED = {"MX001", "MX002"}
