@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
 import os
 import sys
 from pathlib import Path
@@ -92,13 +91,15 @@ def _convert(args) -> int:
             raise UsageError(f"{out}: exists and is not a directory")
     if out and not dirs and out.is_dir():
         raise UsageError(f"{out}: is a directory; give a file name for one input file")
+    if out and not dirs and out.exists() and os.path.samefile(out, inputs[0]):
+        raise UsageError(f"{out}: is the input file; use --in-place to overwrite it")
 
     jobs: list[Job] = []
     copies: list[tuple[Path, Path]] = []
     for p in inputs:
         if p.is_dir():
             try:
-                py, other = walk(p)
+                py, other = walk(p, check_other=bool(out) and args.other_files == "copy")
             except InputError as e:
                 print(f"{e}", file=sys.stderr)
                 return EXIT_ERROR
@@ -124,24 +125,37 @@ def _convert(args) -> int:
     report_stream = sys.stderr if (to_stdout or args.diff) else sys.stdout
     if args.diff:
         for r in done:
-            sys.stdout.writelines(difflib.unified_diff(
-                r.source.splitlines(keepends=True), r.output.splitlines(keepends=True),
-                fromfile=f"a/{r.path}", tofile=f"b/{r.path}"))
+            for line in difflib.unified_diff(_lines(r.source), _lines(r.output),
+                                             fromfile=f"a/{r.path}", tofile=f"b/{r.path}"):
+                # `patch` and `git apply` need this marker after a last line without newline
+                sys.stdout.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     elif to_stdout:
         for r in done:
             sys.stdout.write(r.output)
-    elif out and dirs:
-        publish_tree(out, [(j.target, r.output) for j, r in zip(jobs, done)], copies)
     else:
-        for j, r in zip(jobs, done):
-            if args.in_place and not r.changed:
-                continue
-            write_atomic(j.target, r.output)
+        try:
+            if out and dirs:
+                publish_tree(out, [(j.target, r.output) for j, r in zip(jobs, done)], copies)
+            else:
+                for j, r in zip(jobs, done):
+                    if args.in_place and not r.changed:
+                        continue
+                    write_atomic(j.target, r.output)
+        except OSError as e:
+            print(f"xlate: error: cannot write {e.filename or out}: {e.strerror or e}", file=sys.stderr)
+            return EXIT_ERROR
 
     notes = {r.code: r.notes for r in catalogue.load()}
     text = format_json(done, notes) if args.format == "json" else format_text(done, notes)
     report_stream.write(text)
     return EXIT_MANUAL if any(r.manual for r in done) else EXIT_OK
+
+
+def _lines(text: str) -> list[str]:
+    """Lines as Python (and `patch`) count them: str.splitlines also breaks at \\f, \\x1c, \\u2028..."""
+    lines = [line + "\n" for line in text.split("\n")]
+    last = lines.pop()[:-1]
+    return lines + [last] if last else lines
 
 
 def _rules() -> int:

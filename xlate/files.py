@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
+import traceback
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +25,11 @@ class Job:
 
 
 def read_source(path: Path, display: str) -> str:
+    return _read(path, display)[0]
+
+
+def _read(path: Path, display: str) -> tuple[str, bool]:
+    """The file's text without a byte order mark, and whether it had one."""
     try:
         data = path.read_bytes()
     except OSError as e:
@@ -32,39 +39,71 @@ def read_source(path: Path, display: str) -> str:
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise InputError(display, line, 1, f"not UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start})") from None
-    return text[1:] if text.startswith("\ufeff") else text
+    bom = text.startswith("\ufeff")
+    return (text[1:] if bom else text), bom
 
 
-def walk(root: Path) -> tuple[list[Path], list[Path]]:
-    """(python files, other files) under root, sorted, skipping VCS and virtualenv folders."""
+def walk(root: Path, *, check_other: bool = True) -> tuple[list[Path], list[Path]]:
+    """(python files, other files) under root, sorted, skipping VCS and virtualenv folders.
+
+    Every file that will be read (the Python ones, and the others when `check_other`, as
+    they are to be copied) must be a readable regular file: a FIFO would block the read
+    forever and a broken link would fail half-way through writing the output tree.
+    """
     py, other = [], []
     for dirpath, dirnames, filenames in os.walk(root, onerror=_raise):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
         for name in sorted(filenames):
             path = Path(dirpath) / name
-            (py if name.endswith(".py") else other).append(path)
+            is_py = name.endswith(".py")
+            if is_py or check_other:
+                _check_readable(path)
+            (py if is_py else other).append(path)
     return py, other
+
+
+def _check_readable(path: Path) -> None:
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):  # follows links
+            raise InputError(str(path), 1, 1, "not a regular file (a FIFO, socket or device)")
+        with open(path, "rb"):
+            pass
+    except OSError as e:
+        raise InputError(str(path), 1, 1, f"cannot read: {e.strerror or e}") from None
 
 
 def _raise(error: OSError) -> None:
     raise InputError(str(error.filename), 1, 1, f"cannot read directory: {error.strerror}")
 
 
-def _convert_one(args) -> FileResult | InputError:
+def _convert_one(args) -> FileResult | tuple:
     job, select, ignore = args
     try:
-        text = read_source(job.source, job.display)
-        return convert_source(text, path=job.display, select=select, ignore=ignore)
+        text, bom = _read(job.source, job.display)
+        result = convert_source(text, path=job.display, select=select, ignore=ignore)
     except InputError as e:
-        return e
+        # InputError does not survive pickling (its __init__ takes four arguments, its
+        # args hold one string): a worker process hands back the fields instead.
+        return (e.path, e.line, e.col, e.message)
+    except Exception as e:  # a bug in xlate: say which file, exit 2 (not 1, "manual items left")
+        traceback.print_exc()
+        return (job.display, 1, 1, f"internal error, please report it: {type(e).__name__}: {e}")
+    if bom:  # the parser gets the text without its byte order mark; the output keeps it
+        result.source, result.output = "\ufeff" + result.source, "\ufeff" + result.output
+    return result
+
+
+def _unpack(result) -> FileResult | InputError:
+    return InputError(*result) if isinstance(result, tuple) else result
 
 
 def convert_all(jobs: list[Job], *, select, ignore, workers: int) -> list[FileResult | InputError]:
     args = [(job, select, ignore) for job in jobs]
     if workers <= 1 or len(jobs) < 4:
-        return [_convert_one(a) for a in args]
+        return [_unpack(_convert_one(a)) for a in args]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(_convert_one, args, chunksize=max(1, len(args) // (workers * 4))))
+        chunks = pool.map(_convert_one, args, chunksize=max(1, len(args) // (workers * 4)))
+        return [_unpack(r) for r in chunks]
 
 
 def write_atomic(path: Path, text: str) -> None:
