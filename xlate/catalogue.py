@@ -10,7 +10,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -197,3 +197,22 @@ def load(directory: str | None = None) -> tuple[Rule, ...]:
 
 def by_code() -> dict[str, Rule]:
     return {r.code: r for r in load()}
+
+
+class RuleSet:
+    """The catalogue indexed the way the transformer looks rules up.
+
+    Keys are canonical MXNet names (`mxnet.ndarray.sum`) or, for methods and attributes
+    on arrays, the member name with a leading dot (`.sum`).
+    """
+
+    def __init__(self, rules: Iterable[Rule], enabled: Callable[[str], bool]):
+        self.calls: dict[str, Rule] = {}
+        self.references: dict[str, Rule] = {}
+        self.all = {r.code: r for r in rules}
+        self.enabled = enabled
+        for r in rules:
+            index = {"call": self.calls, "reference": self.references}.get(r.kind)
+            if index is not None:
+                for m in r.matches:
+                    index[m] = r

@@ -20,7 +20,7 @@ _SHORT_RE = re.compile(r"(?<![\w.}])(nn|F|torch)\.")
 
 
 _HELPER_RE = re.compile(r"\b(_mx_\w+)\b")
-_LOOSE = (cst.BinaryOperation, cst.BooleanOperation, cst.Comparison, cst.UnaryOperation, cst.IfExp,
+LOOSE = (cst.BinaryOperation, cst.BooleanOperation, cst.Comparison, cst.UnaryOperation, cst.IfExp,
           cst.Lambda, cst.NamedExpr, cst.Yield, cst.Await)
 
 
@@ -116,7 +116,7 @@ class Site:
         filled = {}
         for k, v in nodes.items():
             node = cst.parse_expression(v) if isinstance(v, str) else v
-            if isinstance(node, _LOOSE) and not node.lpar and not _is_argument_hole(template, k):
+            if isinstance(node, LOOSE) and not node.lpar and not _is_argument_hole(template, k):
                 node = node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
             filled[k] = node
         parsed = _parse_template(template)
