@@ -31,6 +31,22 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--other-files", choices=("copy", "skip"), default="copy",
                    help="for a directory: copy non-Python files into the output tree, or skip them")
     c.add_argument("-j", "--jobs", type=int, default=0, help="worker processes for trees (default: CPU count)")
+    k = sub.add_parser("check", help="compare an MXNet model with its PyTorch translation",
+                       description="Run both models with the same weights on the same inputs and compare "
+                                   "outputs and gradients. Importing the model files runs their code.")
+    k.add_argument("--mx", required=True, metavar="FILE.py:NAME", help="the MXNet model (class or factory)")
+    k.add_argument("--pt", required=True, metavar="FILE.py:NAME", help="the PyTorch model (class or factory)")
+    k.add_argument("--input", action="append", required=True, metavar="SPEC",
+                   help="an input, in call order: x:float32[4,7,3] or ids:int64[4,7]<10 (repeat for several)")
+    k.add_argument("--mx-args", default="{}", metavar="JSON", help="keyword arguments for the MXNet constructor")
+    k.add_argument("--pt-args", default="{}", metavar="JSON", help="keyword arguments for the PyTorch constructor")
+    k.add_argument("--seed", type=int, default=0, help="seed for inputs, weights and head gradients")
+    k.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
+                   help="device for the PyTorch side (MXNet always runs on the CPU)")
+    k.add_argument("--rtol", type=float, help="relative tolerance (default: torch.testing's for the dtype)")
+    k.add_argument("--atol", type=float, help="absolute tolerance (default: torch.testing's for the dtype)")
+    k.add_argument("--format", choices=("text", "json"), default="text")
+    k.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
     sub.add_parser("rules", help="list the rule catalogue")
     r = sub.add_parser("rule", help="explain one rule")
     r.add_argument("code", metavar="MXnnn")
@@ -44,6 +60,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _rules()
         if args.command == "rule":
             return _rule(args.code)
+        if args.command == "check":
+            return _check(args)
         return _convert(args)
     except UsageError as e:
         print(f"xlate: error: {e}", file=sys.stderr)
@@ -156,6 +174,54 @@ def _lines(text: str) -> list[str]:
     lines = [line + "\n" for line in text.split("\n")]
     last = lines.pop()[:-1]
     return lines + [last] if last else lines
+
+
+def _check(args) -> int:
+    import json
+
+    try:
+        from xlate.check import output
+        from xlate.check.compare import Tolerance
+        from xlate.check.inputs import SpecError, parse
+        from xlate.check.mapping import MappingError
+        from xlate.check.pair import LoadError, check_pair
+    except ImportError as e:
+        raise UsageError(f"xlate check needs torch, numpy and mxnet ({e}); install xlate[check,mxnet]")
+    try:
+        specs = [parse(s) for s in args.input]
+        mx_kwargs, pt_kwargs = json.loads(args.mx_args), json.loads(args.pt_args)
+    except SpecError as e:
+        raise UsageError(str(e))
+    except json.JSONDecodeError as e:
+        raise UsageError(f"--mx-args/--pt-args: not JSON: {e}")
+    if (args.rtol is None) != (args.atol is None):
+        raise UsageError("give both --rtol and --atol, or neither")
+    tolerance = Tolerance(args.rtol, args.atol) if args.rtol is not None else None
+    device = _device(args.device)
+    try:
+        result = check_pair(args.mx, args.pt, specs, mx_kwargs=mx_kwargs, pt_kwargs=pt_kwargs,
+                            seed=args.seed, device=device, tolerance=tolerance)
+    except (LoadError, MappingError) as e:
+        print(f"xlate check: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    shown = ", ".join(str(s) for s in specs)
+    render = output.as_json if args.format == "json" else output.text
+    sys.stdout.write(render(result, shown, args.seed))
+    if args.junit:
+        from xlate.files import write_atomic
+
+        write_atomic(Path(args.junit), output.junit(result))
+    return EXIT_OK if result.ok else EXIT_MANUAL
+
+
+def _device(choice: str) -> str:
+    import torch
+
+    if choice == "cuda" and not torch.cuda.is_available():
+        raise UsageError("--device cuda: no CUDA device is available")
+    if choice == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    return choice
 
 
 def _rules() -> int:

@@ -1,0 +1,156 @@
+"""The pair checker: equal translations pass, wrong ones fail naming the cause."""
+import json
+import textwrap
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+from xlate.check.compare import Tolerance, compare, tolerance_for
+from xlate.check.inputs import SpecError, parse
+
+pytestmark = pytest.mark.mxnet
+pytest.importorskip("torch")
+pytest.importorskip("mxnet")
+
+from xlate.check.mapping import MappingError  # noqa: E402
+from xlate.check.pair import LoadError, check_pair  # noqa: E402
+from xlate.cli import main  # noqa: E402
+
+MX = '''
+from mxnet import gluon, nd
+
+
+class Net(gluon.Block):
+    def __init__(self, units=4, extra=False, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.weight = self.params.get('weight', shape=(3, units))
+            if extra:
+                self.other = self.params.get('other', shape=(units,))
+
+    def forward(self, x):
+        return nd.softmax(nd.dot(x, self.weight.data()), axis=-1)
+'''
+
+PT = '''
+import torch
+
+
+class Net(torch.nn.Module):
+    def __init__(self, units=4, axis=-1, scale=1.0, nan=False):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.zeros(3, units))
+        self.axis, self.scale, self.nan = axis, scale, nan
+
+    def forward(self, x):
+        y = torch.softmax(self.scale * (x @ self.weight), dim=self.axis)
+        return y * float("nan") if self.nan else y
+'''
+
+
+@pytest.fixture
+def models(tmp_path):
+    (tmp_path / "m_mx.py").write_text(textwrap.dedent(MX))
+    (tmp_path / "m_pt.py").write_text(textwrap.dedent(PT))
+    return f"{tmp_path}/m_mx.py:Net", f"{tmp_path}/m_pt.py:Net"
+
+
+X = [parse("x:float32[5,3]")]
+
+
+def test_a_correct_translation_passes_every_check(models):
+    result = check_pair(*models, X)
+    assert result.ok
+    whats = [c.what for c in result.checks]
+    assert whats == ["inference: output", "training: output", "training: gradient of x",
+                     "training: gradient of Net.weight -> Net.weight"]
+
+
+@pytest.mark.parametrize("pt_kwargs,cause", [
+    ({"axis": 0}, "inference: output"),           # softmax over the wrong axis
+    ({"scale": 1.001}, "inference: output"),      # a tiny numerical change is still caught
+    ({"units": 5}, "PyTorch expects (3, 5)"),     # wrong size
+])
+def test_wrong_translations_fail_naming_the_cause(models, pt_kwargs, cause):
+    try:
+        result = check_pair(*models, X, pt_kwargs=pt_kwargs)
+    except MappingError as e:
+        assert cause in str(e)
+        return
+    assert not result.ok
+    failed = [c for c in result.checks if not c.ok]
+    assert failed[0].what == cause
+    assert "elements differ" in failed[0].mismatch.format()
+    assert result.divergence and "Net" in result.divergence
+
+
+def test_nan_never_passes(models):
+    result = check_pair(*models, X, pt_kwargs={"nan": True}, tolerance=Tolerance(1e9, 1e9))
+    assert not result.ok
+    assert "NaN or Inf" in result.checks[0].mismatch.format()
+
+
+def test_unmapped_parameters_are_named_with_shapes(models):
+    with pytest.raises(MappingError) as e:
+        check_pair(*models, X, mx_kwargs={"extra": True})
+    assert "other" in str(e.value) and "(4,)" in str(e.value)
+
+
+@pytest.mark.parametrize("ref,message", [
+    ("missing.py:Net", "no such file"),
+    ("{mx}:Nope", "has no Nope"),
+    ("{mx}", "expected FILE.py:NAME"),
+])
+def test_load_errors_name_the_file(models, ref, message):
+    with pytest.raises(LoadError) as e:
+        check_pair(ref.format(mx=models[0].rsplit(":", 1)[0]), models[1], X)
+    assert message in str(e.value)
+
+
+def test_constructor_failure_is_a_load_error(models):
+    with pytest.raises(LoadError) as e:
+        check_pair(*models, X, mx_kwargs={"bogus": 1})
+    assert "building it failed" in str(e.value)
+
+
+def test_cli_exit_codes_and_reports(models, tmp_path, capsys):
+    mx, pt = models
+    assert main(["check", "--mx", mx, "--pt", pt, "--input", "x:float32[5,3]"]) == 0
+    assert "Equal: 4 of 4 checks passed." in capsys.readouterr().out
+    junit = tmp_path / "report.xml"
+    rc = main(["check", "--mx", mx, "--pt", pt, "--input", "x:float32[5,3]", "--pt-args", '{"axis": 0}',
+               "--format", "json", "--junit", str(junit)])
+    assert rc == 1
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["ok"] is False and payload["checks"][0]["mismatch"]["mismatched"] > 0
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite.get("failures") == "1"
+    assert main(["check", "--mx", mx + "x", "--pt", pt, "--input", "x:float32[5,3]"]) == 2
+    assert main(["check", "--mx", mx, "--pt", pt, "--input", "x:float32[5,-3]"]) == 2
+
+
+@pytest.mark.parametrize("text", ["x", "x:float32", "x:float32[]x", "x:complex64[2]", "ids:int64[3]",
+                                  "x:float32[2]<5", "x:float32[0,2]"])
+def test_bad_input_specs(text):
+    with pytest.raises(SpecError):
+        parse(text)
+
+
+def test_input_spec_round_trip():
+    assert str(parse("ids:int64[4,7]<10")) == "ids:int64[4,7]<10"
+    assert parse("x:float32[4, 7,3]").shape == (4, 7, 3)
+
+
+def test_compare_reports_count_greatest_difference_and_where():
+    e = np.array([[1.0, 2.0], [3.0, 4.0]], dtype=np.float32)
+    a = e.copy()
+    a[1, 0] += 0.5
+    m = compare("y", e, a, tolerance_for("float32"))
+    assert (m.mismatched, m.total, m.first_index) == (1, 4, (1, 0))
+    assert m.max_abs == pytest.approx(0.5) and m.max_rel == pytest.approx(0.5 / 3)
+    assert compare("y", e, e + 1e-7, tolerance_for("float32")) is None
+    assert "shape (4,)" in compare("y", e, e.reshape(4), tolerance_for("float32")).format()
+    inf = e.copy()
+    inf[0, 0] = np.inf
+    assert compare("y", inf, inf, Tolerance(1.0, 1.0)).reason.startswith("NaN or Inf")

@@ -1,0 +1,83 @@
+"""Comparing arrays: one tolerance table, and mismatch reports that say how many elements
+differ, by how much and where (the shape of torch.testing.assert_close's messages)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    rtol: float
+    atol: float
+
+
+# torch.testing.assert_close's defaults, by dtype name.
+TOLERANCES = {
+    "float16": Tolerance(1e-3, 1e-5),
+    "bfloat16": Tolerance(1.6e-2, 1e-5),
+    "float32": Tolerance(1.3e-6, 1e-5),
+    "float64": Tolerance(1e-7, 1e-7),
+}
+EXACT = Tolerance(0.0, 0.0)
+
+
+def tolerance_for(dtype, override: Optional[Tolerance] = None) -> Tolerance:
+    if override is not None:
+        return override
+    return TOLERANCES.get(np.dtype(dtype).name if not isinstance(dtype, str) else dtype, EXACT)
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    what: str
+    reason: str
+    expected_shape: tuple = ()
+    actual_shape: tuple = ()
+    max_abs: float = float("nan")
+    max_rel: float = float("nan")
+    mismatched: int = 0
+    total: int = 0
+    first_index: Optional[tuple] = None
+    expected_value: Optional[float] = None
+    actual_value: Optional[float] = None
+
+    def format(self) -> str:
+        if self.reason != "values":
+            return f"{self.what}: {self.reason}"
+        where = ""
+        if self.first_index is not None:
+            where = (f"; first at index {self.first_index}: expected {self.expected_value:.6g}, "
+                     f"got {self.actual_value:.6g}")
+        return (f"{self.what}: {self.mismatched} of {self.total} elements differ "
+                f"({100 * self.mismatched / max(self.total, 1):.1f}%); greatest absolute difference "
+                f"{self.max_abs:.3g}, greatest relative difference {self.max_rel:.3g}{where}")
+
+
+def compare(what: str, expected, actual, tol: Tolerance) -> Optional[Mismatch]:
+    """None when `actual` matches `expected` within `tol`; NaN and Inf never match."""
+    e = np.asarray(expected)
+    a = np.asarray(actual)
+    if e.shape != a.shape:
+        return Mismatch(what, f"shape {a.shape} where MXNet gives {e.shape}", e.shape, a.shape)
+    e64, a64 = e.astype(np.float64), a.astype(np.float64)
+    bad_e, bad_a = ~np.isfinite(e64), ~np.isfinite(a64)
+    if bad_e.any() or bad_a.any():
+        side = "both sides" if bad_e.any() and bad_a.any() else ("MXNet" if bad_e.any() else "PyTorch")
+        return Mismatch(what, f"NaN or Inf on {side} (never a match)", e.shape, a.shape)
+    diff = np.abs(a64 - e64)
+    allowed = tol.atol + tol.rtol * np.abs(e64)
+    wrong = diff > allowed
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rel = np.where(e64 != 0, diff / np.abs(e64), np.where(diff == 0, 0.0, np.inf))
+    if not wrong.any():
+        return None
+    first = tuple(int(i) for i in np.argwhere(wrong)[0])
+    return Mismatch(
+        what, "values", e.shape, a.shape,
+        max_abs=float(diff.max()), max_rel=float(rel.max()),
+        mismatched=int(wrong.sum()), total=int(wrong.size), first_index=first,
+        expected_value=float(e64[first]), actual_value=float(a64[first]),
+    )

@@ -1,0 +1,1 @@
+"""Imports every family module so that their families register (see xlate.check.mapping)."""

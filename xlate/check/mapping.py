@@ -1,0 +1,184 @@
+"""Weight transfer between an MXNet (Gluon) model and its PyTorch translation.
+
+Note [weight layouts]
+Each layer family declares once how its MXNet parameters map onto the PyTorch module's
+state (`Family`, registered with `register`): the local Gluon name (`weight`, `gamma`,
+`l0_i2h_weight`), the torch attribute (`weight`, `weight_ih_l0`) and, where the layouts
+differ, a conversion each way (GroupNorm's per-group gamma is repeated per channel going to
+torch and summed per group coming back). The checker and the weight-conversion command use
+the same declarations.
+
+Models are paired leaf by leaf in registration order: every block that owns parameters on
+the MXNet side, every module that owns parameters on the PyTorch side. A block of a type no
+family declares (a custom `self.params.get(...)`) maps its own parameters by name. A pairing
+that does not fit fails with the names and shapes on both sides, never silently.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Optional
+
+import numpy as np
+
+from xlate.check.compare import Tolerance
+
+Convert = Callable[[np.ndarray, Any, Any], np.ndarray]  # (value, mx_block, pt_module) -> value
+
+
+class MappingError(Exception):
+    """The two models cannot be paired; the message names the parameters and shapes."""
+
+
+@dataclass(frozen=True)
+class ParamMap:
+    mx: str  # the Gluon block's own parameter name (its `_reg_params` key)
+    pt: str  # the torch module's parameter or buffer name
+    to_pt: Optional[Convert] = None
+    to_mx: Optional[Convert] = None  # the inverse (gradients, converting weights back)
+    optional: bool = False  # missing on both sides when disabled (use_bias=False)
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    mx_types: tuple[str, ...]  # Gluon block class names
+    pt_types: tuple[str, ...]  # torch module class names
+    params: tuple[ParamMap, ...] = ()
+    # for families whose names depend on the configuration (RNN layers x directions)
+    expand: Optional[Callable[[Any, Any], tuple[ParamMap, ...]]] = None
+    tolerance: Optional[Tolerance] = None
+
+    def maps(self, mx_block, pt_module) -> tuple[ParamMap, ...]:
+        return self.expand(mx_block, pt_module) if self.expand else self.params
+
+
+FAMILIES: dict[str, Family] = {}
+_BY_MX: dict[str, Family] = {}
+
+
+def register(family: Family) -> Family:
+    """Declare a family; a second declaration of a name or a block type is an error."""
+    if family.name in FAMILIES:
+        raise ValueError(f"layer family {family.name!r} is registered twice")
+    for t in family.mx_types:
+        if t in _BY_MX:
+            raise ValueError(f"Gluon block {t} already belongs to family {_BY_MX[t].name!r}")
+    FAMILIES[family.name] = family
+    for t in family.mx_types:
+        _BY_MX[t] = family
+    return family
+
+
+def family_of(mx_block) -> Optional[Family]:
+    for cls in type(mx_block).__mro__:
+        if cls.__name__ in _BY_MX:
+            return _BY_MX[cls.__name__]
+    return None
+
+
+# -- leaves -------------------------------------------------------------------------------
+def mx_leaves(block, path: str = "") -> Iterator[tuple[str, Any]]:
+    """(path, block) for every Gluon block owning parameters, in registration order."""
+    if getattr(block, "_reg_params", None):
+        yield path or type(block).__name__, block
+    for name, child in getattr(block, "_children", {}).items():
+        child = child() if callable(child) and not hasattr(child, "_children") else child  # weakref
+        yield from mx_leaves(child, f"{path}.{name}" if path else name)
+
+
+def pt_leaves(module) -> Iterator[tuple[str, Any]]:
+    """(path, module) for every torch module owning parameters, in registration order."""
+    for path, mod in module.named_modules():
+        if any(p is not None for p in mod._parameters.values()):
+            yield path or type(mod).__name__, mod
+
+
+def _mx_params(block) -> dict[str, np.ndarray]:
+    return {name: p.data().asnumpy() for name, p in block._reg_params.items()}
+
+
+def _pt_state(module) -> dict[str, Any]:
+    state = {n: p for n, p in module._parameters.items() if p is not None}
+    state.update({n: b for n, b in module._buffers.items() if b is not None})
+    return state
+
+
+def _describe(items: dict) -> str:
+    return ", ".join(f"{k} {tuple(np.shape(v))}" for k, v in items.items()) or "no parameters"
+
+
+# -- pairing ------------------------------------------------------------------------------
+@dataclass
+class Pair:
+    mx_path: str
+    pt_path: str
+    mx_block: Any
+    pt_module: Any
+    family: Optional[Family]
+    maps: tuple[ParamMap, ...] = field(default_factory=tuple)
+
+
+def pair(mx_model, pt_model) -> list[Pair]:
+    """Pair the parameter-owning leaves of both models, checking every parameter maps."""
+    mx = list(mx_leaves(mx_model))
+    pt = list(pt_leaves(pt_model))
+    if len(mx) != len(pt):
+        lines = [f"MXNet has {len(mx)} blocks with parameters, PyTorch {len(pt)} modules:"]
+        for i in range(max(len(mx), len(pt))):
+            left = f"{mx[i][0]} [{type(mx[i][1]).__name__}: {_describe(_mx_params(mx[i][1]))}]" if i < len(mx) else "-"
+            right = f"{pt[i][0]} [{type(pt[i][1]).__name__}: {_describe(_pt_state(pt[i][1]))}]" if i < len(pt) else "-"
+            lines.append(f"  {i}: {left}  <->  {right}")
+        raise MappingError("\n".join(lines))
+    pairs = []
+    for (mpath, mblock), (ppath, pmod) in zip(mx, pt):
+        fam = family_of(mblock)
+        if fam is not None and type(pmod).__name__ not in fam.pt_types:
+            raise MappingError(
+                f"{mpath} ({type(mblock).__name__}, family {fam.name}) is paired with {ppath} "
+                f"({type(pmod).__name__}); expected one of {', '.join(fam.pt_types)}")
+        maps = fam.maps(mblock, pmod) if fam else tuple(ParamMap(n, n) for n in mblock._reg_params)
+        _check_names(mpath, mblock, ppath, pmod, maps)
+        pairs.append(Pair(mpath, ppath, mblock, pmod, fam, maps))
+    return pairs
+
+
+def _check_names(mpath, mblock, ppath, pmod, maps) -> None:
+    mx_names, pt_state = set(mblock._reg_params), _pt_state(pmod)
+    wanted_mx = {m.mx for m in maps if not (m.optional and m.mx not in mx_names)}
+    wanted_pt = {m.pt for m in maps if not (m.optional and m.pt not in pt_state)}
+    missing_mx = wanted_mx - mx_names
+    extra_mx = mx_names - {m.mx for m in maps}
+    missing_pt = wanted_pt - set(pt_state)
+    extra_pt = {n for n, p in pmod._parameters.items() if p is not None} - {m.pt for m in maps}
+    if missing_mx or extra_mx or missing_pt or extra_pt:
+        unmatched = sorted(missing_mx | extra_mx) + sorted(missing_pt | extra_pt)
+        raise MappingError(
+            f"parameters that do not map: {', '.join(unmatched)} (MXNet {mpath} "
+            f"[{type(mblock).__name__}] has {_describe(_mx_params(mblock))}; PyTorch {ppath} "
+            f"[{type(pmod).__name__}] has {_describe(pt_state)})")
+
+
+def mx_to_pt_value(m: ParamMap, value: np.ndarray, pr: Pair) -> np.ndarray:
+    return m.to_pt(value, pr.mx_block, pr.pt_module) if m.to_pt else value
+
+
+def transfer(mx_model, pt_model) -> list[Pair]:
+    """Copy every MXNet parameter (and running statistic) into the PyTorch model."""
+    import torch
+
+    pairs = pair(mx_model, pt_model)
+    for pr in pairs:
+        params = _mx_params(pr.mx_block)
+        state = _pt_state(pr.pt_module)
+        for m in pr.maps:
+            if m.optional and (m.mx not in params or m.pt not in state):
+                continue
+            value = mx_to_pt_value(m, params[m.mx], pr)
+            target = state[m.pt]
+            if tuple(target.shape) != value.shape:
+                raise MappingError(
+                    f"{pr.mx_path}.{m.mx} {params[m.mx].shape} -> {pr.pt_path}.{m.pt}: "
+                    f"PyTorch expects {tuple(target.shape)}, the mapping gives {value.shape}")
+            with torch.no_grad():
+                target.copy_(torch.as_tensor(value, dtype=target.dtype))
+    return pairs
