@@ -64,7 +64,7 @@ def test_a_correct_translation_passes_every_check(models):
     assert result.ok
     whats = [c.what for c in result.checks]
     assert whats == ["inference: output", "training: output", "training: gradient of x",
-                     "training: gradient of Net.weight -> Net.weight"]
+                     "training: gradient of weight"]
 
 
 @pytest.mark.parametrize("pt_kwargs,cause", [
@@ -154,3 +154,29 @@ def test_compare_reports_count_greatest_difference_and_where():
     inf = e.copy()
     inf[0, 0] = np.inf
     assert compare("y", inf, inf, Tolerance(1.0, 1.0)).reason.startswith("NaN or Inf")
+
+
+def test_record_then_check_against_without_mxnet(models, tmp_path, capsys):
+    mx, pt = models
+    ref = tmp_path / "golden"
+    assert main(["check", "--mx", mx, "--pt", pt, "--input", "x:float32[5,3]", "--record", str(ref)]) == 0
+    assert (ref / "reference.npz").exists() and (ref / "reference.json").exists()
+    capsys.readouterr()
+    # replay in a process where importing mxnet fails: the PyTorch side alone is checked
+    import subprocess
+    import sys
+    code = ("import sys; sys.modules['mxnet'] = None\n"
+            "from xlate.cli import main\n"
+            f"raise SystemExit(main(['check', '--against', {str(ref)!r}]))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Equal" in done.stdout and "gradient of weight" in done.stdout
+    # a wrong PyTorch side fails against the same reference
+    wrong = tmp_path / "wrong_pt.py"
+    wrong.write_text(textwrap.dedent(PT).replace("dim=self.axis", "dim=0"))
+    assert main(["check", "--against", str(ref), "--pt", f"{wrong}:Net"]) == 1
+    assert "elements differ" in capsys.readouterr().out
+
+
+def test_against_a_missing_reference_is_a_load_error(tmp_path):
+    assert main(["check", "--against", str(tmp_path / "nothing")]) == 2

@@ -34,9 +34,12 @@ def _parser() -> argparse.ArgumentParser:
     k = sub.add_parser("check", help="compare an MXNet model with its PyTorch translation",
                        description="Run both models with the same weights on the same inputs and compare "
                                    "outputs and gradients. Importing the model files runs their code.")
-    k.add_argument("--mx", required=True, metavar="FILE.py:NAME", help="the MXNet model (class or factory)")
-    k.add_argument("--pt", required=True, metavar="FILE.py:NAME", help="the PyTorch model (class or factory)")
-    k.add_argument("--input", action="append", required=True, metavar="SPEC",
+    k.add_argument("--mx", metavar="FILE.py:NAME", help="the MXNet model (class or factory)")
+    k.add_argument("--pt", metavar="FILE.py:NAME", help="the PyTorch model (class or factory)")
+    k.add_argument("--record", metavar="DIR", help="also store what MXNet computed as a golden reference")
+    k.add_argument("--against", metavar="DIR",
+                   help="check the PyTorch side alone against a golden reference (no MXNet needed)")
+    k.add_argument("--input", action="append", default=[], metavar="SPEC",
                    help="an input, in call order: x:float32[4,7,3] or ids:int64[4,7]<10 (repeat for several)")
     k.add_argument("--mx-args", default="{}", metavar="JSON", help="keyword arguments for the MXNet constructor")
     k.add_argument("--pt-args", default="{}", metavar="JSON", help="keyword arguments for the PyTorch constructor")
@@ -179,14 +182,20 @@ def _lines(text: str) -> list[str]:
 def _check(args) -> int:
     import json
 
+    if args.against:
+        if args.mx or args.record or args.input:
+            raise UsageError("--against replays a recorded reference: it takes no --mx, --record or --input")
+    elif not (args.mx and args.pt and args.input):
+        raise UsageError("give --mx, --pt and at least one --input (or --against DIR)")
     try:
         from xlate.check import output
         from xlate.check.compare import Tolerance
         from xlate.check.inputs import SpecError, parse
         from xlate.check.mapping import MappingError
-        from xlate.check.pair import LoadError, check_pair
+        from xlate.check.pair import LoadError, check_against, check_pair
     except ImportError as e:
-        raise UsageError(f"xlate check needs torch, numpy and mxnet ({e}); install xlate[check,mxnet]")
+        needs = "torch and numpy" if args.against else "torch, numpy and mxnet"
+        raise UsageError(f"xlate check needs {needs} ({e}); install xlate[check] or xlate[dev]")
     try:
         specs = [parse(s) for s in args.input]
         mx_kwargs, pt_kwargs = json.loads(args.mx_args), json.loads(args.pt_args)
@@ -199,12 +208,17 @@ def _check(args) -> int:
     tolerance = Tolerance(args.rtol, args.atol) if args.rtol is not None else None
     device = _device(args.device)
     try:
-        result = check_pair(args.mx, args.pt, specs, mx_kwargs=mx_kwargs, pt_kwargs=pt_kwargs,
-                            seed=args.seed, device=device, tolerance=tolerance)
+        if args.against:
+            result = check_against(Path(args.against), args.pt, pt_kwargs=pt_kwargs, device=device,
+                                   tolerance=tolerance)
+        else:
+            result = check_pair(args.mx, args.pt, specs, mx_kwargs=mx_kwargs, pt_kwargs=pt_kwargs,
+                                seed=args.seed, device=device, tolerance=tolerance,
+                                record=Path(args.record) if args.record else None)
     except (LoadError, MappingError) as e:
         print(f"xlate check: {e}", file=sys.stderr)
         return EXIT_ERROR
-    shown = ", ".join(str(s) for s in specs)
+    shown = ", ".join(str(s) for s in specs) or f"recorded in {args.against}"
     render = output.as_json if args.format == "json" else output.text
     sys.stdout.write(render(result, shown, args.seed))
     if args.junit:

@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from xlate.check import families  # noqa: F401  (registers every layer family)
+from xlate.check import families, golden  # noqa: F401  (families: registers every layer family)
 from xlate.check.compare import Mismatch, Tolerance, compare, tolerance_for
 from xlate.check.inputs import InputSpec, asymmetric_like, draw
 from xlate.check.mapping import MappingError, Pair, mx_to_pt_value, transfer
@@ -126,6 +126,7 @@ def _pt_run(model, arrays, device, train: bool, heads=None):
 
 
 def _no_dropout(mx_net, pt_model) -> None:
+    """Dropout masks cannot match (different generators): rate 0 on both sides."""
     import torch
 
     for m in pt_model.modules():
@@ -138,7 +139,8 @@ def _no_dropout(mx_net, pt_model) -> None:
         for child in getattr(block, "_children", {}).values():
             walk(child)
 
-    walk(mx_net)
+    if mx_net is not None:
+        walk(mx_net)
 
 
 def _divergence(pairs: list[Pair], mx_net, pt_model, arrays, device, tol) -> Optional[str]:
@@ -171,15 +173,68 @@ def _divergence(pairs: list[Pair], mx_net, pt_model, arrays, device, tol) -> Opt
     return None
 
 
-def check_pair(mx_ref: str, pt_ref: str, inputs: list[InputSpec], *, mx_kwargs=None, pt_kwargs=None,
-               seed: int = 0, device: str = "cpu", tolerance: Optional[Tolerance] = None) -> Result:
+Observations = dict  # check name -> array, in the order the checks are made
+
+
+def _mx_observe(mx_net, pairs: list[Pair], arrays, heads, specs) -> tuple[Observations, Observations]:
+    """What MXNet computes, keyed by the PyTorch names it must be compared with."""
+    inference = {f"inference: output {i}": o for i, o in enumerate(_mx_run(mx_net, arrays, train=False)[0])}
+    outs, grads = _mx_run(mx_net, arrays, train=True, heads=heads)
+    training = {f"training: output {i}": o for i, o in enumerate(outs)}
+    training.update({f"training: gradient of {s.name}": g for s, g in zip(specs, grads) if g is not None})
+    for pr in pairs:
+        for m in pr.maps:
+            param = pr.mx_block._reg_params.get(m.mx)
+            if param is None or not hasattr(pr.pt_module, m.pt):
+                continue
+            name = f"{pr.pt_path}.{m.pt}" if pr.pt_path != type(pr.pt_module).__name__ else m.pt
+            if param.grad_req == "null":  # running statistics: torch buffers
+                training[f"training: {name} after the step"] = mx_to_pt_value(m, param.data().asnumpy(), pr)
+            else:
+                training[f"training: gradient of {name}"] = mx_to_pt_value(m, param.grad().asnumpy(), pr)
+    return inference, training
+
+
+def _pt_observe(pt_model, arrays, heads, specs, device) -> tuple[Observations, Observations]:
+    """What PyTorch computes: every output, input gradient, parameter gradient and buffer."""
+    inference = {f"inference: output {i}": o
+                 for i, o in enumerate(_pt_run(pt_model, arrays, device, train=False)[0])}
+    outs, grads = _pt_run(pt_model, arrays, device, train=True, heads=heads)
+    training = {f"training: output {i}": o for i, o in enumerate(outs)}
+    training.update({f"training: gradient of {s.name}": g for s, g in zip(specs, grads) if g is not None})
+    for name, p in pt_model.named_parameters():
+        if p.grad is not None:
+            training[f"training: gradient of {name}"] = p.grad.detach().cpu().numpy()
+    for name, b in pt_model.named_buffers():
+        training[f"training: {name} after the step"] = b.detach().cpu().numpy()
+    return inference, training
+
+
+def _judge(result: Result, phase: str, expected: Observations, actual: Observations, tol) -> None:
+    n_mx = sum(k.startswith(f"{phase}: output ") for k in expected)
+    n_pt = sum(k.startswith(f"{phase}: output ") for k in actual)
+    if n_mx != n_pt:
+        result.checks.append(Check(f"{phase}: outputs", Mismatch(
+            f"{phase}: outputs", f"PyTorch returns {n_pt} arrays where MXNet returns {n_mx}")))
+    for key, value in expected.items():
+        if key.startswith(f"{phase}: output ") and n_mx == 1:
+            label = f"{phase}: output"
+        else:
+            label = key
+        if key not in actual:
+            if not key.startswith(f"{phase}: output "):
+                result.checks.append(Check(label, Mismatch(label, "PyTorch computes no such value")))
+            continue
+        result.checks.append(Check(label, compare(label, value, actual[key], tol(value.dtype))))
+
+
+def _prepare(mx_ref, pt_ref, inputs, mx_kwargs, pt_kwargs, seed, device):
     import torch
 
     rng = np.random.default_rng(seed)
     arrays = [draw(s, rng) for s in inputs]
     mx_net = load(mx_ref, mx_kwargs or {})
     pt_model = load(pt_ref, pt_kwargs or {}).to(device)
-    result = Result(mx_ref, pt_ref, {"mxnet": "cpu", "pytorch": device})
     try:
         _mx_prepare(mx_net, arrays, rng)
         with torch.no_grad():  # materialise lazy modules before copying into them
@@ -189,56 +244,61 @@ def check_pair(mx_ref: str, pt_ref: str, inputs: list[InputSpec], *, mx_kwargs=N
         raise
     except Exception as e:
         raise LoadError(f"running the models failed: {type(e).__name__}: {e}") from e
-    tol = lambda dtype: tolerance_for(dtype, tolerance)  # noqa: E731
+    return rng, arrays, mx_net, pt_model, pairs
 
+
+def check_pair(mx_ref: str, pt_ref: str, inputs: list[InputSpec], *, mx_kwargs=None, pt_kwargs=None,
+               seed: int = 0, device: str = "cpu", tolerance: Optional[Tolerance] = None,
+               record: Optional[Path] = None) -> Result:
+    """Run both models and compare; with `record`, also store the golden reference there."""
+    rng, arrays, mx_net, pt_model, pairs = _prepare(mx_ref, pt_ref, inputs, mx_kwargs, pt_kwargs, seed, device)
+    state = {k: v.detach().cpu().numpy() for k, v in pt_model.state_dict().items()}
     mx_out, _ = _mx_run(mx_net, arrays, train=False)
-    pt_out, _ = _pt_run(pt_model, arrays, device, train=False)
-    _outputs(result, "inference", mx_out, pt_out, tol)
-    if not result.ok:
-        result.divergence = _divergence(pairs, mx_net, pt_model, arrays, device, tol("float32"))
-        return result
-
-    _no_dropout(mx_net, pt_model)
     heads = [draw(InputSpec("head", str(o.dtype), o.shape), rng) for o in mx_out]
-    mx_out, mx_grads = _mx_run(mx_net, arrays, train=True, heads=heads)
-    pt_out, pt_grads = _pt_run(pt_model, arrays, device, train=True, heads=heads)
-    _outputs(result, "training", mx_out, pt_out, tol)
-    for spec, g_mx, g_pt in zip(inputs, mx_grads, pt_grads):
-        if g_mx is not None:
-            result.checks.append(Check(f"training: gradient of {spec.name}",
-                                       compare(f"d/d{spec.name}", g_mx, g_pt, tol(g_mx.dtype))))
-    _gradients_and_state(result, pairs, tol("float32"))
+    _no_dropout(mx_net, pt_model)
+    expected = _mx_observe(mx_net, pairs, arrays, heads, inputs)
+    if record is not None:
+        golden.save(record, mx_ref, pt_ref, inputs, seed, arrays, heads, state, expected)
+    result = _compare_all(Result(mx_ref, pt_ref, {"mxnet": "cpu", "pytorch": device}), expected,
+                          _pt_observe(pt_model, arrays, heads, inputs, device), tolerance)
+    if not result.ok:
+        pt_model.load_state_dict({k: torch_tensor(v) for k, v in state.items()})
+        result.divergence = _divergence(pairs, mx_net, pt_model, arrays, device, tolerance_for("float32", tolerance))
     return result
 
 
-def _gradients_and_state(result: Result, pairs: list[Pair], default: Tolerance) -> None:
-    """Parameter gradients in the PyTorch layout, and the running statistics (MXNet keeps them
-    as grad_req='null' parameters, torch as buffers) after the training step."""
-    for pr in pairs:
-        tol_p = pr.family.tolerance if pr.family and pr.family.tolerance else default
-        for m in pr.maps:
-            param = pr.mx_block._reg_params.get(m.mx)
-            target = getattr(pr.pt_module, m.pt, None)
-            if param is None or target is None:
-                continue
-            if param.grad_req == "null":
-                if m.pt in pr.pt_module._buffers:
-                    what = f"training: {pr.mx_path}.{m.mx} -> {pr.pt_path}.{m.pt} after the step"
-                    value = mx_to_pt_value(m, param.data().asnumpy(), pr)
-                    result.checks.append(Check(what, compare(what, value, target.detach().cpu().numpy(), tol_p)))
-                continue
-            if target.grad is None:
-                continue
-            g_mx = mx_to_pt_value(m, param.grad().asnumpy(), pr)
-            what = f"training: gradient of {pr.mx_path}.{m.mx} -> {pr.pt_path}.{m.pt}"
-            result.checks.append(Check(what, compare(what, g_mx, target.grad.detach().cpu().numpy(), tol_p)))
+def check_against(directory: Path, pt_ref: Optional[str] = None, *, pt_kwargs=None, device: str = "cpu",
+                  tolerance: Optional[Tolerance] = None) -> Result:
+    """The PyTorch side alone against a golden reference recorded with MXNet."""
+    try:
+        ref = golden.load(directory)
+    except golden.ReferenceError as e:
+        raise LoadError(str(e)) from e
+    pt_ref = pt_ref or ref.pt_ref
+    pt_model = load(pt_ref, pt_kwargs or {}).to(device)
+    import torch
+
+    with torch.no_grad():
+        _pt_run(pt_model, ref.arrays, device, train=False)
+    missing, unexpected = pt_model.load_state_dict({k: torch_tensor(v) for k, v in ref.state.items()},
+                                                   strict=False)
+    if missing or unexpected:
+        raise LoadError(f"{pt_ref} does not fit the recorded weights: missing {missing}, unexpected {unexpected}")
+    _no_dropout(None, pt_model)
+    actual = _pt_observe(pt_model, ref.arrays, ref.heads, ref.inputs, device)
+    return _compare_all(Result(ref.mx_ref + " (recorded)", pt_ref, {"mxnet": "recorded", "pytorch": device}),
+                        ref.expected, actual, tolerance)
 
 
-def _outputs(result: Result, phase: str, mx_out, pt_out, tol) -> None:
-    if len(mx_out) != len(pt_out):
-        result.checks.append(Check(f"{phase}: outputs", Mismatch(
-            f"{phase}: outputs", f"PyTorch returns {len(pt_out)} arrays where MXNet returns {len(mx_out)}")))
-        return
-    for i, (a, b) in enumerate(zip(mx_out, pt_out)):
-        what = f"{phase}: output {i}" if len(mx_out) > 1 else f"{phase}: output"
-        result.checks.append(Check(what, compare(what, a, b, tol(a.dtype))))
+def _compare_all(result: Result, expected, actual, tolerance) -> Result:
+    tol = lambda dtype: tolerance_for(dtype, tolerance)  # noqa: E731
+    _judge(result, "inference", expected[0], actual[0], tol)
+    if result.ok:  # training is only meaningful once inference agrees
+        _judge(result, "training", expected[1], actual[1], tol)
+    return result
+
+
+def torch_tensor(value):
+    import torch
+
+    return torch.as_tensor(value)

@@ -1,0 +1,78 @@
+"""Golden references: what MXNet computed, stored so the PyTorch side can be checked on a
+machine without MXNet (`xlate check --record DIR`, then `xlate check --against DIR`).
+
+A reference holds the inputs, the head gradients, the weights already in the PyTorch layout
+(the state_dict after the transfer) and every MXNet observation keyed by PyTorch names, in
+`reference.npz`, with the model references, input specifications and seed in
+`reference.json`. Re-record when the PyTorch model's structure changes.
+"""
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from xlate.check.inputs import InputSpec, parse
+
+FORMAT = 1
+
+
+@dataclass
+class Reference:
+    mx_ref: str
+    pt_ref: str
+    inputs: list[InputSpec]
+    seed: int
+    arrays: list[np.ndarray]
+    heads: list[np.ndarray]
+    state: dict
+    expected: tuple[dict, dict]
+
+
+class ReferenceError(Exception):
+    pass
+
+
+def save(directory: Path, mx_ref, pt_ref, inputs, seed, arrays, heads, state, expected) -> None:
+    from xlate.files import write_atomic
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    arrays_out = {f"input/{i}": a for i, a in enumerate(arrays)}
+    arrays_out.update({f"head/{i}": h for i, h in enumerate(heads)})
+    arrays_out.update({f"state/{k}": v for k, v in state.items()})
+    keys = {"inference": list(expected[0]), "training": list(expected[1])}
+    for phase, observed in zip(("inference", "training"), expected):
+        arrays_out.update({f"{phase}/{i}": v for i, v in enumerate(observed.values())})
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays_out)
+    tmp = directory / ".reference.npz.tmp"
+    tmp.write_bytes(buffer.getvalue())
+    tmp.replace(directory / "reference.npz")
+    meta = {"format": FORMAT, "mx": mx_ref, "pt": pt_ref, "inputs": [str(s) for s in inputs], "seed": seed,
+            "heads": len(heads), "state": list(state), "keys": keys}
+    write_atomic(directory / "reference.json", json.dumps(meta, indent=2) + "\n")
+
+
+def load(directory: Path) -> Reference:
+    directory = Path(directory)
+    try:
+        meta = json.loads((directory / "reference.json").read_text())
+        data = np.load(directory / "reference.npz")
+    except (OSError, ValueError) as e:
+        raise ReferenceError(f"{directory}: no readable golden reference ({e})") from e
+    if meta.get("format") != FORMAT:
+        raise ReferenceError(f"{directory}: reference format {meta.get('format')}, this xlate reads {FORMAT}")
+    inputs = [parse(s) for s in meta["inputs"]]
+    expected = tuple({k: data[f"{phase}/{i}"] for i, k in enumerate(meta["keys"][phase])}
+                     for phase in ("inference", "training"))
+    return Reference(
+        meta["mx"], meta["pt"], inputs, meta["seed"],
+        [data[f"input/{i}"] for i in range(len(inputs))],
+        [data[f"head/{i}"] for i in range(meta["heads"])],
+        {k: data[f"state/{k}"] for k in meta["state"]},
+        expected,
+    )
