@@ -180,3 +180,30 @@ def test_record_then_check_against_without_mxnet(models, tmp_path, capsys):
 
 def test_against_a_missing_reference_is_a_load_error(tmp_path):
     assert main(["check", "--against", str(tmp_path / "nothing")]) == 2
+
+
+def test_project_config_runs_every_pair(models, tmp_path, monkeypatch, capsys):
+    mx, pt = models
+    (tmp_path / "pyproject.toml").write_text(textwrap.dedent('''
+        [tool.xlate.check]
+        seed = 3
+
+        [[tool.xlate.check.pair]]
+        mx = "m_mx.py:Net"
+        pt = "m_pt.py:Net"
+        inputs = ["x:float32[5,3]"]
+
+        [[tool.xlate.check.pair]]
+        mx = "m_mx.py:Net"
+        pt = "m_pt.py:Net"
+        inputs = ["x:float32[2,3]"]
+        pt_args = { axis = 0 }
+    '''))
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    monkeypatch.chdir(sub)  # found from a subfolder, paths relative to pyproject.toml
+    assert main(["check"]) == 1
+    out = capsys.readouterr().out
+    assert out.count("xlate check") == 2 and "Equal" in out and "DIVERGES" in out
+    (tmp_path / "pyproject.toml").write_text("[tool.xlate.check]\n")
+    assert main(["check"]) == 2

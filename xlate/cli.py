@@ -182,6 +182,8 @@ def _lines(text: str) -> list[str]:
 def _check(args) -> int:
     import json
 
+    if not (args.mx or args.pt or args.against or args.input):
+        return _check_project(args)
     if args.against:
         if args.mx or args.record or args.input:
             raise UsageError("--against replays a recorded reference: it takes no --mx, --record or --input")
@@ -226,6 +228,34 @@ def _check(args) -> int:
 
         write_atomic(Path(args.junit), output.junit(result))
     return EXIT_OK if result.ok else EXIT_MANUAL
+
+
+def _check_project(args) -> int:
+    """`xlate check` alone: every pair in [tool.xlate.check] of the nearest pyproject.toml."""
+    import json
+
+    from xlate.check.config import ConfigError, find, load
+
+    try:
+        config = load(find(Path.cwd()))
+    except ConfigError as e:
+        raise UsageError(str(e))
+    worst = EXIT_OK
+    for pair in config.pairs:
+        argv = ["check", "--pt", pair.pt, "--pt-args", json.dumps(pair.pt_args),
+                "--seed", str(config.seed), "--device", args.device if args.device != "auto" else config.device,
+                "--format", args.format]
+        if pair.against:
+            argv += ["--against", pair.against]
+        else:
+            argv += ["--mx", pair.mx, "--mx-args", json.dumps(pair.mx_args)]
+            for spec in pair.inputs:
+                argv += ["--input", spec]
+        if args.rtol is not None:
+            argv += ["--rtol", str(args.rtol), "--atol", str(args.atol)]
+        rc = main(argv)
+        worst = max(worst, rc)
+    return worst
 
 
 def _device(choice: str) -> str:
