@@ -1,1 +1,2 @@
 """Imports every family module so that their families register (see xlate.check.mapping)."""
+from xlate.check import rnn  # noqa: F401

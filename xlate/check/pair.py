@@ -132,10 +132,14 @@ def _no_dropout(mx_net, pt_model) -> None:
     for m in pt_model.modules():
         if isinstance(m, torch.nn.modules.dropout._DropoutNd):
             m.p = 0.0
+        elif isinstance(m, torch.nn.RNNBase):  # between stacked layers
+            m.dropout = 0.0
 
     def walk(block):
         if type(block).__name__ == "Dropout":
             block._rate = 0.0
+        elif hasattr(block, "_dropout") and isinstance(block._dropout, (int, float)):
+            block._dropout = 0.0  # gluon.rnn layers (MXNet's CPU kernel ignores it anyway)
         for child in getattr(block, "_children", {}).values():
             walk(child)
 
