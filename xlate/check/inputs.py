@@ -61,7 +61,6 @@ def asymmetric_like(shape: tuple, name: str, rng: np.random.Generator) -> np.nda
     if name.endswith("running_var") or name.endswith("moving_var"):
         return rng.uniform(0.5, 1.5, size=shape).astype(np.float32)
     fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else 1
-    scale = 1.0 / np.sqrt(max(fan_in, 1)) if len(shape) > 1 else 0.5
-    magnitude = rng.uniform(0.2, 1.0, size=shape) * scale
-    sign = np.where(rng.random(size=shape) < 0.5, -1.0, 1.0)
-    return (magnitude * sign).astype(np.float32)
+    scale = np.float32(1.0 / np.sqrt(max(fan_in, 1)) if len(shape) > 1 else 0.5)
+    u = rng.random(size=shape, dtype=np.float32) * 1.6 - 0.8  # uniform in [-0.8, 0.8)
+    return (u + np.copysign(np.float32(0.2), u)) * scale  # |value| in [0.2, 1.0) * scale

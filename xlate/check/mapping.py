@@ -132,7 +132,8 @@ def pair(mx_model, pt_model) -> list[Pair]:
     pairs = []
     for (mpath, mblock), (ppath, pmod) in zip(mx, pt):
         fam = family_of(mblock)
-        if fam is not None and type(pmod).__name__ not in fam.pt_types:
+        # a subclass of a declared torch type fits (an exact MXNet-style BatchNorm, say)
+        if fam is not None and not {c.__name__ for c in type(pmod).__mro__} & set(fam.pt_types):
             raise MappingError(
                 f"{mpath} ({type(mblock).__name__}, family {fam.name}) is paired with {ppath} "
                 f"({type(pmod).__name__}); expected one of {', '.join(fam.pt_types)}")

@@ -85,9 +85,11 @@ def _flatten(value) -> list:
 def _mx_prepare(net, arrays, rng):
     import mxnet as mx
 
-    if not any(p._data is not None for p in net.collect_params().values()):
-        net.initialize()
-    net(*[mx.nd.array(a, dtype=a.dtype) for a in arrays])  # materialise deferred shapes
+    params = net.collect_params().values()
+    if not any(p._data is not None for p in params):
+        net.initialize(mx.init.Zero())  # every value is overwritten below
+    if any(p._data is None or 0 in p.shape for p in params):  # deferred shapes need one pass
+        net(*[mx.nd.array(a, dtype=a.dtype) for a in arrays])
     for name, p in net.collect_params().items():
         p.set_data(mx.nd.array(asymmetric_like(p.shape, name, rng), dtype=p.dtype))
 
@@ -180,9 +182,12 @@ def _divergence(pairs: list[Pair], mx_net, pt_model, arrays, device, tol) -> Opt
 Observations = dict  # check name -> array, in the order the checks are made
 
 
-def _mx_observe(mx_net, pairs: list[Pair], arrays, heads, specs) -> tuple[Observations, Observations]:
-    """What MXNet computes, keyed by the PyTorch names it must be compared with."""
-    inference = {f"inference: output {i}": o for i, o in enumerate(_mx_run(mx_net, arrays, train=False)[0])}
+def _mx_observe(mx_net, pairs: list[Pair], arrays, rng, specs) -> tuple[Observations, Observations, list]:
+    """What MXNet computes, keyed by the PyTorch names it must be compared with, and the
+    head gradients drawn for its outputs."""
+    mx_out = _mx_run(mx_net, arrays, train=False)[0]
+    inference = {f"inference: output {i}": o for i, o in enumerate(mx_out)}
+    heads = [draw(InputSpec("head", str(o.dtype), o.shape), rng) for o in mx_out]
     outs, grads = _mx_run(mx_net, arrays, train=True, heads=heads)
     training = {f"training: output {i}": o for i, o in enumerate(outs)}
     training.update({f"training: gradient of {s.name}": g for s, g in zip(specs, grads) if g is not None})
@@ -196,7 +201,7 @@ def _mx_observe(mx_net, pairs: list[Pair], arrays, heads, specs) -> tuple[Observ
                 training[f"training: {name} after the step"] = mx_to_pt_value(m, param.data().asnumpy(), pr)
             else:
                 training[f"training: gradient of {name}"] = mx_to_pt_value(m, param.grad().asnumpy(), pr)
-    return inference, training
+    return inference, training, heads
 
 
 def _pt_observe(pt_model, arrays, heads, specs, device) -> tuple[Observations, Observations]:
@@ -241,8 +246,9 @@ def _prepare(mx_ref, pt_ref, inputs, mx_kwargs, pt_kwargs, seed, device):
     pt_model = load(pt_ref, pt_kwargs or {}).to(device)
     try:
         _mx_prepare(mx_net, arrays, rng)
-        with torch.no_grad():  # materialise lazy modules before copying into them
-            _pt_run(pt_model, arrays, device, train=False)
+        if _lazy(pt_model):  # materialise lazy modules before copying into them
+            with torch.no_grad():
+                _pt_run(pt_model, arrays, device, train=False)
         pairs = transfer(mx_net, pt_model)
     except MappingError:
         raise
@@ -257,10 +263,8 @@ def check_pair(mx_ref: str, pt_ref: str, inputs: list[InputSpec], *, mx_kwargs=N
     """Run both models and compare; with `record`, also store the golden reference there."""
     rng, arrays, mx_net, pt_model, pairs = _prepare(mx_ref, pt_ref, inputs, mx_kwargs, pt_kwargs, seed, device)
     state = {k: v.detach().cpu().numpy() for k, v in pt_model.state_dict().items()}
-    mx_out, _ = _mx_run(mx_net, arrays, train=False)
-    heads = [draw(InputSpec("head", str(o.dtype), o.shape), rng) for o in mx_out]
     _no_dropout(mx_net, pt_model)
-    expected = _mx_observe(mx_net, pairs, arrays, heads, inputs)
+    *expected, heads = _mx_observe(mx_net, pairs, arrays, rng, inputs)
     if record is not None:
         golden.save(record, mx_ref, pt_ref, inputs, seed, arrays, heads, state, expected)
     result = _compare_all(Result(mx_ref, pt_ref, {"mxnet": "cpu", "pytorch": device}), expected,
@@ -282,8 +286,9 @@ def check_against(directory: Path, pt_ref: Optional[str] = None, *, pt_kwargs=No
     pt_model = load(pt_ref, pt_kwargs or {}).to(device)
     import torch
 
-    with torch.no_grad():
-        _pt_run(pt_model, ref.arrays, device, train=False)
+    if _lazy(pt_model):
+        with torch.no_grad():
+            _pt_run(pt_model, ref.arrays, device, train=False)
     missing, unexpected = pt_model.load_state_dict({k: torch_tensor(v) for k, v in ref.state.items()},
                                                    strict=False)
     if missing or unexpected:
@@ -300,6 +305,12 @@ def _compare_all(result: Result, expected, actual, tolerance) -> Result:
     if result.ok:  # training is only meaningful once inference agrees
         _judge(result, "training", expected[1], actual[1], tol)
     return result
+
+
+def _lazy(model) -> bool:
+    import torch
+
+    return any(isinstance(p, torch.nn.parameter.UninitializedParameter) for p in model.parameters())
 
 
 def torch_tensor(value):
