@@ -207,3 +207,34 @@ def test_project_config_runs_every_pair(models, tmp_path, monkeypatch, capsys):
     assert out.count("xlate check") == 2 and "Equal" in out and "DIVERGES" in out
     (tmp_path / "pyproject.toml").write_text("[tool.xlate.check]\n")
     assert main(["check"]) == 2
+
+
+GROUPNORM_MX = '''
+from mxnet.gluon import nn
+
+
+def Net():
+    net = nn.HybridSequential()
+    net.add(nn.GroupNorm(num_groups=2))  # shapes deferred to the first call
+    return net
+'''
+GROUPNORM_PT = '''
+import torch
+
+
+def Net():
+    return torch.nn.Sequential(torch.nn.GroupNorm(2, 4))
+'''
+
+
+def test_per_group_parameters_compare_gradients_in_mxnets_layout(tmp_path, capsys):
+    (tmp_path / "g_mx.py").write_text(GROUPNORM_MX)
+    (tmp_path / "g_pt.py").write_text(GROUPNORM_PT)
+    args = ["check", "--mx", f"{tmp_path}/g_mx.py:Net", "--pt", f"{tmp_path}/g_pt.py:Net",
+            "--input", "x:float32[3,4,5]"]
+    assert main(args + ["--record", str(tmp_path / "ref")]) == 0
+    out = capsys.readouterr().out
+    assert "gradient of 0.weight (in MXNet's layout)" in out
+    # replayed without the MXNet block, that gradient cannot be folded back: said, not skipped silently
+    assert main(["check", "--against", str(tmp_path / "ref")]) == 0
+    assert "not checked against a recording (needs MXNet): training: gradient of 0.weight" in capsys.readouterr().out

@@ -135,8 +135,9 @@ def pair(mx_model, pt_model) -> list[Pair]:
         # a subclass of a declared torch type fits (an exact MXNet-style BatchNorm, say)
         if fam is not None and not {c.__name__ for c in type(pmod).__mro__} & set(fam.pt_types):
             raise MappingError(
-                f"{mpath} ({type(mblock).__name__}, family {fam.name}) is paired with {ppath} "
-                f"({type(pmod).__name__}); expected one of {', '.join(fam.pt_types)}")
+                f"{mpath} ({type(mblock).__name__}, family {fam.name}: {_describe(_mx_params(mblock))}) "
+                f"is paired with {ppath} ({type(pmod).__name__}: {_describe(_pt_state(pmod))}); "
+                f"expected one of {', '.join(fam.pt_types)}")
         maps = fam.maps(mblock, pmod) if fam else tuple(ParamMap(n, n) for n in mblock._reg_params)
         _check_names(mpath, mblock, ppath, pmod, maps)
         pairs.append(Pair(mpath, ppath, mblock, pmod, fam, maps))
@@ -145,8 +146,10 @@ def pair(mx_model, pt_model) -> list[Pair]:
 
 def _check_names(mpath, mblock, ppath, pmod, maps) -> None:
     mx_names, pt_state = set(mblock._reg_params), _pt_state(pmod)
-    wanted_mx = {m.mx for m in maps if not (m.optional and m.mx not in mx_names)}
-    wanted_pt = {m.pt for m in maps if not (m.optional and m.pt not in pt_state)}
+    # an optional parameter (a bias) is either on both sides or on neither
+    absent = {m for m in maps if m.optional and m.mx not in mx_names and m.pt not in pt_state}
+    wanted_mx = {m.mx for m in maps if m not in absent}
+    wanted_pt = {m.pt for m in maps if m not in absent}
     missing_mx = wanted_mx - mx_names
     extra_mx = mx_names - {m.mx for m in maps}
     missing_pt = wanted_pt - set(pt_state)

@@ -15,6 +15,8 @@ def text(result: Result, inputs: str, seed: int) -> str:
         lines.append(f"  {'ok  ' if c.ok else 'FAIL'}  {c.what if c.ok else c.mismatch.format()}")
     if result.divergence:
         lines.append(f"first layer whose outputs differ: {result.divergence}")
+    for key in result.unchecked:
+        lines.append(f"  not checked against a recording (needs MXNet): {key}")
     failed = sum(not c.ok for c in result.checks)
     lines.append(f"{'Equal' if result.ok else 'DIVERGES'}: {len(result.checks) - failed} of "
                  f"{len(result.checks)} checks passed.")
@@ -24,7 +26,7 @@ def text(result: Result, inputs: str, seed: int) -> str:
 def as_json(result: Result, inputs: str, seed: int) -> str:
     return json.dumps({
         "mx": result.mx_ref, "pt": result.pt_ref, "devices": result.devices, "inputs": inputs,
-        "seed": seed, "ok": result.ok, "divergence": result.divergence,
+        "seed": seed, "ok": result.ok, "divergence": result.divergence, "unchecked": result.unchecked,
         "checks": [{"what": c.what, "ok": c.ok, "mismatch": None if c.ok else vars(c.mismatch)}
                    for c in result.checks],
     }, indent=2, default=str) + "\n"

@@ -42,6 +42,7 @@ class Result:
     devices: dict
     checks: list[Check] = field(default_factory=list)
     divergence: Optional[str] = None
+    unchecked: list[str] = field(default_factory=list)  # said in the report, never silent
 
     @property
     def ok(self) -> bool:
@@ -196,16 +197,26 @@ def _mx_observe(mx_net, pairs: list[Pair], arrays, rng, specs) -> tuple[Observat
             param = pr.mx_block._reg_params.get(m.mx)
             if param is None or not hasattr(pr.pt_module, m.pt):
                 continue
-            name = f"{pr.pt_path}.{m.pt}" if pr.pt_path != type(pr.pt_module).__name__ else m.pt
+            name = _pt_name(pr, m)
             if param.grad_req == "null":  # running statistics: torch buffers
                 training[f"training: {name} after the step"] = mx_to_pt_value(m, param.data().asnumpy(), pr)
+            elif m.to_mx is not None:  # e.g. per-group gamma: torch's gradient folds back, not ours out
+                training[f"training: gradient of {name}{MX_LAYOUT}"] = param.grad().asnumpy()
             else:
                 training[f"training: gradient of {name}"] = mx_to_pt_value(m, param.grad().asnumpy(), pr)
     return inference, training, heads
 
 
-def _pt_observe(pt_model, arrays, heads, specs, device) -> tuple[Observations, Observations]:
-    """What PyTorch computes: every output, input gradient, parameter gradient and buffer."""
+MX_LAYOUT = " (in MXNet's layout)"
+
+
+def _pt_name(pr: Pair, m) -> str:
+    return f"{pr.pt_path}.{m.pt}" if pr.pt_path != type(pr.pt_module).__name__ else m.pt
+
+
+def _pt_observe(pt_model, arrays, heads, specs, device, pairs=()) -> tuple[Observations, Observations]:
+    """What PyTorch computes: every output, input gradient, parameter gradient and buffer;
+    with the pairing, also the gradients a family compares in MXNet's layout."""
     inference = {f"inference: output {i}": o
                  for i, o in enumerate(_pt_run(pt_model, arrays, device, train=False)[0])}
     outs, grads = _pt_run(pt_model, arrays, device, train=True, heads=heads)
@@ -216,6 +227,12 @@ def _pt_observe(pt_model, arrays, heads, specs, device) -> tuple[Observations, O
             training[f"training: gradient of {name}"] = p.grad.detach().cpu().numpy()
     for name, b in pt_model.named_buffers():
         training[f"training: {name} after the step"] = b.detach().cpu().numpy()
+    for pr in pairs:
+        for m in pr.maps:
+            target = getattr(pr.pt_module, m.pt, None)
+            if m.to_mx is not None and target is not None and target.grad is not None:
+                grad = target.grad.detach().cpu().numpy()
+                training[f"training: gradient of {_pt_name(pr, m)}{MX_LAYOUT}"] = m.to_mx(grad, pr.mx_block, pr.pt_module)
     return inference, training
 
 
@@ -231,7 +248,9 @@ def _judge(result: Result, phase: str, expected: Observations, actual: Observati
         else:
             label = key
         if key not in actual:
-            if not key.startswith(f"{phase}: output "):
+            if key.endswith(MX_LAYOUT):
+                result.unchecked.append(key)  # needs the MXNet block to fold back (--against)
+            elif not key.startswith(f"{phase}: output "):
                 result.checks.append(Check(label, Mismatch(label, "PyTorch computes no such value")))
             continue
         result.checks.append(Check(label, compare(label, value, actual[key], tol(value.dtype))))
@@ -268,7 +287,7 @@ def check_pair(mx_ref: str, pt_ref: str, inputs: list[InputSpec], *, mx_kwargs=N
     if record is not None:
         golden.save(record, mx_ref, pt_ref, inputs, seed, arrays, heads, state, expected)
     result = _compare_all(Result(mx_ref, pt_ref, {"mxnet": "cpu", "pytorch": device}), expected,
-                          _pt_observe(pt_model, arrays, heads, inputs, device), tolerance)
+                          _pt_observe(pt_model, arrays, heads, inputs, device, pairs), tolerance)
     if not result.ok:
         pt_model.load_state_dict({k: torch_tensor(v) for k, v in state.items()})
         result.divergence = _divergence(pairs, mx_net, pt_model, arrays, device, tolerance_for("float32", tolerance))
