@@ -1,0 +1,56 @@
+"""The checker must catch wrong translations: each mutant, applied to a correct translation,
+makes `xlate check` fail with a message that names the cause, and the correct one passes."""
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.mxnet
+pytest.importorskip("torch")
+pytest.importorskip("mxnet")
+
+from xlate.cli import main  # noqa: E402
+
+HERE = Path(__file__).parent / "mutants"
+MX, PT = f"{HERE}/models_mx.py", f"{HERE}/models.py"
+
+# name, MXNet model, its constructor args, input, correct PyTorch args, mutant args, what the report must say
+MUTANTS = [
+    ("softmax over the wrong axis", "Scores", {}, "x:float32[5,3]", {}, {"axis": 0},
+     "inference: output: 20 of 20 elements differ"),
+    ("Dense without flatten on 3-D input", "Dense", {}, "x:float32[2,3,5]", {}, {"flatten": False},
+     "PyTorch expects (4, 5), the mapping gives (4, 15)"),
+    ("BatchNorm momentum kept at 0.9", "BatchNorm", {}, "x:float32[4,3,2,2]", {}, {"momentum": 0.9},
+     "bn.running_mean after the step"),
+    ("batch_first missing for NTC", "Recurrent", {"mode": "LSTM"}, "x:float32[3,3,3]", {"mode": "LSTM"},
+     {"mode": "LSTM", "mutant": "no_batch_first"}, "inference: output"),
+    ("GRU biases merged", "Recurrent", {"mode": "GRU"}, "x:float32[2,5,3]", {"mode": "GRU"},
+     {"mode": "GRU", "mutant": "merged_bias"}, "inference: output"),
+    ("LSTM gates permuted", "Recurrent", {"mode": "LSTM"}, "x:float32[2,5,3]", {"mode": "LSTM"},
+     {"mode": "LSTM", "mutant": "gates"}, "inference: output"),
+    ("RNN activation tanh for relu", "Recurrent", {"mode": "RNN"}, "x:float32[2,5,3]", {"mode": "RNN"},
+     {"mode": "RNN", "mutant": "tanh"}, "relu"),
+]
+
+
+def _run(capsys, name, mx_args, spec, pt_args):
+    import json
+
+    rc = main(["check", "--mx", f"{MX}:{name}", "--pt", f"{PT}:{name}", "--input", spec,
+               "--mx-args", json.dumps(mx_args), "--pt-args", json.dumps(pt_args)])
+    captured = capsys.readouterr()
+    return rc, captured.out + captured.err
+
+
+@pytest.mark.parametrize("case", MUTANTS, ids=[m[0] for m in MUTANTS])
+def test_correct_translation_passes(capsys, case):
+    _, name, mx_args, spec, correct, _, _ = case
+    rc, report = _run(capsys, name, mx_args, spec, correct)
+    assert rc == 0, report
+
+
+@pytest.mark.parametrize("case", MUTANTS, ids=[m[0] for m in MUTANTS])
+def test_mutant_is_caught_and_named(capsys, case):
+    _, name, mx_args, spec, _, mutant, cause = case
+    rc, report = _run(capsys, name, mx_args, spec, mutant)
+    assert rc in (1, 2), report  # 1: values diverge; 2: the models cannot even be paired
+    assert cause in report, report
