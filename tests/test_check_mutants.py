@@ -54,3 +54,39 @@ def test_mutant_is_caught_and_named(capsys, case):
     rc, report = _run(capsys, name, mx_args, spec, mutant)
     assert rc in (1, 2), report  # 1: values diverge; 2: the models cannot even be paired
     assert cause in report, report
+
+
+# Training-step mutants: k optimizer steps with the translated loss and optimizer.
+STEP_MUTANTS = [
+    ("L2Loss without the 0.5", "make_step", {"mutant": "no_half"}, "step 1: loss"),
+    ("MSELoss instead of per-sample L2Loss", "make_step", {"mutant": "mse_loss"}, "step 1: 0.weight"),
+    ("trainer.step(batch_size) without the 1/batch_size", "make_step", {"mutant": "no_rescale"}, "step 1: 0.weight"),
+    ("missing zero_grad", "make_step", {"mutant": "no_zero_grad"}, "step 2: 0.weight"),
+    ("Adam translated as AdamW", "make_adam_step", {"mutant": "adamw"}, "step 1: 0.weight"),
+]
+
+
+def _steps(capsys, step, pt_step_args):
+    import json
+
+    rc = main(["check", "--mx", f"{HERE}/steps_mx.py:Net", "--pt", f"{HERE}/steps.py:Net",
+               "--input", "x:float32[8,5]", "--label", "y:float32[8,3]", "--steps", "3",
+               "--mx-step", f"{HERE}/steps_mx.py:{step}", "--pt-step", f"{HERE}/steps.py:{step}",
+               "--pt-step-args", json.dumps(pt_step_args)])
+    captured = capsys.readouterr()
+    return rc, captured.out + captured.err
+
+
+@pytest.mark.parametrize("step", ["make_step", "make_adam_step"])
+def test_correct_training_steps_pass(capsys, step):
+    rc, report = _steps(capsys, step, {})
+    assert rc == 0, report
+    assert "step 3: 2.weight" in report  # every step was compared, up to the last layer
+
+
+@pytest.mark.parametrize("case", STEP_MUTANTS, ids=[m[0] for m in STEP_MUTANTS])
+def test_step_mutant_is_caught_at_its_step(capsys, case):
+    _, step, args, cause = case
+    rc, report = _steps(capsys, step, args)
+    assert rc == 1, report
+    assert f"FAIL  {cause}" in report, report

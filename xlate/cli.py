@@ -43,6 +43,14 @@ def _parser() -> argparse.ArgumentParser:
                    help="an input, in call order: x:float32[4,7,3] or ids:int64[4,7]<10 (repeat for several)")
     k.add_argument("--mx-args", default="{}", metavar="JSON", help="keyword arguments for the MXNet constructor")
     k.add_argument("--pt-args", default="{}", metavar="JSON", help="keyword arguments for the PyTorch constructor")
+    k.add_argument("--steps", type=int, default=0, metavar="K",
+                   help="then train both for K optimizer steps (needs --mx-step and --pt-step)")
+    k.add_argument("--mx-step", metavar="FILE.py:NAME", help="make_step(model) -> step(*inputs) -> loss, MXNet side")
+    k.add_argument("--pt-step", metavar="FILE.py:NAME", help="make_step(model) -> step(*inputs) -> loss, PyTorch side")
+    k.add_argument("--label", action="append", default=[], metavar="SPEC",
+                   help="an input for the step functions only (labels), after the model's inputs")
+    k.add_argument("--mx-step-args", default="{}", metavar="JSON", help="keyword arguments for --mx-step")
+    k.add_argument("--pt-step-args", default="{}", metavar="JSON", help="keyword arguments for --pt-step")
     k.add_argument("--seed", type=int, default=0, help="seed for inputs, weights and head gradients")
     k.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
                    help="device for the PyTorch side (MXNet always runs on the CPU)")
@@ -189,18 +197,22 @@ def _check(args) -> int:
             raise UsageError("--against replays a recorded reference: it takes no --mx, --record or --input")
     elif not (args.mx and args.pt and args.input):
         raise UsageError("give --mx, --pt and at least one --input (or --against DIR)")
+    if args.steps and not (args.mx_step and args.pt_step):
+        raise UsageError("--steps needs --mx-step and --pt-step")
     try:
         from xlate.check import output
         from xlate.check.compare import Tolerance
         from xlate.check.inputs import SpecError, parse
         from xlate.check.mapping import MappingError
-        from xlate.check.pair import LoadError, check_against, check_pair
+        from xlate.check.pair import LoadError, Steps, check_against, check_pair
     except ImportError as e:
         needs = "torch and numpy" if args.against else "torch, numpy and mxnet"
         raise UsageError(f"xlate check needs {needs} ({e}); install xlate[check] or xlate[dev]")
     try:
         specs = [parse(s) for s in args.input]
+        labels = tuple(parse(s) for s in args.label)
         mx_kwargs, pt_kwargs = json.loads(args.mx_args), json.loads(args.pt_args)
+        step_args = json.loads(args.mx_step_args), json.loads(args.pt_step_args)
     except SpecError as e:
         raise UsageError(str(e))
     except json.JSONDecodeError as e:
@@ -216,7 +228,8 @@ def _check(args) -> int:
         else:
             result = check_pair(args.mx, args.pt, specs, mx_kwargs=mx_kwargs, pt_kwargs=pt_kwargs,
                                 seed=args.seed, device=device, tolerance=tolerance,
-                                record=Path(args.record) if args.record else None)
+                                record=Path(args.record) if args.record else None,
+                                steps=Steps(args.mx_step, args.pt_step, args.steps, *step_args, labels) if args.steps else None)
     except (LoadError, MappingError) as e:
         print(f"xlate check: {e}", file=sys.stderr)
         return EXIT_ERROR

@@ -276,12 +276,25 @@ def _prepare(mx_ref, pt_ref, inputs, mx_kwargs, pt_kwargs, seed, device):
     return rng, arrays, mx_net, pt_model, pairs
 
 
+@dataclass(frozen=True)
+class Steps:
+    """k optimizer steps: `make_step(model)` on each side returns `step(*inputs) -> loss`."""
+    mx_ref: str
+    pt_ref: str
+    count: int = 3
+    mx_args: dict = field(default_factory=dict)
+    pt_args: dict = field(default_factory=dict)
+    labels: tuple = ()  # InputSpecs passed to the step after the model's inputs
+
+
 def check_pair(mx_ref: str, pt_ref: str, inputs: list[InputSpec], *, mx_kwargs=None, pt_kwargs=None,
                seed: int = 0, device: str = "cpu", tolerance: Optional[Tolerance] = None,
-               record: Optional[Path] = None) -> Result:
-    """Run both models and compare; with `record`, also store the golden reference there."""
+               record: Optional[Path] = None, steps: Optional[Steps] = None) -> Result:
+    """Run both models and compare; with `record`, also store the golden reference there;
+    with `steps`, then train both for k steps and compare after each."""
     rng, arrays, mx_net, pt_model, pairs = _prepare(mx_ref, pt_ref, inputs, mx_kwargs, pt_kwargs, seed, device)
     state = {k: v.detach().cpu().numpy() for k, v in pt_model.state_dict().items()}
+    mx_saved = {name: p.data().copy() for name, p in mx_net.collect_params().items()}
     _no_dropout(mx_net, pt_model)
     *expected, heads = _mx_observe(mx_net, pairs, arrays, rng, inputs)
     if record is not None:
@@ -291,7 +304,42 @@ def check_pair(mx_ref: str, pt_ref: str, inputs: list[InputSpec], *, mx_kwargs=N
     if not result.ok:
         pt_model.load_state_dict({k: torch_tensor(v) for k, v in state.items()})
         result.divergence = _divergence(pairs, mx_net, pt_model, arrays, device, tolerance_for("float32", tolerance))
+    elif steps is not None and steps.count > 0:
+        for name, p in mx_net.collect_params().items():  # both sides start again from the copy
+            p.set_data(mx_saved[name])
+        pt_model.load_state_dict({k: torch_tensor(v) for k, v in state.items()})
+        pt_model.zero_grad(set_to_none=True)  # no gradient left over from the comparison above
+        _train(result, steps, mx_net, pt_model, pairs, inputs, rng, device, tolerance)
     return result
+
+
+def _train(result: Result, steps: Steps, mx_net, pt_model, pairs, inputs, rng, device, tolerance) -> None:
+    """k steps on the same fresh batches; after each: the loss, every mapped parameter and
+    running statistic. Stops at the first step that diverges."""
+    import mxnet as mx
+    import torch
+
+    mx_step = load(steps.mx_ref, {"model": mx_net, **steps.mx_args})
+    pt_step = load(steps.pt_ref, {"model": pt_model, **steps.pt_args})
+    tol = lambda dtype: tolerance_for(dtype, tolerance)  # noqa: E731
+    for k in range(1, steps.count + 1):
+        batch = [draw(s, rng) for s in list(inputs) + list(steps.labels)]
+        mx_loss = mx_step(*[mx.nd.array(a, dtype=a.dtype) for a in batch])
+        pt_loss = pt_step(*[torch.as_tensor(a).to(device) for a in batch])
+        mx_loss = mx_loss.asnumpy() if hasattr(mx_loss, "asnumpy") else np.asarray(mx_loss)
+        pt_loss = pt_loss.detach().cpu().numpy() if hasattr(pt_loss, "detach") else np.asarray(pt_loss)
+        before = len(result.checks)
+        result.checks.append(Check(f"step {k}: loss", compare(f"step {k}: loss", mx_loss, pt_loss, tol(mx_loss.dtype))))
+        for pr in pairs:
+            for m in pr.maps:
+                param, target = pr.mx_block._reg_params.get(m.mx), getattr(pr.pt_module, m.pt, None)
+                if param is None or target is None:
+                    continue
+                what = f"step {k}: {_pt_name(pr, m)}"
+                value = mx_to_pt_value(m, param.data().asnumpy(), pr)
+                result.checks.append(Check(what, compare(what, value, target.detach().cpu().numpy(), tol(value.dtype))))
+        if not all(c.ok for c in result.checks[before:]):
+            return
 
 
 def check_against(directory: Path, pt_ref: Optional[str] = None, *, pt_kwargs=None, device: str = "cpu",
