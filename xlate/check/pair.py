@@ -299,8 +299,10 @@ def check_pair(mx_ref: str, pt_ref: str, inputs: list[InputSpec], *, mx_kwargs=N
     *expected, heads = _mx_observe(mx_net, pairs, arrays, rng, inputs)
     if record is not None:
         golden.save(record, mx_ref, pt_ref, inputs, seed, arrays, heads, state, expected)
-    result = _compare_all(Result(mx_ref, pt_ref, {"mxnet": "cpu", "pytorch": device}), expected,
-                          _pt_observe(pt_model, arrays, heads, inputs, device, pairs), tolerance)
+    actual = _pt_observe(pt_model, arrays, heads, inputs, device, pairs)
+    result = _compare_all(Result(mx_ref, pt_ref, {"mxnet": "cpu", "pytorch": device}), expected, actual, tolerance)
+    if device != "cpu":
+        _device_against_cpu(result, pt_ref, pt_kwargs, state, arrays, heads, inputs, actual, tolerance)
     if not result.ok:
         pt_model.load_state_dict({k: torch_tensor(v) for k, v in state.items()})
         result.divergence = _divergence(pairs, mx_net, pt_model, arrays, device, tolerance_for("float32", tolerance))
@@ -311,6 +313,25 @@ def check_pair(mx_ref: str, pt_ref: str, inputs: list[InputSpec], *, mx_kwargs=N
         pt_model.zero_grad(set_to_none=True)  # no gradient left over from the comparison above
         _train(result, steps, mx_net, pt_model, pairs, inputs, rng, device, tolerance)
     return result
+
+
+def _device_against_cpu(result: Result, pt_ref, pt_kwargs, state, arrays, heads, inputs, actual, tolerance):
+    """On a GPU run, the same PyTorch model and state on the CPU must agree with the GPU."""
+    cpu_model = load(pt_ref, pt_kwargs or {})
+    if _lazy(cpu_model):
+        import torch
+
+        with torch.no_grad():
+            _pt_run(cpu_model, arrays, "cpu", train=False)
+    cpu_model.load_state_dict({k: torch_tensor(v) for k, v in state.items()})
+    _no_dropout(None, cpu_model)
+    cpu = _pt_observe(cpu_model, arrays, heads, inputs, "cpu")
+    tol = lambda dtype: tolerance_for(dtype, tolerance)  # noqa: E731
+    for phase_cpu, phase_dev in zip(cpu, actual):
+        for key, value in phase_cpu.items():
+            if key in phase_dev:
+                what = f"{result.devices['pytorch']} vs cpu: {key}"
+                result.checks.append(Check(what, compare(what, value, phase_dev[key], tol(value.dtype))))
 
 
 def _train(result: Result, steps: Steps, mx_net, pt_model, pairs, inputs, rng, device, tolerance) -> None:
