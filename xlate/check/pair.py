@@ -7,6 +7,7 @@ generators differ), so training runs with every Dropout rate set to 0 on both si
 """
 from __future__ import annotations
 
+import copy
 import importlib.util
 import sys
 from dataclasses import dataclass, field
@@ -256,15 +257,14 @@ def _judge(result: Result, phase: str, expected: Observations, actual: Observati
         result.checks.append(Check(label, compare(label, value, actual[key], tol(value.dtype))))
 
 
-def _prepare(mx_ref, pt_ref, inputs, mx_kwargs, pt_kwargs, seed, device):
+def _prepare(mx_net, pt_model, inputs, seed, device):
     import torch
 
     rng = np.random.default_rng(seed)
     arrays = [draw(s, rng) for s in inputs]
-    mx_net = load(mx_ref, mx_kwargs or {})
-    pt_model = load(pt_ref, pt_kwargs or {}).to(device)
     try:
         _mx_prepare(mx_net, arrays, rng)
+        pt_model.to(device)
         if _lazy(pt_model):  # materialise lazy modules before copying into them
             with torch.no_grad():
                 _pt_run(pt_model, arrays, device, train=False)
@@ -273,7 +273,7 @@ def _prepare(mx_ref, pt_ref, inputs, mx_kwargs, pt_kwargs, seed, device):
         raise
     except Exception as e:
         raise LoadError(f"running the models failed: {type(e).__name__}: {e}") from e
-    return rng, arrays, mx_net, pt_model, pairs
+    return rng, arrays, pairs
 
 
 @dataclass(frozen=True)
@@ -288,21 +288,29 @@ class Steps:
 
 
 def check_pair(mx_ref: str, pt_ref: str, inputs: list[InputSpec], *, mx_kwargs=None, pt_kwargs=None,
-               seed: int = 0, device: str = "cpu", tolerance: Optional[Tolerance] = None,
-               record: Optional[Path] = None, steps: Optional[Steps] = None) -> Result:
+               **options) -> Result:
+    """Load both models from their files and compare them (see check_models)."""
+    mx_net, pt_model = load(mx_ref, mx_kwargs or {}), load(pt_ref, pt_kwargs or {})
+    return check_models(mx_net, pt_model, inputs, mx_ref=mx_ref, pt_ref=pt_ref, **options)
+
+
+def check_models(mx_net, pt_model, inputs: list[InputSpec], *, mx_ref: str = "MXNet", pt_ref: str = "PyTorch",
+                 seed: int = 0, device: str = "cpu", tolerance: Optional[Tolerance] = None,
+                 record: Optional[Path] = None, steps: Optional[Steps] = None) -> Result:
     """Run both models and compare; with `record`, also store the golden reference there;
     with `steps`, then train both for k steps and compare after each."""
-    rng, arrays, mx_net, pt_model, pairs = _prepare(mx_ref, pt_ref, inputs, mx_kwargs, pt_kwargs, seed, device)
+    rng, arrays, pairs = _prepare(mx_net, pt_model, inputs, seed, device)
     state = {k: v.detach().cpu().numpy() for k, v in pt_model.state_dict().items()}
     mx_saved = {name: p.data().copy() for name, p in mx_net.collect_params().items()}
+    cpu_copy = copy.deepcopy(pt_model).to("cpu") if device != "cpu" else None
     _no_dropout(mx_net, pt_model)
     *expected, heads = _mx_observe(mx_net, pairs, arrays, rng, inputs)
     if record is not None:
         golden.save(record, mx_ref, pt_ref, inputs, seed, arrays, heads, state, expected)
     actual = _pt_observe(pt_model, arrays, heads, inputs, device, pairs)
     result = _compare_all(Result(mx_ref, pt_ref, {"mxnet": "cpu", "pytorch": device}), expected, actual, tolerance)
-    if device != "cpu":
-        _device_against_cpu(result, pt_ref, pt_kwargs, state, arrays, heads, inputs, actual, tolerance)
+    if cpu_copy is not None:
+        _device_against_cpu(result, cpu_copy, arrays, heads, inputs, actual, tolerance)
     if not result.ok:
         pt_model.load_state_dict({k: torch_tensor(v) for k, v in state.items()})
         result.divergence = _divergence(pairs, mx_net, pt_model, arrays, device, tolerance_for("float32", tolerance))
@@ -315,15 +323,8 @@ def check_pair(mx_ref: str, pt_ref: str, inputs: list[InputSpec], *, mx_kwargs=N
     return result
 
 
-def _device_against_cpu(result: Result, pt_ref, pt_kwargs, state, arrays, heads, inputs, actual, tolerance):
+def _device_against_cpu(result: Result, cpu_model, arrays, heads, inputs, actual, tolerance) -> None:
     """On a GPU run, the same PyTorch model and state on the CPU must agree with the GPU."""
-    cpu_model = load(pt_ref, pt_kwargs or {})
-    if _lazy(cpu_model):
-        import torch
-
-        with torch.no_grad():
-            _pt_run(cpu_model, arrays, "cpu", train=False)
-    cpu_model.load_state_dict({k: torch_tensor(v) for k, v in state.items()})
     _no_dropout(None, cpu_model)
     cpu = _pt_observe(cpu_model, arrays, heads, inputs, "cpu")
     tol = lambda dtype: tolerance_for(dtype, tolerance)  # noqa: E731
