@@ -19,7 +19,8 @@ sys.path.insert(0, str(HERE.parent))
 
 from xlate.check.inputs import draw, parse  # noqa: E402
 from xlate.check.mapping import transfer  # noqa: E402
-from xlate.check.pair import _mx_prepare, _mx_run, _pt_run, check_pair, load  # noqa: E402
+from xlate.check.pair import check_pair  # noqa: E402
+from xlate.check.sides import load, mx_prepare, mx_run, pt_run  # noqa: E402
 
 CASES = [
     ("MLP 256-512-512-10, batch 256", "mlp", "x:float32[256,256]"),
@@ -47,16 +48,16 @@ def main() -> None:
         rng = np.random.default_rng(0)
         arrays = [draw(spec, rng)]
         mx_net, pt_model = load(mx_ref, {}), load(pt_ref, {})
-        _mx_prepare(mx_net, arrays, rng)
+        mx_prepare(mx_net, arrays, rng)
         transfer(mx_net, pt_model)
-        out = _mx_run(mx_net, arrays, train=False)[0]
+        out = mx_run(mx_net, arrays, train=False)[0]
         heads = [draw(parse(f"h:float32[{','.join(map(str, o.shape))}]"), rng) for o in out]
 
         def raw():
-            _mx_run(mx_net, arrays, train=False)
-            _mx_run(mx_net, arrays, train=True, heads=heads)
-            _pt_run(pt_model, arrays, "cpu", train=False)
-            _pt_run(pt_model, arrays, "cpu", train=True, heads=heads)
+            mx_run(mx_net, arrays, train=False)
+            mx_run(mx_net, arrays, train=True, heads=heads)
+            pt_run(pt_model, arrays, "cpu", train=False)
+            pt_run(pt_model, arrays, "cpu", train=True, heads=heads)
 
         def checker():
             result = check_pair(mx_ref, pt_ref, [spec])

@@ -8,22 +8,18 @@ generators differ), so training runs with every Dropout rate set to 0 on both si
 from __future__ import annotations
 
 import copy
-import importlib.util
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
 import numpy as np
 
 from xlate.check import families, golden  # noqa: F401  (families: registers every layer family)
 from xlate.check.compare import Mismatch, Tolerance, compare, tolerance_for
-from xlate.check.inputs import InputSpec, asymmetric_like, draw
+from xlate.check.inputs import InputSpec, draw
 from xlate.check.mapping import MappingError, Pair, mx_to_pt_value, transfer
-
-
-class LoadError(Exception):
-    """A model that cannot be loaded or built: exit code 2, with file and reason."""
+from xlate.check.sides import (LoadError, flatten, lazy, load, mx_prepare, mx_run, no_dropout,  # noqa: F401
+                               pt_run, torch_tensor)
 
 
 @dataclass
@@ -50,107 +46,6 @@ class Result:
         return all(c.ok for c in self.checks)
 
 
-def load(ref: str, kwargs: dict) -> Any:
-    """Build `Name(**kwargs)` from `path.py:Name`; importing the file runs its code."""
-    path_text, _, name = ref.rpartition(":")
-    if not path_text or not name:
-        raise LoadError(f"{ref}: expected FILE.py:NAME")
-    path = Path(path_text)
-    if not path.is_file():
-        raise LoadError(f"{path}: no such file")
-    module_name = f"_xlate_check_{abs(hash(path.resolve()))}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path.resolve().parent))
-    try:
-        spec.loader.exec_module(module)
-    except Exception as e:
-        raise LoadError(f"{path}: importing it failed: {type(e).__name__}: {e}") from e
-    finally:
-        sys.path.pop(0)
-    factory = getattr(module, name, None)
-    if factory is None:
-        raise LoadError(f"{path}: has no {name}")
-    try:
-        return factory(**kwargs)
-    except Exception as e:
-        raise LoadError(f"{ref}: building it failed: {type(e).__name__}: {e}") from e
-
-
-def _flatten(value) -> list:
-    if isinstance(value, (list, tuple)):
-        return [leaf for item in value for leaf in _flatten(item)]
-    return [value]
-
-
-# -- the MXNet side ------------------------------------------------------------------------
-def _mx_prepare(net, arrays, rng):
-    import mxnet as mx
-
-    params = net.collect_params().values()
-    if not any(p._data is not None for p in params):
-        net.initialize(mx.init.Zero())  # every value is overwritten below
-    if any(p._data is None or 0 in p.shape for p in params):  # deferred shapes need one pass
-        net(*[mx.nd.array(a, dtype=a.dtype) for a in arrays])
-    for name, p in net.collect_params().items():
-        p.set_data(mx.nd.array(asymmetric_like(p.shape, name, rng), dtype=p.dtype))
-
-
-def _mx_run(net, arrays, train: bool, heads=None):
-    import mxnet as mx
-
-    xs = [mx.nd.array(a, dtype=a.dtype) for a in arrays]
-    if not train:
-        return [o.asnumpy() for o in _flatten(net(*xs))], None
-    for x in xs:
-        if np.issubdtype(x.dtype, np.floating):
-            x.attach_grad()
-    with mx.autograd.record():
-        outs = _flatten(net(*xs))
-    mx.autograd.backward(outs, [mx.nd.array(h) for h in heads])
-    grads = [x.grad.asnumpy() if np.issubdtype(x.dtype, np.floating) else None for x in xs]
-    return [o.asnumpy() for o in outs], grads
-
-
-# -- the PyTorch side ----------------------------------------------------------------------
-def _pt_run(model, arrays, device, train: bool, heads=None):
-    import torch
-
-    xs = [torch.as_tensor(a).to(device) for a in arrays]
-    if not train:
-        model.eval()
-        with torch.no_grad():
-            return [o.detach().cpu().numpy() for o in _flatten(model(*xs))], None
-    model.train()
-    xs = [x.requires_grad_() if x.is_floating_point() else x for x in xs]
-    outs = _flatten(model(*xs))
-    torch.autograd.backward(outs, [torch.as_tensor(h).to(device) for h in heads])
-    grads = [x.grad.detach().cpu().numpy() if x.is_floating_point() else None for x in xs]
-    return [o.detach().cpu().numpy() for o in outs], grads
-
-
-def _no_dropout(mx_net, pt_model) -> None:
-    """Dropout masks cannot match (different generators): rate 0 on both sides."""
-    import torch
-
-    for m in pt_model.modules():
-        if isinstance(m, torch.nn.modules.dropout._DropoutNd):
-            m.p = 0.0
-        elif isinstance(m, torch.nn.RNNBase):  # between stacked layers
-            m.dropout = 0.0
-
-    def walk(block):
-        if type(block).__name__ == "Dropout":
-            block._rate = 0.0
-        elif hasattr(block, "_dropout") and isinstance(block._dropout, (int, float)):
-            block._dropout = 0.0  # gluon.rnn layers (MXNet's CPU kernel ignores it anyway)
-        for child in getattr(block, "_children", {}).values():
-            walk(child)
-
-    if mx_net is not None:
-        walk(mx_net)
-
-
 def _divergence(pairs: list[Pair], mx_net, pt_model, arrays, device, tol) -> Optional[str]:
     """The first paired layer whose outputs differ (forward hooks on both sides)."""
     import torch
@@ -162,13 +57,13 @@ def _divergence(pairs: list[Pair], mx_net, pt_model, arrays, device, tol) -> Opt
 
     for i, pr in enumerate(pairs):
         handles.append(pr.mx_block.register_forward_hook(
-            lambda b, inp, out, i=i: keep(seen_mx, i, _flatten(out)[0].asnumpy())))
+            lambda b, inp, out, i=i: keep(seen_mx, i, flatten(out)[0].asnumpy())))
         handles.append(pr.pt_module.register_forward_hook(
-            lambda m, inp, out, i=i: keep(seen_pt, i, _flatten(out)[0].detach().cpu().numpy())))
+            lambda m, inp, out, i=i: keep(seen_pt, i, flatten(out)[0].detach().cpu().numpy())))
     try:
-        _mx_run(mx_net, arrays, train=False)
+        mx_run(mx_net, arrays, train=False)
         with torch.no_grad():
-            _pt_run(pt_model, arrays, device, train=False)
+            pt_run(pt_model, arrays, device, train=False)
     finally:
         for h in handles:
             (h.detach if hasattr(h, "detach") else h.remove)()
@@ -187,10 +82,10 @@ Observations = dict  # check name -> array, in the order the checks are made
 def _mx_observe(mx_net, pairs: list[Pair], arrays, rng, specs) -> tuple[Observations, Observations, list]:
     """What MXNet computes, keyed by the PyTorch names it must be compared with, and the
     head gradients drawn for its outputs."""
-    mx_out = _mx_run(mx_net, arrays, train=False)[0]
+    mx_out = mx_run(mx_net, arrays, train=False)[0]
     inference = {f"inference: output {i}": o for i, o in enumerate(mx_out)}
     heads = [draw(InputSpec("head", str(o.dtype), o.shape), rng) for o in mx_out]
-    outs, grads = _mx_run(mx_net, arrays, train=True, heads=heads)
+    outs, grads = mx_run(mx_net, arrays, train=True, heads=heads)
     training = {f"training: output {i}": o for i, o in enumerate(outs)}
     training.update({f"training: gradient of {s.name}": g for s, g in zip(specs, grads) if g is not None})
     for pr in pairs:
@@ -219,8 +114,8 @@ def _pt_observe(pt_model, arrays, heads, specs, device, pairs=()) -> tuple[Obser
     """What PyTorch computes: every output, input gradient, parameter gradient and buffer;
     with the pairing, also the gradients a family compares in MXNet's layout."""
     inference = {f"inference: output {i}": o
-                 for i, o in enumerate(_pt_run(pt_model, arrays, device, train=False)[0])}
-    outs, grads = _pt_run(pt_model, arrays, device, train=True, heads=heads)
+                 for i, o in enumerate(pt_run(pt_model, arrays, device, train=False)[0])}
+    outs, grads = pt_run(pt_model, arrays, device, train=True, heads=heads)
     training = {f"training: output {i}": o for i, o in enumerate(outs)}
     training.update({f"training: gradient of {s.name}": g for s, g in zip(specs, grads) if g is not None})
     for name, p in pt_model.named_parameters():
@@ -263,11 +158,11 @@ def _prepare(mx_net, pt_model, inputs, seed, device):
     rng = np.random.default_rng(seed)
     arrays = [draw(s, rng) for s in inputs]
     try:
-        _mx_prepare(mx_net, arrays, rng)
+        mx_prepare(mx_net, arrays, rng)
         pt_model.to(device)
-        if _lazy(pt_model):  # materialise lazy modules before copying into them
+        if lazy(pt_model):  # materialise lazy modules before copying into them
             with torch.no_grad():
-                _pt_run(pt_model, arrays, device, train=False)
+                pt_run(pt_model, arrays, device, train=False)
         pairs = transfer(mx_net, pt_model)
     except MappingError:
         raise
@@ -303,7 +198,7 @@ def check_models(mx_net, pt_model, inputs: list[InputSpec], *, mx_ref: str = "MX
     state = {k: v.detach().cpu().numpy() for k, v in pt_model.state_dict().items()}
     mx_saved = {name: p.data().copy() for name, p in mx_net.collect_params().items()}
     cpu_copy = copy.deepcopy(pt_model).to("cpu") if device != "cpu" else None
-    _no_dropout(mx_net, pt_model)
+    no_dropout(mx_net, pt_model)
     *expected, heads = _mx_observe(mx_net, pairs, arrays, rng, inputs)
     if record is not None:
         golden.save(record, mx_ref, pt_ref, inputs, seed, arrays, heads, state, expected)
@@ -325,7 +220,7 @@ def check_models(mx_net, pt_model, inputs: list[InputSpec], *, mx_ref: str = "MX
 
 def _device_against_cpu(result: Result, cpu_model, arrays, heads, inputs, actual, tolerance) -> None:
     """On a GPU run, the same PyTorch model and state on the CPU must agree with the GPU."""
-    _no_dropout(None, cpu_model)
+    no_dropout(None, cpu_model)
     cpu = _pt_observe(cpu_model, arrays, heads, inputs, "cpu")
     tol = lambda dtype: tolerance_for(dtype, tolerance)  # noqa: E731
     for phase_cpu, phase_dev in zip(cpu, actual):
@@ -375,14 +270,14 @@ def check_against(directory: Path, pt_ref: Optional[str] = None, *, pt_kwargs=No
     pt_model = load(pt_ref, pt_kwargs or {}).to(device)
     import torch
 
-    if _lazy(pt_model):
+    if lazy(pt_model):
         with torch.no_grad():
-            _pt_run(pt_model, ref.arrays, device, train=False)
+            pt_run(pt_model, ref.arrays, device, train=False)
     missing, unexpected = pt_model.load_state_dict({k: torch_tensor(v) for k, v in ref.state.items()},
                                                    strict=False)
     if missing or unexpected:
         raise LoadError(f"{pt_ref} does not fit the recorded weights: missing {missing}, unexpected {unexpected}")
-    _no_dropout(None, pt_model)
+    no_dropout(None, pt_model)
     actual = _pt_observe(pt_model, ref.arrays, ref.heads, ref.inputs, device)
     return _compare_all(Result(ref.mx_ref + " (recorded)", pt_ref, {"mxnet": "recorded", "pytorch": device}),
                         ref.expected, actual, tolerance)
@@ -394,15 +289,3 @@ def _compare_all(result: Result, expected, actual, tolerance) -> Result:
     if result.ok:  # training is only meaningful once inference agrees
         _judge(result, "training", expected[1], actual[1], tol)
     return result
-
-
-def _lazy(model) -> bool:
-    import torch
-
-    return any(isinstance(p, torch.nn.parameter.UninitializedParameter) for p in model.parameters())
-
-
-def torch_tensor(value):
-    import torch
-
-    return torch.as_tensor(value)

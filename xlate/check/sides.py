@@ -1,0 +1,128 @@
+"""Running each framework: loading model files, drawing weights, forward and backward passes."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from xlate.check.inputs import asymmetric_like
+
+
+class LoadError(Exception):
+    """A model that cannot be loaded or built: exit code 2, with file and reason."""
+
+
+def load(ref: str, kwargs: dict) -> Any:
+    """Build `Name(**kwargs)` from `path.py:Name`; importing the file runs its code."""
+    path_text, _, name = ref.rpartition(":")
+    if not path_text or not name:
+        raise LoadError(f"{ref}: expected FILE.py:NAME")
+    path = Path(path_text)
+    if not path.is_file():
+        raise LoadError(f"{path}: no such file")
+    module_name = f"_xlate_check_{abs(hash(path.resolve()))}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.resolve().parent))
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:
+        raise LoadError(f"{path}: importing it failed: {type(e).__name__}: {e}") from e
+    finally:
+        sys.path.pop(0)
+    factory = getattr(module, name, None)
+    if factory is None:
+        raise LoadError(f"{path}: has no {name}")
+    try:
+        return factory(**kwargs)
+    except Exception as e:
+        raise LoadError(f"{ref}: building it failed: {type(e).__name__}: {e}") from e
+
+
+def flatten(value) -> list:
+    if isinstance(value, (list, tuple)):
+        return [leaf for item in value for leaf in flatten(item)]
+    return [value]
+
+
+# -- the MXNet side ------------------------------------------------------------------------
+def mx_prepare(net, arrays, rng):
+    import mxnet as mx
+
+    params = net.collect_params().values()
+    if not any(p._data is not None for p in params):
+        net.initialize(mx.init.Zero())  # every value is overwritten below
+    if any(p._data is None or 0 in p.shape for p in params):  # deferred shapes need one pass
+        net(*[mx.nd.array(a, dtype=a.dtype) for a in arrays])
+    for name, p in net.collect_params().items():
+        p.set_data(mx.nd.array(asymmetric_like(p.shape, name, rng), dtype=p.dtype))
+
+
+def mx_run(net, arrays, train: bool, heads=None):
+    import mxnet as mx
+
+    xs = [mx.nd.array(a, dtype=a.dtype) for a in arrays]
+    if not train:
+        return [o.asnumpy() for o in flatten(net(*xs))], None
+    for x in xs:
+        if np.issubdtype(x.dtype, np.floating):
+            x.attach_grad()
+    with mx.autograd.record():
+        outs = flatten(net(*xs))
+    mx.autograd.backward(outs, [mx.nd.array(h) for h in heads])
+    grads = [x.grad.asnumpy() if np.issubdtype(x.dtype, np.floating) else None for x in xs]
+    return [o.asnumpy() for o in outs], grads
+
+
+# -- the PyTorch side ----------------------------------------------------------------------
+def pt_run(model, arrays, device, train: bool, heads=None):
+    import torch
+
+    xs = [torch.as_tensor(a).to(device) for a in arrays]
+    if not train:
+        model.eval()
+        with torch.no_grad():
+            return [o.detach().cpu().numpy() for o in flatten(model(*xs))], None
+    model.train()
+    xs = [x.requires_grad_() if x.is_floating_point() else x for x in xs]
+    outs = flatten(model(*xs))
+    torch.autograd.backward(outs, [torch.as_tensor(h).to(device) for h in heads])
+    grads = [x.grad.detach().cpu().numpy() if x.is_floating_point() else None for x in xs]
+    return [o.detach().cpu().numpy() for o in outs], grads
+
+
+def no_dropout(mx_net, pt_model) -> None:
+    """Dropout masks cannot match (different generators): rate 0 on both sides."""
+    import torch
+
+    for m in pt_model.modules():
+        if isinstance(m, torch.nn.modules.dropout._DropoutNd):
+            m.p = 0.0
+        elif isinstance(m, torch.nn.RNNBase):  # between stacked layers
+            m.dropout = 0.0
+
+    def walk(block):
+        if type(block).__name__ == "Dropout":
+            block._rate = 0.0
+        elif hasattr(block, "_dropout") and isinstance(block._dropout, (int, float)):
+            block._dropout = 0.0  # gluon.rnn layers (MXNet's CPU kernel ignores it anyway)
+        for child in getattr(block, "_children", {}).values():
+            walk(child)
+
+    if mx_net is not None:
+        walk(mx_net)
+
+
+def lazy(model) -> bool:
+    import torch
+
+    return any(isinstance(p, torch.nn.parameter.UninitializedParameter) for p in model.parameters())
+
+
+def torch_tensor(value):
+    import torch
+
+    return torch.as_tensor(value)
