@@ -93,8 +93,9 @@ def pt_leaves(module) -> Iterator[tuple[str, Any]]:
             yield path or type(mod).__name__, mod
 
 
-def _mx_params(block) -> dict[str, np.ndarray]:
-    return {name: p.data().asnumpy() for name, p in block._reg_params.items()}
+def _mx_params(block, known: Optional[dict] = None) -> dict[str, np.ndarray]:
+    known = known or {}
+    return {name: known[id(p)] if id(p) in known else p.data().asnumpy() for name, p in block._reg_params.items()}
 
 
 def _pt_state(module) -> dict[str, Any]:
@@ -166,13 +167,14 @@ def mx_to_pt_value(m: ParamMap, value: np.ndarray, pr: Pair) -> np.ndarray:
     return m.to_pt(value, pr.mx_block, pr.pt_module) if m.to_pt else value
 
 
-def transfer(mx_model, pt_model) -> list[Pair]:
-    """Copy every MXNet parameter (and running statistic) into the PyTorch model."""
+def transfer(mx_model, pt_model, known: Optional[dict] = None) -> list[Pair]:
+    """Copy every MXNet parameter (and running statistic) into the PyTorch model; `known`
+    maps id(Parameter) to its value when the caller has it (saves reading it back)."""
     import torch
 
     pairs = pair(mx_model, pt_model)
     for pr in pairs:
-        params = _mx_params(pr.mx_block)
+        params = _mx_params(pr.mx_block, known)
         state = _pt_state(pr.pt_module)
         for m in pr.maps:
             if m.optional and (m.mx not in params or m.pt not in state):

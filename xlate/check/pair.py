@@ -158,12 +158,12 @@ def _prepare(mx_net, pt_model, inputs, seed, device):
     rng = np.random.default_rng(seed)
     arrays = [draw(s, rng) for s in inputs]
     try:
-        mx_prepare(mx_net, arrays, rng)
+        drawn = mx_prepare(mx_net, arrays, rng)
         pt_model.to(device)
         if lazy(pt_model):  # materialise lazy modules before copying into them
             with torch.no_grad():
                 pt_run(pt_model, arrays, device, train=False)
-        pairs = transfer(mx_net, pt_model)
+        pairs = transfer(mx_net, pt_model, drawn)
     except MappingError:
         raise
     except Exception as e:
@@ -196,7 +196,7 @@ def check_models(mx_net, pt_model, inputs: list[InputSpec], *, mx_ref: str = "MX
     with `steps`, then train both for k steps and compare after each."""
     rng, arrays, pairs = _prepare(mx_net, pt_model, inputs, seed, device)
     state = {k: v.detach().cpu().numpy() for k, v in pt_model.state_dict().items()}
-    mx_saved = {name: p.data().copy() for name, p in mx_net.collect_params().items()}
+    mx_saved = {name: p.data().copy() for name, p in mx_net.collect_params().items()} if steps else {}
     cpu_copy = copy.deepcopy(pt_model).to("cpu") if device != "cpu" else None
     no_dropout(mx_net, pt_model)
     *expected, heads = _mx_observe(mx_net, pairs, arrays, rng, inputs)

@@ -57,8 +57,12 @@ def mx_prepare(net, arrays, rng):
         net.initialize(mx.init.Zero())  # every value is overwritten below
     if any(p._data is None or 0 in p.shape for p in params):  # deferred shapes need one pass
         net(*[mx.nd.array(a, dtype=a.dtype) for a in arrays])
+    drawn = {}
     for name, p in net.collect_params().items():
-        p.set_data(mx.nd.array(asymmetric_like(p.shape, name, rng), dtype=p.dtype))
+        value = asymmetric_like(p.shape, name, rng)
+        p.set_data(mx.nd.array(value, dtype=p.dtype))
+        drawn[id(p)] = value.astype(p.dtype, copy=False)
+    return drawn  # the values just set, so the transfer need not read them back
 
 
 def mx_run(net, arrays, train: bool, heads=None):
