@@ -87,10 +87,18 @@ def mx_leaves(block, path: str = "") -> Iterator[tuple[str, Any]]:
 
 
 def pt_leaves(module) -> Iterator[tuple[str, Any]]:
-    """(path, module) for every torch module owning parameters, in registration order."""
+    """(path, module) for every torch module owning parameters or persistent buffers (a fixed
+    table MXNet keeps as a Constant parameter), in registration order."""
     for path, mod in module.named_modules():
-        if any(p is not None for p in mod._parameters.values()):
+        owns = any(p is not None for p in mod._parameters.values()) or any(
+            b is not None and n not in mod._non_persistent_buffers_set for n, b in mod._buffers.items())
+        if owns:
             yield path or type(mod).__name__, mod
+
+
+def is_constant(param) -> bool:
+    """A gluon Constant: a fixed table, compared with the translation's, never overwritten."""
+    return any(c.__name__ == "Constant" for c in type(param).__mro__)
 
 
 def _mx_params(block, known: Optional[dict] = None) -> dict[str, np.ndarray]:
@@ -179,6 +187,8 @@ def transfer(mx_model, pt_model, known: Optional[dict] = None) -> list[Pair]:
         for m in pr.maps:
             if m.optional and (m.mx not in params or m.pt not in state):
                 continue
+            if is_constant(pr.mx_block._reg_params[m.mx]):
+                continue  # the translation must compute its own copy: compared, not copied
             value = mx_to_pt_value(m, params[m.mx], pr)
             target = state[m.pt]
             if tuple(target.shape) != value.shape:

@@ -17,9 +17,9 @@ import numpy as np
 from xlate.check import families, golden  # noqa: F401  (families: registers every layer family)
 from xlate.check.compare import Mismatch, Tolerance, compare, tolerance_for
 from xlate.check.inputs import InputSpec, draw
-from xlate.check.mapping import MappingError, Pair, mx_to_pt_value, transfer
-from xlate.check.sides import (LoadError, flatten, lazy, load, mx_prepare, mx_run, no_dropout,  # noqa: F401
-                               pt_run, torch_tensor)
+from xlate.check.mapping import MappingError, Pair, is_constant, mx_to_pt_value, transfer
+from xlate.check.sides import (LoadError, dropout_rates, flatten, lazy, load, mx_prepare, mx_run,  # noqa: F401
+                               no_dropout, pt_run, torch_tensor)
 
 
 @dataclass
@@ -67,13 +67,17 @@ def _divergence(pairs: list[Pair], mx_net, pt_model, arrays, device, tol) -> Opt
     finally:
         for h in handles:
             (h.detach if hasattr(h, "detach") else h.remove)()
-    for i, pr in enumerate(pairs):
-        if i in seen_mx and i in seen_pt:
-            m = compare("output", seen_mx[i], seen_pt[i], tol)
-            if m is not None:
-                return (f"{pr.mx_path} ({type(pr.mx_block).__name__}) <-> {pr.pt_path} "
-                        f"({type(pr.pt_module).__name__}): {m.format()}")
-    return None
+    diverging = [(pr, m) for i, pr in enumerate(pairs) if i in seen_mx and i in seen_pt
+                 for m in [compare("output", seen_mx[i], seen_pt[i], tol)] if m is not None]
+    # layers one side ran and the other never called (skipped, or packed into another call)
+    unrun = [pr.pt_path for i, pr in enumerate(pairs) if i in seen_mx and i not in seen_pt]
+    hint = f"; paired layers PyTorch never called: {', '.join(unrun)}" if unrun else ""
+    # a block containing the diverging layer diverges too: name the innermost, first one
+    for pr, m in diverging:
+        if not any(other.mx_path.startswith(pr.mx_path + ".") for other, _ in diverging):
+            return (f"{pr.mx_path} ({type(pr.mx_block).__name__}) <-> {pr.pt_path} "
+                    f"({type(pr.pt_module).__name__}): {m.format()}{hint}")
+    return f"no paired layer's own output differs{hint}" if hint else None
 
 
 Observations = dict  # check name -> array, in the order the checks are made
@@ -198,12 +202,14 @@ def check_models(mx_net, pt_model, inputs: list[InputSpec], *, mx_ref: str = "MX
     state = {k: v.detach().cpu().numpy() for k, v in pt_model.state_dict().items()}
     mx_saved = {name: p.data().copy() for name, p in mx_net.collect_params().items()} if steps else {}
     cpu_copy = copy.deepcopy(pt_model).to("cpu") if device != "cpu" else None
+    fixed = _constants_and_rates(pairs, mx_net, pt_model, tolerance)
     no_dropout(mx_net, pt_model)
     *expected, heads = _mx_observe(mx_net, pairs, arrays, rng, inputs)
     if record is not None:
         golden.save(record, mx_ref, pt_ref, inputs, seed, arrays, heads, state, expected)
     actual = _pt_observe(pt_model, arrays, heads, inputs, device, pairs)
-    result = _compare_all(Result(mx_ref, pt_ref, {"mxnet": "cpu", "pytorch": device}), expected, actual, tolerance)
+    result = Result(mx_ref, pt_ref, {"mxnet": "cpu", "pytorch": device}, checks=fixed)
+    result = _compare_all(result, expected, actual, tolerance)
     if cpu_copy is not None:
         _device_against_cpu(result, cpu_copy, arrays, heads, inputs, actual, tolerance)
     if not result.ok:
@@ -216,6 +222,26 @@ def check_models(mx_net, pt_model, inputs: list[InputSpec], *, mx_ref: str = "MX
         pt_model.zero_grad(set_to_none=True)  # no gradient left over from the comparison above
         _train(result, steps, mx_net, pt_model, pairs, inputs, rng, device, tolerance)
     return result
+
+
+def _constants_and_rates(pairs: list[Pair], mx_net, pt_model, tolerance) -> list[Check]:
+    """Before running: fixed tables (gluon Constants) must equal the translation's own, and
+    the non-zero dropout rates must agree (training then runs with dropout off on both sides,
+    which would hide a wrong rate)."""
+    checks = []
+    for pr in pairs:
+        for m in pr.maps:
+            param, target = pr.mx_block._reg_params.get(m.mx), getattr(pr.pt_module, m.pt, None)
+            if param is not None and target is not None and is_constant(param):
+                what = f"constant {_pt_name(pr, m)}"
+                value = mx_to_pt_value(m, param.data().asnumpy(), pr)
+                checks.append(Check(what, compare(what, value, target.detach().cpu().numpy(),
+                                                  tolerance_for(value.dtype, tolerance))))
+    mx_rates, pt_rates = dropout_rates(mx_net=mx_net), dropout_rates(pt_model=pt_model)
+    if mx_rates != pt_rates:
+        checks.append(Check("dropout rates", Mismatch(
+            "dropout rates", f"non-zero rates in order: MXNet {mx_rates}, PyTorch {pt_rates}")))
+    return checks
 
 
 def _device_against_cpu(result: Result, cpu_model, arrays, heads, inputs, actual, tolerance) -> None:

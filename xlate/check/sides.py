@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from xlate.check.inputs import asymmetric_like
+from xlate.check.mapping import is_constant
 
 
 class LoadError(Exception):
@@ -59,6 +60,8 @@ def mx_prepare(net, arrays, rng):
         net(*[mx.nd.array(a, dtype=a.dtype) for a in arrays])
     drawn = {}
     for name, p in net.collect_params().items():
+        if is_constant(p):  # keeps its real value, to be compared with the translation's
+            continue
         value = asymmetric_like(p.shape, name, rng)
         p.set_data(mx.nd.array(value, dtype=p.dtype))
         drawn[id(p)] = value.astype(p.dtype, copy=False)
@@ -98,6 +101,31 @@ def pt_run(model, arrays, device, train: bool, heads=None):
     return [o.detach().cpu().numpy() for o in outs], grads
 
 
+def dropout_rates(mx_net=None, pt_model=None) -> list[float]:
+    """The non-zero dropout rates of one model, in registration order."""
+    rates = []
+    if pt_model is not None:
+        import torch
+
+        for m in pt_model.modules():
+            if isinstance(m, torch.nn.modules.dropout._DropoutNd):
+                rates.append(float(m.p))
+            elif isinstance(m, (torch.nn.RNNBase, torch.nn.MultiheadAttention)):
+                rates.append(float(m.dropout))
+
+    def walk(block):
+        if type(block).__name__ == "Dropout":
+            rates.append(float(block._rate))
+        elif isinstance(getattr(block, "_dropout", None), (int, float)):
+            rates.append(float(block._dropout))
+        for child in getattr(block, "_children", {}).values():
+            walk(child)
+
+    if mx_net is not None:
+        walk(mx_net)
+    return [round(r, 6) for r in rates if r]
+
+
 def no_dropout(mx_net, pt_model) -> None:
     """Dropout masks cannot match (different generators): rate 0 on both sides."""
     import torch
@@ -105,7 +133,7 @@ def no_dropout(mx_net, pt_model) -> None:
     for m in pt_model.modules():
         if isinstance(m, torch.nn.modules.dropout._DropoutNd):
             m.p = 0.0
-        elif isinstance(m, torch.nn.RNNBase):  # between stacked layers
+        elif isinstance(m, (torch.nn.RNNBase, torch.nn.MultiheadAttention)):  # between layers, on weights
             m.dropout = 0.0
 
     def walk(block):
