@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,13 +31,15 @@ class Reference:
     heads: list[np.ndarray]
     state: dict
     expected: tuple[dict, dict]
+    pt_args: dict = None  # the PyTorch constructor's keyword arguments at record time
 
 
 class ReferenceError(Exception):
     pass
 
 
-def save(directory: Path, mx_ref, pt_ref, inputs, seed, arrays, heads, state, expected) -> None:
+def save(directory: Path, mx_ref, pt_ref, inputs, seed, arrays, heads, state, expected, pt_args=None,
+         mx_args=None) -> None:
     from xlate.files import write_atomic
 
     directory = Path(directory)
@@ -52,8 +55,10 @@ def save(directory: Path, mx_ref, pt_ref, inputs, seed, arrays, heads, state, ex
     tmp = directory / ".reference.npz.tmp"
     tmp.write_bytes(buffer.getvalue())
     tmp.replace(directory / "reference.npz")
-    meta = {"format": FORMAT, "mx": mx_ref, "pt": pt_ref, "inputs": [str(s) for s in inputs], "seed": seed,
-            "heads": len(heads), "state": list(state), "keys": keys}
+    meta = {"format": FORMAT, "mx": _relative(mx_ref, directory), "pt": _relative(pt_ref, directory),
+            "inputs": [str(s) for s in inputs], "seed": seed,
+            "heads": len(heads), "state": list(state), "keys": keys, "pt_args": pt_args or {},
+            "mx_args": mx_args or {}}
     write_atomic(directory / "reference.json", json.dumps(meta, indent=2) + "\n")
 
 
@@ -70,9 +75,26 @@ def load(directory: Path) -> Reference:
     expected = tuple({k: data[f"{phase}/{i}"] for i, k in enumerate(meta["keys"][phase])}
                      for phase in ("inference", "training"))
     return Reference(
-        meta["mx"], meta["pt"], inputs, meta["seed"],
+        _absolute(meta["mx"], directory), _absolute(meta["pt"], directory), inputs, meta["seed"],
         [data[f"input/{i}"] for i in range(len(inputs))],
         [data[f"head/{i}"] for i in range(meta["heads"])],
         {k: data[f"state/{k}"] for k in meta["state"]},
         expected,
+        meta.get("pt_args", {}),
     )
+
+
+# Model references are stored relative to the reference folder, so that a recording checked
+# into a repository replays from any clone.
+def _relative(ref: str, directory: Path) -> str:
+    path, sep, name = ref.rpartition(":")
+    if not sep or not Path(path).exists():
+        return ref
+    return f"{os.path.relpath(Path(path).resolve(), Path(directory).resolve())}:{name}"
+
+
+def _absolute(ref: str, directory: Path) -> str:
+    path, sep, name = ref.rpartition(":")
+    if not sep or Path(path).is_absolute():
+        return ref
+    return f"{(Path(directory) / path).resolve()}:{name}"
