@@ -32,12 +32,11 @@ mx = import_mxnet()
 torch = import_torch()
 pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 from mxnet.gluon import nn  # noqa: E402
 from mxnet.gluon.contrib import nn as contrib_nn  # noqa: E402
 
 from xlate.check import families  # noqa: E402,F401  (registers the families)
-from xlate.check import layers, mapping  # noqa: E402
+from xlate.check import layers, mapping, samples  # noqa: E402
 from xlate.check.compare import Mismatch, compare, tolerance_for  # noqa: E402
 from xlate.check.mapping import MappingError  # noqa: E402
 
@@ -269,86 +268,34 @@ def test_registered_names_exist():
 
 
 # -- hypothesis-drawn configurations --------------------------------------------------------
-@st.composite
-def dense_samples(draw):
-    units, batch = draw(st.integers(1, 6)), draw(st.integers(1, 4))
-    shape = (batch, *draw(st.lists(st.integers(1, 4), max_size=2)), draw(st.integers(1, 6)))
-    flatten, bias, deferred = draw(st.booleans()), draw(st.booleans()), draw(st.booleans())
-    in_units = int(np.prod(shape[1:])) if flatten else shape[-1]
-    mx_kw = dict(flatten=flatten, use_bias=bias, **({} if deferred else {"in_units": in_units}))
-    pt = (lambda: tnn.LazyLinear(units, bias=bias)) if deferred else (lambda: tnn.Linear(in_units, units, bias=bias))
-    return Sample(f"Dense({units}, {mx_kw}) on {shape}", lambda: nn.Dense(units, **mx_kw), pt, shape,
-                  flat if flatten else Sample.forward)
-
-
-@st.composite
-def conv2d_samples(draw):
-    groups, cin_g, cout_g = draw(st.integers(1, 2)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
-    k = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
-    s, d = draw(st.integers(1, 2)), draw(st.integers(1, 2))
-    cin, cout = cin_g * groups, cout_g * groups
-    if draw(st.booleans()):
-        p = draw(st.integers(0, d * (min(k) - 1) // 2))
-        op = draw(st.integers(0, s - 1))  # MXNet: adj < stride (torch also allows < dilation)
-        hw = tuple(draw(st.integers(1, 4)) for _ in k)
-        mx_b = lambda: nn.Conv2DTranspose(cout, k, strides=s, padding=p, output_padding=op, dilation=d,  # noqa: E731
-                                          groups=groups, in_channels=cin)
-        pt = lambda: tnn.ConvTranspose2d(cin, cout, k, stride=s, padding=p, output_padding=op,  # noqa: E731
-                                         dilation=d, groups=groups)
-        desc = f"Conv2DTranspose({cout}, {k}, s={s}, p={p}, op={op}, d={d}, g={groups})"
-    else:
-        p = draw(st.integers(0, 1))
-        hw = tuple(max(1, d * (kk - 1) + 1 - 2 * p) + draw(st.integers(0, 3)) for kk in k)
-        mx_b = lambda: nn.Conv2D(cout, k, strides=s, padding=p, dilation=d,  # noqa: E731
-                                 groups=groups, in_channels=cin)
-        pt = lambda: tnn.Conv2d(cin, cout, k, stride=s, padding=p, dilation=d, groups=groups)  # noqa: E731
-        desc = f"Conv2D({cout}, {k}, s={s}, p={p}, d={d}, g={groups})"
-    return Sample(f"{desc} on {(2, cin, *hw)}", mx_b, pt, (2, cin, *hw))
-
-
-@st.composite
-def groupnorm_samples(draw):
-    groups, per = draw(st.integers(1, 4)), draw(st.integers(1, 3))
-    spatial = draw(st.lists(st.integers(1, 4), min_size=1, max_size=2).filter(lambda s: per * np.prod(s) >= 4))
-    shape = (draw(st.integers(1, 3)), groups * per, *spatial)
-    return Sample(f"GroupNorm({groups}) on {shape}", lambda: nn.GroupNorm(groups),
-                  lambda: tnn.GroupNorm(groups, groups * per), shape)
-
-
-@st.composite
-def layernorm_samples(draw):
-    shape = draw(st.lists(st.integers(2, 5), min_size=2, max_size=4))
-    axis = draw(st.integers(1, len(shape) - 1))
-    # over 2 or 3 values the gradient is a cancellation of terms ~1/std: float32 noise > 1e-5
-    shape[axis] = draw(st.integers(4, 7))
-    shape = tuple(shape)
-    fwd = Sample.forward if axis == len(shape) - 1 else moved(axis, -1)
-    return Sample(f"LayerNorm(axis={axis}) on {shape}", lambda: nn.LayerNorm(axis=axis),
-                  lambda: tnn.LayerNorm(shape[axis]), shape, fwd)
+def from_package(name: str, config) -> Sample:
+    """The family's own sample (xlate/check/layers.py) for one drawn configuration."""
+    block, module, inputs = samples.SAMPLES[name].build(config)
+    return Sample(f"{name}: {samples.describe(config)}", lambda: block, lambda: module, inputs[0].shape)
 
 
 @settings(max_examples=15, **PROFILE)
-@given(dense_samples())
-def test_dense_drawn(sample):
-    run(sample)
+@given(samples.SAMPLES['dense'].configs())
+def test_dense_drawn(config):
+    run(from_package("dense", config))
 
 
 @settings(max_examples=15, **PROFILE)
-@given(conv2d_samples())
-def test_conv2d_drawn(sample):
-    run(sample)
+@given(samples.SAMPLES['conv'].configs())
+def test_conv2d_drawn(config):
+    run(from_package("conv", config))
 
 
 @settings(max_examples=12, **PROFILE)
-@given(groupnorm_samples())
-def test_groupnorm_drawn(sample):
-    run(sample)
+@given(samples.SAMPLES['groupnorm'].configs())
+def test_groupnorm_drawn(config):
+    run(from_package("groupnorm", config))
 
 
 @settings(max_examples=10, **PROFILE)
-@given(layernorm_samples())
-def test_layernorm_drawn(sample):
-    run(sample)
+@given(samples.SAMPLES['layernorm'].configs())
+def test_layernorm_drawn(config):
+    run(from_package("layernorm", config))
 
 
 # -- pairings that do not fit ---------------------------------------------------------------

@@ -40,18 +40,9 @@ def _values(rng, shape, scale=0.4):
 
 
 def mx_block(s: rnn.RNNSample, rng, x):
-    """The Gluon block, initialised, run once on `x`, every parameter then overwritten."""
-    g = mx.gluon.rnn
-    if s.kind == "layer":
-        kw = dict(layout=s.layout, bidirectional=s.bidirectional)
-        block = {"rnn_relu": lambda: g.RNN(H, s.num_layers, **kw),  # relu is Gluon's default
-                 "rnn_tanh": lambda: g.RNN(H, s.num_layers, activation="tanh", **kw),
-                 "lstm": lambda: g.LSTM(H, s.num_layers, projection_size=s.projection, **kw),
-                 "gru": lambda: g.GRU(H, s.num_layers, **kw)}[s.mode]()
-    else:
-        block = {"rnn_relu": lambda: g.RNNCell(H, activation="relu"),
-                 "rnn_tanh": lambda: g.RNNCell(H),  # tanh is the cell's default
-                 "lstm": lambda: g.LSTMCell(H), "gru": lambda: g.GRUCell(H)}[s.mode]()
+    """The Gluon block (built by rnn.gluon_block), initialised, run once on `x`, every parameter
+    then overwritten."""
+    block = rnn.gluon_block(s, hidden=H)
     block.initialize()
     first = mx.nd.array(x)
     if s.kind == "layer":
@@ -66,64 +57,16 @@ def mx_block(s: rnn.RNNSample, rng, x):
 
 
 def state_shapes(s: rnn.RNNSample) -> list:
-    if s.kind != "layer":
-        return [(N, H)] * (2 if s.mode == "lstm" else 1)
-    ld = s.num_layers * (2 if s.bidirectional else 1)
-    if s.mode == "lstm":
-        return [(ld, N, s.projection or H), (ld, N, H)]
-    return [(ld, N, H)]
+    return rnn.state_shapes(s, batch=N, hidden=H)
 
 
-def mx_run(s: rnn.RNNSample, block, x, states):
-    """(output, returned states) of the MXNet side; states None/`begin`/arrays as the sample says."""
-    begin = block.begin_state(batch_size=N) if s.states == "begin" else states
-    if s.kind == "layer":
-        if begin is None:
-            return block(x), []  # without states a Gluon layer returns the output alone
-        out, new = block(x, begin)
-    elif s.kind == "cell":
-        out, new = block(x, begin)
-    else:
-        steps = x.shape[s.layout.index("T")]
-        out, new = block.unroll(steps, x, begin_state=begin, layout=s.layout, merge_outputs=True)
-    return out, list(new)
+mx_run = rnn.gluon_run
+pt_run = rnn.torch_run
 
 
-def pt_module(s: rnn.RNNSample, *, batch_first=None, nonlinearity=None, bidirectional=None):
+def pt_module(s: rnn.RNNSample, **wrong):
     """The correct torch translation; the keywords build the wrong ones for the traps."""
-    nn = torch.nn
-    if s.kind == "layer":
-        kw = dict(batch_first=(s.layout == "NTC") if batch_first is None else batch_first,
-                  bidirectional=s.bidirectional if bidirectional is None else bidirectional)
-        if s.mode.startswith("rnn"):
-            return nn.RNN(C, H, s.num_layers, nonlinearity=nonlinearity or s.mode[4:], **kw)
-        if s.mode == "lstm":
-            return nn.LSTM(C, H, s.num_layers, proj_size=s.projection or 0, **kw)
-        return nn.GRU(C, H, s.num_layers, **kw)
-    if s.mode.startswith("rnn"):
-        return nn.RNNCell(C, H, nonlinearity=nonlinearity or s.mode[4:])
-    return {"lstm": nn.LSTMCell, "gru": nn.GRUCell}[s.mode](C, H)
-
-
-def pt_run(s: rnn.RNNSample, module, x, states):
-    """The torch side of the same call: (output, states as MXNet lists them)."""
-    lstm = s.mode == "lstm"
-    if s.states == "begin":  # begin_state(batch_size=N) is zeros of the state shapes
-        states = [torch.zeros(shape) for shape in state_shapes(s)]
-    hx = None if states is None else (tuple(states) if lstm else states[0])
-    if s.kind == "layer":
-        out, new = module(x, hx)
-        if s.states is None:
-            return out, []
-        return out, list(new) if lstm else [new]
-    if s.kind == "cell":
-        new = module(x, hx)
-        return (new[0], list(new)) if lstm else (new, [new])
-    outs, time_axis = [], 1 if s.layout == "NTC" else 0
-    for step in x.unbind(time_axis):
-        hx = module(step, hx)
-        outs.append(hx[0] if lstm else hx)
-    return torch.stack(outs, time_axis), list(hx) if lstm else [hx]
+    return rnn.torch_module(s, input_size=C, hidden=H, **wrong)
 
 
 # -- running a sample -----------------------------------------------------------------------------

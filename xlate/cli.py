@@ -58,6 +58,10 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("--atol", type=float, help="absolute tolerance (default: torch.testing's for the dtype)")
     k.add_argument("--format", choices=("text", "json"), default="text")
     k.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    k.add_argument("--rules", action="store_true",
+                   help="self-check: every layer family's sample translations on hypothesis-drawn configurations")
+    k.add_argument("--examples", type=int, default=5, metavar="N", help="with --rules: configurations per sample")
+    k.add_argument("--family", action="append", metavar="NAME", help="with --rules: only this family (repeatable)")
     sub.add_parser("rules", help="list the rule catalogue")
     r = sub.add_parser("rule", help="explain one rule")
     r.add_argument("code", metavar="MXnnn")
@@ -190,6 +194,8 @@ def _lines(text: str) -> list[str]:
 def _check(args) -> int:
     import json
 
+    if args.rules:
+        return _check_rules(args)
     if not (args.mx or args.pt or args.against or args.input):
         return _check_project(args)
     if args.against:
@@ -223,7 +229,8 @@ def _check(args) -> int:
     device = _device(args.device)
     try:
         if args.against:
-            result = check_against(Path(args.against), args.pt, pt_kwargs=pt_kwargs, device=device,
+            result = check_against(Path(args.against), args.pt, pt_kwargs=pt_kwargs if args.pt_args != "{}" else None,
+                                   device=device,
                                    tolerance=tolerance)
         else:
             result = check_pair(args.mx, args.pt, specs, mx_kwargs=mx_kwargs, pt_kwargs=pt_kwargs,
@@ -241,6 +248,26 @@ def _check(args) -> int:
 
         write_atomic(Path(args.junit), output.junit(result))
     return EXIT_OK if result.ok else EXIT_MANUAL
+
+
+def _check_rules(args) -> int:
+    """`xlate check --rules`: the catalogue's numerical claims, on drawn configurations."""
+    if args.mx or args.pt or args.against or args.input or args.record or args.steps:
+        raise UsageError("--rules checks the built-in samples: it takes no --mx, --pt, --input, --against, "
+                         "--record or --steps")
+    if args.examples < 1:
+        raise UsageError("--examples must be at least 1")
+    try:
+        from xlate.check import selfcheck
+    except ImportError as e:
+        raise UsageError(f"xlate check --rules needs torch, numpy, mxnet and hypothesis ({e}); install xlate[dev]")
+    try:
+        report = selfcheck.run(examples=args.examples, seed=args.seed, device=_device(args.device),
+                               families=args.family)
+    except ValueError as e:
+        raise UsageError(str(e))
+    sys.stdout.write(report.format())
+    return EXIT_OK if report.ok else EXIT_MANUAL
 
 
 def _check_project(args) -> int:

@@ -14,9 +14,13 @@ float32's default (the largest, Conv2D with groups, 2.9e-6 absolute).
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
+from xlate.check.inputs import InputSpec
 from xlate.check.mapping import Family, MappingError, ParamMap, register
+from xlate.check.samples import Sample, check_knobs, floats, register_sample, strategies, torch_call
 
 
 def _name(obj) -> str:
@@ -37,6 +41,42 @@ DENSE = register(Family(
     "dense", ("Dense",), ("Linear", "LazyLinear"),
     params=(ParamMap("weight", "weight"), ParamMap("bias", "bias", optional=True)),
 ))
+
+# Dense: flatten=True folds every axis after the first, torch's Linear acts on the last one;
+# Gluon's `activation` is a separate torch call after the Linear.
+def dense_configs(*, max_batch: int = 4, max_features: int = 6):
+    check_knobs(max_batch=max_batch, max_features=max_features)
+    st = strategies()
+    return st.fixed_dictionaries({
+        "shape": st.tuples(st.integers(1, max_batch),
+                           st.lists(st.integers(1, 3), max_size=2).map(tuple),
+                           st.integers(1, max_features)).map(lambda t: (t[0], *t[1], t[2])),
+        "units": st.integers(1, max_features), "flatten": st.booleans(), "use_bias": st.booleans(),
+        "activation": st.sampled_from([None, "relu", "tanh", "sigmoid", "softrelu"]),
+    })
+
+
+def _activation(name):
+    import torch
+
+    return {None: lambda y: y, "relu": torch.relu, "tanh": torch.tanh, "sigmoid": torch.sigmoid,
+            "softrelu": torch.nn.functional.softplus}[name]
+
+
+def build_dense(c: dict):
+    import torch
+    from mxnet.gluon import nn
+
+    shape, flatten, act = c["shape"], c["flatten"], _activation(c["activation"])
+    in_units = int(np.prod(shape[1:])) if flatten else shape[-1]
+    block = nn.Dense(c["units"], activation=c["activation"], flatten=flatten, use_bias=c["use_bias"],
+                     in_units=in_units)
+    linear = torch.nn.Linear(in_units, c["units"], bias=c["use_bias"])
+    pt = torch_call(linear, lambda m, x: act(m(x.flatten(1) if flatten else x)))
+    return block, pt, [floats("x", *shape)]
+
+
+register_sample(Sample("dense", "dense", dense_configs, build_dense))
 
 
 # -- conv -----------------------------------------------------------------------------------
@@ -69,6 +109,54 @@ CONV = register(Family(
     params=CONV_PARAMS, expand=_conv_maps,
 ))
 
+# MXNet's Deconvolution has no dilation in 3-D; its output_padding (adj) must stay below the
+# stride. A kernel per axis, one stride/padding/dilation for all (what both sides accept).
+def conv_configs(*, max_batch: int = 2, max_channels: int = 3, max_size: int = 4):
+    check_knobs(max_batch=max_batch, max_channels=max_channels, max_size=max_size)
+    st = strategies()
+
+    @st.composite
+    def configs(draw):
+        dims, transpose = draw(st.integers(1, 3)), draw(st.booleans())
+        kernel = tuple(draw(st.integers(1, 3)) for _ in range(dims))
+        stride = draw(st.integers(1, 2))
+        dilation = 1 if transpose and dims == 3 else draw(st.integers(1, 2))
+        if transpose:
+            padding = draw(st.integers(0, dilation * (min(kernel) - 1) // 2))
+            output_padding = draw(st.integers(0, stride - 1))
+            size = tuple(draw(st.integers(1, max_size)) for _ in kernel)
+        else:
+            padding, output_padding = draw(st.integers(0, 1)), 0
+            size = tuple(max(1, dilation * (k - 1) + 1 - 2 * padding) + draw(st.integers(0, max_size - 1))
+                         for k in kernel)
+        groups = draw(st.integers(1, 2))
+        return {"dims": dims, "transpose": transpose, "kernel": kernel, "stride": stride, "padding": padding,
+                "dilation": dilation, "output_padding": output_padding, "groups": groups,
+                "in_channels": groups * draw(st.integers(1, max_channels)),
+                "channels": groups * draw(st.integers(1, max_channels)), "use_bias": draw(st.booleans()),
+                "batch": draw(st.integers(1, max_batch)), "size": size}
+
+    return configs()
+
+
+def build_conv(c: dict):
+    import torch
+    from mxnet.gluon import nn
+
+    kind = f"Conv{c['dims']}D" + ("Transpose" if c["transpose"] else "")
+    kw = dict(strides=c["stride"], padding=c["padding"], dilation=c["dilation"], groups=c["groups"],
+              use_bias=c["use_bias"], in_channels=c["in_channels"])
+    pt_kw = dict(stride=c["stride"], padding=c["padding"], dilation=c["dilation"], groups=c["groups"],
+                 bias=c["use_bias"])
+    if c["transpose"]:
+        kw["output_padding"] = pt_kw["output_padding"] = c["output_padding"]
+    block = getattr(nn, kind)(c["channels"], c["kernel"], **kw)
+    module = getattr(torch.nn, _CONV_PT[kind])(c["in_channels"], c["channels"], c["kernel"], **pt_kw)
+    return block, module, [floats("x", c["batch"], c["in_channels"], *c["size"])]
+
+
+register_sample(Sample("conv", "conv", conv_configs, build_conv))
+
 
 # -- batchnorm ------------------------------------------------------------------------------
 # | Gluon BatchNorm      | torch BatchNormNd | conversion                                   |
@@ -94,6 +182,57 @@ BATCHNORM = register(Family(
             ParamMap("running_mean", "running_mean"), ParamMap("running_var", "running_var")),
 ))
 
+# The translation: torch's BatchNormNd with momentum 1 - m (3.3) whose training forward keeps
+# MXNet's biased running variance (3.4); scale=False (frozen ones) is not drawn: the checker
+# compares grad_req='null' parameters only with torch buffers.
+def batchnorm_configs(*, max_batch: int = 4, max_channels: int = 4, max_size: int = 3):
+    check_knobs(max_batch=max_batch, max_channels=max_channels, max_size=max_size)
+    st = strategies()
+    shapes = st.tuples(st.integers(1, max_batch), st.integers(1, max_channels),
+                       st.lists(st.integers(1, max_size), max_size=3)).map(lambda t: (t[0], t[1], *t[2]))
+    # fewer than 4 values per channel: float32 noise in the variance's gradient exceeds 1e-5
+    return st.fixed_dictionaries({
+        "shape": shapes.filter(lambda sh: sh[0] * int(np.prod(sh[2:])) >= 4),
+        "momentum": st.sampled_from([0.9, 0.5, 0.99]), "epsilon": st.sampled_from([1e-5, 1e-3]),
+    })
+
+
+def _mx_batchnorm_forward(self, x):
+    import torch
+
+    if not self.training:
+        return type(self).__mro__[1].forward(self, x)
+    axes = [0] + list(range(2, x.dim()))
+    mean, var = x.mean(axes), x.var(axes, unbiased=False)
+    with torch.no_grad():
+        self.running_mean.mul_(1 - self.momentum).add_(self.momentum * mean)
+        self.running_var.mul_(1 - self.momentum).add_(self.momentum * var)
+    return torch.nn.functional.batch_norm(x, None, None, self.weight, self.bias, True, 0.0, self.eps)
+
+
+@lru_cache(maxsize=None)
+def _mx_batchnorm_type(dims: int):
+    import torch
+
+    base = getattr(torch.nn, f"BatchNorm{dims}d")
+    return type(f"MX{base.__name__}", (base,), {"forward": _mx_batchnorm_forward})
+
+
+def mx_batchnorm(rank: int, channels: int, *, momentum: float, eps: float):
+    """torch BatchNorm{1,2,3}d computing MXNet's running statistics (biased variance)."""
+    return _mx_batchnorm_type(max(rank - 2, 1))(channels, momentum=1 - momentum, eps=eps)
+
+
+def build_batchnorm(c: dict):
+    from mxnet.gluon import nn
+
+    shape = c["shape"]
+    block = nn.BatchNorm(momentum=c["momentum"], epsilon=c["epsilon"], in_channels=shape[1])
+    return block, mx_batchnorm(len(shape), shape[1], momentum=c["momentum"], eps=c["epsilon"]), [floats("x", *shape)]
+
+
+register_sample(Sample("batchnorm", "batchnorm", batchnorm_configs, build_batchnorm))
+
 
 # -- layernorm ------------------------------------------------------------------------------
 # | Gluon LayerNorm | torch LayerNorm | conversion            |
@@ -103,6 +242,36 @@ LAYERNORM = register(Family(
     "layernorm", ("LayerNorm",), ("LayerNorm",),
     params=(ParamMap("gamma", "weight"), ParamMap("beta", "bias")),
 ))
+
+# Any axis: torch normalises the last one, so the translation moves `axis` there and back (3.12).
+def layernorm_configs(*, max_batch: int = 4, max_size: int = 5):
+    check_knobs(max_batch=max_batch, max_size=max_size)
+    st = strategies()
+
+    @st.composite
+    def configs(draw):
+        shape = [draw(st.integers(1, max_batch))] + draw(st.lists(st.integers(2, max_size), min_size=1, max_size=3))
+        axis = draw(st.integers(1, len(shape) - 1))
+        # over 2 or 3 values the gradient is a cancellation of terms ~1/std: float32 noise > 1e-5
+        shape[axis] = draw(st.integers(4, 7))
+        return {"shape": tuple(shape), "axis": axis, "epsilon": draw(st.sampled_from([1e-5, 1e-3]))}
+
+    return configs()
+
+
+def build_layernorm(c: dict):
+    import torch
+    from mxnet.gluon import nn
+
+    shape, axis = c["shape"], c["axis"]
+    block = nn.LayerNorm(axis=axis, epsilon=c["epsilon"], in_channels=shape[axis])
+    module = torch.nn.LayerNorm(shape[axis], eps=c["epsilon"])
+    if axis != len(shape) - 1:
+        module = torch_call(module, lambda m, x: m(x.movedim(axis, -1)).movedim(-1, axis))
+    return block, module, [floats("x", *shape)]
+
+
+register_sample(Sample("layernorm", "layernorm", layernorm_configs, build_layernorm))
 
 
 # -- instancenorm ---------------------------------------------------------------------------
@@ -129,6 +298,34 @@ INSTANCENORM = register(Family(
      "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d"),
     params=INSTANCENORM_PARAMS, expand=_instancenorm_maps,
 ))
+
+# scale=True only: with Gluon's default scale=False gamma is a grad_req='null' parameter that
+# the translation freezes, and the checker compares such values only with torch buffers.
+def _normalised_shapes(st, *, max_batch, max_channels, max_size, min_values=4):
+    return st.tuples(st.integers(1, max_batch), st.integers(1, max_channels),
+                     st.lists(st.integers(1, max_size), min_size=1, max_size=3)).map(
+        lambda t: (t[0], t[1], *t[2])).filter(lambda sh: int(np.prod(sh[2:])) >= min_values)
+
+
+def instancenorm_configs(*, max_batch: int = 4, max_channels: int = 4, max_size: int = 4):
+    check_knobs(max_batch=max_batch, max_channels=max_channels, max_size=max_size)
+    st = strategies()
+    return st.fixed_dictionaries({
+        "shape": _normalised_shapes(st, max_batch=max_batch, max_channels=max_channels, max_size=max_size),
+        "epsilon": st.sampled_from([1e-5, 1e-3])})
+
+
+def build_instancenorm(c: dict):
+    import torch
+    from mxnet.gluon import nn
+
+    shape = c["shape"]
+    block = nn.InstanceNorm(scale=True, epsilon=c["epsilon"], in_channels=shape[1])
+    module = getattr(torch.nn, f"InstanceNorm{len(shape) - 2}d")(shape[1], eps=c["epsilon"], affine=True)
+    return block, module, [floats("x", *shape)]
+
+
+register_sample(Sample("instancenorm", "instancenorm", instancenorm_configs, build_instancenorm))
 
 
 # -- groupnorm ------------------------------------------------------------------------------
@@ -168,6 +365,32 @@ GROUPNORM = register(Family(
     "groupnorm", ("GroupNorm",), ("GroupNorm",), params=GROUPNORM_PARAMS, expand=_groupnorm_maps,
 ))
 
+def groupnorm_configs(*, max_batch: int = 3, max_groups: int = 4, max_per_group: int = 3, max_size: int = 4):
+    check_knobs(max_batch=max_batch, max_groups=max_groups, max_per_group=max_per_group, max_size=max_size)
+    st = strategies()
+
+    @st.composite
+    def configs(draw):
+        groups, per = draw(st.integers(1, max_groups)), draw(st.integers(1, max_per_group))
+        size = draw(st.lists(st.integers(1, max_size), min_size=1, max_size=2)
+                    .filter(lambda sz: per * int(np.prod(sz)) >= 4))  # values per group: see layernorm
+        return {"groups": groups, "shape": (draw(st.integers(1, max_batch)), groups * per, *size),
+                "epsilon": draw(st.sampled_from([1e-5, 1e-3]))}
+
+    return configs()
+
+
+def build_groupnorm(c: dict):
+    import torch
+    from mxnet.gluon import nn
+
+    shape = c["shape"]
+    return (nn.GroupNorm(c["groups"], epsilon=c["epsilon"]),
+            torch.nn.GroupNorm(c["groups"], shape[1], eps=c["epsilon"]), [floats("x", *shape)])
+
+
+register_sample(Sample("groupnorm", "groupnorm", groupnorm_configs, build_groupnorm))
+
 
 # -- embedding, prelu -----------------------------------------------------------------------
 # | Gluon                            | torch                         | conversion        |
@@ -175,3 +398,42 @@ GROUPNORM = register(Family(
 # | PReLU alpha (in_channels,)       | PReLU weight (num_parameters,) | none (6.13, 6.14) |
 EMBEDDING = register(Family("embedding", ("Embedding",), ("Embedding",), params=(ParamMap("weight", "weight"),)))
 PRELU = register(Family("prelu", ("PReLU",), ("PReLU",), params=(ParamMap("alpha", "weight"),)))
+
+
+def embedding_configs(*, max_batch: int = 4, max_length: int = 5, max_vocab: int = 10, max_features: int = 6):
+    check_knobs(max_batch=max_batch, max_length=max_length, max_vocab=max_vocab, max_features=max_features)
+    st = strategies()
+    return st.fixed_dictionaries({
+        "shape": st.tuples(st.integers(1, max_batch), st.integers(1, max_length)),
+        "input_dim": st.integers(1, max_vocab), "output_dim": st.integers(1, max_features)})
+
+
+def build_embedding(c: dict):
+    import torch
+    from mxnet.gluon import nn
+
+    return (nn.Embedding(c["input_dim"], c["output_dim"]), torch.nn.Embedding(c["input_dim"], c["output_dim"]),
+            [InputSpec("ids", "int64", c["shape"], high=c["input_dim"])])
+
+
+register_sample(Sample("embedding", "embedding", embedding_configs, build_embedding))
+
+
+def prelu_configs(*, max_batch: int = 4, max_channels: int = 4, max_size: int = 4):
+    check_knobs(max_batch=max_batch, max_channels=max_channels, max_size=max_size)
+    st = strategies()
+    return st.fixed_dictionaries({
+        "shape": st.tuples(st.integers(1, max_batch), st.integers(1, max_channels),
+                           st.lists(st.integers(1, max_size), max_size=2)).map(lambda t: (t[0], t[1], *t[2])),
+        "per_channel": st.booleans()})
+
+
+def build_prelu(c: dict):
+    import torch
+    from mxnet.gluon import nn
+
+    shape, n = c["shape"], c["shape"][1] if c["per_channel"] else 1
+    return nn.PReLU(in_channels=n), torch.nn.PReLU(n), [floats("x", *shape)]
+
+
+register_sample(Sample("prelu", "prelu", prelu_configs, build_prelu))

@@ -26,10 +26,21 @@ from xlate.check.sides import (LoadError, dropout_rates, flatten, lazy, load, mx
 class Check:
     what: str
     mismatch: Optional[Mismatch]
+    max_abs: Optional[float] = None  # the greatest |PyTorch - MXNet|, passing or not
 
     @property
     def ok(self) -> bool:
         return self.mismatch is None
+
+
+def compared(what: str, expected, actual, tol: Tolerance) -> Check:
+    """A check of `actual` against `expected`, with its greatest absolute difference."""
+    mismatch = compare(what, expected, actual, tol)
+    e, a = np.asarray(expected), np.asarray(actual)
+    greatest = None
+    if e.shape == a.shape and e.size and np.isfinite(e).all() and np.isfinite(a).all():
+        greatest = float(np.abs(a.astype(np.float64) - e.astype(np.float64)).max())
+    return Check(what, mismatch, greatest)
 
 
 @dataclass
@@ -127,6 +138,9 @@ def _pt_observe(pt_model, arrays, heads, specs, device, pairs=()) -> tuple[Obser
             training[f"training: gradient of {name}"] = p.grad.detach().cpu().numpy()
     for name, b in pt_model.named_buffers():
         training[f"training: {name} after the step"] = b.detach().cpu().numpy()
+    for name, p in pt_model.named_parameters():  # frozen: what MXNet keeps with grad_req='null'
+        if not p.requires_grad:
+            training[f"training: {name} after the step"] = p.detach().cpu().numpy()
     for pr in pairs:
         for m in pr.maps:
             target = getattr(pr.pt_module, m.pt, None)
@@ -153,7 +167,7 @@ def _judge(result: Result, phase: str, expected: Observations, actual: Observati
             elif not key.startswith(f"{phase}: output "):
                 result.checks.append(Check(label, Mismatch(label, "PyTorch computes no such value")))
             continue
-        result.checks.append(Check(label, compare(label, value, actual[key], tol(value.dtype))))
+        result.checks.append(compared(label, value, actual[key], tol(value.dtype)))
 
 
 def _prepare(mx_net, pt_model, inputs, seed, device):
@@ -190,12 +204,14 @@ def check_pair(mx_ref: str, pt_ref: str, inputs: list[InputSpec], *, mx_kwargs=N
                **options) -> Result:
     """Load both models from their files and compare them (see check_models)."""
     mx_net, pt_model = load(mx_ref, mx_kwargs or {}), load(pt_ref, pt_kwargs or {})
-    return check_models(mx_net, pt_model, inputs, mx_ref=mx_ref, pt_ref=pt_ref, **options)
+    return check_models(mx_net, pt_model, inputs, mx_ref=mx_ref, pt_ref=pt_ref, pt_args=pt_kwargs,
+                        mx_args=mx_kwargs, **options)
 
 
 def check_models(mx_net, pt_model, inputs: list[InputSpec], *, mx_ref: str = "MXNet", pt_ref: str = "PyTorch",
                  seed: int = 0, device: str = "cpu", tolerance: Optional[Tolerance] = None,
-                 record: Optional[Path] = None, steps: Optional[Steps] = None) -> Result:
+                 record: Optional[Path] = None, steps: Optional[Steps] = None, pt_args=None,
+                 mx_args=None) -> Result:
     """Run both models and compare; with `record`, also store the golden reference there;
     with `steps`, then train both for k steps and compare after each."""
     rng, arrays, pairs = _prepare(mx_net, pt_model, inputs, seed, device)
@@ -206,7 +222,7 @@ def check_models(mx_net, pt_model, inputs: list[InputSpec], *, mx_ref: str = "MX
     no_dropout(mx_net, pt_model)
     *expected, heads = _mx_observe(mx_net, pairs, arrays, rng, inputs)
     if record is not None:
-        golden.save(record, mx_ref, pt_ref, inputs, seed, arrays, heads, state, expected)
+        golden.save(record, mx_ref, pt_ref, inputs, seed, arrays, heads, state, expected, pt_args, mx_args)
     actual = _pt_observe(pt_model, arrays, heads, inputs, device, pairs)
     result = Result(mx_ref, pt_ref, {"mxnet": "cpu", "pytorch": device}, checks=fixed)
     result = _compare_all(result, expected, actual, tolerance)
@@ -235,8 +251,8 @@ def _constants_and_rates(pairs: list[Pair], mx_net, pt_model, tolerance) -> list
             if param is not None and target is not None and is_constant(param):
                 what = f"constant {_pt_name(pr, m)}"
                 value = mx_to_pt_value(m, param.data().asnumpy(), pr)
-                checks.append(Check(what, compare(what, value, target.detach().cpu().numpy(),
-                                                  tolerance_for(value.dtype, tolerance))))
+                checks.append(compared(what, value, target.detach().cpu().numpy(),
+                                   tolerance_for(value.dtype, tolerance)))
     mx_rates, pt_rates = dropout_rates(mx_net=mx_net), dropout_rates(pt_model=pt_model)
     if mx_rates != pt_rates:
         checks.append(Check("dropout rates", Mismatch(
@@ -253,7 +269,7 @@ def _device_against_cpu(result: Result, cpu_model, arrays, heads, inputs, actual
         for key, value in phase_cpu.items():
             if key in phase_dev:
                 what = f"{result.devices['pytorch']} vs cpu: {key}"
-                result.checks.append(Check(what, compare(what, value, phase_dev[key], tol(value.dtype))))
+                result.checks.append(compared(what, value, phase_dev[key], tol(value.dtype)))
 
 
 def _train(result: Result, steps: Steps, mx_net, pt_model, pairs, inputs, rng, device, tolerance) -> None:
@@ -272,7 +288,7 @@ def _train(result: Result, steps: Steps, mx_net, pt_model, pairs, inputs, rng, d
         mx_loss = mx_loss.asnumpy() if hasattr(mx_loss, "asnumpy") else np.asarray(mx_loss)
         pt_loss = pt_loss.detach().cpu().numpy() if hasattr(pt_loss, "detach") else np.asarray(pt_loss)
         before = len(result.checks)
-        result.checks.append(Check(f"step {k}: loss", compare(f"step {k}: loss", mx_loss, pt_loss, tol(mx_loss.dtype))))
+        result.checks.append(compared(f"step {k}: loss", mx_loss, pt_loss, tol(mx_loss.dtype)))
         for pr in pairs:
             for m in pr.maps:
                 param, target = pr.mx_block._reg_params.get(m.mx), getattr(pr.pt_module, m.pt, None)
@@ -280,7 +296,7 @@ def _train(result: Result, steps: Steps, mx_net, pt_model, pairs, inputs, rng, d
                     continue
                 what = f"step {k}: {_pt_name(pr, m)}"
                 value = mx_to_pt_value(m, param.data().asnumpy(), pr)
-                result.checks.append(Check(what, compare(what, value, target.detach().cpu().numpy(), tol(value.dtype))))
+                result.checks.append(compared(what, value, target.detach().cpu().numpy(), tol(value.dtype)))
         if not all(c.ok for c in result.checks[before:]):
             return
 
@@ -293,7 +309,7 @@ def check_against(directory: Path, pt_ref: Optional[str] = None, *, pt_kwargs=No
     except golden.ReferenceError as e:
         raise LoadError(str(e)) from e
     pt_ref = pt_ref or ref.pt_ref
-    pt_model = load(pt_ref, pt_kwargs or {}).to(device)
+    pt_model = load(pt_ref, ref.pt_args if pt_kwargs is None else pt_kwargs).to(device)
     import torch
 
     if lazy(pt_model):

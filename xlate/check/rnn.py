@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from xlate.check.mapping import Family, MappingError, ParamMap, register
+from xlate.check.samples import (Sample, check_knobs, floats, gluon_call, register_sample, strategies,
+                                 torch_call)
 
 
 def _name(block) -> str:
@@ -148,3 +150,139 @@ CELL_SAMPLES = tuple(
     for layout in (("TNC", "NTC") if kind == "unroll" else ("TNC",))
     # a single step always takes states in MXNet; `unroll` may leave them out (zeros)
     for states in ((None,) if kind == "unroll" else ()) + ("begin", "random"))
+
+
+# -- both sides of a sample (the test suite and `xlate check --rules` build them here) --------
+# Translation (sequence.md sections 1-3): `batch_first` for NTC, the RNN activation spelled
+# out, states `(L*D, N, H)` in either layout, `begin_state` = zeros. A cell's step returns
+# its output as `states[0]` too, so the sample's call returns the states alone: the same
+# array twice would receive two head gradients.
+def state_shapes(s: RNNSample, *, batch: int, hidden: int) -> list[tuple[int, ...]]:
+    if s.kind != "layer":
+        return [(batch, hidden)] * (2 if s.mode == "lstm" else 1)
+    ld = s.num_layers * (2 if s.bidirectional else 1)
+    if s.mode == "lstm":
+        return [(ld, batch, s.projection or hidden), (ld, batch, hidden)]
+    return [(ld, batch, hidden)]
+
+
+def gluon_block(s: RNNSample, *, hidden: int, input_size: int = 0):
+    """The Gluon layer or cell of `s`, not initialised."""
+    from mxnet.gluon import rnn as g
+
+    if s.kind == "layer":
+        kw = dict(layout=s.layout, bidirectional=s.bidirectional, input_size=input_size)
+        return {"rnn_relu": lambda: g.RNN(hidden, s.num_layers, **kw),  # relu is Gluon's default
+                "rnn_tanh": lambda: g.RNN(hidden, s.num_layers, activation="tanh", **kw),
+                "lstm": lambda: g.LSTM(hidden, s.num_layers, projection_size=s.projection, **kw),
+                "gru": lambda: g.GRU(hidden, s.num_layers, **kw)}[s.mode]()
+    return {"rnn_relu": lambda: g.RNNCell(hidden, activation="relu", input_size=input_size),
+            "rnn_tanh": lambda: g.RNNCell(hidden, input_size=input_size),  # tanh is the cell's default
+            "lstm": lambda: g.LSTMCell(hidden, input_size=input_size),
+            "gru": lambda: g.GRUCell(hidden, input_size=input_size)}[s.mode]()
+
+
+def _batch(s: RNNSample, x) -> int:
+    return x.shape[0] if s.kind == "cell" or s.layout == "NTC" else x.shape[1]
+
+
+def gluon_run(s: RNNSample, block, x, states):
+    """(output, returned states) of the Gluon call; `states` is used when s.states == 'random'."""
+    begin = block.begin_state(batch_size=_batch(s, x)) if s.states == "begin" else states
+    if s.kind == "layer":
+        if begin is None:
+            return block(x), []  # without states a Gluon layer returns the output alone
+        out, new = block(x, begin)
+    elif s.kind == "cell":
+        out, new = block(x, begin)
+    else:
+        steps = x.shape[s.layout.index("T")]
+        out, new = block.unroll(steps, x, begin_state=begin, layout=s.layout, merge_outputs=True)
+    return out, list(new)
+
+
+def torch_module(s: RNNSample, *, input_size: int, hidden: int, batch_first=None, nonlinearity=None,
+                 bidirectional=None):
+    """The correct torch translation; the keywords build wrong ones (for the traps in the tests)."""
+    import torch
+
+    nn = torch.nn
+    if s.kind == "layer":
+        kw = dict(batch_first=(s.layout == "NTC") if batch_first is None else batch_first,
+                  bidirectional=s.bidirectional if bidirectional is None else bidirectional)
+        if s.mode.startswith("rnn"):
+            return nn.RNN(input_size, hidden, s.num_layers, nonlinearity=nonlinearity or s.mode[4:], **kw)
+        if s.mode == "lstm":
+            return nn.LSTM(input_size, hidden, s.num_layers, proj_size=s.projection or 0, **kw)
+        return nn.GRU(input_size, hidden, s.num_layers, **kw)
+    if s.mode.startswith("rnn"):
+        return nn.RNNCell(input_size, hidden, nonlinearity=nonlinearity or s.mode[4:])
+    return {"lstm": nn.LSTMCell, "gru": nn.GRUCell}[s.mode](input_size, hidden)
+
+
+def torch_run(s: RNNSample, module, x, states):
+    """The torch side of the same call: (output, states as MXNet lists them)."""
+    import torch
+
+    lstm = s.mode == "lstm"
+    if s.states == "begin":
+        hidden = module.hidden_size
+        states = [x.new_zeros(shape) for shape in state_shapes(s, batch=_batch(s, x), hidden=hidden)]
+    hx = None if states is None else (tuple(states) if lstm else states[0])
+    if s.kind == "layer":
+        out, new = module(x, hx)
+        if s.states is None:
+            return out, []
+        return out, list(new) if lstm else [new]
+    if s.kind == "cell":
+        new = module(x, hx)
+        return (new[0], list(new)) if lstm else (new, [new])
+    outs, time_axis = [], 1 if s.layout == "NTC" else 0
+    for step in x.unbind(time_axis):
+        hx = module(step, hx)
+        outs.append(hx[0] if lstm else hx)
+    return torch.stack(outs, time_axis), list(hx) if lstm else [hx]
+
+
+def _returned(s: RNNSample, out, new: list) -> tuple:
+    return tuple(new) if s.kind == "cell" else (out, *new)
+
+
+def rnn_configs(*, kinds: tuple = ("layer",), max_batch: int = 4, max_length: int = 5, max_features: int = 6,
+                max_layers: int = 2):
+    """Layers (or, with kinds=('cell', 'unroll'), cells) of every mode, layout and state use.
+    No projection: MXNet's CPU build cannot back-propagate an LSTM with one."""
+    check_knobs(max_batch=max_batch, max_length=max_length, max_features=max_features, max_layers=max_layers)
+    st = strategies()
+
+    @st.composite
+    def configs(draw):
+        kind = draw(st.sampled_from(kinds))
+        layout = "TNC" if kind == "cell" else draw(st.sampled_from(["TNC", "NTC"]))
+        return {"mode": draw(st.sampled_from(_MODES)), "kind": kind,
+                "num_layers": draw(st.integers(1, max_layers)) if kind == "layer" else 1,
+                "bidirectional": draw(st.booleans()) if kind == "layer" else False, "layout": layout,
+                # a single step always takes states in MXNet
+                "states": draw(st.sampled_from(([None] if kind != "cell" else []) + ["begin", "random"])),
+                "batch": draw(st.integers(1, max_batch)), "length": draw(st.integers(1, max_length)),
+                "features": draw(st.integers(1, max_features)), "hidden": draw(st.integers(1, max_features))}
+
+    return configs()
+
+
+def build_rnn(c: dict):
+    s = RNNSample(c["mode"], c["kind"], c["num_layers"], c["bidirectional"], c["layout"], c["states"])
+    n, t, i, h = c["batch"], c["length"], c["features"], c["hidden"]
+    x = floats("x", n, i) if s.kind == "cell" else floats("x", *{"TNC": (t, n, i), "NTC": (n, t, i)}[s.layout])
+    names = ["h0", "c0"] if s.mode == "lstm" else ["h0"]
+    states = ([floats(name, *shape) for name, shape in zip(names, state_shapes(s, batch=n, hidden=h))]
+              if s.states == "random" else [])
+    mx_block = gluon_call(gluon_block(s, hidden=h, input_size=i),
+                          lambda b, x, *st: _returned(s, *gluon_run(s, b, x, list(st) or None)))
+    pt_module = torch_call(torch_module(s, input_size=i, hidden=h),
+                           lambda m, x, *st: _returned(s, *torch_run(s, m, x, list(st) or None)))
+    return mx_block, pt_module, [x, *states]
+
+
+register_sample(Sample("rnn layers", "rnn layers", rnn_configs, build_rnn))
+register_sample(Sample("rnn cells", "rnn cells", lambda: rnn_configs(kinds=("cell", "unroll")), build_rnn))
