@@ -157,3 +157,15 @@ def test_position_table_must_be_a_buffer():
 
     with pytest.raises(mapping.MappingError, match="must hold it as a buffer"):
         transformer.ENCODER.maps(enc, Frozen())
+
+
+# -- the family's sample ------------------------------------------------------------------------
+def test_rules_self_check_of_the_encoder_family(capsys):
+    """`xlate check --rules` draws encoders for `gluonnlp_encoder` and checks the package's
+    reference translation (xlate.check.transformer.torch_encoder) against gluonnlp."""
+    rc = main(["check", "--rules", "--family", "gluonnlp_encoder", "--examples", "3"])
+    captured = capsys.readouterr()
+    report = captured.out + captured.err
+    assert rc == 0, report
+    assert "no samples" not in report, report
+    assert "all equal" in report, report
