@@ -37,7 +37,14 @@ def test_every_family_passes_and_is_listed(capsys):
     assert main(["check", "--rules", "--examples", "2", "--device", "cpu"]) == 0
     out = capsys.readouterr().out
     rows = _rows(out)
+    rule_rows = {r: rows.pop(r) for r in list(rows) if re.match(r"MX\d{3} ", r)}
     assert set(rows) == set(mapping.FAMILIES)
+    assert set(rule_rows) == set(selfcheck.rule_rows())
+    assert {"MX028 nd-concat-dim1", "MX033 nd-reduction", "MX015 nd-random", "MX507 random-seed-determinism"} <= set(
+        rule_rows)
+    for name, (examples, failures, error, _) in rule_rows.items():
+        assert failures == "0" and int(examples) >= 2, (name, examples, failures)
+        assert float(error) < 1e-4, (name, error)
     sampled = {s.family for s in samples.SAMPLES.values()}
     for name, (examples, failures, error, _) in rows.items():
         if name in sampled:
@@ -122,3 +129,27 @@ def test_draws_are_deterministic_and_follow_the_seed():
 def test_strategies_validate_their_knobs():
     with pytest.raises(ValueError, match="max_batch"):
         layers.dense_configs(max_batch=0)
+
+
+def test_rule_rows_filter_and_a_broken_transform_fails_naming_the_rule(monkeypatch, capsys):
+    from xlate.transforms import reduce
+
+    assert main(["check", "--rules", "--examples", "2", "--family", "MX033", "--device", "cpu"]) == 0
+    assert set(_rows(capsys.readouterr().out)) == {"MX033 nd-reduction"}
+    # max over an axis translated as amin: a wrong transform
+    monkeypatch.setitem(reduce._TORCH, "max", "amin")
+    assert main(["check", "--rules", "--examples", "2", "--family", "ndarray", "--device", "cpu"]) == 1
+    out = capsys.readouterr().out
+    rows = _rows(out)
+    assert rows["MX033 nd-reduction"][1] != "0" and rows["MX028 nd-concat-dim1"][1] == "0"
+    assert "FAIL MX033 nd-reduction [max-axis] x=" in out and "elements differ" in out
+    assert all(r.startswith("MX0") for r in rows)
+
+
+def test_devices_group_and_random_rule_rows(capsys):
+    assert main(["check", "--rules", "--examples", "1", "--family", "devices", "--family", "MX015",
+                 "--device", "cpu"]) == 0
+    rows = _rows(capsys.readouterr().out)
+    assert "MX015 nd-random" in rows
+    assert all(r.startswith("MX5") or r.startswith("MX015 ") for r in rows)
+    assert any(r.startswith("MX507 ") for r in rows) and any(r.startswith("MX503 ") for r in rows)

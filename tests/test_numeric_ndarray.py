@@ -1,6 +1,7 @@
 """Each NDArray/device rule's translation, run against live MXNet.
 
-A case is an MXNet snippet that defines `f`, the shapes of its inputs, and the rule codes the
+The case table and its runner live in `xlate.check.rule_cases` (`xlate check --rules` runs
+them too, on drawn shapes); here every case runs on its fixed example. A case is an MXNet snippet that defines `f`, the shapes of its inputs, and the rule codes the
 conversion must report. The test converts the snippet with every rule enabled, runs both
 versions on the same seeded inputs (float32, asymmetric, non-zero, free of ties unless the
 case is about ties) and compares values, shapes and dtypes; with `grad`, it also compares
@@ -12,449 +13,17 @@ still flow to `x`).
 """
 from __future__ import annotations
 
-import re
-import textwrap
-from dataclasses import dataclass
 
 import pytest
 
-from mxsupport import (check_codes, compare, convert, flat_outputs, import_mxnet, import_numpy, import_torch,
-                       load, make_input, run_mx, run_torch, seed_for)
+from mxsupport import import_mxnet, import_numpy, import_torch, seed_for
+
+from xlate.check import rule_cases
+from xlate.check.rule_cases import CASES, NUMERIC_RULES, RANDOM_CASES, RANDOM_DEFAULT_SHAPES, SPECIAL_CHECKS, Case
 
 pytestmark = pytest.mark.mxnet
 
-HEADER = "import mxnet as mx\nimport numpy as np\nfrom mxnet import nd\n"
-
-
-@dataclass
-class Case:
-    id: str
-    src: str
-    args: tuple = ()
-    codes: tuple = ()
-    grad: tuple = ()
-
-    @property
-    def source(self) -> str:
-        return HEADER + textwrap.dedent(self.src).lstrip("\n")
-
-
-def C(id, codes, src, *args, grad=()):
-    return Case(id, src, tuple(args), (codes,) if isinstance(codes, str) else tuple(codes), tuple(grad))
-
-
-def ret(expr: str) -> str:
-    """A snippet whose f returns `expr` of its inputs x, y, z (as many as it uses)."""
-    params = [p for p in ("x", "y", "z") if re.search(rf"\b{p}\b", expr)]
-    return f"def f({', '.join(params)}):\n    return {expr}\n"
-
-
-def meth(expr: str) -> str:
-    """Like `ret`, with `a` bound to x as a known NDArray (for method forms)."""
-    params = [p for p in ("x", "y", "z") if p == "x" or re.search(rf"\b{p}\b", expr)]
-    return f"def f({', '.join(params)}):\n    a = x.as_in_context(mx.cpu())\n    return {expr}\n"
-
-
-TIES = ("const", [[1.0, 3.0, 3.0, -2.0], [5.0, 5.0, 0.5, 5.0], [-1.0, -4.0, -4.0, -1.0]])
-DOT = ("MX031",)
-
-CASES = [
-    # -- MX010 nd.array: float32 whatever the data ---------------------------------------
-    C("array-int-list", "MX010", ret("nd.array([1, 2, 3])")),
-    C("array-assign-fraction", "MX010", """
-        def f():
-            a = nd.array([1, 2, 3])
-            a[0] = 0.7
-            return a
-        """),
-    C("array-int64-numpy", "MX010", ret("nd.array(np.arange(6).reshape(2, 3))")),
-    C("array-float64-numpy", "MX010", ret("nd.array(np.linspace(-1.0, 2.0, 5))")),
-    C("array-dtype-int32", "MX010", ret("nd.array([1.7, -2.2, 3.0], dtype='int32')")),
-    C("array-dtype-float64", "MX010", ret("nd.array([[1, 2], [3, 4]], dtype=np.float64)")),
-    C("array-ctx", ("MX010", "MX501"), ret("nd.array([1.5, -2.5], ctx=mx.cpu())")),
-    # -- MX011 zeros/ones/empty ----------------------------------------------------------------
-    C("zeros", "MX011", ret("nd.zeros((2, 3))")),
-    C("ones-int-shape-float16", "MX011", ret("mx.nd.ones(4, dtype='float16')")),
-    C("ones-int32-ctx", ("MX011", "MX501"), ret("nd.ones((2, 2), ctx=mx.cpu(), dtype='int32')")),
-    C("empty-shape-dtype", "MX011", """
-        def f():
-            e = nd.empty((2, 3, 4))
-            return list(e.shape), nd.zeros_like(e)
-        """),
-    # -- MX012 full ----------------------------------------------------------------------------
-    C("full-int-value", "MX012", ret("nd.full((2, 2), 7)")),
-    C("full-float64", "MX012", ret("nd.full((3,), 2.5, dtype='float64')")),
-    C("full-int32", "MX012", ret("nd.full(shape=(2,), val=7, dtype='int32')")),
-    # -- MX013 arange ----------------------------------------------------------------------------
-    C("arange-stop", "MX013", ret("nd.arange(5)")),
-    C("arange-mean", ("MX013", "MX033"), ret("nd.arange(5).mean()")),
-    C("arange-repeat", "MX013", ret("nd.arange(2, 10, 2, repeat=2)")),
-    C("arange-float-step", "MX013", ret("nd.arange(0, 1, 0.1)")),
-    C("arange-negative-step", "MX013", ret("nd.arange(3, -3, -0.5)")),
-    C("arange-keywords", "MX013", ret("nd.arange(start=1, stop=5, dtype='int32')")),
-    C("arange-ctx", ("MX013", "MX501"), ret("nd.arange(4, ctx=mx.cpu())")),
-    # -- MX014 zeros_like/ones_like ------------------------------------------------------------
-    C("zeros-like", "MX014", ret("nd.zeros_like(x)"), (2, 3)),
-    C("ones-like-int32", "MX014", ret("nd.ones_like(x)"), ("int32", (3,), 0, 9)),
-    # -- MX020 asnumpy, MX021 asscalar ---------------------------------------------------------
-    C("asnumpy", "MX020", ret("(x * 2).asnumpy()"), (2, 3)),
-    C("asnumpy-known", ("MX020", "MX011"), ret("nd.ones((2, 2), dtype='int32').asnumpy()")),
-    C("asscalar-sum", ("MX021", "MX033"), ret("nd.sum(x).asscalar()"), (2, 3)),
-    C("asscalar-one-element", "MX021", ret("x.asscalar()"), (1,)),
-    C("asscalar-mean-method", ("MX021", "MX033"), meth("a.mean().asscalar() + 1"), (3, 2)),
-    # -- MX022 astype / cast -----------------------------------------------------------------------
-    C("cast-int32-truncates", "MX022", ret("nd.cast(x, dtype='int32')"), (3, 4)),
-    C("cast-capital", "MX022", ret("nd.Cast(x, dtype='float16')"), (3, 4)),
-    C("astype-float64", "MX022", meth("a.astype('float64')"), (2, 3), grad=(0,)),
-    C("astype-numpy-dtype", "MX022", meth("a.astype(np.int32)"), (2, 3)),
-    C("astype-same-dtype-copies", "MX022", """
-        def f(x):
-            a = x.as_in_context(mx.cpu())
-            b = a.astype('float32')
-            b[:] = 0
-            return a, b
-        """, (2, 3)),
-    C("astype-copy-false-aliases", "MX022", """
-        def f(x):
-            a = x.as_in_context(mx.cpu())
-            b = a.astype('float32', copy=False)
-            b[:] = 0
-            return a, b
-        """, (2, 3)),
-    # -- MX023 reshape with special codes -------------------------------------------------------
-    C("reshape-0-minus1", "MX023", meth("a.reshape((0, -1))"), (2, 3, 4), grad=(0,)),
-    C("reshape-fn-minus3-minus2", "MX023", ret("nd.reshape(x, shape=(-3, -2))"), (2, 3, 4, 5), grad=(0,)),
-    C("reshape-minus4", "MX023", meth("a.reshape((-4, 1, -1, -2))"), (6, 2, 2), grad=(0,)),
-    C("reshape-minus4-right", "MX023", ret("nd.reshape(x, shape=(0, -4, -1, 2, 0))"), (2, 6, 3)),
-    C("reshape-varargs", "MX023", meth("a.reshape(0, 0, -1)"), (2, 3, 4)),
-    C("reshape-shape-keyword", "MX023", meth("a.reshape(shape=(-1, 0))"), (2, 3, 4)),
-    C("reshape-minus1-after-minus4", "MX023", ret("nd.reshape(x, shape=(-4, 1, 2, -1, 0))"), (2, 2, 1)),
-    C("reshape-reverse", "MX023", meth("a.reshape((-1, 0), reverse=True)"), (2, 3, 4), grad=(0,)),
-    C("reshape-fn-reverse", "MX023", ret("nd.Reshape(x, shape=(0, 0, -1), reverse=True)"), (5, 3, 2, 2)),
-    C("reshape-plain-fn", "MX023", ret("nd.reshape(x, shape=(3, -1))"), (2, 3, 4)),
-    C("reshape-spec-in-variable", "MX023", """
-        def f(x):
-            a = x.as_in_context(mx.cpu())
-            spec = (0, -3)
-            return a.reshape(spec)
-        """, (2, 3, 4)),
-    C("reshape-is-a-view", "MX023", """
-        def f(x):
-            a = x.as_in_context(mx.cpu())
-            b = a.reshape((0, -1))
-            b[0] = 0.5
-            return a
-        """, (2, 3, 2)),
-    # -- MX024 expand_dims --------------------------------------------------------------------------
-    C("expand-dims-fn", "MX024", ret("nd.expand_dims(x, axis=1)"), (2, 3), grad=(0,)),
-    C("expand-dims-method-negative", "MX024", meth("a.expand_dims(-1)"), (2, 3)),
-    # -- MX025 transpose -----------------------------------------------------------------------------
-    C("transpose-no-axes-fn", "MX025", ret("nd.transpose(x)"), (2, 3, 4), grad=(0,)),
-    C("transpose-no-axes-method", "MX025", meth("a.transpose()"), (2, 3, 4, 5)),
-    C("transpose-axes-kw", "MX025", ret("nd.transpose(x, axes=(1, 0, 2))"), (2, 3, 4), grad=(0,)),
-    C("transpose-axes-tuple-method", "MX025", meth("a.transpose((2, 0, 1))"), (2, 3, 4)),
-    C("transpose-literal-rank", ("MX025", "MX011"), ret("nd.ones((2, 3, 4)).transpose()")),
-    C("transpose-2d-no-axes", "MX025", ret("nd.transpose(x)"), (3, 5)),
-    # -- MX026 swapaxes ------------------------------------------------------------------------------
-    C("swapaxes", "MX026", ret("nd.swapaxes(x, 1, 2)"), (2, 3, 4), grad=(0,)),
-    C("swapaxis-keywords", "MX026", ret("nd.SwapAxis(x, dim1=0, dim2=2)"), (2, 3, 4)),
-    C("swapaxes-defaults", "MX026", ret("nd.swapaxes(x)"), (2, 3)),
-    # -- MX027 flatten -------------------------------------------------------------------------------
-    C("flatten-4d", "MX027", ret("nd.flatten(x)"), (2, 3, 4, 5), grad=(0,)),
-    C("flatten-method", "MX027", meth("a.flatten()"), (3, 2, 2)),
-    C("flatten-capital", "MX027", ret("nd.Flatten(x)"), (2, 3, 4)),
-    # -- MX028 concat ----------------------------------------------------------------------------------
-    C("concat-default-dim1", "MX028", ret("nd.concat(x, y)"), (2, 3), (2, 4), grad=(0, 1)),
-    C("concat-dim0", "MX028", ret("nd.concat(x, y, dim=0)"), (2, 3), (4, 3)),
-    C("concat-three-3d", "MX028", ret("nd.concat(x, y, z)"), (2, 1, 3), (2, 2, 3), (2, 3, 3)),
-    C("concat-capital-num-args", "MX028", ret("nd.Concat(x, y, num_args=2, dim=2)"), (2, 3, 1), (2, 3, 2)),
-    # -- MX029 stack ----------------------------------------------------------------------------------
-    # -- MX055 concatenate: one list, axis 0 by default -------------------------------------------
-    C("concatenate-default-axis0", "MX055", ret("nd.concatenate([x, y])"), (2, 3), (4, 3)),
-    C("concatenate-axis1", "MX055", ret("nd.concatenate([x, y, z], axis=1)"), (2, 1), (2, 3), (2, 2)),
-    C("concatenate-list-variable", "MX055", """
-        def f(x, y):
-            parts = [x, y]
-            return nd.concatenate(parts, axis=1, always_copy=False)
-        """, (2, 3), (2, 1)),
-    C("stack-default-axis0", "MX029", ret("nd.stack(x, y)"), (2, 3), (2, 3), grad=(0, 1)),
-    C("stack-axis1", "MX029", ret("nd.stack(x, y, axis=1)"), (2, 3), (2, 3)),
-    C("stack-axis-negative", "MX029", ret("nd.stack(x, y, z, axis=-1)"), (2, 3), (2, 3), (2, 3)),
-    # -- MX030 split -----------------------------------------------------------------------------------
-    C("split-count-axis1", "MX030", ret("nd.split(x, 3)"), (2, 6, 2), grad=(0,)),
-    C("split-squeeze-axis0", "MX030", ret("nd.split(x, num_outputs=4, axis=0, squeeze_axis=True)"), (4, 3)),
-    C("split-one-output", "MX030", ret("nd.split(x, 1, axis=0)"), (2, 3)),
-    C("split-one-output-squeeze", "MX030", ret("nd.split(x, 1, axis=0, squeeze_axis=True)"), (1, 3)),
-    C("split-negative-axis", "MX030", ret("nd.split(x, 2, axis=-1)"), (2, 3, 4)),
-    C("slicechannel", "MX030", ret("nd.SliceChannel(x, num_outputs=2)"), (3, 4)),
-    C("split-method", "MX030", meth("a.split(2, axis=2)"), (2, 3, 4), grad=(0,)),
-    C("split-runtime-count", "MX030:review", """
-        def f(x):
-            n = x.shape[1] // 2
-            return nd.split(x, n)
-        """, (3, 4)),
-    # -- MX031 dot -------------------------------------------------------------------------------------
-    C("dot-2d", DOT, ret("nd.dot(x, y)"), (3, 4), (4, 5), grad=(0, 1)),
-    C("dot-1d-1d-shape-1", DOT, ret("nd.dot(x, y)"), (4,), (4,), grad=(0, 1)),
-    C("dot-2d-1d", DOT, ret("nd.dot(x, y)"), (3, 4), (4,), grad=(0, 1)),
-    C("dot-1d-2d", DOT, ret("nd.dot(x, y)"), (4,), (4, 3), grad=(0, 1)),
-    C("dot-nd", DOT, ret("nd.dot(x, y)"), (2, 3, 2), (2, 2, 4), grad=(0, 1)),
-    C("dot-nd-transpose-a", DOT, ret("nd.dot(x, y, transpose_a=True)"), (2, 3, 4), (2, 5), grad=(0, 1)),
-    C("dot-nd-transpose-b-3d", DOT, ret("nd.dot(x, y, transpose_b=True)"), (2, 3, 4), (5, 6, 4), grad=(0, 1)),
-    C("dot-nd-transpose-b-2d", DOT, ret("nd.dot(x, y, transpose_b=True)"), (2, 3, 4), (5, 4)),
-    C("dot-nd-both", DOT, ret("nd.dot(x, y, transpose_a=True, transpose_b=True)"), (4, 2, 3), (5, 4),
-      grad=(0, 1)),
-    C("dot-2d-transpose-a", DOT, ret("nd.dot(x, y, transpose_a=True)"), (4, 3), (4, 5), grad=(0, 1)),
-    C("dot-2d-transpose-b", DOT, ret("nd.dot(x, y, False, True)"), (3, 4), (5, 4)),
-    C("dot-2d-both", DOT, ret("nd.dot(x, y, transpose_a=True, transpose_b=True)"), (4, 3), (5, 4)),
-    C("dot-square-transpose-a", DOT, ret("nd.dot(x, y, transpose_a=True)"), (3, 3), (3, 3)),
-    # -- MX032 batch_dot --------------------------------------------------------------------------------
-    C("batch-dot", "MX032", ret("nd.batch_dot(x, y)"), (2, 3, 4), (2, 4, 5), grad=(0, 1)),
-    C("batch-dot-transpose-b-square", "MX032", ret("nd.batch_dot(x, y, transpose_b=True)"), (2, 3, 3), (2, 3, 3),
-      grad=(0, 1)),
-    C("batch-dot-transpose-a", "MX032", ret("nd.batch_dot(x, y, transpose_a=True)"), (2, 4, 3), (2, 4, 5),
-      grad=(0, 1)),
-    C("batch-dot-both", "MX032", ret("nd.batch_dot(x, y, True, True)"), (2, 4, 3), (2, 5, 4), grad=(0, 1)),
-    C("batch-dot-4d", "MX032", ret("nd.batch_dot(x, y, transpose_b=True)"), (2, 2, 3, 4), (2, 2, 5, 4),
-      grad=(0, 1)),
-    C("batch-dot-4d-transpose-a", "MX032", ret("nd.batch_dot(x, y, transpose_a=True)"), (3, 2, 4, 3), (3, 2, 4, 2)),
-    # -- MX033 reductions -------------------------------------------------------------------------------
-    C("sum-axis-keepdims", "MX033", ret("nd.sum(x, axis=1, keepdims=True)"), (2, 3, 4), grad=(0,)),
-    C("sum-full-shape-1", "MX033", ret("nd.sum(x)"), (2, 3), grad=(0,)),
-    C("mean-full-shape-1", "MX033", ret("nd.mean(x)"), (2, 3, 4), grad=(0,)),
-    C("sum-full-keepdims", "MX033", ret("nd.sum(x, keepdims=True)"), (2, 3)),
-    C("sum-axis-none", "MX033", ret("nd.sum(x, axis=None)"), (2, 3)),
-    C("sum-axis-empty-tuple", "MX033", ret("nd.sum(x, axis=())"), (2, 3), grad=(0,)),
-    C("max-axis", "MX033", ret("nd.max(x, axis=1)"), (3, 4), grad=(0,)),
-    C("min-axis-tuple", "MX033", ret("nd.min(x, axis=(0, 2))"), (2, 3, 4), grad=(0,)),
-    C("max-full", "MX033", ret("nd.max(x)"), (3, 4), grad=(0,)),
-    C("sum-exclude", "MX033", ret("nd.sum(x, axis=1, exclude=True)"), (2, 3, 4), grad=(0,)),
-    C("mean-exclude-tuple-keepdims", "MX033", ret("nd.mean(x, axis=(0, -1), exclude=True, keepdims=True)"),
-      (2, 3, 4), grad=(0,)),
-    C("max-exclude", "MX033", ret("nd.max(x, axis=0, exclude=True)"), (3, 4, 2)),
-    C("sum-exclude-no-axis", "MX033", ret("nd.sum(x, exclude=True)"), (2, 3)),
-    C("sum-keepdims-int-flag", "MX033", ret("nd.sum(x, keepdims=1)"), (2, 3)),
-    C("mean-exclude-int-flag", "MX033", ret("nd.mean(x, axis=1, exclude=1)"), (2, 3, 4)),
-    C("max-axis-empty-tuple", "MX033", ret("nd.max(x, axis=())"), (2, 3)),
-    C("prod-axis", "MX033", ret("nd.prod(x, axis=1)"), (2, 3), grad=(0,)),
-    C("prod-full", "MX033", ret("nd.prod(x)"), (2, 3)),
-    C("nansum", "MX033", """
-        def f(x):
-            x[0, 1] = np.nan
-            return nd.nansum(x, axis=0), nd.nansum(x)
-        """, (2, 3)),
-    C("sum-method-axis", "MX033", meth("a.sum(axis=0)"), (3, 2), grad=(0,)),
-    C("max-method-full", "MX033", meth("a.max()"), (3, 2), grad=(0,)),
-    C("min-method-axis-keepdims", "MX033", meth("a.min(axis=-1, keepdims=True)"), (3, 2, 4), grad=(0,)),
-    C("mean-method-negative-axis", "MX033", meth("a.mean(axis=-2)"), (3, 2, 4)),
-    C("prod-nansum-methods", "MX033", meth("[a.prod(axis=1), a.nansum(axis=0, keepdims=True), a.prod()]"), (2, 3)),
-    # -- MX034 softmax ----------------------------------------------------------------------------------
-    C("softmax-3d-default", "MX034", ret("nd.softmax(x)"), (2, 3, 4), grad=(0,)),
-    C("log-softmax-3d-default", "MX034", ret("nd.log_softmax(x)"), (2, 3, 4), grad=(0,)),
-    C("softmax-axis1", "MX034", ret("nd.softmax(x, axis=1)"), (2, 3, 4), grad=(0,)),
-    C("softmax-temperature", "MX034", ret("nd.softmax(x, temperature=2.0)"), (3, 4), grad=(0,)),
-    C("log-softmax-axis-temperature", "MX034", ret("nd.log_softmax(x, axis=0, temperature=0.5)"), (3, 4),
-      grad=(0,)),
-    C("softmax-method", "MX034", meth("a.softmax()"), (2, 3, 4), grad=(0,)),
-    C("log-softmax-method-axis", "MX034", meth("a.log_softmax(axis=1)"), (2, 3, 4)),
-    # -- MX035 argmax ----------------------------------------------------------------------------------
-    C("argmax-axis-float", "MX035", ret("nd.argmax(x, axis=1)"), (3, 5)),
-    C("argmax-ties-first", "MX035", ret("nd.argmax(x, axis=1)"), TIES),
-    C("argmin-ties-axis0", "MX035", ret("nd.argmin(x, axis=0)"), TIES),
-    C("argmax-flat-shape-1", "MX035", ret("nd.argmax(x)"), (3, 4)),
-    C("argmin-flat-ties", "MX035", ret("nd.argmin(x)"), TIES),
-    C("argmax-keepdims", "MX035", ret("nd.argmax(x, axis=0, keepdims=True)"), (3, 4)),
-    C("argmax-method", "MX035", meth("a.argmax(axis=-1)"), (2, 3, 4)),
-    C("argmin-method-flat", "MX035", meth("a.argmin()"), (2, 3)),
-    # -- MX036 topk ----------------------------------------------------------------------------------
-    C("topk-defaults", "MX036", ret("nd.topk(x)"), (3, 5)),
-    C("topk-value-ascend", "MX036", ret("nd.topk(x, k=3, ret_typ='value', is_ascend=True)"), (3, 5)),
-    C("topk-value-descend", "MX036", ret("nd.topk(x, k=2, ret_typ='value')"), (2, 3, 4), grad=(0,)),
-    C("topk-axis0-indices", "MX036", ret("nd.topk(x, axis=0, k=2)"), (4, 3)),
-    C("topk-indices-int32", "MX036", ret("nd.topk(x, k=2, dtype='int32')"), (2, 5)),
-    C("topk-method", "MX036", meth("a.topk(k=2, ret_typ='value')"), (3, 4)),
-    C("topk-axis-none", "MX036", ret("nd.topk(x, axis=None, k=3)"), (3, 4)),
-    # -- MX037 where -----------------------------------------------------------------------------------
-    C("where-float-cond", "MX037", ret("nd.where(x, y, z)"), ("cond", (3, 4)), (3, 4), (3, 4), grad=(1, 2)),
-    C("where-1d-cond-rows-square", "MX037", ret("nd.where(x, y, z)"), ("cond", (3,)), (3, 3), (3, 3),
-      grad=(1, 2)),
-    C("where-1d-cond-rows-3d", "MX037", ret("nd.where(x, y, z)"), ("cond", (2,)), (2, 3, 4), (2, 3, 4)),
-    C("where-negative-cond", "MX037", ret("nd.where(x - 1, y, z)"), ("cond", (4,)), (4,), (4,)),
-    # -- MX038 clip ------------------------------------------------------------------------------------
-    C("clip", "MX038", ret("nd.clip(x, -0.47, 0.83)"), (3, 4), grad=(0,)),
-    C("clip-keywords", "MX038", ret("nd.clip(x, a_min=0.1, a_max=0.5)"), (6,)),
-    # -- MX039 one_hot -------------------------------------------------------------------------------
-    C("one-hot-out-of-range", "MX039", ret("nd.one_hot(x, 3)"), ("const", [0.0, 2.0, -1.0, 5.0, 1.0, 3.0])),
-    C("one-hot-fractional-ids", "MX039", ret("nd.one_hot(x, 3)"), ("const", [0.0, 2.7, -0.5, 1.2])),
-    C("one-hot-2d-on-off", "MX039", ret("nd.one_hot(x, 4, on_value=2.5, off_value=-1)"), ("ids", (2, 3), -1, 5)),
-    C("one-hot-dtype", "MX039", ret("nd.one_hot(x, depth=5, dtype='int32')"), ("ids", (4,), 0, 6)),
-    # -- MX040 pick ----------------------------------------------------------------------------------
-    C("pick-clip-minus1", "MX040", ret("nd.pick(x, y)"), (3, 4), ("const", [0.0, 3.0, -1.0]), grad=(0,)),
-    C("pick-clip-large", "MX040", ret("nd.pick(x, y, mode='clip')"), (4, 4), ("const", [7.0, 1.0, -3.0, 2.6])),
-    C("pick-wrap", "MX040", ret("nd.pick(x, y, mode='wrap')"), (4, 3), ("const", [-1.0, 3.0, 5.0, -4.0]),
-      grad=(0,)),
-    C("pick-axis0", "MX040", ret("nd.pick(x, y, axis=0)"), (3, 4), ("ids", (4,), 0, 3), grad=(0,)),
-    C("pick-keepdims-3d", "MX040", ret("nd.pick(x, y, axis=1, keepdims=True)"), (2, 3, 4), ("ids", (2, 4), -1, 4)),
-    C("pick-axis-minus2", "MX040", ret("nd.pick(x, y, axis=-2, mode='wrap')"), (2, 3, 4), ("ids", (2, 4), -4, 7)),
-    C("pick-method", "MX040", meth("a.pick(y, axis=1)"), (3, 4), ("ids", (3,), 0, 4)),
-    # -- MX041 broadcast_* / elemwise_* ------------------------------------------------------------
-    C("broadcast-add", "MX041", ret("nd.broadcast_add(x, y)"), (2, 3), (1, 3), grad=(0, 1)),
-    C("broadcast-sub-nested", "MX041", ret("nd.broadcast_sub(x, y - z)"), (2, 3), (2, 1), (1, 3), grad=(0, 1, 2)),
-    C("broadcast-mul-minus", "MX041", ret("nd.broadcast_minus(x, y) * 2"), (3, 1), (1, 4)),
-    C("broadcast-div", "MX041", ret("nd.broadcast_div(x, y)"), (2, 3), ("pos", (2, 1)), grad=(0, 1)),
-    C("broadcast-power", "MX041", ret("nd.broadcast_power(x, y)"), ("pos", (2, 3)), (1, 3), grad=(0, 1)),
-    C("broadcast-maximum", "MX041", ret("nd.broadcast_maximum(x, y)"), (2, 3), (1, 3), grad=(0, 1)),
-    C("broadcast-minimum", "MX041", ret("nd.broadcast_minimum(x, y)"), (2, 1), (2, 3)),
-    C("elemwise-ops", "MX041", ret("nd.elemwise_mul(nd.elemwise_add(x, y), nd.elemwise_sub(x, y))"), (2, 3), (2, 3)),
-    C("elemwise-div", "MX041", ret("nd.elemwise_div(x, y)"), (2, 3), ("pos", (2, 3))),
-    C("add-subtract-multiply-divide", "MX041",
-      ret("nd.add(x, y) + nd.subtract(x, 1.5) * nd.multiply(y, x) - nd.divide(x, 2)"), (2, 3), (2, 3)),
-    C("broadcast-equal", "MX041:review", ret("nd.broadcast_equal(x, y)"), ("ids", (3, 4), 0, 3), ("ids", (1, 4), 0, 3)),
-    C("broadcast-comparisons", "MX041:review",
-      ret("[nd.broadcast_greater(x, y), nd.broadcast_lesser_equal(x, y), nd.broadcast_not_equal(x, y)]"),
-      ("ids", (3, 4), 0, 3), ("ids", (3, 1), 0, 3)),
-    # -- MX042 broadcast_to/like/axis -------------------------------------------------------------
-    C("broadcast-to-zero-keeps", "MX042", ret("nd.broadcast_to(x, shape=(0, 3))"), (2, 1), grad=(0,)),
-    C("broadcast-to-new", "MX042", ret("nd.broadcast_to(x, (4, 3))"), (1, 3), grad=(0,)),
-    C("broadcast-to-method", "MX042", meth("a.broadcast_to((2, 2, 3))"), (2, 1, 3)),
-    C("broadcast-like", "MX042", ret("nd.broadcast_like(x, y)"), (2, 1), (2, 3), grad=(0,)),
-    C("broadcast-axis", "MX042", ret("nd.broadcast_axis(x, axis=1, size=3)"), (2, 1), grad=(0,)),
-    C("broadcast-axis-two", "MX042", ret("nd.broadcast_axis(x, axis=(0, 2), size=(3, 4))"), (1, 2, 1)),
-    C("broadcast-like-method", "MX042", meth("a.broadcast_like(y)"), (1, 3), (2, 3)),
-    C("broadcast-axes-method", "MX042", meth("a.broadcast_axes(axis=0, size=3)"), (1, 2, 2), grad=(0,)),
-    C("broadcast-to-shape-variable", "MX042:review", """
-        def f(x):
-            shape = (2, 4)
-            return nd.broadcast_to(x, shape=shape)
-        """, (1, 4)),
-    # -- MX043 SequenceMask -----------------------------------------------------------------------
-    C("sequence-mask-axis0", "MX043",
-      ret("nd.SequenceMask(x, y, use_sequence_length=True, value=-1)"), (5, 3, 2), ("const", [2.0, 5.0, 0.0]),
-      grad=(0,)),
-    C("sequence-mask-axis1", "MX043",
-      ret("nd.SequenceMask(x, y, use_sequence_length=True, axis=1)"), (3, 5, 2), ("const", [1.0, 4.0, 5.0]),
-      grad=(0,)),
-    C("sequence-mask-2d", "MX043",
-      ret("nd.SequenceMask(x, sequence_length=y, use_sequence_length=True, value=7.5)"), (4, 3),
-      ("const", [3.0, 1.0, 4.0])),
-    C("sequence-mask-off", "MX043", ret("[nd.SequenceMask(x), nd.SequenceMask(x, use_sequence_length=False)]"),
-      (4, 3)),
-    C("sequence-mask-fractional-lengths", "MX043",
-      ret("nd.SequenceMask(x, y, use_sequence_length=True)"), (4, 3, 2), ("const", [1.5, 2.7, 0.2])),
-    # -- MX044 elementwise functions --------------------------------------------------------------
-    C("elementwise-real", "MX044",
-      ret("[nd.relu(x), nd.sigmoid(x), nd.tanh(x), nd.exp(x), nd.abs(x), nd.sign(x), nd.square(x), "
-          "nd.floor(x), nd.ceil(x), nd.trunc(x), nd.sin(x), nd.cos(x), nd.sinh(x), nd.cosh(x), nd.negative(x), "
-          "nd.erf(x), nd.expm1(x), nd.tan(x)]"), ("unit", (3, 4)), grad=(0,)),
-    C("elementwise-positive", "MX044",
-      ret("[nd.log(x), nd.log2(x), nd.log10(x), nd.log1p(x), nd.sqrt(x), nd.rsqrt(x), nd.reciprocal(x)]"),
-      ("pos", (3, 4)), grad=(0,)),
-    C("elementwise-erfinv", "MX044", ret("nd.erfinv(x)"), ("unit", (2, 5)), grad=(0,)),
-    C("elementwise-relu-mixed", "MX044", ret("nd.relu(x) + nd.exp(x)"), (2, 3), grad=(0,)),
-    # -- MX045 maximum/minimum -------------------------------------------------------------------
-    C("maximum-scalar-right", "MX045", ret("nd.maximum(x, 0)"), (3, 4), grad=(0,)),
-    C("maximum-scalar-left", "MX045", ret("nd.maximum(0.25, x)"), (3, 4)),
-    C("minimum-scalar", "MX045", ret("nd.minimum(x, -0.3)"), (3, 4), grad=(0,)),
-    C("minimum-arrays", "MX045", ret("nd.minimum(x, y)"), (2, 3), (2, 3), grad=(0, 1)),
-    C("maximum-broadcast", "MX045", ret("nd.maximum(x, y)"), (2, 3), (1, 3)),
-    # -- MX046 copy / copyto ---------------------------------------------------------------------
-    C("copy-is-independent", "MX046", """
-        def f(x):
-            a = x.as_in_context(mx.cpu())
-            b = a.copy()
-            b[:] = 0
-            return a, b
-        """, (2, 3)),
-    C("copyto-context-copies", ("MX046", "MX501"), """
-        def f(x):
-            a = x.as_in_context(mx.cpu())
-            b = a.copyto(mx.cpu())
-            b[:] = 0
-            return a, b
-        """, (2, 3)),
-    C("copyto-array", "MX046", """
-        def f(x, y):
-            a = x.as_in_context(mx.cpu())
-            b = y.as_in_context(mx.cpu())
-            c = a.copyto(b)
-            return b, c
-        """, (2, 3), (2, 3)),
-    # -- MX047 repeat, MX048 tile -----------------------------------------------------------------
-    C("repeat-axis", "MX047", ret("nd.repeat(x, 2, axis=1)"), (2, 3), grad=(0,)),
-    C("repeat-flat", "MX047", ret("nd.repeat(x, repeats=3)"), (2, 2)),
-    C("repeat-method", "MX047", meth("a.repeat(3, axis=0)"), (2, 3), grad=(0,)),
-    C("tile", "MX048", ret("nd.tile(x, (2, 1))"), (2, 3), grad=(0,)),
-    C("tile-short-reps", "MX048", ret("nd.tile(x, reps=(3,))"), (2, 3)),
-    C("tile-long-reps", "MX048", ret("nd.tile(x, (2, 1, 2))"), (2, 3)),
-    C("repeat-vs-tile", ("MX047", "MX048"), ret("nd.repeat(x, 2, axis=0) - nd.tile(x, (2, 1))"), (2, 3)),
-    # -- MX054 squeeze ---------------------------------------------------------------------------
-    C("squeeze-all", "MX054", ret("nd.squeeze(x)"), (2, 1, 3, 1), grad=(0,)),
-    C("squeeze-axes", "MX054", ret("nd.squeeze(x, axis=(1, 3))"), (2, 1, 3, 1)),
-    C("squeeze-to-one-element", "MX054", ret("nd.squeeze(x)"), (1, 1)),
-    C("squeeze-axis-one-element", "MX054", ret("nd.squeeze(x, axis=0)"), (1,)),
-    # -- MX049 NDArray type, MX050 size ------------------------------------------------------------
-    C("ndarray-isinstance", "MX049", ret("isinstance(x, nd.NDArray)"), (2,)),
-    C("ndarray-isinstance-mx", "MX049", ret("isinstance(x, mx.nd.NDArray) and not isinstance(1.0, mx.nd.NDArray)"),
-      (2,)),
-    C("size-numel", ("MX050", "MX011"), """
-        def f():
-            a = nd.ones((2, 3, 4))
-            return a.size * 2, a.size
-        """),
-    # -- MX051 Activation / LeakyReLU --------------------------------------------------------------
-    C("activation-types", "MX051",
-      ret("[nd.Activation(x, act_type='relu'), nd.Activation(x, act_type='sigmoid'), nd.Activation(x, 'tanh'), "
-          "nd.Activation(x, act_type='softrelu'), nd.Activation(x, act_type='softsign')]"), (3, 4), grad=(0,)),
-    C("leaky-relu-default-slope", "MX051", ret("nd.LeakyReLU(x)"), (3, 4), grad=(0,)),
-    C("leaky-relu-slope", "MX051", ret("nd.LeakyReLU(x, slope=0.1)"), (3, 4), grad=(0,)),
-    C("leaky-relu-elu", "MX051", ret("nd.LeakyReLU(x, act_type='elu', slope=0.7)"), (3, 4), grad=(0,)),
-    C("leaky-relu-elu-default", "MX051", ret("nd.LeakyReLU(x, act_type='elu')"), (3, 4)),
-    C("leaky-relu-gelu", "MX051", ret("nd.LeakyReLU(x, act_type='gelu')"), (3, 4), grad=(0,)),
-    C("leaky-relu-selu-forward", "MX051", ret("nd.LeakyReLU(x, act_type='selu')"), (3, 4)),
-    # -- MX052 sort / argsort -------------------------------------------------------------------
-    # (MXNet 1.9.1 cannot differentiate sort: its _backward_topk rejects the axis it is given)
-    C("sort-default", "MX052", ret("nd.sort(x)"), (3, 5)),
-    C("sort-descending-axis0", "MX052", ret("nd.sort(x, axis=0, is_ascend=False)"), (4, 3)),
-    C("argsort-float", "MX052", ret("nd.argsort(x)"), (3, 5)),
-    C("argsort-descending-int32", "MX052", ret("nd.argsort(x, axis=0, is_ascend=False, dtype='int32')"), (4, 3)),
-    C("sort-axis-none", "MX052", ret("nd.sort(x, axis=None)"), (3, 4)),
-    C("argsort-axis-none", "MX052", ret("nd.argsort(x, axis=None)"), (3, 4)),
-    # -- MX053 slice_axis ------------------------------------------------------------------------
-    C("slice-axis", "MX053", ret("nd.slice_axis(x, axis=1, begin=1, end=3)"), (2, 4, 3), grad=(0,)),
-    C("slice-axis-end-none", "MX053", ret("nd.slice_axis(x, axis=0, begin=1, end=None)"), (4, 3)),
-    C("slice-axis-negative-axis", "MX053", ret("nd.slice_axis(x, axis=-1, begin=-3, end=-1)"), (2, 3, 5)),
-    C("slice-axis-middle-negative", "MX053", ret("nd.slice_axis(x, -2, 0, 2)"), (2, 3, 5)),
-    C("slice-axis-method", "MX053", meth("a.slice_axis(axis=2, begin=2, end=4)"), (2, 3, 5)),
-    C("slice-axis-expression", "MX053", ret("nd.slice_axis(x + 1, axis=0, begin=0, end=1)"), (3, 2)),
-    # -- MX501-MX506 devices -------------------------------------------------------------------
-    C("cpu-device", "MX501", ret("mx.cpu()")),
-    C("cpu-indexed-device", "MX501", ret("[mx.cpu(0), mx.cpu(1), mx.context.cpu()]")),
-    C("cpu-pinned-device", "MX501", ret("mx.cpu_pinned()")),
-    C("gpu-device", "MX502", ret("[mx.gpu(), mx.gpu(1), mx.context.gpu(2)]")),
-    C("gpu-device-list", "MX502", ret("[mx.gpu(i) for i in range(3)]")),
-    C("as-in-context", ("MX504", "MX501"), ret("x.as_in_context(mx.cpu()) * 2"), (2, 3), grad=(0,)),
-    C("context-attribute", ("MX505", "MX011"), """
-        def f():
-            a = nd.ones(3)
-            return a.context, a.ctx
-        """),
-    C("context-roundtrip", ("MX505", "MX504"), """
-        def f(x):
-            a = x.as_in_context(mx.cpu())
-            return a.as_in_context(a.context) + 1
-        """, (2, 3)),
-    C("waitall", ("MX506", "MX011"), """
-        def f():
-            a = nd.ones((2, 2))
-            nd.waitall()
-            a.wait_to_read()
-            return a
-        """),
-]
-
-
 _IDS = [c.id for c in CASES]
-assert len(set(_IDS)) == len(_IDS), "case ids must be unique"
 
 
 @pytest.fixture(scope="module")
@@ -462,39 +31,35 @@ def frameworks():
     return import_mxnet(), import_torch(), import_numpy()
 
 
+def _assert_equal(rows) -> None:
+    bad = rule_cases.problems(rows or [])
+    assert not bad, "\n".join(bad)
+
+
 @pytest.mark.parametrize("case", CASES, ids=_IDS)
 def test_translation_matches_mxnet(case: Case, frameworks):
-    mx, torch, np = frameworks
-    result = convert(case.source)
-    check_codes(result, case.codes)
-    mx_f = load(case.source)
-    torch_f = load(result.output)
+    _assert_equal(rule_cases.run_example(case, case.args, case.options, seed_for(case.id)))
 
-    rng = np.random.default_rng(seed_for(case.id))
-    inputs = [make_input(rng, spec) for spec in case.args]
-    expected, _ = run_mx(mx_f, inputs)
-    actual, _ = run_torch(torch_f, inputs)
-    compare(actual, expected)
 
-    if case.grad:
-        heads = [make_input(rng, tuple(o.shape)) for o in flat_outputs(expected)]
-        expected_out, expected_grads = run_mx(mx_f, inputs, case.grad, heads)
-        actual_out, actual_grads = run_torch(torch_f, inputs, case.grad, heads)
-        compare(actual_out, expected_out, path="out (recorded)")
-        compare(actual_grads, expected_grads, path="grad")
+DRAWN = [c for c in CASES if c.draw is not None]
+
+
+@pytest.mark.parametrize("case", DRAWN, ids=[c.id for c in DRAWN])
+def test_drawn_shapes_match_mxnet(case: Case, frameworks):
+    from xlate.check.selfcheck import draw_examples
+
+    for i, (specs, options) in enumerate(draw_examples(case.inputs(), examples=2, seed=1)):
+        rows = rule_cases.run_example(case, specs, options, seed_for(case.id) + i)
+        bad = rule_cases.problems(rows)
+        assert not bad, rule_cases.describe(specs, options) + "\n" + "\n".join(bad)
 
 
 # -- every rule with numerical meaning is covered ----------------------------------------------
 
-NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
-                                        34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
-                                        52, 53, 54, 55, *range(501, 508))]
-
-
 def test_every_numeric_rule_has_a_case():
     from xlate import catalogue
 
-    covered = {code.partition(":")[0] for c in CASES for code in c.codes} | {"MX015", "MX503", "MX507"}
+    covered = {code.partition(":")[0] for c in CASES for code in c.codes} | {s.rule for s in SPECIAL_CHECKS}
     known = {r.code for r in catalogue.read()}
     assert set(NUMERIC_RULES) <= known
     assert set(NUMERIC_RULES) <= covered, sorted(set(NUMERIC_RULES) - covered)
@@ -507,134 +72,46 @@ def test_every_numeric_rule_has_a_case():
 
 # -- MX015 random: same distributions, different streams ---------------------------------------
 
-RANDOM_CASES = [
-    # id, snippet expression, (mean, std) of the distribution, expected dtype
-    ("uniform", "nd.random.uniform(-1, 3, shape=(200000,))", (1.0, 4 / 12 ** 0.5), "float32"),
-    ("uniform-keywords-2d", "nd.random.uniform(low=2, high=2.5, shape=(400, 500))", (2.25, 0.5 / 12 ** 0.5),
-     "float32"),
-    ("uniform-defaults", "mx.nd.random.uniform(shape=(100000,))", (0.5, 1 / 12 ** 0.5), "float32"),
-    ("uniform-float64", "nd.random.uniform(0, 1, shape=(100000,), dtype='float64')", (0.5, 1 / 12 ** 0.5),
-     "float64"),
-    ("normal", "nd.random.normal(0, 2, shape=(200000,))", (0.0, 2.0), "float32"),
-    ("normal-keywords", "mx.random.normal(loc=1.5, scale=0.5, shape=(500, 400))", (1.5, 0.5), "float32"),
-    ("randint", "nd.random.randint(-2, 5, shape=(200000,))", (1.0, (48 / 12) ** 0.5), "int32"),
-    ("randint-int64", "nd.random.randint(0, 10, shape=(100000,), dtype='int64')", (4.5, (99 / 12) ** 0.5),
-     "int64"),
-]
-
-
 @pytest.mark.parametrize("id,expr,moments,dtype", RANDOM_CASES, ids=[c[0] for c in RANDOM_CASES])
 def test_random_statistics(id, expr, moments, dtype, frameworks):
-    mx, torch, np = frameworks
-    source = HEADER + ret(expr)
-    result = convert(source)
-    check_codes(result, ["MX015:review"])
-    mx.random.seed(7)
-    expected = load(source)().asnumpy()
-    with torch.random.fork_rng():
-        torch.manual_seed(7)
-        actual = load(result.output)()
-    assert isinstance(actual, torch.Tensor)
-    assert tuple(actual.shape) == expected.shape
-    assert actual.dtype == getattr(torch, dtype) and expected.dtype == np.dtype(dtype)
-    a = actual.double().numpy()
-    for values in (a, expected.astype(np.float64)):
-        assert abs(values.mean() - moments[0]) < 0.02 * max(1.0, moments[1])
-        assert abs(values.std() - moments[1]) < 0.02 * moments[1]
-    if "randint" in id:
-        assert set(np.unique(a)) == set(np.unique(expected))
-    if "uniform" in id:  # the support is the same interval
-        lo, hi = expected.min(), expected.max()
-        assert lo - 0.01 <= a.min() and a.max() <= hi + 0.01
+    rule_cases.check_random_statistics(id, expr, moments, dtype)
 
 
-@pytest.mark.parametrize("expr", ["nd.random.uniform()", "nd.random.normal()", "nd.random.uniform(-1, 1)",
-                                  "nd.random.normal(0, 1, shape=5)", "nd.random.randint(0, 3)",
-                                  "nd.random.randint(0, 3, shape=4)", "nd.random.uniform(shape=3, dtype='float16')",
-                                  "nd.random.normal(1, 2, (2, 3), dtype='float64')"])
+@pytest.mark.parametrize("expr", RANDOM_DEFAULT_SHAPES)
 def test_random_default_shape(expr, frameworks):
-    mx, torch, np = frameworks
-    source = HEADER + ret(expr)
-    result = convert(source)
-    check_codes(result, ["MX015:review"])
-    expected = load(source)()
-    actual = load(result.output)()
-    assert tuple(actual.shape) == expected.shape
-    assert actual.dtype == getattr(torch, np.dtype(expected.dtype).name)
+    rule_cases.check_random_default_shape(expr)
 
 
 def test_random_shuffle_permutes_rows(frameworks):
-    mx, torch, np = frameworks
-    source = HEADER + ret("nd.random.shuffle(x)")
-    result = convert(source)
-    check_codes(result, ["MX015:review"])
-    x = np.arange(40, dtype=np.float32).reshape(20, 2) * np.float32(1.5) - 7
-    expected = load(source)(mx.nd.array(x)).asnumpy()
-    actual = load(result.output)(torch.from_numpy(x.copy())).numpy()
-    for out in (expected, actual):
-        assert out.shape == x.shape and out.dtype == x.dtype
-        # rows move together, each row exactly once, and the order changed
-        np.testing.assert_array_equal(out[np.argsort(out[:, 0])], x)
-        assert not np.array_equal(out, x)
+    rule_cases.check_random_shuffle()
 
 
 # -- MX507 seed ------------------------------------------------------------------------------------
 
-SEEDED = HEADER + """
-def f(s):
-    mx.random.seed(s)
-    return nd.random.normal(0, 1, shape=(6,)), nd.random.uniform(shape=(3,))
-"""
-
-
 def test_seed_makes_torch_draws_repeatable(frameworks):
-    mx, torch, np = frameworks
-    result = convert(SEEDED)
-    check_codes(result, ["MX507", "MX015:review"])
-    assert "torch.manual_seed(s)" in result.output
-    mx_f, torch_f = load(SEEDED), load(result.output)
-    # MXNet itself repeats under one seed: the property the translation must keep
-    np.testing.assert_array_equal(mx_f(5)[0].asnumpy(), mx_f(5)[0].asnumpy())
-    flags = (torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark)
-    try:
-        with torch.random.fork_rng():
-            first, second, other = torch_f(5), torch_f(5), torch_f(6)
-            deterministic = torch.backends.cudnn.deterministic
-            benchmark = torch.backends.cudnn.benchmark
-    finally:
-        torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = flags
-    for a, b in zip(first, second):
-        torch.testing.assert_close(a, b, rtol=0, atol=0)
-    assert not torch.equal(first[0], other[0])
-    assert deterministic is True and benchmark is False
+    rule_cases.check_seed()
 
 
 # -- MX503 counting GPUs -----------------------------------------------------------------------------
 
 def test_gpu_count(frameworks):
-    mx, torch, np = frameworks
-    source = HEADER + ret("[mx.context.num_gpus(), mx.util.get_gpu_count(), mx.test_utils.list_gpus()]")
-    result = convert(source)
-    check_codes(result, ["MX503"])
-    n, m, gpus = load(result.output)()
-    assert n == m == torch.cuda.device_count() and type(n) is int
-    assert gpus == list(range(n))
-    expected = load(source)()
-    if expected[0] == n:  # a CPU build of MXNet next to a CUDA build of torch counts differently
-        compare([n, m, gpus], expected)
+    _assert_equal(rule_cases.check_gpu_count())
 
 
 # -- MX020 asnumpy on a tensor that requires grad ------------------------------------------------
 
 def test_asnumpy_of_a_tensor_in_the_graph(frameworks):
+    _assert_equal(rule_cases.check_asnumpy_in_graph())
+
+
+# -- the runner reports what differs ---------------------------------------------------------------
+
+def test_a_wrong_dtype_or_value_is_reported(frameworks):
     mx, torch, np = frameworks
-    source = HEADER + ret("(x * 2).asnumpy()")
-    result = convert(source)
-    check_codes(result, ["MX020"])
-    x = np.array([[0.5, -1.25, 2.0]], dtype=np.float32)
-    actual = load(result.output)(torch.from_numpy(x.copy()).requires_grad_(True))
-    mxx = mx.nd.array(x)
-    mxx.attach_grad()
-    with mx.autograd.record():
-        expected = load(source)(mxx)
-    compare(actual, expected)
+    x = np.ones((2, 3), dtype=np.float32)
+    [(what, m, _)] = rule_cases.compare_outputs(torch.ones(2, 3, dtype=torch.float64), mx.nd.array(x))
+    assert what == "out" and "dtype float64 where MXNet gives float32" in m.format()
+    [(_, m, err)] = rule_cases.compare_outputs(torch.full((2, 3), 1.5), mx.nd.array(x))
+    assert "6 of 6 elements differ" in m.format() and err == 0.5
+    [(_, m, _)] = rule_cases.compare_outputs([torch.ones(3)], (mx.nd.array(x), mx.nd.array(x)))
+    assert "1 items where MXNet gives 2" in m.format()

@@ -59,9 +59,11 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("--format", choices=("text", "json"), default="text")
     k.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
     k.add_argument("--rules", action="store_true",
-                   help="self-check: every layer family's sample translations on hypothesis-drawn configurations")
+                   help="self-check: every layer family's samples and every NDArray/device rule's cases "
+                        "on hypothesis-drawn shapes")
     k.add_argument("--examples", type=int, default=5, metavar="N", help="with --rules: configurations per sample")
-    k.add_argument("--family", action="append", metavar="NAME", help="with --rules: only this family (repeatable)")
+    k.add_argument("--family", action="append", metavar="NAME", 
+                   help="with --rules: only this family, ndarray, devices or a rule code (repeatable)")
     sub.add_parser("rules", help="list the rule catalogue")
     r = sub.add_parser("rule", help="explain one rule")
     r.add_argument("code", metavar="MXnnn")

@@ -8,6 +8,12 @@ the family's tolerance; a failure keeps its configuration and first mismatch.
 
 The greatest absolute error is measured over the passing comparisons too: `check_models`
 reports it for every check (`Check.max_abs`).
+
+The catalogue's NDArray and device rules (`xlate.check.rule_cases`) get a row each, by rule
+code: every case filed under the code runs `examples` times on hypothesis-drawn shapes and
+options (a case with fixed shapes runs on fresh values each time), and its special checks
+(random draws by their statistics, the seed, counting GPUs) once per example. `--family
+ndarray` (0xx) or `--family devices` (5xx), or a rule code, selects them.
 """
 from __future__ import annotations
 
@@ -55,7 +61,7 @@ class Report:
         return [f.family for f in self.families if not f.samples]
 
     def format(self) -> str:
-        rows = [("family", "examples", "failures", "max abs error", "time")]
+        rows = [("family / rule", "examples", "failures", "max abs error", "time")]
         for f in self.families:
             if not f.samples:
                 rows.append((f.family, "-", "-", "no samples", "-"))
@@ -71,7 +77,7 @@ class Report:
         run = sum(f.examples for f in self.families)
         failed = sum(len(f.failures) for f in self.families)
         verdict = "all equal" if self.ok else f"{failed} of {run} examples differ"
-        lines.append(f"Self-check: {run} examples over {sum(bool(f.samples) for f in self.families)} families "
+        lines.append(f"Self-check: {run} examples over {sum(bool(f.samples) for f in self.families)} families and rules "
                      f"(seed {self.seed}, {self.examples} per sample, PyTorch on {self.device}): {verdict}.")
         if self.unsampled:
             lines.append(f"Families without samples (not checked): {', '.join(self.unsampled)}.")
@@ -80,6 +86,17 @@ class Report:
 
 def draw_configs(sample: Sample, *, examples: int, seed: int) -> list:
     """`examples` configurations of `sample`, the same for the same seed."""
+    return _draw(sample.configs(), examples=examples, seed=seed)
+
+
+def draw_examples(strategy, *, examples: int, seed: int) -> list:
+    """Exactly `examples` draws of `strategy`, the same for the same seed: a strategy with
+    fewer distinct values than that (a fixed shape) repeats them."""
+    drawn = _draw(strategy, examples=examples, seed=seed)
+    return [drawn[i % len(drawn)] for i in range(examples)]
+
+
+def _draw(strategy, *, examples: int, seed: int) -> list:
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as seeded
 
@@ -88,7 +105,7 @@ def draw_configs(sample: Sample, *, examples: int, seed: int) -> list:
     @seeded(seed)
     @settings(max_examples=examples, database=None, phases=[Phase.generate], deadline=None,
               suppress_health_check=list(HealthCheck), derandomize=False)
-    @given(sample.configs())
+    @given(strategy)
     def collect(config) -> None:
         drawn.append(config)
 
@@ -121,17 +138,84 @@ def _run_sample(sample: Sample, out: FamilyResult, *, examples: int, seed: int, 
             out.failures.append(Failure(sample.name, describe(config), _first_problem(result)))
 
 
-def run(*, examples: int = 5, seed: int = 0, device: str = "cpu", families: Optional[Iterable[str]] = None) -> Report:
-    """Check every sample of every registered family (or of `families`)."""
+RULE_GROUPS = {"ndarray": 0, "devices": 5}  # --family names for the rule rows, by catalogue family
+
+
+def rule_rows() -> dict[str, list[str]]:
+    """Row name ("MX028 nd-concat") -> the names of its cases and special checks, by rule code."""
+    from xlate import catalogue
+    from xlate.check import rule_cases
+
+    names = {r.code: r.name for r in catalogue.read()}
+    by_code: dict[str, list[str]] = {}
+    for item in [*rule_cases.CASES, *rule_cases.SPECIAL_CHECKS]:
+        by_code.setdefault(item.rule, []).append(item.id)
+    return {f"{code} {names.get(code, '?')}": by_code[code] for code in sorted(by_code)}
+
+
+def _rule_selected(row: str, wanted: list[str]) -> bool:
+    code = row.split()[0]
+    return any(w == code or w == row or RULE_GROUPS.get(w) == int(code[2:]) // 100 for w in wanted)
+
+
+def _run_rule_row(row: str, ids: list[str], out: FamilyResult, *, examples: int, seed: int) -> None:
+    from xlate.check import rule_cases
+
+    specials = {s.id: s for s in rule_cases.SPECIAL_CHECKS}
+    for item_id in ids:
+        case = rule_cases.BY_ID.get(item_id)
+        if case is None:
+            for i in range(examples):
+                out.examples += 1
+                try:
+                    rows = specials[item_id].run(seed + i) or []
+                except Exception as e:
+                    out.failures.append(Failure(item_id, f"example {i}", f"{type(e).__name__}: {e}"))
+                    continue
+                _record(out, item_id, f"example {i}", rows)
+            continue
+        try:
+            drawn = draw_examples(case.inputs(), examples=examples, seed=seed)
+        except Exception as e:
+            out.examples += 1
+            out.failures.append(Failure(case.id, "drawing", f"{type(e).__name__}: {e}"))
+            continue
+        for i, (specs, options) in enumerate(drawn):
+            out.examples += 1
+            config = rule_cases.describe(specs, options)
+            try:
+                rows = rule_cases.run_example(case, specs, options, rule_cases.seed_for(case.id) + seed + i)
+            except Exception as e:  # a conversion that misses the rule, or a side that raises
+                message = f"{type(e).__name__}: {e}".strip().splitlines()
+                out.failures.append(Failure(case.id, config, "\n    ".join(message[:6])))
+                continue
+            _record(out, case.id, config, rows)
+
+
+def _record(out: FamilyResult, name: str, config: str, rows: list) -> None:
+    out.max_abs = max([out.max_abs, *(err for _, _, err in rows if err is not None)])
+    bad = [m for _, m, _ in rows if m is not None]
+    if bad:
+        out.failures.append(Failure(name, config, bad[0].format()))
+
+
+def run(*, examples: int = 5, seed: int = 0, device: str = "cpu", families: Optional[Iterable[str]] = None,
+        rules: bool = True) -> Report:
+    """Check every sample of every registered family and every NDArray/device rule's cases (or
+    those of `families`: layer family names, "ndarray", "devices" or rule codes); `rules=False`
+    leaves the rule rows out."""
     if examples < 1:
         raise ValueError(f"examples must be at least 1, got {examples}")
     names = list(FAMILIES)
+    rows = rule_rows() if rules else {}
     if families is not None:
         wanted = list(dict.fromkeys(families))
-        unknown = [n for n in wanted if n not in FAMILIES]
+        unknown = [n for n in wanted if n not in FAMILIES and not any(_rule_selected(r, [n]) for r in rows)]
         if unknown:
-            raise ValueError(f"no family {', '.join(map(repr, unknown))}; the families are {', '.join(FAMILIES)}")
+            raise ValueError(f"no family {', '.join(map(repr, unknown))}; the families are {', '.join(FAMILIES)}, "
+                             f"{', '.join(RULE_GROUPS)} and the rule codes")
         names = [n for n in names if n in wanted]
+        rows = {r: ids for r, ids in rows.items() if _rule_selected(r, wanted)}
     report = Report([], examples, seed, device)
     for name in names:
         out = FamilyResult(name, [s.name for s in SAMPLES.values() if s.family == name])
@@ -139,6 +223,12 @@ def run(*, examples: int = 5, seed: int = 0, device: str = "cpu", families: Opti
         for sample in SAMPLES.values():
             if sample.family == name:
                 _run_sample(sample, out, examples=examples, seed=seed, device=device)
+        out.seconds = time.perf_counter() - start
+        report.families.append(out)
+    for row, ids in rows.items():
+        out = FamilyResult(row, ids)
+        start = time.perf_counter()
+        _run_rule_row(row, ids, out, examples=examples, seed=seed)
         out.seconds = time.perf_counter() - start
         report.families.append(out)
     return report

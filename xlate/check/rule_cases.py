@@ -1,0 +1,1127 @@
+"""Each NDArray/device rule's translation, run against live MXNet: the case table and its runner.
+
+A case is an MXNet snippet that defines `f`, the inputs it takes, and the rule codes the
+conversion must report. `check_case` converts the snippet with every rule enabled, runs both
+versions on the same inputs (float32, asymmetric, non-zero, free of ties unless the case is
+about ties) and compares values, shapes and dtypes; with `grad`, it also compares the
+gradients of the listed inputs under the same random head gradient.
+
+Each case has its inputs as fixed specs (`args`, the example the tests run) and, where the
+op allows, a hypothesis strategy (`draw`) of specs around them, and of options filled into
+`{name}` holes of the snippet (a random axis, say) together with `options`, the holes'
+values for the fixed example. `xlate check --rules` draws from `Case.inputs()`.
+
+Method forms need a receiver xlate knows to be an NDArray; `a = x.as_in_context(mx.cpu())`
+makes one (it returns `x` itself in MXNet, as `x.to(device)` does in torch, so gradients
+still flow to `x`).
+
+Random draws (MX015), the seed (MX507) and counting GPUs (MX503) cannot be compared value by
+value: `SPECIAL_CHECKS` holds their checks, which raise AssertionError on a difference.
+
+mxnet, torch and hypothesis are imported when a check runs, not with this module.
+"""
+from __future__ import annotations
+
+import re
+import textwrap
+import warnings
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
+
+from xlate.check.compare import EXACT, Mismatch, compare, tolerance_for
+
+HEADER = "import mxnet as mx\nimport numpy as np\nfrom mxnet import nd\n"
+
+
+@dataclass
+class Case:
+    id: str
+    src: str
+    args: tuple = ()
+    codes: tuple = ()
+    grad: tuple = ()
+    # a strategy factory: () -> strategy of (specs, options); None keeps `args` fixed
+    draw: Optional[Callable[[], Any]] = None
+    options: dict = field(default_factory=dict)
+
+    @property
+    def source(self) -> str:
+        return self.source_for(self.options)
+
+    def source_for(self, options: dict) -> str:
+        text = textwrap.dedent(self.src).lstrip("\n")
+        for key, value in options.items():
+            text = text.replace("{" + key + "}", repr(value))
+        return HEADER + text
+
+    @property
+    def rule(self) -> str:
+        """The rule the case is filed under: its first code."""
+        return self.codes[0].partition(":")[0]
+
+    def inputs(self):
+        """A strategy of (input specs, snippet options)."""
+        if self.draw is None:
+            from hypothesis import strategies as st
+
+            return st.just((self.args, dict(self.options)))
+        return self.draw()
+
+
+def C(id, codes, src, *args, grad=(), draw=None, options=None):
+    return Case(id, src, tuple(args), (codes,) if isinstance(codes, str) else tuple(codes), tuple(grad), draw,
+                dict(options or {}))
+
+
+def ret(expr: str) -> str:
+    """A snippet whose f returns `expr` of its inputs x, y, z (as many as it uses)."""
+    params = [p for p in ("x", "y", "z") if re.search(rf"\b{p}\b", expr)]
+    return f"def f({', '.join(params)}):\n    return {expr}\n"
+
+
+def meth(expr: str) -> str:
+    """Like `ret`, with `a` bound to x as a known NDArray (for method forms)."""
+    params = [p for p in ("x", "y", "z") if p == "x" or re.search(rf"\b{p}\b", expr)]
+    return f"def f({', '.join(params)}):\n    a = x.as_in_context(mx.cpu())\n    return {expr}\n"
+
+
+# -- shape strategies (small sizes; keyword-only knobs) ----------------------------------------
+
+def _check_knobs(min_rank: int, max_rank: int, max_side: int) -> None:
+    if not 0 <= min_rank <= max_rank:
+        raise ValueError(f"need 0 <= min_rank <= max_rank, got {min_rank}, {max_rank}")
+    if max_side < 1:
+        raise ValueError(f"max_side must be at least 1, got {max_side}")
+
+
+def same(n: int = 1, *, min_rank: int = 1, max_rank: int = 4, max_side: int = 4, kind: Optional[str] = None):
+    """() -> `n` inputs of one drawn shape (as ("kind", shape) specs with `kind`)."""
+    _check_knobs(min_rank, max_rank, max_side)
+
+    def strategy():
+        from hypothesis import strategies as st
+
+        shape = st.lists(st.integers(1, max_side), min_size=min_rank, max_size=max_rank).map(tuple)
+        return shape.map(lambda s: (tuple((kind, s) if kind else s for _ in range(n)), {}))
+    return strategy
+
+
+def along(n: int, *, axis: Optional[int] = None, min_rank: int = 1, max_rank: int = 4, max_side: int = 4,
+          hole: str = "dim", negative: bool = True):
+    """() -> `n` inputs whose shapes agree but at one axis (concat); `axis` None draws it into `hole`
+    (from [-rank, rank), or [0, rank) without `negative`)."""
+    _check_knobs(min_rank, max_rank, max_side)
+
+    def strategy():
+        from hypothesis import strategies as st
+
+        @st.composite
+        def draw(draw):
+            rank = draw(st.integers(max(min_rank, 1 if axis is None else (axis + 1 if axis >= 0 else -axis)),
+                                    max_rank))
+            ax = draw(st.integers(-rank if negative else 0, rank - 1)) if axis is None else axis
+            base = draw(st.lists(st.integers(1, max_side), min_size=rank, max_size=rank))
+            shapes = []
+            for _ in range(n):
+                s = list(base)
+                s[ax] = draw(st.integers(1, max_side))
+                shapes.append(tuple(s))
+            return tuple(shapes), ({} if axis is not None else {hole: ax})
+        return draw()
+    return strategy
+
+
+def on_axis(n: int = 1, *, min_rank: int = 1, max_rank: int = 4, max_side: int = 4, hole: str = "axis",
+            extra_axis: bool = False):
+    """() -> `n` inputs of one shape and a drawn axis in [-rank, rank) (`extra_axis`: in [-rank-1, rank])."""
+    _check_knobs(min_rank, max_rank, max_side)
+
+    def strategy():
+        from hypothesis import strategies as st
+
+        @st.composite
+        def draw(draw):
+            shape = tuple(draw(st.lists(st.integers(1, max_side), min_size=max(min_rank, 1), max_size=max_rank)))
+            rank = len(shape) + int(extra_axis)
+            return tuple(shape for _ in range(n)), {hole: draw(st.integers(-rank, rank - 1))}
+        return draw()
+    return strategy
+
+
+def splits(*, max_rank: int = 4, max_side: int = 3, max_outputs: int = 3):
+    """() -> one input and `axis`, `n`, `squeeze` for nd.split: the axis' size is a multiple of n."""
+    _check_knobs(1, max_rank, max_side)
+
+    def strategy():
+        from hypothesis import strategies as st
+
+        @st.composite
+        def draw(draw):
+            shape = draw(st.lists(st.integers(1, max_side), min_size=1, max_size=max_rank))
+            axis = draw(st.integers(-len(shape), len(shape) - 1))
+            n = draw(st.integers(1, max_outputs))
+            squeeze = draw(st.booleans())
+            shape[axis] = n * (1 if squeeze else draw(st.integers(1, max_side)))
+            return (tuple(shape),), {"axis": axis, "n": n, "squeeze": squeeze}
+        return draw()
+    return strategy
+
+
+def reductions(*, min_rank: int = 2, max_rank: int = 4, max_side: int = 4, all_axes: bool = False,
+               none_keepdims: bool = True):
+    """() -> one input and `axis` (an int, a tuple of distinct axes or None), `keepdims`.
+
+    A tuple leaves one axis at least unless `all_axes`; `none_keepdims=False` draws axis=None
+    only with keepdims=False (see the report for the rule's limits these knobs stay inside)."""
+    _check_knobs(min_rank, max_rank, max_side)
+
+    def strategy():
+        from hypothesis import strategies as st
+
+        @st.composite
+        def draw(draw):
+            shape = tuple(draw(st.lists(st.integers(1, max_side), min_size=max(min_rank, 1), max_size=max_rank)))
+            rank = len(shape)
+            one = st.integers(-rank, rank - 1)
+            several = st.lists(st.integers(0, rank - 1), min_size=1, max_size=rank if all_axes else rank - 1,
+                               unique=True).map(tuple)
+            axis = draw(st.one_of(one, several, st.none()))
+            keepdims = draw(st.booleans()) if axis is not None or none_keepdims else False
+            return (shape,), {"axis": axis, "keepdims": keepdims}
+        return draw()
+    return strategy
+
+
+def broadcasting(n: int = 2, *, min_rank: int = 1, max_rank: int = 4, max_side: int = 4,
+                 kinds: Sequence[Optional[str]] = ()):
+    """() -> `n` inputs of one rank whose sizes are the drawn size or 1 (each broadcasts)."""
+    _check_knobs(min_rank, max_rank, max_side)
+
+    def strategy():
+        from hypothesis import strategies as st
+
+        @st.composite
+        def draw(draw):
+            full = draw(st.lists(st.integers(1, max_side), min_size=min_rank, max_size=max_rank))
+            shapes = [tuple(s if draw(st.booleans()) else 1 for s in full) for _ in range(n)]
+            specs = tuple((kinds[i], s) if i < len(kinds) and kinds[i] else s for i, s in enumerate(shapes))
+            return specs, {}
+        return draw()
+    return strategy
+
+
+def fixed_rank(*ranks: int, max_side: int = 4, kind: Optional[str] = None):
+    """() -> one input per rank in `ranks`, every size drawn (ops that need a given rank)."""
+    def strategy():
+        from hypothesis import strategies as st
+
+        side = st.integers(1, max_side)
+        shapes = st.tuples(*(st.tuples(*([side] * r)) for r in ranks))
+        return shapes.map(lambda ss: (tuple((kind, s) if kind else s for s in ss), {}))
+    return strategy
+
+
+def matmuls(*, batch: int = 0, transpose_a: bool = False, transpose_b: bool = False, max_side: int = 4):
+    """() -> x, y for a (batched) matrix product with the transpose flags, every size drawn."""
+    def strategy():
+        from hypothesis import strategies as st
+
+        side = st.integers(1, max_side)
+
+        def shapes(t):
+            lead, m, k, n = t[:batch], t[batch], t[batch + 1], t[batch + 2]
+            x = (*lead, k, m) if transpose_a else (*lead, m, k)
+            y = (*lead, n, k) if transpose_b else (*lead, k, n)
+            return (x, y), {}
+        return st.tuples(*([side] * (batch + 3))).map(shapes)
+    return strategy
+
+
+TIES = ("const", [[1.0, 3.0, 3.0, -2.0], [5.0, 5.0, 0.5, 5.0], [-1.0, -4.0, -4.0, -1.0]])
+DOT = ("MX031",)
+
+CASES = [
+    # -- MX010 nd.array: float32 whatever the data ---------------------------------------
+    C("array-int-list", "MX010", ret("nd.array([1, 2, 3])")),
+    C("array-assign-fraction", "MX010", """
+        def f():
+            a = nd.array([1, 2, 3])
+            a[0] = 0.7
+            return a
+        """),
+    C("array-int64-numpy", "MX010", ret("nd.array(np.arange(6).reshape(2, 3))")),
+    C("array-float64-numpy", "MX010", ret("nd.array(np.linspace(-1.0, 2.0, 5))")),
+    C("array-dtype-int32", "MX010", ret("nd.array([1.7, -2.2, 3.0], dtype='int32')")),
+    C("array-dtype-float64", "MX010", ret("nd.array([[1, 2], [3, 4]], dtype=np.float64)")),
+    C("array-ctx", ("MX010", "MX501"), ret("nd.array([1.5, -2.5], ctx=mx.cpu())")),
+    # -- MX011 zeros/ones/empty ----------------------------------------------------------------
+    C("zeros", "MX011", ret("nd.zeros((2, 3))")),
+    C("ones-int-shape-float16", "MX011", ret("mx.nd.ones(4, dtype='float16')")),
+    C("ones-int32-ctx", ("MX011", "MX501"), ret("nd.ones((2, 2), ctx=mx.cpu(), dtype='int32')")),
+    C("empty-shape-dtype", "MX011", """
+        def f():
+            e = nd.empty((2, 3, 4))
+            return list(e.shape), nd.zeros_like(e)
+        """),
+    # -- MX012 full ----------------------------------------------------------------------------
+    C("full-int-value", "MX012", ret("nd.full((2, 2), 7)")),
+    C("full-float64", "MX012", ret("nd.full((3,), 2.5, dtype='float64')")),
+    C("full-int32", "MX012", ret("nd.full(shape=(2,), val=7, dtype='int32')")),
+    # -- MX013 arange ----------------------------------------------------------------------------
+    C("arange-stop", "MX013", ret("nd.arange(5)")),
+    C("arange-mean", ("MX013", "MX033"), ret("nd.arange(5).mean()")),
+    C("arange-repeat", "MX013", ret("nd.arange(2, 10, 2, repeat=2)")),
+    C("arange-float-step", "MX013", ret("nd.arange(0, 1, 0.1)")),
+    C("arange-negative-step", "MX013", ret("nd.arange(3, -3, -0.5)")),
+    C("arange-keywords", "MX013", ret("nd.arange(start=1, stop=5, dtype='int32')")),
+    C("arange-ctx", ("MX013", "MX501"), ret("nd.arange(4, ctx=mx.cpu())")),
+    # -- MX014 zeros_like/ones_like ------------------------------------------------------------
+    C("zeros-like", "MX014", ret("nd.zeros_like(x)"), (2, 3)),
+    C("ones-like-int32", "MX014", ret("nd.ones_like(x)"), ("int32", (3,), 0, 9)),
+    # -- MX020 asnumpy, MX021 asscalar ---------------------------------------------------------
+    C("asnumpy", "MX020", ret("(x * 2).asnumpy()"), (2, 3)),
+    C("asnumpy-known", ("MX020", "MX011"), ret("nd.ones((2, 2), dtype='int32').asnumpy()")),
+    C("asscalar-sum", ("MX021", "MX033"), ret("nd.sum(x).asscalar()"), (2, 3)),
+    C("asscalar-one-element", "MX021", ret("x.asscalar()"), (1,)),
+    C("asscalar-mean-method", ("MX021", "MX033"), meth("a.mean().asscalar() + 1"), (3, 2)),
+    # -- MX022 astype / cast -----------------------------------------------------------------------
+    C("cast-int32-truncates", "MX022", ret("nd.cast(x, dtype='int32')"), (3, 4)),
+    C("cast-capital", "MX022", ret("nd.Cast(x, dtype='float16')"), (3, 4)),
+    C("astype-float64", "MX022", meth("a.astype('float64')"), (2, 3), grad=(0,)),
+    C("astype-numpy-dtype", "MX022", meth("a.astype(np.int32)"), (2, 3)),
+    C("astype-same-dtype-copies", "MX022", """
+        def f(x):
+            a = x.as_in_context(mx.cpu())
+            b = a.astype('float32')
+            b[:] = 0
+            return a, b
+        """, (2, 3)),
+    C("astype-copy-false-aliases", "MX022", """
+        def f(x):
+            a = x.as_in_context(mx.cpu())
+            b = a.astype('float32', copy=False)
+            b[:] = 0
+            return a, b
+        """, (2, 3)),
+    # -- MX023 reshape with special codes -------------------------------------------------------
+    C("reshape-0-minus1", "MX023", meth("a.reshape((0, -1))"), (2, 3, 4), grad=(0,)),
+    C("reshape-fn-minus3-minus2", "MX023", ret("nd.reshape(x, shape=(-3, -2))"), (2, 3, 4, 5), grad=(0,)),
+    C("reshape-minus4", "MX023", meth("a.reshape((-4, 1, -1, -2))"), (6, 2, 2), grad=(0,)),
+    C("reshape-minus4-right", "MX023", ret("nd.reshape(x, shape=(0, -4, -1, 2, 0))"), (2, 6, 3)),
+    C("reshape-varargs", "MX023", meth("a.reshape(0, 0, -1)"), (2, 3, 4)),
+    C("reshape-shape-keyword", "MX023", meth("a.reshape(shape=(-1, 0))"), (2, 3, 4)),
+    C("reshape-minus1-after-minus4", "MX023", ret("nd.reshape(x, shape=(-4, 1, 2, -1, 0))"), (2, 2, 1)),
+    C("reshape-reverse", "MX023", meth("a.reshape((-1, 0), reverse=True)"), (2, 3, 4), grad=(0,)),
+    C("reshape-fn-reverse", "MX023", ret("nd.Reshape(x, shape=(0, 0, -1), reverse=True)"), (5, 3, 2, 2)),
+    C("reshape-plain-fn", "MX023", ret("nd.reshape(x, shape=(3, -1))"), (2, 3, 4)),
+    C("reshape-spec-in-variable", "MX023", """
+        def f(x):
+            a = x.as_in_context(mx.cpu())
+            spec = (0, -3)
+            return a.reshape(spec)
+        """, (2, 3, 4)),
+    C("reshape-is-a-view", "MX023", """
+        def f(x):
+            a = x.as_in_context(mx.cpu())
+            b = a.reshape((0, -1))
+            b[0] = 0.5
+            return a
+        """, (2, 3, 2)),
+    # -- MX024 expand_dims --------------------------------------------------------------------------
+    C("expand-dims-fn", "MX024", ret("nd.expand_dims(x, axis=1)"), (2, 3), grad=(0,)),
+    C("expand-dims-method-negative", "MX024", meth("a.expand_dims(-1)"), (2, 3)),
+    # -- MX025 transpose -----------------------------------------------------------------------------
+    C("transpose-no-axes-fn", "MX025", ret("nd.transpose(x)"), (2, 3, 4), grad=(0,)),
+    C("transpose-no-axes-method", "MX025", meth("a.transpose()"), (2, 3, 4, 5)),
+    C("transpose-axes-kw", "MX025", ret("nd.transpose(x, axes=(1, 0, 2))"), (2, 3, 4), grad=(0,)),
+    C("transpose-axes-tuple-method", "MX025", meth("a.transpose((2, 0, 1))"), (2, 3, 4)),
+    C("transpose-literal-rank", ("MX025", "MX011"), ret("nd.ones((2, 3, 4)).transpose()")),
+    C("transpose-2d-no-axes", "MX025", ret("nd.transpose(x)"), (3, 5)),
+    # -- MX026 swapaxes ------------------------------------------------------------------------------
+    C("swapaxes", "MX026", ret("nd.swapaxes(x, 1, 2)"), (2, 3, 4), grad=(0,)),
+    C("swapaxis-keywords", "MX026", ret("nd.SwapAxis(x, dim1=0, dim2=2)"), (2, 3, 4)),
+    C("swapaxes-defaults", "MX026", ret("nd.swapaxes(x)"), (2, 3)),
+    # -- MX027 flatten -------------------------------------------------------------------------------
+    C("flatten-4d", "MX027", ret("nd.flatten(x)"), (2, 3, 4, 5), grad=(0,)),
+    C("flatten-method", "MX027", meth("a.flatten()"), (3, 2, 2)),
+    C("flatten-capital", "MX027", ret("nd.Flatten(x)"), (2, 3, 4)),
+    # -- MX028 concat ----------------------------------------------------------------------------------
+    C("concat-default-dim1", "MX028", ret("nd.concat(x, y)"), (2, 3), (2, 4), grad=(0, 1)),
+    C("concat-dim0", "MX028", ret("nd.concat(x, y, dim=0)"), (2, 3), (4, 3)),
+    C("concat-three-3d", "MX028", ret("nd.concat(x, y, z)"), (2, 1, 3), (2, 2, 3), (2, 3, 3)),
+    C("concat-capital-num-args", "MX028", ret("nd.Concat(x, y, num_args=2, dim=2)"), (2, 3, 1), (2, 3, 2)),
+    # -- MX029 stack ----------------------------------------------------------------------------------
+    # -- MX055 concatenate: one list, axis 0 by default -------------------------------------------
+    C("concatenate-default-axis0", "MX055", ret("nd.concatenate([x, y])"), (2, 3), (4, 3)),
+    C("concatenate-axis1", "MX055", ret("nd.concatenate([x, y, z], axis=1)"), (2, 1), (2, 3), (2, 2)),
+    C("concatenate-list-variable", "MX055", """
+        def f(x, y):
+            parts = [x, y]
+            return nd.concatenate(parts, axis=1, always_copy=False)
+        """, (2, 3), (2, 1)),
+    C("stack-default-axis0", "MX029", ret("nd.stack(x, y)"), (2, 3), (2, 3), grad=(0, 1)),
+    C("stack-axis1", "MX029", ret("nd.stack(x, y, axis=1)"), (2, 3), (2, 3)),
+    C("stack-axis-negative", "MX029", ret("nd.stack(x, y, z, axis=-1)"), (2, 3), (2, 3), (2, 3)),
+    # -- MX030 split -----------------------------------------------------------------------------------
+    C("split-count-axis1", "MX030", ret("nd.split(x, 3)"), (2, 6, 2), grad=(0,)),
+    C("split-squeeze-axis0", "MX030", ret("nd.split(x, num_outputs=4, axis=0, squeeze_axis=True)"), (4, 3)),
+    C("split-one-output", "MX030", ret("nd.split(x, 1, axis=0)"), (2, 3)),
+    C("split-one-output-squeeze", "MX030", ret("nd.split(x, 1, axis=0, squeeze_axis=True)"), (1, 3)),
+    C("split-negative-axis", "MX030", ret("nd.split(x, 2, axis=-1)"), (2, 3, 4)),
+    C("slicechannel", "MX030", ret("nd.SliceChannel(x, num_outputs=2)"), (3, 4)),
+    C("split-method", "MX030", meth("a.split(2, axis=2)"), (2, 3, 4), grad=(0,)),
+    C("split-runtime-count", "MX030:review", """
+        def f(x):
+            n = x.shape[1] // 2
+            return nd.split(x, n)
+        """, (3, 4)),
+    # -- MX031 dot -------------------------------------------------------------------------------------
+    C("dot-2d", DOT, ret("nd.dot(x, y)"), (3, 4), (4, 5), grad=(0, 1)),
+    C("dot-1d-1d-shape-1", DOT, ret("nd.dot(x, y)"), (4,), (4,), grad=(0, 1)),
+    C("dot-2d-1d", DOT, ret("nd.dot(x, y)"), (3, 4), (4,), grad=(0, 1)),
+    C("dot-1d-2d", DOT, ret("nd.dot(x, y)"), (4,), (4, 3), grad=(0, 1)),
+    C("dot-nd", DOT, ret("nd.dot(x, y)"), (2, 3, 2), (2, 2, 4), grad=(0, 1)),
+    C("dot-nd-transpose-a", DOT, ret("nd.dot(x, y, transpose_a=True)"), (2, 3, 4), (2, 5), grad=(0, 1)),
+    C("dot-nd-transpose-b-3d", DOT, ret("nd.dot(x, y, transpose_b=True)"), (2, 3, 4), (5, 6, 4), grad=(0, 1)),
+    C("dot-nd-transpose-b-2d", DOT, ret("nd.dot(x, y, transpose_b=True)"), (2, 3, 4), (5, 4)),
+    C("dot-nd-both", DOT, ret("nd.dot(x, y, transpose_a=True, transpose_b=True)"), (4, 2, 3), (5, 4),
+      grad=(0, 1)),
+    C("dot-2d-transpose-a", DOT, ret("nd.dot(x, y, transpose_a=True)"), (4, 3), (4, 5), grad=(0, 1)),
+    C("dot-2d-transpose-b", DOT, ret("nd.dot(x, y, False, True)"), (3, 4), (5, 4)),
+    C("dot-2d-both", DOT, ret("nd.dot(x, y, transpose_a=True, transpose_b=True)"), (4, 3), (5, 4)),
+    C("dot-square-transpose-a", DOT, ret("nd.dot(x, y, transpose_a=True)"), (3, 3), (3, 3)),
+    # -- MX032 batch_dot --------------------------------------------------------------------------------
+    C("batch-dot", "MX032", ret("nd.batch_dot(x, y)"), (2, 3, 4), (2, 4, 5), grad=(0, 1)),
+    C("batch-dot-transpose-b-square", "MX032", ret("nd.batch_dot(x, y, transpose_b=True)"), (2, 3, 3), (2, 3, 3),
+      grad=(0, 1)),
+    C("batch-dot-transpose-a", "MX032", ret("nd.batch_dot(x, y, transpose_a=True)"), (2, 4, 3), (2, 4, 5),
+      grad=(0, 1)),
+    C("batch-dot-both", "MX032", ret("nd.batch_dot(x, y, True, True)"), (2, 4, 3), (2, 5, 4), grad=(0, 1)),
+    C("batch-dot-4d", "MX032", ret("nd.batch_dot(x, y, transpose_b=True)"), (2, 2, 3, 4), (2, 2, 5, 4),
+      grad=(0, 1)),
+    C("batch-dot-4d-transpose-a", "MX032", ret("nd.batch_dot(x, y, transpose_a=True)"), (3, 2, 4, 3), (3, 2, 4, 2)),
+    # -- MX033 reductions -------------------------------------------------------------------------------
+    C("sum-axis-keepdims", "MX033", ret("nd.sum(x, axis=1, keepdims=True)"), (2, 3, 4), grad=(0,)),
+    C("sum-full-shape-1", "MX033", ret("nd.sum(x)"), (2, 3), grad=(0,)),
+    C("mean-full-shape-1", "MX033", ret("nd.mean(x)"), (2, 3, 4), grad=(0,)),
+    C("sum-full-keepdims", "MX033", ret("nd.sum(x, keepdims=True)"), (2, 3)),
+    C("sum-axis-none", "MX033", ret("nd.sum(x, axis=None)"), (2, 3)),
+    C("sum-axis-empty-tuple", "MX033", ret("nd.sum(x, axis=())"), (2, 3), grad=(0,)),
+    C("max-axis", "MX033", ret("nd.max(x, axis=1)"), (3, 4), grad=(0,)),
+    C("min-axis-tuple", "MX033", ret("nd.min(x, axis=(0, 2))"), (2, 3, 4), grad=(0,)),
+    C("max-full", "MX033", ret("nd.max(x)"), (3, 4), grad=(0,)),
+    C("sum-exclude", "MX033", ret("nd.sum(x, axis=1, exclude=True)"), (2, 3, 4), grad=(0,)),
+    C("mean-exclude-tuple-keepdims", "MX033", ret("nd.mean(x, axis=(0, -1), exclude=True, keepdims=True)"),
+      (2, 3, 4), grad=(0,)),
+    C("max-exclude", "MX033", ret("nd.max(x, axis=0, exclude=True)"), (3, 4, 2)),
+    C("sum-exclude-no-axis", "MX033", ret("nd.sum(x, exclude=True)"), (2, 3)),
+    C("sum-keepdims-int-flag", "MX033", ret("nd.sum(x, keepdims=1)"), (2, 3)),
+    C("mean-exclude-int-flag", "MX033", ret("nd.mean(x, axis=1, exclude=1)"), (2, 3, 4)),
+    C("max-axis-empty-tuple", "MX033", ret("nd.max(x, axis=())"), (2, 3)),
+    C("prod-axis", "MX033", ret("nd.prod(x, axis=1)"), (2, 3), grad=(0,)),
+    C("prod-full", "MX033", ret("nd.prod(x)"), (2, 3)),
+    C("nansum", "MX033", """
+        def f(x):
+            x[0, 1] = np.nan
+            return nd.nansum(x, axis=0), nd.nansum(x)
+        """, (2, 3)),
+    C("sum-method-axis", "MX033", meth("a.sum(axis=0)"), (3, 2), grad=(0,)),
+    C("max-method-full", "MX033", meth("a.max()"), (3, 2), grad=(0,)),
+    C("min-method-axis-keepdims", "MX033", meth("a.min(axis=-1, keepdims=True)"), (3, 2, 4), grad=(0,)),
+    C("mean-method-negative-axis", "MX033", meth("a.mean(axis=-2)"), (3, 2, 4)),
+    C("prod-nansum-methods", "MX033", meth("[a.prod(axis=1), a.nansum(axis=0, keepdims=True), a.prod()]"), (2, 3)),
+    # -- MX034 softmax ----------------------------------------------------------------------------------
+    C("softmax-3d-default", "MX034", ret("nd.softmax(x)"), (2, 3, 4), grad=(0,)),
+    C("log-softmax-3d-default", "MX034", ret("nd.log_softmax(x)"), (2, 3, 4), grad=(0,)),
+    C("softmax-axis1", "MX034", ret("nd.softmax(x, axis=1)"), (2, 3, 4), grad=(0,)),
+    C("softmax-temperature", "MX034", ret("nd.softmax(x, temperature=2.0)"), (3, 4), grad=(0,)),
+    C("log-softmax-axis-temperature", "MX034", ret("nd.log_softmax(x, axis=0, temperature=0.5)"), (3, 4),
+      grad=(0,)),
+    C("softmax-method", "MX034", meth("a.softmax()"), (2, 3, 4), grad=(0,)),
+    C("log-softmax-method-axis", "MX034", meth("a.log_softmax(axis=1)"), (2, 3, 4)),
+    # -- MX035 argmax ----------------------------------------------------------------------------------
+    C("argmax-axis-float", "MX035", ret("nd.argmax(x, axis=1)"), (3, 5)),
+    C("argmax-ties-first", "MX035", ret("nd.argmax(x, axis=1)"), TIES),
+    C("argmin-ties-axis0", "MX035", ret("nd.argmin(x, axis=0)"), TIES),
+    C("argmax-flat-shape-1", "MX035", ret("nd.argmax(x)"), (3, 4)),
+    C("argmin-flat-ties", "MX035", ret("nd.argmin(x)"), TIES),
+    C("argmax-keepdims", "MX035", ret("nd.argmax(x, axis=0, keepdims=True)"), (3, 4)),
+    C("argmax-method", "MX035", meth("a.argmax(axis=-1)"), (2, 3, 4)),
+    C("argmin-method-flat", "MX035", meth("a.argmin()"), (2, 3)),
+    # -- MX036 topk ----------------------------------------------------------------------------------
+    C("topk-defaults", "MX036", ret("nd.topk(x)"), (3, 5)),
+    C("topk-value-ascend", "MX036", ret("nd.topk(x, k=3, ret_typ='value', is_ascend=True)"), (3, 5)),
+    C("topk-value-descend", "MX036", ret("nd.topk(x, k=2, ret_typ='value')"), (2, 3, 4), grad=(0,)),
+    C("topk-axis0-indices", "MX036", ret("nd.topk(x, axis=0, k=2)"), (4, 3)),
+    C("topk-indices-int32", "MX036", ret("nd.topk(x, k=2, dtype='int32')"), (2, 5)),
+    C("topk-method", "MX036", meth("a.topk(k=2, ret_typ='value')"), (3, 4)),
+    C("topk-axis-none", "MX036", ret("nd.topk(x, axis=None, k=3)"), (3, 4)),
+    # -- MX037 where -----------------------------------------------------------------------------------
+    C("where-float-cond", "MX037", ret("nd.where(x, y, z)"), ("cond", (3, 4)), (3, 4), (3, 4), grad=(1, 2)),
+    C("where-1d-cond-rows-square", "MX037", ret("nd.where(x, y, z)"), ("cond", (3,)), (3, 3), (3, 3),
+      grad=(1, 2)),
+    C("where-1d-cond-rows-3d", "MX037", ret("nd.where(x, y, z)"), ("cond", (2,)), (2, 3, 4), (2, 3, 4)),
+    C("where-negative-cond", "MX037", ret("nd.where(x - 1, y, z)"), ("cond", (4,)), (4,), (4,)),
+    # -- MX038 clip ------------------------------------------------------------------------------------
+    C("clip", "MX038", ret("nd.clip(x, -0.47, 0.83)"), (3, 4), grad=(0,)),
+    C("clip-keywords", "MX038", ret("nd.clip(x, a_min=0.1, a_max=0.5)"), (6,)),
+    # -- MX039 one_hot -------------------------------------------------------------------------------
+    C("one-hot-out-of-range", "MX039", ret("nd.one_hot(x, 3)"), ("const", [0.0, 2.0, -1.0, 5.0, 1.0, 3.0])),
+    C("one-hot-fractional-ids", "MX039", ret("nd.one_hot(x, 3)"), ("const", [0.0, 2.7, -0.5, 1.2])),
+    C("one-hot-2d-on-off", "MX039", ret("nd.one_hot(x, 4, on_value=2.5, off_value=-1)"), ("ids", (2, 3), -1, 5)),
+    C("one-hot-dtype", "MX039", ret("nd.one_hot(x, depth=5, dtype='int32')"), ("ids", (4,), 0, 6)),
+    # -- MX040 pick ----------------------------------------------------------------------------------
+    C("pick-clip-minus1", "MX040", ret("nd.pick(x, y)"), (3, 4), ("const", [0.0, 3.0, -1.0]), grad=(0,)),
+    C("pick-clip-large", "MX040", ret("nd.pick(x, y, mode='clip')"), (4, 4), ("const", [7.0, 1.0, -3.0, 2.6])),
+    C("pick-wrap", "MX040", ret("nd.pick(x, y, mode='wrap')"), (4, 3), ("const", [-1.0, 3.0, 5.0, -4.0]),
+      grad=(0,)),
+    C("pick-axis0", "MX040", ret("nd.pick(x, y, axis=0)"), (3, 4), ("ids", (4,), 0, 3), grad=(0,)),
+    C("pick-keepdims-3d", "MX040", ret("nd.pick(x, y, axis=1, keepdims=True)"), (2, 3, 4), ("ids", (2, 4), -1, 4)),
+    C("pick-axis-minus2", "MX040", ret("nd.pick(x, y, axis=-2, mode='wrap')"), (2, 3, 4), ("ids", (2, 4), -4, 7)),
+    C("pick-method", "MX040", meth("a.pick(y, axis=1)"), (3, 4), ("ids", (3,), 0, 4)),
+    # -- MX041 broadcast_* / elemwise_* ------------------------------------------------------------
+    C("broadcast-add", "MX041", ret("nd.broadcast_add(x, y)"), (2, 3), (1, 3), grad=(0, 1)),
+    C("broadcast-sub-nested", "MX041", ret("nd.broadcast_sub(x, y - z)"), (2, 3), (2, 1), (1, 3), grad=(0, 1, 2)),
+    C("broadcast-mul-minus", "MX041", ret("nd.broadcast_minus(x, y) * 2"), (3, 1), (1, 4)),
+    C("broadcast-div", "MX041", ret("nd.broadcast_div(x, y)"), (2, 3), ("pos", (2, 1)), grad=(0, 1)),
+    C("broadcast-power", "MX041", ret("nd.broadcast_power(x, y)"), ("pos", (2, 3)), (1, 3), grad=(0, 1)),
+    C("broadcast-maximum", "MX041", ret("nd.broadcast_maximum(x, y)"), (2, 3), (1, 3), grad=(0, 1)),
+    C("broadcast-minimum", "MX041", ret("nd.broadcast_minimum(x, y)"), (2, 1), (2, 3)),
+    C("elemwise-ops", "MX041", ret("nd.elemwise_mul(nd.elemwise_add(x, y), nd.elemwise_sub(x, y))"), (2, 3), (2, 3)),
+    C("elemwise-div", "MX041", ret("nd.elemwise_div(x, y)"), (2, 3), ("pos", (2, 3))),
+    C("add-subtract-multiply-divide", "MX041",
+      ret("nd.add(x, y) + nd.subtract(x, 1.5) * nd.multiply(y, x) - nd.divide(x, 2)"), (2, 3), (2, 3)),
+    C("broadcast-equal", "MX041:review", ret("nd.broadcast_equal(x, y)"), ("ids", (3, 4), 0, 3), ("ids", (1, 4), 0, 3)),
+    C("broadcast-comparisons", "MX041:review",
+      ret("[nd.broadcast_greater(x, y), nd.broadcast_lesser_equal(x, y), nd.broadcast_not_equal(x, y)]"),
+      ("ids", (3, 4), 0, 3), ("ids", (3, 1), 0, 3)),
+    # -- MX042 broadcast_to/like/axis -------------------------------------------------------------
+    C("broadcast-to-zero-keeps", "MX042", ret("nd.broadcast_to(x, shape=(0, 3))"), (2, 1), grad=(0,)),
+    C("broadcast-to-new", "MX042", ret("nd.broadcast_to(x, (4, 3))"), (1, 3), grad=(0,)),
+    C("broadcast-to-method", "MX042", meth("a.broadcast_to((2, 2, 3))"), (2, 1, 3)),
+    C("broadcast-like", "MX042", ret("nd.broadcast_like(x, y)"), (2, 1), (2, 3), grad=(0,)),
+    C("broadcast-axis", "MX042", ret("nd.broadcast_axis(x, axis=1, size=3)"), (2, 1), grad=(0,)),
+    C("broadcast-axis-two", "MX042", ret("nd.broadcast_axis(x, axis=(0, 2), size=(3, 4))"), (1, 2, 1)),
+    C("broadcast-like-method", "MX042", meth("a.broadcast_like(y)"), (1, 3), (2, 3)),
+    C("broadcast-axes-method", "MX042", meth("a.broadcast_axes(axis=0, size=3)"), (1, 2, 2), grad=(0,)),
+    C("broadcast-to-shape-variable", "MX042:review", """
+        def f(x):
+            shape = (2, 4)
+            return nd.broadcast_to(x, shape=shape)
+        """, (1, 4)),
+    # -- MX043 SequenceMask -----------------------------------------------------------------------
+    C("sequence-mask-axis0", "MX043",
+      ret("nd.SequenceMask(x, y, use_sequence_length=True, value=-1)"), (5, 3, 2), ("const", [2.0, 5.0, 0.0]),
+      grad=(0,)),
+    C("sequence-mask-axis1", "MX043",
+      ret("nd.SequenceMask(x, y, use_sequence_length=True, axis=1)"), (3, 5, 2), ("const", [1.0, 4.0, 5.0]),
+      grad=(0,)),
+    C("sequence-mask-2d", "MX043",
+      ret("nd.SequenceMask(x, sequence_length=y, use_sequence_length=True, value=7.5)"), (4, 3),
+      ("const", [3.0, 1.0, 4.0])),
+    C("sequence-mask-off", "MX043", ret("[nd.SequenceMask(x), nd.SequenceMask(x, use_sequence_length=False)]"),
+      (4, 3)),
+    C("sequence-mask-fractional-lengths", "MX043",
+      ret("nd.SequenceMask(x, y, use_sequence_length=True)"), (4, 3, 2), ("const", [1.5, 2.7, 0.2])),
+    # -- MX044 elementwise functions --------------------------------------------------------------
+    C("elementwise-real", "MX044",
+      ret("[nd.relu(x), nd.sigmoid(x), nd.tanh(x), nd.exp(x), nd.abs(x), nd.sign(x), nd.square(x), "
+          "nd.floor(x), nd.ceil(x), nd.trunc(x), nd.sin(x), nd.cos(x), nd.sinh(x), nd.cosh(x), nd.negative(x), "
+          "nd.erf(x), nd.expm1(x), nd.tan(x)]"), ("unit", (3, 4)), grad=(0,)),
+    C("elementwise-positive", "MX044",
+      ret("[nd.log(x), nd.log2(x), nd.log10(x), nd.log1p(x), nd.sqrt(x), nd.rsqrt(x), nd.reciprocal(x)]"),
+      ("pos", (3, 4)), grad=(0,)),
+    C("elementwise-erfinv", "MX044", ret("nd.erfinv(x)"), ("unit", (2, 5)), grad=(0,)),
+    C("elementwise-relu-mixed", "MX044", ret("nd.relu(x) + nd.exp(x)"), (2, 3), grad=(0,)),
+    # -- MX045 maximum/minimum -------------------------------------------------------------------
+    C("maximum-scalar-right", "MX045", ret("nd.maximum(x, 0)"), (3, 4), grad=(0,)),
+    C("maximum-scalar-left", "MX045", ret("nd.maximum(0.25, x)"), (3, 4)),
+    C("minimum-scalar", "MX045", ret("nd.minimum(x, -0.3)"), (3, 4), grad=(0,)),
+    C("minimum-arrays", "MX045", ret("nd.minimum(x, y)"), (2, 3), (2, 3), grad=(0, 1)),
+    C("maximum-broadcast", "MX045", ret("nd.maximum(x, y)"), (2, 3), (1, 3)),
+    # -- MX046 copy / copyto ---------------------------------------------------------------------
+    C("copy-is-independent", "MX046", """
+        def f(x):
+            a = x.as_in_context(mx.cpu())
+            b = a.copy()
+            b[:] = 0
+            return a, b
+        """, (2, 3)),
+    C("copyto-context-copies", ("MX046", "MX501"), """
+        def f(x):
+            a = x.as_in_context(mx.cpu())
+            b = a.copyto(mx.cpu())
+            b[:] = 0
+            return a, b
+        """, (2, 3)),
+    C("copyto-array", "MX046", """
+        def f(x, y):
+            a = x.as_in_context(mx.cpu())
+            b = y.as_in_context(mx.cpu())
+            c = a.copyto(b)
+            return b, c
+        """, (2, 3), (2, 3)),
+    # -- MX047 repeat, MX048 tile -----------------------------------------------------------------
+    C("repeat-axis", "MX047", ret("nd.repeat(x, 2, axis=1)"), (2, 3), grad=(0,)),
+    C("repeat-flat", "MX047", ret("nd.repeat(x, repeats=3)"), (2, 2)),
+    C("repeat-method", "MX047", meth("a.repeat(3, axis=0)"), (2, 3), grad=(0,)),
+    C("tile", "MX048", ret("nd.tile(x, (2, 1))"), (2, 3), grad=(0,)),
+    C("tile-short-reps", "MX048", ret("nd.tile(x, reps=(3,))"), (2, 3)),
+    C("tile-long-reps", "MX048", ret("nd.tile(x, (2, 1, 2))"), (2, 3)),
+    C("repeat-vs-tile", ("MX047", "MX048"), ret("nd.repeat(x, 2, axis=0) - nd.tile(x, (2, 1))"), (2, 3)),
+    # -- MX054 squeeze ---------------------------------------------------------------------------
+    C("squeeze-all", "MX054", ret("nd.squeeze(x)"), (2, 1, 3, 1), grad=(0,)),
+    C("squeeze-axes", "MX054", ret("nd.squeeze(x, axis=(1, 3))"), (2, 1, 3, 1)),
+    C("squeeze-to-one-element", "MX054", ret("nd.squeeze(x)"), (1, 1)),
+    C("squeeze-axis-one-element", "MX054", ret("nd.squeeze(x, axis=0)"), (1,)),
+    # -- MX049 NDArray type, MX050 size ------------------------------------------------------------
+    C("ndarray-isinstance", "MX049", ret("isinstance(x, nd.NDArray)"), (2,)),
+    C("ndarray-isinstance-mx", "MX049", ret("isinstance(x, mx.nd.NDArray) and not isinstance(1.0, mx.nd.NDArray)"),
+      (2,)),
+    C("size-numel", ("MX050", "MX011"), """
+        def f():
+            a = nd.ones((2, 3, 4))
+            return a.size * 2, a.size
+        """),
+    # -- MX051 Activation / LeakyReLU --------------------------------------------------------------
+    C("activation-types", "MX051",
+      ret("[nd.Activation(x, act_type='relu'), nd.Activation(x, act_type='sigmoid'), nd.Activation(x, 'tanh'), "
+          "nd.Activation(x, act_type='softrelu'), nd.Activation(x, act_type='softsign')]"), (3, 4), grad=(0,)),
+    C("leaky-relu-default-slope", "MX051", ret("nd.LeakyReLU(x)"), (3, 4), grad=(0,)),
+    C("leaky-relu-slope", "MX051", ret("nd.LeakyReLU(x, slope=0.1)"), (3, 4), grad=(0,)),
+    C("leaky-relu-elu", "MX051", ret("nd.LeakyReLU(x, act_type='elu', slope=0.7)"), (3, 4), grad=(0,)),
+    C("leaky-relu-elu-default", "MX051", ret("nd.LeakyReLU(x, act_type='elu')"), (3, 4)),
+    C("leaky-relu-gelu", "MX051", ret("nd.LeakyReLU(x, act_type='gelu')"), (3, 4), grad=(0,)),
+    C("leaky-relu-selu-forward", "MX051", ret("nd.LeakyReLU(x, act_type='selu')"), (3, 4)),
+    # -- MX052 sort / argsort -------------------------------------------------------------------
+    # (MXNet 1.9.1 cannot differentiate sort: its _backward_topk rejects the axis it is given)
+    C("sort-default", "MX052", ret("nd.sort(x)"), (3, 5)),
+    C("sort-descending-axis0", "MX052", ret("nd.sort(x, axis=0, is_ascend=False)"), (4, 3)),
+    C("argsort-float", "MX052", ret("nd.argsort(x)"), (3, 5)),
+    C("argsort-descending-int32", "MX052", ret("nd.argsort(x, axis=0, is_ascend=False, dtype='int32')"), (4, 3)),
+    C("sort-axis-none", "MX052", ret("nd.sort(x, axis=None)"), (3, 4)),
+    C("argsort-axis-none", "MX052", ret("nd.argsort(x, axis=None)"), (3, 4)),
+    # -- MX053 slice_axis ------------------------------------------------------------------------
+    C("slice-axis", "MX053", ret("nd.slice_axis(x, axis=1, begin=1, end=3)"), (2, 4, 3), grad=(0,)),
+    C("slice-axis-end-none", "MX053", ret("nd.slice_axis(x, axis=0, begin=1, end=None)"), (4, 3)),
+    C("slice-axis-negative-axis", "MX053", ret("nd.slice_axis(x, axis=-1, begin=-3, end=-1)"), (2, 3, 5)),
+    C("slice-axis-middle-negative", "MX053", ret("nd.slice_axis(x, -2, 0, 2)"), (2, 3, 5)),
+    C("slice-axis-method", "MX053", meth("a.slice_axis(axis=2, begin=2, end=4)"), (2, 3, 5)),
+    C("slice-axis-expression", "MX053", ret("nd.slice_axis(x + 1, axis=0, begin=0, end=1)"), (3, 2)),
+    # -- MX501-MX506 devices -------------------------------------------------------------------
+    C("cpu-device", "MX501", ret("mx.cpu()")),
+    C("cpu-indexed-device", "MX501", ret("[mx.cpu(0), mx.cpu(1), mx.context.cpu()]")),
+    C("cpu-pinned-device", "MX501", ret("mx.cpu_pinned()")),
+    C("gpu-device", "MX502", ret("[mx.gpu(), mx.gpu(1), mx.context.gpu(2)]")),
+    C("gpu-device-list", "MX502", ret("[mx.gpu(i) for i in range(3)]")),
+    C("as-in-context", ("MX504", "MX501"), ret("x.as_in_context(mx.cpu()) * 2"), (2, 3), grad=(0,)),
+    C("context-attribute", ("MX505", "MX011"), """
+        def f():
+            a = nd.ones(3)
+            return a.context, a.ctx
+        """),
+    C("context-roundtrip", ("MX505", "MX504"), """
+        def f(x):
+            a = x.as_in_context(mx.cpu())
+            return a.as_in_context(a.context) + 1
+        """, (2, 3)),
+    C("waitall", ("MX506", "MX011"), """
+        def f():
+            a = nd.ones((2, 2))
+            nd.waitall()
+            a.wait_to_read()
+            return a
+        """),
+    # -- drawn axes and options: the snippet's {holes} filled per example --------------------------
+    C("concat-drawn-dim", "MX028", ret("nd.concat(x, y, dim={dim})"), (2, 3), (2, 4), grad=(0, 1),
+      draw=along(2), options={"dim": 1}),
+    C("concatenate-drawn-axis", "MX055", ret("nd.concatenate([x, y, z], axis={axis})"), (2, 1), (2, 3), (2, 2),
+      draw=along(3, hole="axis", negative=False), options={"axis": 1}),
+    C("stack-drawn-axis", "MX029", ret("nd.stack(x, y, axis={axis})"), (2, 3), (2, 3), grad=(0, 1),
+      draw=on_axis(2, extra_axis=True), options={"axis": 2}),
+    C("split-drawn", "MX030", ret("nd.split(x, {n}, axis={axis}, squeeze_axis={squeeze})"), (2, 6, 2), grad=(0,),
+      draw=splits(), options={"n": 3, "axis": 1, "squeeze": False}),
+    *(C(f"{op}-drawn-axis", "MX033", ret(f"nd.{op}(x, axis={{axis}}, keepdims={{keepdims}})"), (2, 3, 4),
+        grad=(0,), draw=reductions(none_keepdims=op not in ("max", "min")), options={"axis": 1, "keepdims": False})
+      for op in ("sum", "mean", "max", "min")),
+    C("softmax-drawn-axis", "MX034", ret("nd.softmax(x, axis={axis})"), (2, 3, 4), grad=(0,), draw=on_axis(),
+      options={"axis": 1}),
+    C("log-softmax-drawn-axis", "MX034", ret("nd.log_softmax(x, axis={axis})"), (2, 3, 4), grad=(0,),
+      draw=on_axis(), options={"axis": 0}),
+    C("expand-dims-drawn-axis", "MX024", ret("nd.expand_dims(x, axis={axis})"), (2, 3), grad=(0,),
+      draw=on_axis(extra_axis=True), options={"axis": 2}),
+    C("argmax-drawn-axis", "MX035", ret("nd.argmax(x, axis={axis})"), (3, 5), draw=on_axis(min_rank=2),
+      options={"axis": 1}),
+    C("slice-axis-drawn-axis", "MX053", ret("nd.slice_axis(x, axis={axis}, begin=0, end=1)"), (2, 4, 3),
+      grad=(0,), draw=on_axis(), options={"axis": 1}),
+]
+
+
+_IDS = [c.id for c in CASES]
+assert len(set(_IDS)) == len(_IDS), "case ids must be unique"
+BY_ID = {c.id: c for c in CASES}
+
+# Shapes drawn around the fixed example, where the snippet allows any (the rest stay fixed).
+DRAWS = {
+    "zeros-like": same(), "asnumpy": same(), "asscalar-sum": same(),
+    "cast-int32-truncates": same(), "cast-capital": same(), "astype-float64": same(),
+    "expand-dims-fn": same(), "expand-dims-method-negative": same(),
+    "transpose-no-axes-fn": same(), "transpose-no-axes-method": same(), "transpose-2d-no-axes": fixed_rank(2),
+    "transpose-axes-kw": fixed_rank(3), "transpose-axes-tuple-method": fixed_rank(3),
+    "swapaxes": same(min_rank=3), "swapaxis-keywords": same(min_rank=3), "swapaxes-defaults": same(min_rank=2),
+    "flatten-4d": same(min_rank=2), "flatten-method": same(min_rank=2), "flatten-capital": same(min_rank=2),
+    "concat-default-dim1": along(2, axis=1), "concat-dim0": along(2, axis=0),
+    "concat-three-3d": along(3, axis=1), "concat-capital-num-args": along(2, axis=2),
+    "concatenate-default-axis0": along(2, axis=0), "concatenate-axis1": along(3, axis=1),
+    "stack-default-axis0": same(2), "stack-axis1": same(2), "stack-axis-negative": same(3),
+    "dot-2d": matmuls(), "dot-2d-transpose-a": matmuls(transpose_a=True),
+    "dot-2d-transpose-b": matmuls(transpose_b=True), "dot-2d-both": matmuls(transpose_a=True, transpose_b=True),
+    "batch-dot": matmuls(batch=1), "batch-dot-transpose-a": matmuls(batch=1, transpose_a=True),
+    "batch-dot-transpose-b-square": matmuls(batch=1, transpose_b=True),
+    "batch-dot-both": matmuls(batch=1, transpose_a=True, transpose_b=True),
+    "batch-dot-4d": matmuls(batch=2, transpose_b=True),
+    "sum-axis-keepdims": same(min_rank=2), "sum-full-shape-1": same(), "mean-full-shape-1": same(),
+    "sum-full-keepdims": same(), "sum-axis-none": same(), "sum-axis-empty-tuple": same(),
+    "max-axis": same(min_rank=2), "min-axis-tuple": same(min_rank=3), "max-full": same(),
+    "sum-exclude": same(min_rank=2), "mean-exclude-tuple-keepdims": same(min_rank=3),
+    "max-exclude": same(min_rank=2), "prod-axis": same(min_rank=2, max_side=3), "prod-full": same(max_side=3),
+    "sum-method-axis": same(min_rank=2), "max-method-full": same(), "min-method-axis-keepdims": same(),
+    "mean-method-negative-axis": same(min_rank=2),
+    "softmax-3d-default": same(), "log-softmax-3d-default": same(), "softmax-axis1": same(min_rank=2),
+    "softmax-temperature": same(), "softmax-method": same(),
+    "argmax-axis-float": same(min_rank=2), "argmax-flat-shape-1": same(), "argmax-method": same(min_rank=2),
+    "argmin-method-flat": same(),
+    "clip": same(), "clip-keywords": same(),
+    "broadcast-add": broadcasting(2), "broadcast-sub-nested": broadcasting(3),
+    "broadcast-mul-minus": broadcasting(2), "broadcast-div": broadcasting(2, kinds=(None, "pos")),
+    "broadcast-power": broadcasting(2, kinds=("pos", None)), "broadcast-maximum": broadcasting(2),
+    "broadcast-minimum": broadcasting(2), "elemwise-ops": same(2), "elemwise-div": same(2),
+    "add-subtract-multiply-divide": same(2),
+    "elementwise-real": same(kind="unit"), "elementwise-positive": same(kind="pos"),
+    "elementwise-erfinv": same(kind="unit"), "elementwise-relu-mixed": same(),
+    "maximum-scalar-right": same(), "maximum-scalar-left": same(), "minimum-scalar": same(),
+    "minimum-arrays": same(2), "maximum-broadcast": broadcasting(2),
+    "repeat-axis": same(min_rank=2), "repeat-flat": same(), "repeat-method": same(), "tile": same(),
+    "tile-short-reps": same(), "tile-long-reps": same(), "repeat-vs-tile": fixed_rank(2),
+    "squeeze-all": same(max_side=2), "activation-types": same(), "leaky-relu-default-slope": same(),
+    "leaky-relu-slope": same(), "leaky-relu-elu": same(), "leaky-relu-elu-default": same(),
+    "leaky-relu-gelu": same(), "leaky-relu-selu-forward": same(),
+    "sort-default": same(), "argsort-float": same(), "sort-axis-none": same(), "argsort-axis-none": same(),
+    "as-in-context": same(), "copy-is-independent": same(), "context-roundtrip": same(),
+}
+assert set(DRAWS) <= set(BY_ID), sorted(set(DRAWS) - set(BY_ID))
+for _id, _draw in DRAWS.items():
+    BY_ID[_id].draw = _draw
+
+# Every rule with numerical meaning is covered by a case or a special check.
+NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
+                                        34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
+                                        52, 53, 54, 55, *range(501, 508))]
+
+
+# -- frameworks ------------------------------------------------------------------------------
+
+# numpy >= 1.24 removed the aliases mxnet 1.9.1 still uses at import time.
+_NUMPY_ALIASES = {"bool": bool, "int": int, "float": float, "complex": complex, "object": object, "str": str}
+
+
+def import_mxnet():
+    """`mxnet`, with numpy's removed aliases restored first."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, value in _NUMPY_ALIASES.items():
+            try:
+                getattr(np, name)
+            except AttributeError:
+                setattr(np, name, value)
+        import mxnet
+
+    return mxnet
+
+
+def import_torch():
+    import torch
+
+    return torch
+
+
+# -- converting and running snippets -------------------------------------------------------
+
+def convert(source: str):
+    """`convert_source` with every rule enabled."""
+    from xlate.engine import convert_source
+
+    return convert_source(source)
+
+
+def load(source: str, name: str = "f") -> Callable:
+    """Exec `source` in a fresh namespace and return its function `name`."""
+    namespace: dict = {"__name__": "snippet"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exec(compile(source, "<snippet>", "exec"), namespace)
+    return namespace[name]
+
+
+def check_codes(result, expected: Sequence[str]) -> None:
+    """Each entry is "MX028" (status fixed) or "MX041:review"; nothing may be left manual."""
+    seen = {(d.code, d.status) for d in result.diagnostics}
+    for item in expected:
+        code, _, status = item.partition(":")
+        status = status or "fixed"
+        assert (code, status) in seen, f"expected {code} with status {status}; got {sorted(seen)}\n{result.output}"
+    manual = [(d.code, d.message) for d in result.diagnostics if d.status == "manual"]
+    assert not manual, f"left for a human: {manual}\n{result.output}"
+    assert "mxnet" not in result.output, result.output
+
+
+def seed_for(key: str) -> int:
+    return zlib.crc32(key.encode())
+
+
+def make_input(rng, spec) -> Any:
+    """A numpy input from a spec.
+
+    A spec is a shape tuple (float32, asymmetric, |x| >= 0.1, no ties) or a tuple whose
+    first item names a kind: ("pos", shape), ("unit", shape), ("ids", shape, low, high)
+    (float32 integers), ("cond", shape) (float 0/1/2 values, both outcomes present),
+    ("int32", shape, low, high), ("const", value) (a fixed numpy array, used as given).
+    """
+    if not spec or isinstance(spec[0], int):
+        shape = tuple(spec)
+        size = int(np.prod(shape)) if shape else 1
+        # distinct magnitudes in [0.1, 1.6), more positive than negative values
+        mag = 0.1 + (rng.permutation(size) + rng.uniform(0.05, 0.95, size)) / max(size, 1) * 1.5
+        sign = np.where(rng.uniform(size=size) < 0.6, 1.0, -1.0)
+        return (mag * sign).reshape(shape).astype(np.float32)
+    kind, shape = spec[0], tuple(spec[1]) if len(spec) > 1 else ()
+    if kind == "pos":
+        return rng.uniform(0.2, 2.0, size=shape).astype(np.float32)
+    if kind == "unit":
+        return rng.uniform(-0.9, 0.9, size=shape).astype(np.float32)
+    if kind == "ids":
+        return rng.integers(spec[2], spec[3], size=shape).astype(np.float32)
+    if kind == "int32":
+        return rng.integers(spec[2], spec[3], size=shape).astype(np.int32)
+    if kind == "cond":
+        c = rng.choice(np.array([0.0, 1.0, 2.0], dtype=np.float32), size=shape)
+        flat = c.reshape(-1)
+        if flat.size >= 2:
+            flat[0], flat[1] = 0.0, 2.0
+        return c
+    if kind == "const":
+        value = np.array(spec[1])
+        return value.astype(np.float32) if value.dtype == np.float64 else value
+    raise ValueError(f"unknown input kind {kind!r}")
+
+
+def describe(specs, options: Optional[dict] = None) -> str:
+    """`x=(2, 3) y=(2, 4) dim=1`: a drawn example, for a failure line."""
+    def one(spec):
+        if not spec or isinstance(spec[0], int):
+            return str(tuple(spec))
+        if spec[0] == "const":
+            return f"const{list(np.array(spec[1]).shape)}"
+        return f"{spec[0]}{tuple(spec[1])}"
+    parts = [f"{name}={one(s)}" for name, s in zip("xyz", specs)]
+    parts += [f"{k}={v!r}" for k, v in (options or {}).items()]
+    return " ".join(parts) or "no inputs"
+
+
+def flat_outputs(out) -> list:
+    return [o for item in out for o in flat_outputs(item)] if isinstance(out, (list, tuple)) else [out]
+
+
+def run_mx(fn: Callable, inputs: Sequence, grad: Sequence[int] = (), heads: Optional[list] = None):
+    """Call the MXNet function; with `grad`, backward `heads` and return the input gradients."""
+    mx = import_mxnet()
+    args = [mx.nd.array(a, dtype=a.dtype) for a in inputs]
+    if not grad:
+        return fn(*args), None
+    for i in grad:
+        args[i].attach_grad()
+    with mx.autograd.record():
+        out = fn(*args)
+    mx.autograd.backward(flat_outputs(out), [mx.nd.array(h, dtype=h.dtype) for h in heads])
+    return out, [args[i].grad for i in grad]
+
+
+def run_torch(fn: Callable, inputs: Sequence, grad: Sequence[int] = (), heads: Optional[list] = None):
+    torch = import_torch()
+    args = [torch.from_numpy(a.copy()) for a in inputs]
+    for i in grad:
+        args[i].requires_grad_(True)
+    out = fn(*args)
+    if grad:
+        torch.autograd.backward(flat_outputs(out), [torch.from_numpy(h.copy()) for h in heads])
+        return out, [args[i].grad for i in grad]
+    return out, None
+
+
+# -- comparing outputs -------------------------------------------------------------------------
+
+_MX_DEVICE = {"cpu": "cpu", "cpu_pinned": "cpu", "gpu": "cuda"}
+Row = tuple  # (what, Mismatch | None, max_abs | None)
+
+
+def _arrays(what: str, expected: np.ndarray, actual: np.ndarray, *, check_dtype: bool) -> list:
+    if check_dtype and expected.dtype != actual.dtype:
+        return [(what, Mismatch(what, f"dtype {actual.dtype} where MXNet gives {expected.dtype}",
+                                expected.shape, actual.shape), None)]
+    if expected.shape != actual.shape:
+        return [(what, compare(what, expected, actual, EXACT), None)]
+    floating = np.issubdtype(expected.dtype, np.floating) and np.issubdtype(actual.dtype, np.floating)
+    # torch.testing.assert_close's tolerance for the less precise side; integers and booleans exactly
+    tol = tolerance_for(min(expected.dtype, actual.dtype, key=lambda d: d.itemsize)) if floating else EXACT
+    mismatch = compare(what, expected, actual, tol)
+    if expected.size == 0:
+        return [(what, mismatch, 0.0)]
+    with np.errstate(invalid="ignore"):
+        diff = np.abs(expected.astype(np.float64) - actual.astype(np.float64))
+    max_abs = float(diff.max()) if np.isfinite(diff).all() else None
+    return [(what, mismatch, max_abs)]
+
+
+def _wrong(what: str, reason: str) -> list:
+    return [(what, Mismatch(what, reason), None)]
+
+
+def compare_outputs(actual, expected, *, what: str = "out", check_dtype: bool = True) -> list:
+    """The torch result `actual` against MXNet's `expected`: one (what, Mismatch | None, max_abs)
+    per array or value, nested lists and tuples walked item by item."""
+    mx, torch = import_mxnet(), import_torch()
+    if isinstance(expected, mx.nd.NDArray):
+        if not isinstance(actual, torch.Tensor):
+            return _wrong(what, f"expected a tensor, got {type(actual).__name__}")
+        return _arrays(what, expected.asnumpy(), actual.detach().cpu().numpy(), check_dtype=check_dtype)
+    if isinstance(expected, (list, tuple)):
+        if not isinstance(actual, (list, tuple)):
+            return _wrong(what, f"expected a sequence, got {type(actual).__name__}")
+        if len(actual) != len(expected):
+            return _wrong(what, f"{len(actual)} items where MXNet gives {len(expected)}")
+        return [row for i, (a, e) in enumerate(zip(actual, expected))
+                for row in compare_outputs(a, e, what=f"{what}[{i}]", check_dtype=check_dtype)]
+    if isinstance(expected, np.ndarray):
+        if not isinstance(actual, np.ndarray):
+            return _wrong(what, f"expected a numpy array, got {type(actual).__name__}")
+        return _arrays(what, expected, actual, check_dtype=True)
+    if isinstance(expected, mx.Context):
+        if not isinstance(actual, torch.device):
+            return _wrong(what, f"expected a torch.device, got {actual!r}")
+        if actual.type != _MX_DEVICE[expected.device_type] or (
+                actual.type == "cuda" and (actual.index or 0) != expected.device_id):
+            return _wrong(what, f"{actual} for {expected}")
+        return [(what, None, None)]
+    if expected is None or isinstance(expected, (bool, int, np.integer)):
+        same = (actual == expected and isinstance(actual, (bool, int, np.integer)) or actual is expected) \
+            and isinstance(actual, bool) == isinstance(expected, bool)
+        return [(what, None if same else Mismatch(what, f"{actual!r} where MXNet gives {expected!r}"), None)]
+    if isinstance(expected, (float, np.floating)):
+        if not isinstance(actual, (float, np.floating)):
+            return _wrong(what, f"expected a float, got {actual!r}")
+        e = np.asarray(expected)  # MXNet's asscalar gives a numpy float32: its tolerance, not float64's
+        return _arrays(what, e, np.asarray(actual, dtype=e.dtype), check_dtype=False)
+    if isinstance(expected, range):
+        return [(what, None if list(actual) == list(expected) else
+                 Mismatch(what, f"{actual!r} where MXNet gives {expected!r}"), None)]
+    raise TypeError(f"{what}: cannot compare MXNet result of type {type(expected).__name__}")
+
+
+def check_case(case: Case, inputs: Sequence, *, options: Optional[dict] = None, seed=0) -> list:
+    """Convert `case` (with `options` in its holes), run both sides on `inputs` (numpy arrays)
+    and compare: a list of (what, Mismatch | None, max_abs). With `case.grad`, the gradients
+    too, under a head gradient drawn from `seed` (an int or a numpy Generator). The expected codes not reported, or anything
+    left manual, raise AssertionError."""
+    source = case.source_for(case.options if options is None else options)
+    result = convert(source)
+    check_codes(result, case.codes)
+    mx_f, torch_f = load(source), load(result.output)
+    inputs = list(inputs)
+    expected, _ = run_mx(mx_f, inputs)
+    actual, _ = run_torch(torch_f, inputs)
+    rows = compare_outputs(actual, expected)
+    if case.grad:
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        heads = [make_input(rng, tuple(o.shape)) for o in flat_outputs(expected)]
+        expected_out, expected_grads = run_mx(mx_f, inputs, case.grad, heads)
+        actual_out, actual_grads = run_torch(torch_f, inputs, case.grad, heads)
+        rows += compare_outputs(actual_out, expected_out, what="out (recorded)")
+        rows += compare_outputs(actual_grads, expected_grads, what="grad")
+    return rows
+
+
+def run_example(case: Case, specs, options: dict, seed: int) -> list:
+    """`check_case` on inputs made from `specs` with a generator seeded by `seed` (its head
+    gradients drawn from the same generator, after the inputs)."""
+    rng = np.random.default_rng(seed)
+    inputs = [make_input(rng, spec) for spec in specs]
+    return check_case(case, inputs, options=options, seed=rng)
+
+
+def problems(rows: list) -> list:
+    return [m.format() for _, m, _ in rows if m is not None]
+
+
+# -- checks that are not value by value -------------------------------------------------------
+
+# MX015 random: same distributions, different streams.
+RANDOM_CASES = [
+    # id, snippet expression, (mean, std) of the distribution, expected dtype
+    ("uniform", "nd.random.uniform(-1, 3, shape=(200000,))", (1.0, 4 / 12 ** 0.5), "float32"),
+    ("uniform-keywords-2d", "nd.random.uniform(low=2, high=2.5, shape=(400, 500))", (2.25, 0.5 / 12 ** 0.5),
+     "float32"),
+    ("uniform-defaults", "mx.nd.random.uniform(shape=(100000,))", (0.5, 1 / 12 ** 0.5), "float32"),
+    ("uniform-float64", "nd.random.uniform(0, 1, shape=(100000,), dtype='float64')", (0.5, 1 / 12 ** 0.5),
+     "float64"),
+    ("normal", "nd.random.normal(0, 2, shape=(200000,))", (0.0, 2.0), "float32"),
+    ("normal-keywords", "mx.random.normal(loc=1.5, scale=0.5, shape=(500, 400))", (1.5, 0.5), "float32"),
+    ("randint", "nd.random.randint(-2, 5, shape=(200000,))", (1.0, (48 / 12) ** 0.5), "int32"),
+    ("randint-int64", "nd.random.randint(0, 10, shape=(100000,), dtype='int64')", (4.5, (99 / 12) ** 0.5),
+     "int64"),
+]
+
+RANDOM_DEFAULT_SHAPES = ["nd.random.uniform()", "nd.random.normal()", "nd.random.uniform(-1, 1)",
+                         "nd.random.normal(0, 1, shape=5)", "nd.random.randint(0, 3)",
+                         "nd.random.randint(0, 3, shape=4)", "nd.random.uniform(shape=3, dtype='float16')",
+                         "nd.random.normal(1, 2, (2, 3), dtype='float64')"]
+
+
+def check_random_statistics(id: str, expr: str, moments: tuple, dtype: str, *, seed: int = 7) -> None:
+    """Both sides draw from the same distribution: mean, std, dtype, shape and support."""
+    mx, torch = import_mxnet(), import_torch()
+    source = HEADER + ret(expr)
+    result = convert(source)
+    check_codes(result, ["MX015:review"])
+    mx.random.seed(seed)
+    expected = load(source)().asnumpy()
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        actual = load(result.output)()
+    assert isinstance(actual, torch.Tensor), f"{id}: expected a tensor, got {type(actual).__name__}"
+    assert tuple(actual.shape) == expected.shape, f"{id}: shape {tuple(actual.shape)} != {expected.shape}"
+    assert actual.dtype == getattr(torch, dtype) and expected.dtype == np.dtype(dtype), \
+        f"{id}: dtype {actual.dtype} / {expected.dtype}, expected {dtype}"
+    a = actual.double().numpy()
+    for side, values in (("PyTorch", a), ("MXNet", expected.astype(np.float64))):
+        assert abs(values.mean() - moments[0]) < 0.02 * max(1.0, moments[1]), \
+            f"{id}: {side} mean {values.mean():.4g}, expected {moments[0]:.4g}"
+        assert abs(values.std() - moments[1]) < 0.02 * moments[1], \
+            f"{id}: {side} std {values.std():.4g}, expected {moments[1]:.4g}"
+    if "randint" in id:
+        assert set(np.unique(a)) == set(np.unique(expected)), f"{id}: values {np.unique(a)} != {np.unique(expected)}"
+    if "uniform" in id:  # the support is the same interval
+        lo, hi = expected.min(), expected.max()
+        assert lo - 0.01 <= a.min() and a.max() <= hi + 0.01, f"{id}: support [{a.min()}, {a.max()}] != [{lo}, {hi}]"
+
+
+def check_random_default_shape(expr: str) -> None:
+    mx, torch = import_mxnet(), import_torch()
+    source = HEADER + ret(expr)
+    result = convert(source)
+    check_codes(result, ["MX015:review"])
+    expected = load(source)()
+    actual = load(result.output)()
+    assert tuple(actual.shape) == expected.shape, f"{expr}: shape {tuple(actual.shape)} != {expected.shape}"
+    assert actual.dtype == getattr(torch, np.dtype(expected.dtype).name), \
+        f"{expr}: dtype {actual.dtype} where MXNet gives {expected.dtype}"
+
+
+def check_random_shuffle(*, seed: int = 0) -> None:
+    """Rows move together, each row exactly once, and the order changed."""
+    mx, torch = import_mxnet(), import_torch()
+    source = HEADER + ret("nd.random.shuffle(x)")
+    result = convert(source)
+    check_codes(result, ["MX015:review"])
+    x = np.arange(40, dtype=np.float32).reshape(20, 2) * np.float32(1.5) - 7
+    mx.random.seed(seed)
+    expected = load(source)(mx.nd.array(x)).asnumpy()
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        actual = load(result.output)(torch.from_numpy(x.copy())).numpy()
+    for side, out in (("MXNet", expected), ("PyTorch", actual)):
+        assert out.shape == x.shape and out.dtype == x.dtype, f"shuffle: {side} gives {out.dtype}{out.shape}"
+        assert np.array_equal(out[np.argsort(out[:, 0])], x), f"shuffle: {side} does not permute rows"
+        assert not np.array_equal(out, x), f"shuffle: {side} left the order"
+
+
+SEEDED = HEADER + """
+def f(s):
+    mx.random.seed(s)
+    return nd.random.normal(0, 1, shape=(6,)), nd.random.uniform(shape=(3,))
+"""
+
+
+def check_seed(*, seed: int = 5) -> None:
+    """MX507: the same seed repeats torch's draws, another seed changes them; cudnn made deterministic."""
+    mx, torch = import_mxnet(), import_torch()
+    result = convert(SEEDED)
+    check_codes(result, ["MX507", "MX015:review"])
+    assert "torch.manual_seed(s)" in result.output, result.output
+    mx_f, torch_f = load(SEEDED), load(result.output)
+    # MXNet itself repeats under one seed: the property the translation must keep
+    assert np.array_equal(mx_f(seed)[0].asnumpy(), mx_f(seed)[0].asnumpy()), "MXNet does not repeat under a seed"
+    flags = (torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark)
+    try:
+        with torch.random.fork_rng():
+            first, second, other = torch_f(seed), torch_f(seed), torch_f(seed + 1)
+            deterministic = torch.backends.cudnn.deterministic
+            benchmark = torch.backends.cudnn.benchmark
+    finally:
+        torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = flags
+    for a, b in zip(first, second):
+        assert torch.equal(a, b), f"seed {seed} twice gives different draws"
+    assert not torch.equal(first[0], other[0]), f"seeds {seed} and {seed + 1} give the same draws"
+    assert deterministic is True and benchmark is False, "cudnn is not made deterministic"
+
+
+def check_gpu_count() -> list:
+    """MX503: torch's count of GPUs, as an int and a list; compared with MXNet's where they agree."""
+    torch = import_torch()
+    source = HEADER + ret("[mx.context.num_gpus(), mx.util.get_gpu_count(), mx.test_utils.list_gpus()]")
+    result = convert(source)
+    check_codes(result, ["MX503"])
+    n, m, gpus = load(result.output)()
+    assert n == m == torch.cuda.device_count() and type(n) is int, f"counts {n}, {m}"
+    assert gpus == list(range(n)), f"list_gpus {gpus}"
+    expected = load(source)()
+    if expected[0] == n:  # a CPU build of MXNet next to a CUDA build of torch counts differently
+        return compare_outputs([n, m, gpus], expected)
+    return []
+
+
+def check_asnumpy_in_graph() -> list:
+    """MX020 on a tensor that requires grad: `.detach()` first, as MXNet's asnumpy does."""
+    mx, torch = import_mxnet(), import_torch()
+    source = HEADER + ret("(x * 2).asnumpy()")
+    result = convert(source)
+    check_codes(result, ["MX020"])
+    x = np.array([[0.5, -1.25, 2.0]], dtype=np.float32)
+    actual = load(result.output)(torch.from_numpy(x.copy()).requires_grad_(True))
+    mxx = mx.nd.array(x)
+    mxx.attach_grad()
+    with mx.autograd.record():
+        expected = load(source)(mxx)
+    return compare_outputs(actual, expected)
+
+
+@dataclass(frozen=True)
+class Special:
+    """A check that is not a case: `run(seed)` raises AssertionError or returns compare rows."""
+    id: str
+    rule: str
+    run: Callable[[int], Any]
+
+
+SPECIAL_CHECKS = [
+    *(Special(f"random-{c[0]}", "MX015", lambda seed, c=c: check_random_statistics(*c, seed=7 + seed))
+      for c in RANDOM_CASES),
+    *(Special(f"random-default-shape {e}", "MX015", lambda seed, e=e: check_random_default_shape(e))
+      for e in RANDOM_DEFAULT_SHAPES),
+    Special("random-shuffle", "MX015", lambda seed: check_random_shuffle(seed=seed)),
+    Special("seed-repeats", "MX507", lambda seed: check_seed(seed=5 + seed)),
+    Special("gpu-count", "MX503", lambda seed: check_gpu_count()),
+    Special("asnumpy-in-graph", "MX020", lambda seed: check_asnumpy_in_graph()),
+]
