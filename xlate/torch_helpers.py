@@ -61,6 +61,20 @@ def _mx_other_axes(x, axis):
     return [d for d in range(x.dim()) if d not in axes]
 
 
+def _mx_reduce_exclude(x, axis, op, keepdims=False):
+    """An MXNet reduction with exclude=True: over every axis but `axis`; none left, nothing reduced."""
+    axes = _mx_other_axes(x, axis)
+    if not axes:
+        return x.clone()
+    if op == "prod":
+        out = x
+        for d in sorted(axes, reverse=True):
+            out = out.prod(dim=d, keepdim=keepdims)
+        return torch.atleast_1d(out)
+    fn = {"max": torch.amax, "min": torch.amin}.get(op) or getattr(torch, op)
+    return torch.atleast_1d(fn(x, dim=axes, keepdim=keepdims))
+
+
 def _mx_where(condition, x, y):
     """MXNet where: a 1-D condition selects rows (axis 0); non-zero means true."""
     cond = condition != 0

@@ -1,4 +1,4 @@
-"""argmax/argmin: MXNet returns float32 indices, and (1,) for a flat index."""
+"""argmax/argmin: MXNet returns float32 indices, and never a 0-d array ((1,) for a flat index)."""
 from xlate.rulectx import Manual, Site, Skip
 
 
@@ -17,5 +17,7 @@ def transform(site: Site):
         head = head.rstrip(", ") if site.receiver is None else head
         return site.emit(head + ").reshape(1).float()", **holes)
     holes["axis"] = site.value("axis")
-    keep = ", keepdim=True" if keepdims else ""
-    return site.emit(head + "dim={axis}" + keep + ").float()", **holes)
+    if keepdims:
+        return site.emit(head + "dim={axis}, keepdim=True).float()", **holes)
+    # over the only axis of a vector MXNet gives (1,), torch a 0-d index
+    return site.emit("torch.atleast_1d(" + head + "dim={axis})).float()", **holes)
