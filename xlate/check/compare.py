@@ -58,19 +58,30 @@ class Mismatch:
 
 def compare(what: str, expected, actual, tol: Tolerance) -> Optional[Mismatch]:
     """None when `actual` matches `expected` within `tol`; NaN and Inf never match."""
+    return measure(what, expected, actual, tol)[0]
+
+
+def measure(what: str, expected, actual, tol: Tolerance) -> tuple[Optional[Mismatch], Optional[float]]:
+    """compare(), and the greatest absolute difference (None when shapes differ or NaN/Inf)."""
     e = np.asarray(expected)
     a = np.asarray(actual)
     if e.shape != a.shape:
-        return Mismatch(what, f"shape {a.shape} where MXNet gives {e.shape}", e.shape, a.shape)
+        return Mismatch(what, f"shape {a.shape} where MXNet gives {e.shape}", e.shape, a.shape), None
     finite_e, finite_a = np.isfinite(e).all(), np.isfinite(a).all()
     if not (finite_e and finite_a):
         side = "both sides" if not (finite_e or finite_a) else ("MXNet" if not finite_e else "PyTorch")
-        return Mismatch(what, f"NaN or Inf on {side} (never a match)", e.shape, a.shape)
+        return Mismatch(what, f"NaN or Inf on {side} (never a match)", e.shape, a.shape), None
     # the pass/fail test in the arrays' own precision; statistics in float64 only on failure
     common = np.result_type(e.dtype, a.dtype, np.float32)
     e_c, a_c = e.astype(common, copy=False), a.astype(common, copy=False)
-    if not (np.abs(a_c - e_c) > tol.atol + tol.rtol * np.abs(e_c)).any():
-        return None
+    diff_c = np.abs(a_c - e_c)
+    greatest = float(diff_c.max()) if diff_c.size else 0.0
+    if not (diff_c > tol.atol + tol.rtol * np.abs(e_c)).any():
+        return None, greatest
+    return _values(what, e, a, tol), greatest
+
+
+def _values(what: str, e: np.ndarray, a: np.ndarray, tol: Tolerance) -> Optional[Mismatch]:
     e64, a64 = e.astype(np.float64), a.astype(np.float64)
     diff = np.abs(a64 - e64)
     wrong = diff > tol.atol + tol.rtol * np.abs(e64)

@@ -15,7 +15,7 @@ from typing import Optional
 import numpy as np
 
 from xlate.check import families, golden  # noqa: F401  (families: registers every layer family)
-from xlate.check.compare import Mismatch, Tolerance, compare, tolerance_for
+from xlate.check.compare import Mismatch, Tolerance, compare, measure, tolerance_for
 from xlate.check.inputs import InputSpec, draw
 from xlate.check.mapping import MappingError, Pair, is_constant, mx_to_pt_value, transfer
 from xlate.check.sides import (LoadError, dropout_rates, flatten, lazy, load, mx_prepare, mx_run,  # noqa: F401
@@ -35,12 +35,7 @@ class Check:
 
 def compared(what: str, expected, actual, tol: Tolerance) -> Check:
     """A check of `actual` against `expected`, with its greatest absolute difference."""
-    mismatch = compare(what, expected, actual, tol)
-    e, a = np.asarray(expected), np.asarray(actual)
-    greatest = None
-    if e.shape == a.shape and e.size and np.isfinite(e).all() and np.isfinite(a).all():
-        greatest = float(np.abs(a.astype(np.float64) - e.astype(np.float64)).max())
-    return Check(what, mismatch, greatest)
+    return Check(what, *measure(what, expected, actual, tol))
 
 
 @dataclass

@@ -51,21 +51,42 @@ def flatten(value) -> list:
 
 # -- the MXNet side ------------------------------------------------------------------------
 def mx_prepare(net, arrays, rng):
+    """Give every MXNet parameter random asymmetric values (Constants keep theirs); returns
+    {id(Parameter): value} so the transfer need not read them back."""
     import mxnet as mx
 
-    params = net.collect_params().values()
-    if not any(p._data is not None for p in params):
-        net.initialize(mx.init.Zero())  # every value is overwritten below
-    if any(p._data is None or 0 in p.shape for p in params):  # deferred shapes need one pass
+    params = net.collect_params()
+    by_name: dict = {}
+    fresh = not any(p._data is not None for p in params.values())
+    if fresh:  # draw while initialising: one pass instead of initialising and overwriting
+        net.initialize(_asymmetric_initializer(mx, rng, by_name))
+    if any(p._data is None or 0 in p.shape for p in params.values()):  # deferred shapes need one pass
         net(*[mx.nd.array(a, dtype=a.dtype) for a in arrays])
     drawn = {}
-    for name, p in net.collect_params().items():
+    for name, p in params.items():
         if is_constant(p):  # keeps its real value, to be compared with the translation's
             continue
-        value = asymmetric_like(p.shape, name, rng)
-        p.set_data(mx.nd.array(value, dtype=p.dtype))
+        value = by_name.get(name)
+        if value is None:  # initialised before we came (by the model's own code)
+            value = asymmetric_like(p.shape, name, rng)
+            p.set_data(mx.nd.array(value, dtype=p.dtype))
         drawn[id(p)] = value.astype(p.dtype, copy=False)
-    return drawn  # the values just set, so the transfer need not read them back
+    return drawn
+
+
+def _asymmetric_initializer(mx, rng, by_name: dict):
+    class Asymmetric(mx.init.Initializer):
+        def __call__(self, desc, arr):
+            own = getattr(desc, "attrs", {}).get("__init__", "")
+            chosen = mx.init.create(own) if own else self  # MXNet passes the one it picked
+            if chosen is not self:  # a parameter's own initializer (a Constant's table) wins
+                chosen._init_weight(desc, arr)
+                return
+            value = asymmetric_like(arr.shape, str(desc), rng)
+            arr[:] = value
+            by_name[str(desc)] = value
+
+    return Asymmetric()
 
 
 def mx_run(net, arrays, train: bool, heads=None):
