@@ -1018,7 +1018,8 @@ def check_random_statistics(id: str, expr: str, moments: tuple, dtype: str, *, s
 
 
 def check_random_default_shape(expr: str) -> None:
-    mx, torch = import_mxnet(), import_torch()
+    import_mxnet()  # numpy aliases restored before the snippet imports mxnet
+    torch = import_torch()
     source = HEADER + ret(expr)
     result = convert(source)
     check_codes(result, ["MX015:review"])
@@ -1056,7 +1057,8 @@ def f(s):
 
 def check_seed(*, seed: int = 5) -> None:
     """MX507: the same seed repeats torch's draws, another seed changes them; cudnn made deterministic."""
-    mx, torch = import_mxnet(), import_torch()
+    import_mxnet()  # numpy aliases restored before the snippet imports mxnet
+    torch = import_torch()
     result = convert(SEEDED)
     check_codes(result, ["MX507", "MX015:review"])
     assert "torch.manual_seed(s)" in result.output, result.output
