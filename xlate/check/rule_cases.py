@@ -724,20 +724,9 @@ NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 
 
 # -- frameworks ------------------------------------------------------------------------------
 
-# numpy >= 1.24 removed the aliases mxnet 1.9.1 still uses at import time.
-_NUMPY_ALIASES = {"bool": bool, "int": int, "float": float, "complex": complex, "object": object, "str": str}
-
-
 def import_mxnet():
-    """`mxnet`, with numpy's removed aliases restored first."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for name, value in _NUMPY_ALIASES.items():
-            try:
-                getattr(np, name)
-            except AttributeError:
-                setattr(np, name, value)
-        import mxnet
+    """`mxnet` (importing xlate.check restored the numpy aliases it needs)."""
+    import mxnet
 
     return mxnet
 
