@@ -24,10 +24,6 @@ class Job:
     target: Optional[Path]  # where the converted text goes (None: stdout / diff only)
 
 
-def read_source(path: Path, display: str) -> str:
-    return _read(path, display)[0]
-
-
 def _read(path: Path, display: str) -> tuple[str, bool]:
     """The file's text without a byte order mark, and whether it had one."""
     try:

@@ -1,4 +1,6 @@
 """nd.random.*: same distributions, different generators (reported for review)."""
+import libcst as cst
+
 from xlate.rulectx import NOT_LITERAL, Manual, Site
 from xlate.table import convert_dtype
 
@@ -18,7 +20,9 @@ def transform(site: Site):
         data = site.value("low") or site.value("data")
         if data is None:
             raise Manual("shuffle needs its data argument")
-        return site.emit("{x}[torch.randperm({x}.shape[0])]", x=data) if _pure(site, data) else _impure()
+        if not isinstance(data, (cst.Name, cst.Attribute)):  # it is used twice
+            raise Manual("shuffle of an expression: assign it to a name first")
+        return site.emit("{x}[torch.randperm({x}.shape[0])]", x=data)
     lo_name, hi_name, lo_default, hi_default = _NAMES[op]
     lo = site.value("low") or site.value(lo_name)
     hi = site.value("high") or site.value(hi_name)
@@ -51,11 +55,3 @@ def transform(site: Site):
         extra = ", dtype={dtype}" + extra
     return site.emit(f"torch.randint({lo_s}, {hi_s}, {shape}{extra})", **holes)
 
-
-def _pure(site: Site, node) -> bool:
-    import libcst as cst
-    return isinstance(node, (cst.Name, cst.Attribute))
-
-
-def _impure():
-    raise Manual("shuffle of an expression: assign it to a name first")

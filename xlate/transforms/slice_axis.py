@@ -1,6 +1,4 @@
 """nd.slice_axis(x, axis, begin, end) -> an index expression on that axis."""
-import libcst as cst
-
 from xlate.rulectx import NOT_LITERAL, Manual, Site
 
 
@@ -15,13 +13,6 @@ def transform(site: Site):
         begin = ""
     index = f"{begin}:{stop}"
     if axis >= 0:
-        return site.emit("{x}[" + ", ".join([":"] * axis + [index]) + "]", x=_atom(site))
-    return site.emit("{x}[" + ", ".join(["..."] + [index] + [":"] * (-axis - 1)) + "]", x=_atom(site))
+        return site.emit("{x}[" + ", ".join([":"] * axis + [index]) + "]", x=site.value("data"))
+    return site.emit("{x}[" + ", ".join(["..."] + [index] + [":"] * (-axis - 1)) + "]", x=site.value("data"))
 
-
-def _atom(site: Site):
-    data = site.value("data")
-    loose = (cst.BinaryOperation, cst.UnaryOperation, cst.BooleanOperation, cst.Comparison, cst.IfExp)
-    if isinstance(data, loose) and not data.lpar:
-        return data.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-    return data
