@@ -33,8 +33,10 @@ def _dotted(node: cst.BaseExpression, heads: Optional[frozenset] = None) -> Opti
 
 
 class Converter(FastTransformer):
-    def __init__(self, module: cst.Module, analysis: names.Analysis, rules: RuleSet, *, long_names: frozenset):
+    def __init__(self, module: cst.Module, analysis: names.Analysis, rules: RuleSet, *, long_names: frozenset,
+                 options: Optional[dict] = None):
         super().__init__()
+        self.options = options or {}  # user choices rules read (`hybridize`: "drop" or "compile")
         self.module = module
         self.analysis = analysis
         self.rules = rules
@@ -53,6 +55,7 @@ class Converter(FastTransformer):
         self.statement_rewrites: dict[int, list[cst.BaseSmallStatement]] = {}
         self.full_reductions: set[int] = set()  # emitted `.reshape(1)` calls (see MX033)
         self.loose: set[int] = set()  # emitted operator expressions that may need parentheses
+        self.layers: dict[int, object] = {}  # id(emitted layer constructor) -> layerinfo.LayerInfo
 
     # -- utilities used by rules ------------------------------------------
     def code_for(self, node: cst.CSTNode) -> str:
@@ -326,7 +329,21 @@ class Converter(FastTransformer):
             return updated
         return updated.with_changes(value=value.with_changes(lpar=[], rpar=[]))
 
-    leave_Assign = leave_AugAssign = leave_AnnAssign = leave_Return = _unwrap
+    leave_AugAssign = leave_AnnAssign = leave_Return = _unwrap
+
+    def leave_Assign(self, original: cst.Assign, updated: cst.Assign):
+        """`obj.attr = value` with a rule for `.attr` (`p.grad_req = 'null'`): the rule's
+        transform returns the replacement statement."""
+        target = original.targets[0].target if len(original.targets) == 1 else None
+        if isinstance(target, cst.Attribute):
+            member = "." + target.attr.value
+            rule = self.rules.assigns.get(member)
+            if rule is not None:
+                receiver = updated.targets[0].target.value
+                site = Site(self, rule, original, updated, matched=member, receiver=receiver)
+                site.args = {"target": cst.Arg(receiver), "value": cst.Arg(updated.value)}
+                return self._apply(site, receiver_node=target.value)
+        return self._unwrap(original, updated)
     leave_Arg = leave_Element = leave_Expr = _unwrap
 
     def _left(self, site: Site, message: str, head):

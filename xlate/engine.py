@@ -40,6 +40,7 @@ def convert_source(
     path: str = "<string>",
     select: Optional[Iterable[str]] = None,
     ignore: Optional[Iterable[str]] = None,
+    options: Optional[dict] = None,
 ) -> FileResult:
     """Convert one file's text. Raises InputError when it does not parse."""
     # ast first: its error positions are exact (LibCST's point at the next token's line)
@@ -59,11 +60,11 @@ def convert_source(
     # names otherwise; an MXNet import of that name still in use is only known afterwards,
     # which costs a second pass in that (rare) case.
     long_names = frozenset(short for short in _SHORT if _bound_elsewhere(analysis, short))
-    conv = Converter(module, analysis, rules, long_names=long_names)
+    conv = Converter(module, analysis, rules, long_names=long_names, options=options)
     out = module.visit(conv)
     kept = frozenset(s for s in (conv.torch_uses & set(_SHORT)) - long_names if _mx_import_kept(analysis, conv, s))
     if kept:
-        conv = Converter(module, analysis, rules, long_names=long_names | kept)
+        conv = Converter(module, analysis, rules, long_names=long_names | kept, options=options)
         out = module.visit(conv)
     out, import_notes = fix_imports(out, analysis, conv, path=path, enabled=rules.enabled)
     found = conv.found + import_notes

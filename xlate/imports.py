@@ -21,20 +21,27 @@ _TORCH_IMPORTS = (
     ("nn", "torch.nn", "from torch import nn"),
     ("F", "torch.nn.functional", "import torch.nn.functional as F"),
 )
-_HELPER_RE = re.compile(r"\b(_mx_\w+)\(")
+_HELPER_RE = re.compile(r"\b(_mx_\w+)\b")
+# Files whose top-level `_mx_*` functions and classes are copied into converted files.
+HELPER_FILES = ("torch_helpers.py", "torch_layers.py", "torch_norms.py", "torch_init.py", "torch_blocks.py")
 
 
 @functools.lru_cache(maxsize=None)
 def helper_sources() -> dict[str, str]:
-    """Helper functions emitted into converted files, read as text (never imported here)."""
-    path = Path(__file__).with_name("torch_helpers.py")
-    text = path.read_text(encoding="utf-8")
-    tree = ast.parse(text)
-    return {
-        node.name: ast.get_source_segment(text, node, padded=False)
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef) and node.name.startswith("_mx_")
-    }
+    """Helper functions and modules emitted into converted files, read as text (never
+    imported here). Each may use `torch` and other `_mx_*` helpers, nothing else."""
+    sources = {}
+    for name in HELPER_FILES:
+        path = Path(__file__).with_name(name)
+        if not path.exists():
+            continue
+        text = path.read_text(encoding="utf-8")
+        for node in ast.parse(text).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name.startswith("_mx_"):
+                if node.name in sources:
+                    raise ValueError(f"helper {node.name} is defined twice")
+                sources[node.name] = ast.get_source_segment(text, node, padded=False)
+    return sources
 
 
 def _with_dependencies(wanted: list[str]) -> list[str]:

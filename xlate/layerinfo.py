@@ -1,0 +1,54 @@
+"""What a converted layer constructor tells the converter about shapes (deferred input sizes).
+
+Note [deferred input sizes]
+Gluon layers may leave their input size open (`Dense(10)`, `Conv2D(32, 3)`, `BatchNorm()`)
+and learn it at the first forward pass. A layer rule that emits a PyTorch constructor
+records a `LayerInfo` for the node it emitted: how the layer changes what is known of the
+shape flowing through it (`out`), and, when its own input size was left open, how to build
+the eager constructor once that size is known (`resolve`). Containers (`Sequential.add`)
+walk their layers in order and replace a lazy constructor by the eager one where the
+previous layers determine the size; everywhere else the lazy form stays, which is
+PyTorch's own deferred initialisation.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Optional
+
+import libcst as cst
+
+if TYPE_CHECKING:
+    from xlate.rulectx import Site
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What is statically known of a tensor flowing between layers."""
+
+    channels: Optional[int]  # size of axis 1 (None: unknown)
+    rank2: bool = False  # the tensor is exactly (N, channels)
+
+
+@dataclass(frozen=True)
+class LayerInfo:
+    # the output given the input (None when unknown); layers that keep their input's
+    # shape (activations, dropout, BatchNorm) return it unchanged
+    out: Callable[[Optional[Shape]], Optional[Shape]]
+    # for a layer whose input size was deferred: the eager constructor for a known input,
+    # or None when this input does not determine it
+    resolve: Optional[Callable[[Shape], Optional[cst.BaseExpression]]] = None
+
+
+def keeps(shape: Optional[Shape]) -> Optional[Shape]:
+    return shape
+
+
+def record(site: "Site", node: cst.BaseExpression, info: LayerInfo) -> cst.BaseExpression:
+    """Attach `info` to the node a layer rule returns (the converter may wrap it in parentheses,
+    so the record is keyed by identity of the returned node)."""
+    site.conv.layers[id(node)] = info
+    return node
+
+
+def lookup(conv, node: cst.BaseExpression) -> Optional[LayerInfo]:
+    return conv.layers.get(id(node))
