@@ -20,7 +20,7 @@ def test_example(rule: Rule, i: int, example: Example):
     assert result.output == example.after.lstrip("\n")
     ast.parse(result.output)
     codes = {d.code for d in result.diagnostics}
-    if rule.kind in ("call", "reference"):
+    if rule.kind in ("call", "reference", "assign", "def"):
         assert rule.code in codes, f"{rule.code} did not report itself on its own example"
     if rule.kind == "report" or rule.applicability == "manual":
         assert any(d.status == "manual" for d in result.diagnostics)

@@ -18,7 +18,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 APPLICABILITIES = ("safe", "review", "manual")
-KINDS = ("call", "reference", "assign", "import", "report")
+KINDS = ("call", "reference", "assign", "def", "import", "report")
 CODE_RE = re.compile(r"^MX\d{3}$")
 
 # Families by hundreds (STYLE.md): the catalogue file a code lives in must agree.
@@ -160,9 +160,9 @@ def validate(rules: tuple[Rule, ...]) -> list[str]:
             problems.append(f"{where}: no before/after example")
         if r.applicability != "safe" and not r.notes:
             problems.append(f"{where}: a {r.applicability} rule needs notes")
-        if r.kind in ("call", "reference", "assign") and not r.matches:
+        if r.kind in ("call", "reference", "assign", "def") and not r.matches:
             problems.append(f"{where}: matches nothing")
-        if r.kind in ("call", "reference", "assign") and not (r.target or r.transform) and r.applicability != "manual":
+        if r.kind in ("call", "reference", "assign", "def") and not (r.target or r.transform) and r.applicability != "manual":
             problems.append(f"{where}: needs a target or a transform")
         if r.unknown not in ("report", "leave") or r.receiver not in ("any", "ndarray"):
             problems.append(f"{where}: receiver/unknown have unknown values")
@@ -204,17 +204,20 @@ class RuleSet:
 
     Keys are canonical MXNet names (`mxnet.ndarray.sum`) or, for methods and attributes
     on arrays, the member name with a leading dot (`.sum`). `assigns` holds the rules for
-    assignments to an attribute (`p.grad_req = 'null'`), keyed `.grad_req`.
+    assignments to an attribute (`p.grad_req = 'null'`), keyed `.grad_req`; `defs` the rules for
+    methods of Gluon classes, keyed by the method's name (`hybrid_forward`).
     """
 
     def __init__(self, rules: Iterable[Rule], enabled: Callable[[str], bool]):
         self.calls: dict[str, Rule] = {}
         self.references: dict[str, Rule] = {}
         self.assigns: dict[str, Rule] = {}
+        self.defs: dict[str, Rule] = {}
         self.all = {r.code: r for r in rules}
         self.enabled = enabled
         for r in rules:
-            index = {"call": self.calls, "reference": self.references, "assign": self.assigns}.get(r.kind)
+            index = {"call": self.calls, "reference": self.references, "assign": self.assigns,
+                     "def": self.defs}.get(r.kind)
             if index is not None:
                 for m in r.matches:
                     index[m] = r

@@ -56,6 +56,14 @@ class Converter(FastTransformer):
         self.full_reductions: set[int] = set()  # emitted `.reshape(1)` calls (see MX033)
         self.loose: set[int] = set()  # emitted operator expressions that may need parentheses
         self.layers: dict[int, object] = {}  # id(emitted layer constructor) -> layerinfo.LayerInfo
+        self.unwrap: set[int] = set()  # With statements whose body replaces them (name_scope)
+        self.with_stack: list[cst.With] = []
+        self.removed: set[int] = set()  # statement lines a rule deleted (their comments stay)
+        # Straight-line order of simple statements: the one left just before each statement,
+        # None after any compound statement boundary (see Note [deferred input sizes]).
+        self.last_line: Optional[int] = None
+        self.line_before: dict[int, Optional[int]] = {}
+        self.chains: dict[tuple, tuple] = {}  # (scope, container code) -> (statement id, Shape)
 
     # -- utilities used by rules ------------------------------------------
     def code_for(self, node: cst.CSTNode) -> str:
@@ -92,15 +100,24 @@ class Converter(FastTransformer):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._enter(node.name.value)
+        self.last_line = None
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        self.last_line = None
+        rule = self.rules.defs.get(original.name.value)
+        if rule is not None and self.analysis.gluon_class(self.scopes[-1]) is not None:
+            new = self._apply(Site(self, rule, original, updated, matched=original.name.value))
+            self._leave()
+            return new
         self._leave()
         return updated
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._enter(node.name.value)
+        self.last_line = None
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+        self.last_line = None
         self._leave()
         return updated
 
@@ -173,12 +190,17 @@ class Converter(FastTransformer):
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         self._push_suppress(node.trailing_whitespace.comment)
         self.statement_stack.append(node)
+        self.line_before[id(node)] = self.last_line
 
     def leave_SimpleStatementLine(self, original, updated):
         self.suppress.pop()
         self.statement_stack.pop()
+        self.last_line = id(original)
         smalls = self.statement_rewrites.pop(id(original), None)
         if smalls is None:
+            return updated
+        if not smalls:
+            self.removed.add(id(updated))
             return updated
         lines = [cst.SimpleStatementLine([small]) for small in smalls]
         lines[0] = lines[0].with_changes(leading_lines=updated.leading_lines,
@@ -194,8 +216,77 @@ class Converter(FastTransformer):
         self.suppress.pop()
         return updated
 
-    visit_With = visit_For = visit_While = visit_If = _header
-    leave_With = leave_For = leave_While = leave_If = _header_done
+    def _compound(self, node) -> None:
+        self._header(node)
+        self.last_line = None
+
+    def _compound_done(self, original, updated):
+        self.last_line = None
+        return self._header_done(original, updated)
+
+    visit_For = visit_While = visit_If = _compound
+    leave_For = leave_While = leave_If = _compound_done
+
+    def visit_With(self, node: cst.With) -> None:
+        self._compound(node)
+        self.with_stack.append(node)
+
+    def leave_With(self, original: cst.With, updated: cst.With):
+        self.with_stack.pop()
+        self._compound_done(original, updated)
+        if id(original) not in self.unwrap or not isinstance(updated.body, cst.IndentedBlock):
+            return updated
+        # `with self.name_scope():` goes; its body moves out a level with the comments kept
+        body = list(updated.body.body)
+        lead = list(updated.leading_lines)
+        for comment in (updated.body.header.comment,):
+            if comment is not None:
+                lead.append(cst.EmptyLine(comment=comment))
+        lead += list(body[0].leading_lines)
+        body[0] = body[0].with_changes(leading_lines=lead)
+        return cst.FlattenSentinel(body)
+
+    def visit_Try(self, node) -> None:
+        self.last_line = None
+
+    def leave_Try(self, original, updated):
+        self.last_line = None
+        return updated
+
+    # -- statements rules deleted ------------------------------------------------
+    def _drop_removed(self, body: list) -> tuple[list, list]:
+        """Drop deleted statement lines; their comments go to the next statement (returned
+        when nothing follows)."""
+        out, carry = [], []
+        for stmt in body:
+            if id(stmt) in self.removed:
+                carry += [line for line in stmt.leading_lines if line.comment is not None]
+                comment = stmt.trailing_whitespace.comment
+                if comment is not None:
+                    carry.append(cst.EmptyLine(comment=comment))
+                continue
+            if carry:
+                stmt = stmt.with_changes(leading_lines=[*carry, *stmt.leading_lines])
+                carry = []
+            out.append(stmt)
+        return out, carry
+
+    def leave_IndentedBlock(self, original, updated):
+        if not self.removed:
+            return updated
+        body, carry = self._drop_removed(updated.body)
+        if len(body) == len(updated.body):
+            return updated
+        if not body:
+            body = [cst.SimpleStatementLine([cst.Pass()], leading_lines=carry)]
+            carry = []
+        return updated.with_changes(body=body, footer=[*carry, *updated.footer])
+
+    def leave_Module(self, original, updated):
+        if not self.removed:
+            return updated
+        body, carry = self._drop_removed(updated.body)
+        return updated.with_changes(body=body, footer=[*carry, *updated.footer])
 
     def statement_of(self, call: cst.CSTNode) -> Optional[cst.SimpleStatementLine]:
         """The statement line `call` makes up on its own (`mx.random.seed(1)`), if it does."""
@@ -207,7 +298,8 @@ class Converter(FastTransformer):
         return None
 
     def replace_statement(self, stmt: cst.SimpleStatementLine, smalls: list) -> None:
-        """Let a rule turn its statement into several lines (one call -> four lines)."""
+        """Let a rule turn its statement into several lines (one call -> four lines), or
+        none (its comments stay; a block left empty gets `pass`)."""
         self.statement_rewrites[id(stmt)] = smalls
 
     # -- references -----------------------------------------------------------

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 MX_ROOTS = ("mxnet", "gluonnlp", "gluoncv")
+# a class deriving from one of these is a Gluon block (its super().__init__ takes prefix=...)
+GLUON_ROOTS = ("mxnet.gluon.", "gluonnlp.", "gluoncv.")
 
 # MXNet's re-exports, longest prefix first; each resolves to one canonical spelling.
 _REEXPORTS = [
@@ -83,6 +85,9 @@ class Scope:
     values: dict = field(default_factory=dict)  # name -> [ast.expr | None]
     star_mx: list = field(default_factory=list)  # `from mxnet.x import *` (line numbers)
     mx_params: set = field(default_factory=set)  # hybrid_forward's F: MXNet's namespace, passed in
+    gluon: bool = False  # a class deriving from a Gluon block (here or in a class of this file)
+    mx_bases: tuple = ()  # canonical names of its MXNet base classes
+    attrs: dict = field(default_factory=dict)  # class scopes: `self.<attr> = value` in its methods
 
 
 class Analysis:
@@ -123,6 +128,50 @@ class Analysis:
         if base is None or base is AMBIGUOUS:
             return base
         return canonical(base + ("." + rest if rest else ""))
+
+    # -- Gluon blocks --------------------------------------------------------
+    def gluon_class(self, key: ScopeKey) -> Optional[Scope]:
+        """The Gluon block class whose method (or body) `key` is in, if any."""
+        scope = self.scopes.get(key)
+        while scope is not None and not scope.is_class:
+            scope = scope.parent
+        return scope if scope is not None and scope.gluon else None
+
+    def block_params(self, cls: Scope) -> dict[str, ast.Call]:
+        """Attributes a Gluon class assigns from `self.params.get(...)` or `get_constant(...)`:
+        Gluon passes them to hybrid_forward as keyword arguments under these names."""
+        found = {}
+        for attr, values in cls.attrs.items():
+            for v in values:
+                if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) \
+                        and v.func.attr in ("get", "get_constant") and isinstance(v.func.value, ast.Attribute) \
+                        and v.func.value.attr == "params":
+                    found[attr] = v
+        return found
+
+    def constructed_by(self, key: ScopeKey, expr: ast.expr) -> set[str]:
+        """Canonical names of the MXNet calls that may have made `expr` (a name or `self.attr`),
+        empty when anything else may have."""
+        values: list = []
+        if isinstance(expr, ast.Name):
+            scope = self.scopes.get(key)
+            while scope is not None and expr.id not in scope.values:
+                scope = scope.parent
+            values = scope.values[expr.id] if scope is not None else []
+        elif isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self":
+            scope = self.scopes.get(key)
+            while scope is not None and not scope.is_class:
+                scope = scope.parent
+            values = scope.attrs.get(expr.attr, []) if scope is not None else []
+            key = scope.key if scope is not None else key
+        made = set()
+        for v in values:
+            func = _dotted(v.func) if isinstance(v, ast.Call) else None
+            resolved = self.resolve(key, func) if func else None
+            if not resolved or resolved is AMBIGUOUS or not is_mxnet(resolved):
+                return set()
+            made.add(resolved)
+        return made
 
     # -- NDArray-ness ------------------------------------------------------
     def classify(self, key: ScopeKey, expr: ast.expr, _seen: Optional[set] = None) -> Optional[str]:
@@ -193,6 +242,21 @@ def _dotted(node: ast.expr) -> Optional[str]:
 class _Collector:
     def __init__(self, analysis: Analysis):
         self.a = analysis
+        self.gluon_names: set = set()  # classes of this file that are Gluon blocks
+
+    def _resolved(self, base: ast.expr, scope: Scope) -> Optional[str]:
+        dotted = _dotted(base)
+        resolved = self.a.resolve(scope.key, dotted) if dotted else None
+        return None if resolved is AMBIGUOUS else resolved
+
+    def _gluon_base(self, base: ast.expr, scope: Scope) -> bool:
+        dotted = _dotted(base)
+        if dotted is None:
+            return False
+        if dotted in self.gluon_names:
+            return True
+        resolved = self.a.resolve(scope.key, dotted)
+        return bool(resolved) and resolved is not AMBIGUOUS and resolved.startswith(GLUON_ROOTS)
 
     def run(self, tree: ast.Module) -> None:
         root = Scope((), None)
@@ -217,6 +281,10 @@ class _Collector:
                 if isinstance(node, ast.ClassDef):
                     for b in node.bases + [k.value for k in node.keywords]:
                         self._expr(b, scope)
+                    inner.gluon = any(self._gluon_base(b, scope) for b in node.bases)
+                    inner.mx_bases = tuple(r for r in (self._resolved(b, scope) for b in node.bases) if is_mxnet(r))
+                    if inner.gluon:
+                        self.gluon_names.add(node.name)
                 else:
                     self._args(node.args, scope, inner)
                     self._gluon_namespace(node, scope, inner)
@@ -245,6 +313,7 @@ class _Collector:
             elif isinstance(node, ast.Assign):
                 for target in node.targets:
                     self._target(target, scope, node.value if len(node.targets) == 1 else None)
+                    self._self_attr(target, scope, node.value if len(node.targets) == 1 else None)
                 self._expr(node.value, scope)
             elif isinstance(node, ast.AnnAssign):
                 self._target(node.target, scope, node.value)
@@ -310,6 +379,12 @@ class _Collector:
             self._target(target.value, scope, None)
         else:
             self._expr(target, scope)
+
+    def _self_attr(self, target: ast.expr, scope: Scope, value) -> None:
+        """Record `self.x = value` in a method on the class scope."""
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self" \
+                and scope.parent is not None and scope.parent.is_class:
+            scope.parent.attrs.setdefault(target.attr, []).append(value)
 
     def _args(self, args: ast.arguments, outer: Scope, inner: Scope) -> None:
         for default in args.defaults + [d for d in args.kw_defaults if d is not None]:

@@ -182,6 +182,8 @@ def bind(rule: Rule, call: cst.Call, receiver: Optional[cst.BaseExpression] = No
     A method call binds its receiver to the first parameter, so `x.sum(axis=1)` and
     `nd.sum(x, axis=1)` reach the rule in the same shape.
     """
+    if rule.signature == ("...",):  # the transform reads the call's own arguments
+        return {}, []
     signature = list(rule.signature)
     args: dict = {}
     if receiver is not None and signature:

@@ -1,0 +1,237 @@
+"""Gluon block structure (MX100-MX111, MX600): classes, hybrid_forward, name scopes, children,
+containers and hybridize, on whole snippets; the numbers are checked by the fixture models."""
+import ast
+import textwrap
+
+import pytest
+
+from xlate.engine import convert_source
+
+
+def convert(src: str, **kw):
+    result = convert_source(textwrap.dedent(src).lstrip("\n"), **kw)
+    ast.parse(result.output)
+    assert convert_source(result.output).output == result.output  # idempotent
+    return result
+
+
+def codes(result, status=None) -> list:
+    return [d.code for d in result.diagnostics if status is None or d.status == status]
+
+
+def test_name_scope_unwrapped_with_comments_and_nested():
+    r = convert("""
+        from mxnet.gluon import nn
+        class Net(nn.HybridBlock):
+            def __init__(self, **kwargs):
+                super(Net, self).__init__(**kwargs)
+                # before
+                with self.name_scope():  # header
+                    self.body = nn.HybridSequential(prefix='')
+                    with self.body.name_scope():
+                        self.x = 1
+                self.y = 2
+    """)
+    assert r.output == textwrap.dedent("""\
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self, **kwargs):
+                super(Net, self).__init__()
+                # before
+                # header
+                self.body = nn.Sequential()
+                self.x = 1
+                self.y = 2
+    """)
+    assert codes(r).count("MX102") == 2
+
+
+def test_name_scope_used_as_a_value_is_manual():
+    r = convert("""
+        from mxnet.gluon import nn
+        net = nn.Sequential()
+        scope = net.name_scope()
+    """)
+    assert "MX102" in codes(r, "manual")
+    assert "net.name_scope()" in r.output
+
+
+def test_super_init_only_when_the_base_is_a_gluon_container():
+    r = convert("""
+        from mxnet import gluon
+        from mxnet.gluon import nn
+        class A(gluon.Block):
+            def __init__(self, units, prefix=None, params=None):
+                super(A, self).__init__(prefix, params)
+        class B(A):
+            def __init__(self, **kwargs):
+                super().__init__(4, **kwargs)
+        class C(nn.HybridSequential):
+            def __init__(self):
+                super().__init__(prefix='c_')
+        class D(nn.Dense):
+            def __init__(self):
+                super().__init__(10, flatten=False)
+    """)
+    out = r.output
+    assert "super(A, self).__init__()" in out
+    assert "super().__init__(4, **kwargs)" in out  # A's own constructor takes them
+    assert "class C(torch.nn.Sequential)" in out and "super().__init__()\n" in out
+    assert "super().__init__(10, flatten=False)" in out
+    assert "MX101" in codes(r, "manual")  # the Dense subclass
+
+
+def test_hybrid_forward_parameters_become_attributes():
+    r = convert("""
+        from mxnet import gluon
+        class Net(gluon.HybridBlock):
+            def __init__(self):
+                super().__init__()
+                self.w = self.params.get_constant('w', [1.0])
+                self.c = self.params.get_constant('c', [2.0])
+            def hybrid_forward(self, F, x, y, w=None, *, c):
+                f = lambda w2: w2 + w
+                return F.relu(x + y) * w + c + f(x).w
+    """)
+    assert "def forward(self, x, y):" in r.output
+    assert "torch.relu(x + y) * self.w + self.c + f(x).w" in r.output
+    assert "lambda w2: w2 + self.w" in r.output
+
+
+def test_hybrid_forward_rebinding_a_parameter_is_manual():
+    r = convert("""
+        from mxnet import gluon
+        class Net(gluon.HybridBlock):
+            def __init__(self):
+                super().__init__()
+                self.w = self.params.get_constant('w', [1.0])
+            def hybrid_forward(self, F, x, w):
+                w = w * 2
+                return x * w
+    """)
+    assert "MX103" in codes(r, "manual")
+    assert "def hybrid_forward(self, F, x, w):" in r.output
+
+
+@pytest.mark.parametrize("body,why", [
+    ("def forward(self, x):\n        return x\n    def hybrid_forward(self, F, x, w):\n        return x", "both"),
+    ("def hybrid_forward(self, F, x, **kwargs):\n        return x * kwargs['w']", "kwargs"),
+])
+def test_hybrid_forward_left_when_unsafe(body, why):
+    src = ("from mxnet import gluon\nclass Net(gluon.HybridBlock):\n    def __init__(self):\n"
+           "        super().__init__()\n        self.w = self.params.get_constant('w', [1.0])\n    " + body + "\n")
+    r = convert(src)
+    assert "MX103" in codes(r, "manual"), why
+    assert "hybrid_forward" in r.output
+
+
+def test_hybrid_forward_outside_a_gluon_class_is_left():
+    src = "import mxnet as mx\nclass Plain:\n    def hybrid_forward(self, F, x):\n        return x\n"
+    r = convert(src)
+    assert "def hybrid_forward(self, F, x)" in r.output and "MX103" not in codes(r)
+
+
+def test_unconverted_F_operator_stays_reported():
+    r = convert("""
+        from mxnet import gluon
+        class Net(gluon.HybridBlock):
+            def hybrid_forward(self, F, x):
+                return F.contrib.foo(x)
+    """)
+    assert "MX900" in codes(r, "manual")
+    assert "import torch.nn.functional as F" not in r.output  # F is not torch's functional there
+
+
+def test_hybridize_removed_keeps_comments_and_blocks_valid():
+    r = convert("""
+        import mxnet as mx
+        def build(net, fast):
+            if fast:
+                # compile
+                net.hybridize(static_alloc=True)  # speed
+            return net
+        y = f(net.hybridize())
+    """)
+    assert r.output == textwrap.dedent("""\
+        def build(net, fast):
+            if fast:
+                # compile
+                # speed
+                pass
+            return net
+        y = f(net.hybridize())
+    """)
+    assert codes(r, "manual") == ["MX600"]
+
+
+def test_hybridize_compile_option():
+    r = convert("""
+        import mxnet as mx
+        net.hybridize(static_alloc=True, static_shape=True)
+    """, options={"hybridize": "compile"})
+    assert r.output == "net.compile()\n"
+    assert codes(r, "review") == ["MX600"]
+
+
+def test_register_child_names_follow_gluon():
+    r = convert("""
+        from mxnet.gluon import nn
+        class Net(nn.Block):
+            def __init__(self, subs):
+                super().__init__()
+                self.subs = []
+                with self.name_scope():
+                    for s in subs:
+                        self.subs.append(s)
+                        self.register_child(self.subs[-1])
+    """)
+    assert "self.add_module(str(len(self._modules)), self.subs[-1])" in r.output
+    assert "name_scope" not in r.output
+
+
+def test_add_only_on_gluon_containers():
+    r = convert("""
+        from mxnet.gluon import nn
+        class Net(nn.HybridSequential):
+            def __init__(self):
+                super().__init__()
+                self.add(nn.HybridSequential())
+        net = nn.HybridSequential()
+        other = make()
+        net.add(other)
+        other.add(3)
+        seen = set()
+        seen.add(1)
+    """)
+    assert "self.append(nn.Sequential())" in r.output
+    assert "net.append(other)" in r.output
+    assert "other.add(3)" in r.output and "seen.add(1)" in r.output
+
+
+def test_params_get_deferred_shape_is_manual():
+    r = convert("""
+        from mxnet import gluon
+        class Net(gluon.Block):
+            def __init__(self):
+                super().__init__()
+                self.w = self.params.get('w', shape=(0, 4), allow_deferred_init=True)
+                self.v = self.params.get('other_name', shape=(2, 4))
+                self.u = self.params.get('u', shape=(2, 4), lr_mult=0.1)
+        d = {}
+        d.get('w', 3)
+    """)
+    assert codes(r, "manual").count("MX105") == 3
+    assert "d.get('w', 3)" in r.output
+
+
+def test_lambda_blocks():
+    r = convert("""
+        from mxnet.gluon import nn
+        a = nn.Lambda(lambda x: x + 1)
+        b = nn.HybridLambda('relu')
+        c = nn.HybridLambda(lambda F, x: F.relu(x))
+        d = nn.HybridLambda('not_an_op')
+    """)
+    assert "a = _mx_Lambda(lambda x: x + 1)" in r.output
+    assert "b = _mx_Lambda(torch.relu)" in r.output
+    assert codes(r, "manual").count("MX108") == 2
