@@ -13,7 +13,7 @@ PyTorch's own deferred initialisation.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional, Union
 
 import libcst as cst
 
@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 class Shape:
     """What is statically known of a tensor flowing between layers."""
 
-    channels: Optional[int]  # size of axis 1 (None: unknown)
+    # size of axis 1: an int, or the (side-effect free) expression a layer was given, such as
+    # `channels[0]` (None: unknown)
+    channels: Union[int, cst.BaseExpression, None]
     rank2: bool = False  # the tensor is exactly (N, channels)
 
 
@@ -41,6 +43,34 @@ class LayerInfo:
 
 def keeps(shape: Optional[Shape]) -> Optional[Shape]:
     return shape
+
+
+def size(site: "Site", value) -> Union[int, cst.BaseExpression, None]:
+    """A layer argument usable as a known size: an int literal, or a plain name, attribute or
+    constant subscript (`units`, `self.c`, `channels[0]`); None otherwise."""
+    node = site.value(value) if isinstance(value, str) else value
+    if node is None:
+        return None
+    literal = site.evaluate(node)
+    if isinstance(literal, int) and not isinstance(literal, bool):
+        return literal if literal > 0 else None
+    return node if _pure(node) else None
+
+
+def _pure(node) -> bool:
+    if isinstance(node, cst.Name):
+        return True
+    if isinstance(node, cst.Attribute):
+        return _pure(node.value)
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+        index = node.slice[0].slice
+        return _pure(node.value) and isinstance(index, cst.Index) and isinstance(index.value, cst.Integer)
+    return False
+
+
+def as_node(value: Union[int, cst.BaseExpression]) -> cst.BaseExpression:
+    """A known size as an expression to put into a constructor."""
+    return cst.Integer(str(value)) if isinstance(value, int) else value
 
 
 def record(site: "Site", node: cst.BaseExpression, info: LayerInfo) -> cst.BaseExpression:
