@@ -1,4 +1,4 @@
-"""`xlate convert`, `xlate rules`, `xlate rule CODE`."""
+"""`xlate convert`, `xlate check`, `xlate convert-weights`, `xlate rules`, `xlate rule CODE`."""
 from __future__ import annotations
 
 import argparse
@@ -64,6 +64,24 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("--examples", type=int, default=5, metavar="N", help="with --rules: configurations per sample")
     k.add_argument("--family", action="append", metavar="NAME", 
                    help="with --rules: only this family, ndarray, devices or a rule code (repeatable)")
+    w = sub.add_parser("convert-weights", help="convert an MXNet parameter file to a PyTorch state_dict",
+                       description="Load an MXNet parameter file into the Gluon model, map it onto the PyTorch "
+                                   "translation with the checker's per-family tables, prove the result loads with "
+                                   "strict=True, and only then write it (atomically). Importing the model files "
+                                   "runs their code.")
+    w.add_argument("params", metavar="PARAMS",
+                   help="the MXNet parameter file (from save_parameters, save_params or export)")
+    w.add_argument("--mx", metavar="FILE.py:NAME", help="the MXNet model (class or factory)")
+    w.add_argument("--pt", metavar="FILE.py:NAME", help="the PyTorch model (class or factory)")
+    w.add_argument("-o", "--output", metavar="OUT.pt", help="the state_dict file to write (torch.save)")
+    w.add_argument("--mx-args", default="{}", metavar="JSON", help="keyword arguments for the MXNet constructor")
+    w.add_argument("--pt-args", default="{}", metavar="JSON", help="keyword arguments for the PyTorch constructor")
+    w.add_argument("--input", action="append", default=[], metavar="SPEC",
+                   help="an input (x:float32[4,7,3]); one forward pass fixes lazy modules' shapes; needed by --check")
+    w.add_argument("--check", action="store_true",
+                   help="also compare outputs with the converted weights, then run xlate check's comparison; "
+                        "nothing is written if they differ")
+    w.add_argument("--seed", type=int, default=0, help="seed for the --input arrays")
     sub.add_parser("rules", help="list the rule catalogue")
     r = sub.add_parser("rule", help="explain one rule")
     r.add_argument("code", metavar="MXnnn")
@@ -79,6 +97,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _rule(args.code)
         if args.command == "check":
             return _check(args)
+        if args.command == "convert-weights":
+            return _convert_weights(args)
         return _convert(args)
     except UsageError as e:
         print(f"xlate: error: {e}", file=sys.stderr)
@@ -250,6 +270,55 @@ def _check(args) -> int:
 
         write_atomic(Path(args.junit), output.junit(result))
     return EXIT_OK if result.ok else EXIT_MANUAL
+
+
+def _convert_weights(args) -> int:
+    """`xlate convert-weights PARAMS --mx ... --pt ... -o OUT`: see xlate/weights.py."""
+    import json
+
+    if not (args.mx and args.pt and args.output):
+        raise UsageError("convert-weights needs --mx FILE.py:NAME, --pt FILE.py:NAME and -o OUT")
+    if args.check and not args.input:
+        raise UsageError("--check needs at least one --input")
+    try:
+        from xlate.weights import ConvertError, convert_weights  # first: restores numpy aliases mxnet needs
+        import mxnet  # noqa: F401
+        import torch  # noqa: F401
+        from xlate.check import output
+        from xlate.check.inputs import SpecError, parse
+    except ImportError as e:
+        raise UsageError(f"xlate convert-weights needs torch, numpy and mxnet ({e}); install xlate[dev]")
+    try:
+        specs = [parse(s) for s in args.input]
+        mx_kwargs, pt_kwargs = json.loads(args.mx_args), json.loads(args.pt_args)
+    except SpecError as e:
+        raise UsageError(str(e))
+    except json.JSONDecodeError as e:
+        raise UsageError(f"--mx-args/--pt-args: not JSON: {e}")
+    try:
+        summary = convert_weights(Path(args.params), args.mx, args.pt, Path(args.output), mx_kwargs=mx_kwargs,
+                                  pt_kwargs=pt_kwargs, inputs=specs, seed=args.seed, check=args.check)
+    except ConvertError as e:
+        print(f"xlate convert-weights: {e}\nnothing was written", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as e:
+        print(f"xlate convert-weights: cannot write {e.filename or args.output}: {e.strerror or e}\n"
+              f"nothing was written", file=sys.stderr)
+        return EXIT_ERROR
+    except Exception as e:  # a bug in xlate (user code errors are ConvertErrors): exit 2, not 1
+        import traceback
+
+        traceback.print_exc()
+        print(f"xlate convert-weights: internal error, please report it: {type(e).__name__}: {e}\n"
+              f"nothing was written", file=sys.stderr)
+        return EXIT_ERROR
+    if summary.check is not None:
+        sys.stdout.write(output.text(summary.check, ", ".join(str(s) for s in specs), args.seed))
+        if not summary.check.ok:
+            print(f"xlate convert-weights: the check failed; {args.output} was not written", file=sys.stderr)
+            return EXIT_MANUAL
+    sys.stdout.write(summary.format())
+    return EXIT_OK
 
 
 def _check_rules(args) -> int:

@@ -1,0 +1,389 @@
+"""`xlate convert-weights`: an MXNet parameter file becomes a PyTorch state_dict file for the
+translated model, through the same per-family mapping tables the checker uses.
+
+Note [parameter files]
+MXNet 1.9.1 writes three kinds of names, and `load_parameters` tells them apart the same way:
+- `save_parameters`: structural names, the attribute path of each parameter (`0.weight`,
+  `encoder.fc.bias`). A fused RNN layer saves its unfused names (`rnn._unfused.0.i2h_weight`,
+  bidirectional `rnn._unfused.0.l_cell.i2h_weight`), which its `_collect_params_with_prefix`
+  produces and reads back. A model that is one single block saves bare names (`weight`).
+- `save_params` (deprecated): the parameters' own names with the model's prefix removed
+  (`dense0_weight`); counters restart inside each name scope, so a model built again matches.
+- `export`: `arg:`/`aux:` and the full names of the exporting process
+  (`arg:hybridsequential0_dense0_weight`); the model's top prefix may differ in this process,
+  so the file's prefix is found by trying each `_`-delimited one.
+Names with no `.` anywhere are read as the two prefixed kinds. Every file name must meet
+exactly one model parameter with a compatible shape (0 = deferred, taken from the file), or
+the conversion stops listing both sides; the values are then loaded with MXNet's own
+`load_dict`, which also completes deferred initialisation, so the MXNet model needs no input.
+
+Lazy torch modules (`LazyLinear`) have no shapes to copy into. With `--input` one forward
+pass fixes them, as the checker does, and the copy then checks the shapes; without, each lazy
+tensor takes the shape of the value mapped into it, which is what torch's own
+`load_state_dict` does for a lazy module, so the output file is the same either way.
+
+The file is written to a temporary name next to the output, loaded into a fresh instance of
+the PyTorch model with strict=True and compared tensor by tensor, and only then renamed into
+place: a failed conversion leaves no output and an existing output untouched.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+
+from xlate.check import families  # noqa: F401  (registers every layer family)
+from xlate.check.compare import Mismatch, compare, tolerance_for
+from xlate.check.inputs import InputSpec, draw
+from xlate.check.mapping import (MappingError, _pt_state, is_constant, mx_leaves, mx_to_pt_value, pair, pt_leaves,
+                                 transfer)
+from xlate.check.sides import LoadError, load, pt_run
+
+NAMINGS = {"structural": "save_parameters", "prefixed": "save_params", "exported": "export"}
+# torch state no MXNet layer has: the batch counter only drives momentum=None (cumulative) averages
+TORCH_ONLY = ("num_batches_tracked",)
+
+
+class ConvertError(Exception):
+    """The conversion cannot be done; the message says what did not fit (exit code 2)."""
+
+
+@dataclass
+class Summary:
+    output: Path
+    pt_ref: str
+    naming: str
+    tensors: int = 0
+    copied: int = 0
+    families: Counter = field(default_factory=Counter)
+    kept: list[str] = field(default_factory=list)  # torch state with no MXNet counterpart
+    constants: list[str] = field(default_factory=list)  # compared with the translation's own
+    cast: list[str] = field(default_factory=list)
+    lazy: str = ""
+    file_dtypes: dict = field(default_factory=dict)  # id(Parameter) -> the dtype the file holds
+    check: Any = None  # the checker's Result with --check
+
+    def format(self) -> str:
+        fams = ", ".join(f"{name} {n}" for name, n in sorted(self.families.items()))
+        lines = [f"xlate convert-weights: {self.tensors} tensors in {self.output} "
+                 f"({self.copied} from the MXNet file, names as {NAMINGS[self.naming]} writes them)",
+                 f"  layers by family: {fams or 'none'}"]
+        if self.constants:
+            lines.append(f"  constants equal to the translation's own: {', '.join(self.constants)}")
+        if self.kept:
+            lines.append(f"  PyTorch-only state kept as the model has it: {', '.join(self.kept)}")
+        if self.cast:
+            lines.append(f"  cast to the PyTorch parameter's dtype: {', '.join(self.cast)}")
+        if self.lazy:
+            lines.append(f"  lazy modules: {self.lazy}")
+        lines.append(f"  loaded into a fresh {self.pt_ref} with strict=True")
+        return "\n".join(lines) + "\n"
+
+
+def convert_weights(params: Path, mx_ref: str, pt_ref: str, output: Path, *, mx_kwargs: dict,
+                    pt_kwargs: dict, inputs: list[InputSpec], seed: int = 0, check: bool = False) -> Summary:
+    """Convert, verify and (when every check passed) write `output`; see the module's Note."""
+    _check_paths(params, output)
+    try:
+        mx_net = load(mx_ref, mx_kwargs)
+    except LoadError as e:
+        raise ConvertError(str(e)) from e
+    naming, file_dtypes = load_into(mx_net, params, mx_ref)
+    pt_model = _build(pt_ref, pt_kwargs)
+    rng = np.random.default_rng(seed)
+    arrays = [draw(s, rng) for s in inputs]
+    summary = Summary(output, pt_ref, naming, file_dtypes=file_dtypes)
+    summary.lazy = _materialise(mx_net, pt_model, arrays, pt_ref)
+    try:
+        pairs = transfer(mx_net, pt_model)
+    except MappingError as e:
+        raise ConvertError(f"the MXNet and PyTorch models do not pair:\n{e}") from e
+    state = pt_model.state_dict()
+    _account(summary, pairs, pt_model, state)
+
+    import torch
+
+    output.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".xlate-tmp", dir=output.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            torch.save(state, fh)
+        _set_mode(Path(tmp), output)
+        fresh = _reload(Path(tmp), pt_ref, pt_kwargs, arrays, state)
+        if check:
+            summary.check = _check(mx_net, fresh, inputs, arrays, mx_ref, pt_ref, seed)
+        if summary.check is None or summary.check.ok:
+            os.replace(tmp, output)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return summary
+
+
+def _set_mode(tmp: Path, output: Path) -> None:
+    """An existing output keeps its mode; a new one gets what open() would give (mkstemp's is 0600)."""
+    if output.exists():
+        os.chmod(tmp, output.stat().st_mode & 0o7777)
+        return
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
+
+
+def _check_paths(params: Path, output: Path) -> None:
+    if not params.exists():
+        raise ConvertError(f"{params}: no such file")
+    if not params.is_file():
+        raise ConvertError(f"{params}: not a file")
+    if output.is_dir():
+        raise ConvertError(f"{output}: is a directory; give the file name of the state_dict to write")
+    if output.exists() and os.path.samefile(output, params):
+        raise ConvertError(f"{output}: is the MXNet parameter file; write the state_dict elsewhere")
+
+
+# -- the MXNet side ---------------------------------------------------------------------------
+def read(params: Path) -> dict:
+    """{name: NDArray} from an MXNet parameter file."""
+    import mxnet as mx
+
+    try:
+        loaded = mx.nd.load(str(params))
+    except mx.base.MXNetError as e:
+        reason = str(e).strip().splitlines()[-1]
+        raise ConvertError(f"{params}: not an MXNet parameter file ({reason})") from e
+    if not isinstance(loaded, dict):
+        raise ConvertError(f"{params}: holds {len(loaded)} arrays without names (nd.save of a list); "
+                           f"save the model with net.save_parameters(path)")
+    return loaded
+
+
+def match(mx_net, loaded: dict) -> tuple[str, dict, dict]:
+    """(naming, {file name: Parameter}, {model name: Parameter}) by the rules of the Note."""
+    if any("." in k for k in loaded):
+        model = mx_net._collect_params_with_prefix()
+        return "structural", {k: model[k] for k in loaded if k in model}, model
+    exported = any(k.startswith(("arg:", "aux:")) for k in loaded)
+    names = {k: k[4:] if k.startswith(("arg:", "aux:")) else k for k in loaded}
+    top = mx_net.prefix
+    model = {n[len(top):] if n.startswith(top) else n: p for n, p in mx_net.collect_params().items()}
+    best: dict = {}
+    first = next(iter(names.values()), "")
+    cuts = [0] + ([i + 1 for i, c in enumerate(first) if c == "_"] if exported else [])
+    for cut in cuts:
+        prefix = first[:cut]
+        found = {k: model[n[cut:]] for k, n in names.items() if n.startswith(prefix) and n[cut:] in model}
+        if len(found) > len(best):
+            best = found
+    return ("exported" if exported else "prefixed"), best, model
+
+
+def load_into(mx_net, params: Path, mx_ref: str) -> tuple[str, dict]:
+    """Load the file into the Gluon model, or list every name and shape that does not fit;
+    returns the naming and {id(Parameter): the file's dtype}."""
+    import mxnet as mx
+
+    loaded = read(params)
+    naming, found, model = match(mx_net, loaded)
+    covered = {id(p) for p in found.values()}
+    extra = [f"{k} {loaded[k].shape}" for k in loaded if k not in found]
+    # a parameter shared between blocks is listed under each of its names; one is enough
+    missing = [f"{n} {_shape(p.shape)}" for n, p in model.items() if id(p) not in covered]
+    differ = [f"{k}: file {loaded[k].shape}, model {_shape(p.shape)}" for k, p in found.items()
+              if p.shape and (len(p.shape) != len(loaded[k].shape)
+                              or any(m not in (0, f) for m, f in zip(p.shape, loaded[k].shape)))]
+    if extra or missing or differ:
+        lines = [f"{params} does not fit {mx_ref} (names as {NAMINGS[naming]} writes them):"]
+        for what, items in (("in the file, not in the model", extra), ("in the model, not in the file",
+                            sorted(set(missing))), ("shapes differ", differ)):
+            if items:
+                lines.append(f"  {what}: {', '.join(items)}")
+        raise ConvertError("\n".join(lines))
+    try:  # values cast to the Gluon model's dtypes; casts into torch's are reported
+        mx_net.collect_params().load_dict({found[k].name: v for k, v in loaded.items()}, cast_dtype=True)
+    except (AssertionError, ValueError, mx.base.MXNetError) as e:  # MXNet's own checks
+        raise ConvertError(f"{params} does not load into {mx_ref}: {e}") from e
+    return naming, {id(found[k]): np.dtype(v.dtype) for k, v in loaded.items()}
+
+
+def _shape(shape) -> str:
+    return "(" + ", ".join("?" if d == 0 else str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+# -- the PyTorch side -------------------------------------------------------------------------
+def _build(pt_ref: str, pt_kwargs: dict):
+    try:
+        model = load(pt_ref, pt_kwargs)
+    except LoadError as e:
+        raise ConvertError(str(e)) from e
+    if not hasattr(model, "state_dict"):
+        raise ConvertError(f"{pt_ref}: built a {type(model).__name__}, not a torch.nn.Module")
+    return model.cpu()
+
+
+def _forward(pt_model, arrays, pt_ref: str) -> None:
+    import torch
+
+    try:
+        with torch.no_grad():
+            pt_run(pt_model, arrays, "cpu", train=False)
+    except Exception as e:
+        raise ConvertError(f"{pt_ref}: the forward pass on the --input arrays failed: "
+                           f"{type(e).__name__}: {e}") from e
+
+
+def _materialise(mx_net, pt_model, arrays, pt_ref: str) -> str:
+    """Give lazy modules their shapes (see the Note); says how, or '' when there were none."""
+    import torch
+
+    if not _uninitialised(pt_model):
+        return ""
+    if arrays:
+        _forward(pt_model, arrays, pt_ref)
+        if not _uninitialised(pt_model):
+            return "shapes from one forward pass on the --input arrays"
+    try:
+        pairs = pair(mx_net, pt_model)
+    except MappingError as e:
+        raise ConvertError(f"the MXNet and PyTorch models do not pair:\n{e}") from e
+    except RuntimeError as e:  # describing a pairing failure reads the shapes lazy tensors lack
+        raise ConvertError(f"the MXNet and PyTorch models do not pair:\n{_leaf_table(mx_net, pt_model)}") from e
+    for pr in pairs:
+        for m in pr.maps:
+            target = getattr(pr.pt_module, m.pt, None)
+            if isinstance(target, torch.nn.parameter.UninitializedTensorMixin) and m.mx in pr.mx_block._reg_params:
+                value = mx_to_pt_value(m, pr.mx_block._reg_params[m.mx].data().asnumpy(), pr)
+                target.materialize(value.shape)
+    left = _uninitialised(pt_model)
+    if left:
+        raise ConvertError(f"lazy tensors no MXNet parameter gives a shape to: {', '.join(left)}; "
+                           f"give --input SPEC so that one forward pass fixes them")
+    return "shapes from the MXNet file (as torch's load_state_dict gives them)"
+
+
+def _uninitialised(model) -> list[str]:
+    """Names of lazy parameters and buffers still without a shape (sides.lazy sees parameters only)."""
+    import torch
+
+    return [n for n, t in list(model.named_parameters()) + list(model.named_buffers())
+            if isinstance(t, torch.nn.parameter.UninitializedTensorMixin)]
+
+
+def _leaf_table(mx_net, pt_model) -> str:
+    """Both sides' parameter-owning layers, side by side, with lazy shapes shown as '?'."""
+    import torch
+
+    def shape(t) -> str:
+        return "?" if isinstance(t, torch.nn.parameter.UninitializedTensorMixin) else str(tuple(t.shape))
+
+    mx = [f"{p} [{type(b).__name__}: " + ", ".join(f"{n} {_shape(v.shape)}" for n, v in b._reg_params.items()) + "]"
+          for p, b in mx_leaves(mx_net)]
+    pt = [f"{p} [{type(m).__name__}: " + ", ".join(f"{n} {shape(v)}" for n, v in _pt_state(m).items()) + "]"
+          for p, m in pt_leaves(pt_model)]
+    lines = [f"MXNet has {len(mx)} blocks with parameters, PyTorch {len(pt)} modules (? = lazy, no shape yet):"]
+    for i in range(max(len(mx), len(pt))):
+        lines.append(f"  {i}: {mx[i] if i < len(mx) else '-'}  <->  {pt[i] if i < len(pt) else '-'}")
+    return "\n".join(lines)
+
+
+def _account(summary: Summary, pairs, pt_model, state) -> None:
+    """Every state_dict entry is copied from MXNet, a constant equal to MXNet's, or a known
+    PyTorch-only counter; anything else would be a value the file never gave."""
+    import torch
+
+    paths = {id(m): p for p, m in pt_model.named_modules()}
+    copied, differ = set(), []
+    for pr in pairs:
+        summary.families[pr.family.name if pr.family else "own parameters (by name)"] += 1
+        base = paths[id(pr.pt_module)]
+        for m in pr.maps:
+            param = pr.mx_block._reg_params.get(m.mx)
+            key = f"{base}.{m.pt}" if base else m.pt
+            if param is None or key not in state:
+                continue  # an optional parameter absent on both sides
+            value = mx_to_pt_value(m, param.data().asnumpy(), pr)
+            if is_constant(param):  # the translation computes its own copy: compared, not copied
+                own = state[key].detach().cpu().numpy()
+                mismatch = compare(key, value, own, tolerance_for(value.dtype))
+                if mismatch is not None:
+                    differ.append(mismatch.format())
+                summary.constants.append(key)
+            else:
+                saved = summary.file_dtypes.get(id(param), value.dtype)
+                if torch.from_numpy(np.empty(0, saved)).dtype != state[key].dtype:
+                    summary.cast.append(f"{key} {saved} -> {str(state[key].dtype).replace('torch.', '')}")
+            copied.add(key)
+    if differ:
+        raise ConvertError("constants the translation computes differently from the MXNet file: "
+                           + "; ".join(differ))
+    unmapped = [k for k in state if k not in copied and not k.endswith(TORCH_ONLY)]
+    if unmapped:
+        raise ConvertError("PyTorch state no MXNet parameter maps to: "
+                           + ", ".join(f"{k} {tuple(state[k].shape)}" for k in unmapped))
+    summary.kept = [k for k in state if k not in copied]
+    summary.tensors = len(state)
+    summary.copied = len(copied) - len(summary.constants)
+
+
+def _reload(path: Path, pt_ref: str, pt_kwargs: dict, arrays, state):
+    """A fresh instance of the PyTorch model, the written file loaded with strict=True."""
+    import torch
+
+    fresh = _build(pt_ref, pt_kwargs)
+    if arrays and _uninitialised(fresh):
+        _forward(fresh, arrays, pt_ref)
+    written = torch.load(path, map_location="cpu", weights_only=True)
+    missing, unexpected = _keys(fresh.state_dict(), written)
+    if missing or unexpected:
+        raise ConvertError(f"a fresh {pt_ref} does not load the written state_dict with strict=True: "
+                           f"missing {', '.join(missing) or 'none'}; unexpected {', '.join(unexpected) or 'none'} "
+                           f"(does the model's structure depend on something that varies?)")
+    try:
+        fresh.load_state_dict(written, strict=True)
+    except RuntimeError as e:
+        raise ConvertError(f"a fresh {pt_ref} does not load the written state_dict with strict=True: {e}") from e
+    after = fresh.state_dict()
+    changed = [k for k, v in state.items() if not torch.equal(after[k], v)]
+    if changed:  # a module's own load hook altered what was written
+        raise ConvertError(f"loading the written state_dict into a fresh {pt_ref} changed: {', '.join(changed)}")
+    return fresh
+
+
+def _keys(expected: dict, written: dict) -> tuple[list[str], list[str]]:
+    def shape(t) -> str:
+        return "(uninitialised)" if type(t).__name__.startswith("Uninitialized") else str(tuple(t.shape))
+
+    missing = [f"{k} {shape(v)}" for k, v in expected.items() if k not in written]
+    unexpected = [f"{k} {tuple(v.shape)}" for k, v in written.items() if k not in expected]
+    return missing, unexpected
+
+
+# -- --check --------------------------------------------------------------------------------
+def _check(mx_net, fresh, inputs, arrays, mx_ref: str, pt_ref: str, seed: int):
+    """The written weights against MXNet's loaded ones (inference outputs), then the
+    checker's full comparison of the two models (random weights, gradients, training)."""
+    from xlate.check.pair import Check, check_models, compared
+    from xlate.check.sides import mx_run
+
+    mx_out = mx_run(mx_net, arrays, train=False)[0]
+    try:
+        pt_out = pt_run(fresh, arrays, "cpu", train=False)[0]
+    except Exception as e:
+        raise ConvertError(f"{pt_ref} with the written weights failed to run: {type(e).__name__}: {e}") from e
+    own: list[Check] = []
+    if len(mx_out) != len(pt_out):
+        own.append(Check("converted weights: outputs", Mismatch(
+            "converted weights: outputs", f"PyTorch returns {len(pt_out)} arrays where MXNet returns {len(mx_out)}")))
+    for i, (e, a) in enumerate(zip(mx_out, pt_out)):
+        what = "converted weights: inference output" + (f" {i}" if len(mx_out) > 1 else "")
+        own.append(compared(what, e, a, tolerance_for(e.dtype)))
+    try:  # draws its own weights into both models: they are not needed any more
+        result = check_models(mx_net, fresh, inputs, mx_ref=mx_ref, pt_ref=pt_ref, seed=seed)
+    except (LoadError, MappingError) as e:
+        raise ConvertError(str(e)) from e
+    result.checks[:0] = own
+    return result
