@@ -33,11 +33,11 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
-from xlate.check import families  # noqa: F401  (registers every layer family)
+import xlate.check.families  # noqa: F401  (registers every layer family)
 from xlate.check.compare import Mismatch, compare, tolerance_for
 from xlate.check.inputs import InputSpec, draw
 from xlate.check.mapping import (MappingError, _pt_state, is_constant, mx_leaves, mx_to_pt_value, pair, pt_leaves,
@@ -320,7 +320,7 @@ def _account(summary: Summary, pairs, pt_model, state) -> None:
     if differ:
         raise ConvertError("constants the translation computes differently from the MXNet file: "
                            + "; ".join(differ))
-    unmapped = [k for k in state if k not in copied and not k.endswith(TORCH_ONLY)]
+    unmapped = [k for k in state if k not in copied and k.rpartition(".")[2] not in TORCH_ONLY]
     if unmapped:
         raise ConvertError("PyTorch state no MXNet parameter maps to: "
                            + ", ".join(f"{k} {tuple(state[k].shape)}" for k in unmapped))
