@@ -31,6 +31,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--other-files", choices=("copy", "skip"), default="copy",
                    help="for a directory: copy non-Python files into the output tree, or skip them")
     c.add_argument("-j", "--jobs", type=int, default=0, help="worker processes for trees (default: CPU count)")
+    c.add_argument("--hybridize", choices=("drop", "compile"), default="drop",
+                   help="net.hybridize(): remove it (default) or write net.compile() (MX600)")
     k = sub.add_parser("check", help="compare an MXNet model with its PyTorch translation",
                        description="Run both models with the same weights on the same inputs and compare "
                                    "outputs and gradients. Importing the model files runs their code.")
@@ -167,7 +169,8 @@ def _convert(args) -> int:
             jobs.append(Job(p, str(p), out if out else (p if args.in_place else None)))
 
     workers = args.jobs or (os.cpu_count() or 1)
-    results = convert_all(jobs, select=select, ignore=ignore, workers=workers)
+    results = convert_all(jobs, select=select, ignore=ignore, workers=workers,
+                          options={"hybridize": args.hybridize})
     errors = [r for r in results if isinstance(r, InputError)]
     if errors:
         for e in errors:

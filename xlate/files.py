@@ -73,10 +73,10 @@ def _raise(error: OSError) -> None:
 
 
 def _convert_one(args) -> FileResult | tuple:
-    job, select, ignore = args
+    job, select, ignore, options = args
     try:
         text, bom = _read(job.source, job.display)
-        result = convert_source(text, path=job.display, select=select, ignore=ignore)
+        result = convert_source(text, path=job.display, select=select, ignore=ignore, options=options)
     except InputError as e:
         # InputError does not survive pickling (its __init__ takes four arguments, its
         # args hold one string): a worker process hands back the fields instead.
@@ -93,8 +93,9 @@ def _unpack(result) -> FileResult | InputError:
     return InputError(*result) if isinstance(result, tuple) else result
 
 
-def convert_all(jobs: list[Job], *, select, ignore, workers: int) -> list[FileResult | InputError]:
-    args = [(job, select, ignore) for job in jobs]
+def convert_all(jobs: list[Job], *, select, ignore, workers: int,
+                options: dict | None = None) -> list[FileResult | InputError]:
+    args = [(job, select, ignore, options) for job in jobs]
     if workers <= 1 or len(jobs) < 4:
         return [_unpack(_convert_one(a)) for a in args]
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -111,6 +112,10 @@ def write_atomic(path: Path, text: str) -> None:
             fh.write(text)
         if path.exists():
             shutil.copymode(path, tmp)
+        else:  # mkstemp makes 0600; a new file gets the mode any other new file would
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -48,11 +48,14 @@ def _with_dependencies(wanted: list[str]) -> list[str]:
     sources = helper_sources()
     order: list[str] = []
 
+    seen: set = set()
+
     def add(name: str) -> None:
-        if name in order:
+        if name in seen:  # placed, or being placed (two helpers that name each other)
             return
+        seen.add(name)
         for dep in _HELPER_RE.findall(sources[name]):
-            if dep != name and dep in sources:
+            if dep in sources:
                 add(dep)
         order.append(name)
 

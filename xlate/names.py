@@ -72,6 +72,7 @@ def is_mxnet(name: Optional[str]) -> bool:
 
 
 AMBIGUOUS = "<ambiguous>"
+ARRAY_ARGUMENT = ast.Constant(value=None)  # the value of an input of a Gluon block's forward
 ScopeKey = tuple  # tuple of (name, occurrence) pairs
 
 
@@ -177,6 +178,8 @@ class Analysis:
     def classify(self, key: ScopeKey, expr: ast.expr, _seen: Optional[set] = None) -> Optional[str]:
         """'nd' for an MXNet NDArray, 'np' for a numpy array, None when unknown."""
         seen = _seen if _seen is not None else set()
+        if expr is ARRAY_ARGUMENT:
+            return "nd"
         if isinstance(expr, ast.Name):
             scope = self.scopes.get(key)
             while scope is not None and expr.id not in scope.values and expr.id not in scope.imports:
@@ -358,6 +361,16 @@ class _Collector:
             inner.values.pop(name, None)
             inner.imports[name] = "mxnet.ndarray"
             inner.mx_params.add(name)
+        if node.name in ("forward", "hybrid_forward") and scope.is_class and scope.gluon:
+            # a Gluon block is called with NDArrays: its inputs are arrays unless a default
+            # says otherwise (`training=True`); `valid_length=None` is an optional array
+            skip = 2 if node.name == "hybrid_forward" else 1
+            defaults = [None] * (len(params) - len(node.args.defaults)) + list(node.args.defaults)
+            for p, default in list(zip(params, defaults))[skip:]:
+                if default is None or (isinstance(default, ast.Constant) and default.value is None):
+                    inner.values[p.arg] = [ARRAY_ARGUMENT]
+            if node.args.vararg is not None:
+                inner.values[node.args.vararg.arg] = [ARRAY_ARGUMENT]
 
     def _import(self, scope: Scope, name: str, dotted: str, line: int, full: str = "") -> None:
         scope.imports[name] = canonical(dotted) if is_mxnet(dotted) else dotted

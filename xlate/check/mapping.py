@@ -112,8 +112,14 @@ def _pt_state(module) -> dict[str, Any]:
     return state
 
 
+def _shape_of(value) -> str:
+    if type(value).__name__ in ("UninitializedParameter", "UninitializedBuffer"):
+        return "(lazy)"  # a lazy torch tensor has no shape before its first forward
+    return str(tuple(np.shape(value)))
+
+
 def _describe(items: dict) -> str:
-    return ", ".join(f"{k} {tuple(np.shape(v))}" for k, v in items.items()) or "no parameters"
+    return ", ".join(f"{k} {_shape_of(v)}" for k, v in items.items()) or "no parameters"
 
 
 # -- pairing ------------------------------------------------------------------------------

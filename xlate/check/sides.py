@@ -172,7 +172,9 @@ def no_dropout(mx_net, pt_model) -> None:
 def lazy(model) -> bool:
     import torch
 
-    return any(isinstance(p, torch.nn.parameter.UninitializedParameter) for p in model.parameters())
+    # a lazy norm without affine parameters has only lazy buffers
+    return any(isinstance(t, torch.nn.parameter.UninitializedTensorMixin)
+               for t in (*model.parameters(), *model.buffers()))
 
 
 def torch_tensor(value):
