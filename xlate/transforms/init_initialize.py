@@ -1,0 +1,66 @@
+"""`net.initialize(init, ctx, verbose, force_reinit)` (a Block, or `net.collect_params()`) ->
+`_mx_initialize(net, init)`, then `net.to(ctx)` for a single context."""
+import libcst as cst
+
+from xlate.rulectx import Manual, Site
+from xlate.transforms import init_callables, param_evidence
+
+
+def _block(site: Site):
+    original = param_evidence.receiver(site)
+    known = param_evidence.facts(site.conv)
+    if param_evidence.is_collect_call(original):
+        block = param_evidence.block_of(site)
+        if block is None:
+            raise Manual("initialising a `collect_params('regex')` selection: apply the init function to the "
+                         "selected torch parameters under torch.no_grad()")
+        param_evidence.absorb(site)
+        return block
+    if param_evidence.is_param_dict(original, known):
+        raise Manual("initialize() on a ParameterDict xlate cannot trace to its block: call "
+                     "`_mx_initialize(net, init)` on the block")
+    if param_evidence.is_param(original, known):
+        raise Manual("Parameter.initialize(init): its `init` overrides the parameter's own; write "
+                     "`with torch.no_grad(): init(p)`")
+    return site.value("block")
+
+
+def _simple(node) -> bool:
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return isinstance(node, cst.Name)
+
+
+def transform(site: Site):
+    block = _block(site)
+    args = [cst.Arg(block)]
+    init = site.value("init")
+    if init is not None and site.literal("init") is not None:
+        name = site.literal("init")
+        args.append(cst.Arg(init_callables.from_string(site, name) if isinstance(name, str) else init))
+    force = site.literal("force_reinit", False)
+    if force is not False:
+        args.append(cst.Arg(site.value("force_reinit"), keyword=cst.Name("force_reinit"),
+                            equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
+    call = site.emit("_mx_initialize()").with_changes(args=[
+        a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]] + args[-1:])
+    dropped = " (verbose printing dropped)" if site.literal("verbose", False) is not False else ""
+    if site.value("ctx") is None or site.literal("ctx") is None:
+        site.fixed("initialize() -> _mx_initialize(): Gluon's initializers per parameter, the global one "
+                   "elsewhere" + dropped)
+        return call
+    devices = param_evidence.single_device(site, "ctx")
+    if devices == "no":
+        raise Manual("initialize(ctx=[...]) over several contexts is data parallelism: a training-loop "
+                     "translation (DistributedDataParallel); initialise once and move the model to its device")
+    if devices == "unknown":
+        site.review("`ctx` must be one device here: a list of contexts is data parallelism (a training-loop "
+                    "translation), and `.to()` rejects a list" + dropped)
+    else:
+        site.fixed("initialize(ctx=) -> _mx_initialize() then .to(device)" + dropped)
+    move = site.emit("{net}.to({ctx})", net=block, ctx=site.value("ctx"))
+    statement = site.conv.statement_of(site.original)
+    if statement is None or not _simple(block):
+        return site.emit("{call}.to({ctx})", call=call, ctx=site.value("ctx"))
+    site.conv.replace_statement(statement, [cst.Expr(call), cst.Expr(move)])
+    return call

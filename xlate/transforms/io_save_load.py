@@ -1,0 +1,85 @@
+"""`net.save_parameters(f)` / `net.load_parameters(f, ...)` (and the old `save_params` /
+`load_params`, and a whole block's `collect_params().save/load`) -> torch.save / load_state_dict."""
+import libcst as cst
+
+from xlate.rulectx import NOT_LITERAL, Manual, Site, Skip
+from xlate.transforms import param_evidence
+
+_CONVERT = ("the file must be a PyTorch state_dict: convert an MXNet .params file with "
+            "`xlate convert-weights` first")
+
+
+def _save(site: Site, block):
+    site.fixed("-> torch.save(state_dict()): a PyTorch file (parameters and buffers, running statistics "
+               "included), which MXNet cannot read")
+    return site.emit("torch.save({net}.state_dict(), {f})", net=block, f=site.value("filename"))
+
+
+def _strict(site: Site):
+    flags = [site.literal(n, False) for n in ("allow_missing", "ignore_extra")]
+    if all(f is False for f in flags):
+        return None, ""
+    if any(f is True for f in flags):
+        lenient = "" if all(f is True for f in flags) else (
+            " (strict=False also ignores the other kind of mismatch: missing and unexpected keys alike)")
+        return cst.Name("False"), lenient
+    if any(f is NOT_LITERAL for f in flags):
+        holes = [site.value(n) for n in ("allow_missing", "ignore_extra") if site.literal(n, False) is not False]
+        if len(holes) == 1:
+            return site.emit("not {a}", a=holes[0]), ""
+        return site.emit("not ({a} or {b})", a=holes[0], b=holes[1]), ""
+    return None, ""
+
+
+def _load(site: Site, block):
+    if site.literal("cast_dtype", False) is not False and site.literal("dtype_source", "current") != "current":
+        raise Manual("dtype_source='saved' gives parameters the file's dtype: cast the model "
+                     "(`net.to(dtype)`) before load_state_dict")
+    strict, lenient = _strict(site)
+    ctx = site.value("ctx") if site.literal("ctx") is not None else None
+    if ctx is not None and param_evidence.single_device(site, "ctx") == "no":
+        raise Manual("load_parameters(ctx=[...]) onto several contexts is data parallelism: load once, "
+                     "then wrap the model for the devices (a training-loop translation)")
+    where = ctx if ctx is not None else cst.SimpleString('"cpu"')
+    strict_arg = ", strict={s}" if strict is not None else ""
+    holes = {"net": block, "f": site.value("filename"), "where": where}
+    if strict is not None:
+        holes["s"] = strict
+    call = site.emit("{net}.load_state_dict(torch.load({f}, map_location={where})" + strict_arg + ")", **holes)
+    site.review(f"-> load_state_dict(torch.load(...)): {_CONVERT}; values are cast to each parameter's "
+                f"dtype{lenient}")
+    if ctx is None:
+        return call
+    statement = site.conv.statement_of(site.original)
+    if statement is None or not isinstance(block, (cst.Name, cst.Attribute)):
+        return site.emit("{net}.to({ctx}).load_state_dict(torch.load({f}, map_location={ctx})" + strict_arg
+                         + ")", **holes, ctx=ctx)
+    site.conv.replace_statement(statement, [cst.Expr(call), cst.Expr(site.emit("{net}.to({ctx})", net=block,
+                                                                                 ctx=ctx))])
+    return call
+
+
+def transform(site: Site):
+    method = site.matched
+    if method in (".save", ".load"):
+        block = param_evidence.block_of(site)
+        if block is None:
+            if param_evidence.is_collect_call(param_evidence.receiver(site)):
+                raise Manual("saving or loading a `collect_params('regex')` selection: save a dict of the "
+                             "selected torch tensors, or load with load_state_dict(strict=False)")
+            raise Skip()  # np.save-like methods of other objects
+        param_evidence.absorb(site)
+        if method == ".save" and site.has("strip_prefix"):
+            site.args.pop("strip_prefix")  # torch keys carry no prefix to strip
+    else:
+        block = site.value("block")
+    if method in (".save_parameters", ".save_params", ".save"):
+        out = _save(site, block)
+        if method != ".save_parameters":
+            site.review("-> torch.save(state_dict()): a file Gluon keyed by parameter names (`dense0_weight`) "
+                        "becomes a PyTorch state_dict keyed by module paths; load it with load_state_dict")
+        return out
+    if site.has("restore_prefix"):
+        raise Manual("restore_prefix= renames the keys in the file: convert the file's keys to the torch "
+                     "module paths instead")
+    return _load(site, block)

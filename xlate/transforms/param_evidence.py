@@ -1,0 +1,181 @@
+"""When is an expression evidently a Gluon Parameter or ParameterDict? (shared by the 1xx
+parameter rules; not a transform itself).
+
+Note [parameter evidence]
+`.data()`, `.items()`, `.values()`, `.save()` are everyday Python methods, so the parameter
+rules rewrite only receivers that are evidently Gluon parameters: a `collect_params()` call
+or a name assigned from one (a ParameterDict); a layer attribute with a Gluon parameter name
+(`net.dense.weight`), an attribute assigned from `params.get(...)` anywhere in the file, a
+`params.get(...)` call, an element of a ParameterDict (`params[k]`), or a name bound by a loop
+over a ParameterDict's `.values()` / `.items()` or assigned from one of those (a Parameter).
+Names are collected per file, not per scope: a name that is a parameter loop variable in one
+function is taken to be one everywhere, which can only make the rule fire on a receiver that
+is not a Parameter where the same name also has a `.data()` call (rare in MXNet code).
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+from xlate import names
+
+# parameters of Gluon's own layers, as attributes of the layer
+GLUON_PARAMS = frozenset(("weight", "bias", "gamma", "beta", "alpha", "running_mean", "running_var"))
+
+
+@dataclass
+class Facts:
+    dict_names: set = field(default_factory=set)
+    param_attrs: set = field(default_factory=lambda: set(GLUON_PARAMS))
+    param_names: set = field(default_factory=set)
+
+
+def is_collect_call(node: cst.CSTNode, *, bare: bool = False) -> bool:
+    """`X.collect_params(...)` (bare: without a selection)."""
+    return (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value == "collect_params" and (not bare or not node.args))
+
+
+def _params_get(node: cst.CSTNode) -> bool:
+    return (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get"
+            and isinstance(node.func.value, cst.Attribute) and node.func.value.attr.value == "params")
+
+
+class _Scan(cst.CSTVisitor):
+    def __init__(self):
+        super().__init__()
+        self.assigns: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
+        self.loops: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            self.assigns.append((t.target, node.value))
+
+    def visit_For(self, node: cst.For) -> None:
+        self.loops.append((node.target, node.iter))
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self.loops.append((node.target, node.iter))
+
+
+_CACHE: dict[int, tuple[cst.Module, Facts]] = {}
+
+
+def facts(conv) -> Facts:
+    module = conv.module
+    hit = _CACHE.get(id(module))
+    if hit is not None and hit[0] is module:
+        return hit[1]
+    scan = _Scan()
+    module.visit(scan)
+    found = Facts()
+    for target, value in scan.assigns:
+        if isinstance(target, cst.Name) and is_collect_call(value):
+            found.dict_names.add(target.value)
+        if isinstance(target, cst.Attribute) and _params_get(value):
+            found.param_attrs.add(target.attr.value)
+    for _ in range(2):  # a name assigned from a loop variable needs the loop first
+        for target, it in scan.loops:
+            if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and not it.args
+                    and is_param_dict(it.func.value, found)):
+                continue
+            method = it.func.attr.value
+            if method == "values" and isinstance(target, cst.Name):
+                found.param_names.add(target.value)
+            elif method == "items" and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == 2:
+                second = target.elements[1].value
+                if isinstance(second, cst.Name):
+                    found.param_names.add(second.value)
+        for target, value in scan.assigns:
+            if isinstance(target, cst.Name) and is_param(value, found):
+                found.param_names.add(target.value)
+    if len(_CACHE) > 8:
+        _CACHE.clear()
+    _CACHE[id(module)] = (module, found)
+    return found
+
+
+def is_param_dict(node: cst.CSTNode, known: Facts) -> bool:
+    return is_collect_call(node) or (isinstance(node, cst.Name) and node.value in known.dict_names)
+
+
+def is_param(node: cst.CSTNode, known: Facts) -> bool:
+    if isinstance(node, cst.Attribute):
+        return node.attr.value in known.param_attrs
+    if isinstance(node, cst.Name):
+        return node.value in known.param_names
+    if isinstance(node, cst.Subscript):
+        return is_param_dict(node.value, known)
+    return _params_get(node)
+
+
+def receiver(site) -> Optional[cst.BaseExpression]:
+    """The original (unconverted) receiver of the method call a rule matched."""
+    func = getattr(site.original, "func", None)
+    if isinstance(func, cst.Attribute):
+        return func.value
+    if isinstance(site.original, cst.Attribute):  # a reference or an assignment target
+        return site.original.value
+    return None
+
+
+def block_of(site) -> Optional[cst.BaseExpression]:
+    """X, converted, when the receiver was `X.collect_params()`: the rewrite MX160 made of it
+    (`dict(X.named_parameters())`) or the call itself when MX160 is off."""
+    if not is_collect_call(receiver(site), bare=True):
+        return None
+    new = site.receiver
+    if (isinstance(new, cst.Call) and isinstance(new.func, cst.Name) and new.func.value == "dict"
+            and len(new.args) == 1 and isinstance(new.args[0].value, cst.Call)):
+        new = new.args[0].value
+    if isinstance(new, cst.Call) and isinstance(new.func, cst.Attribute) \
+            and new.func.attr.value in ("collect_params", "named_parameters"):
+        return new.func.value
+    return None
+
+
+def absorb(site, code: str = "MX160") -> None:
+    """Drop the diagnostic the inner `collect_params()` rewrite reported: this rule's own
+    report covers the whole expression it replaced."""
+    inner = receiver(site)
+    site.conv.found[:] = [f for f in site.conv.found if not (f[0] is inner and f[1] == code)]
+
+
+_DEVICE_CALLS = ("mxnet.context.cpu", "mxnet.context.gpu", "mxnet.context.cpu_pinned", "mxnet.cpu_pinned",
+                 "mxnet.context.current_context", "mxnet.context.Context", "torch.device")
+
+
+def single_device(site, name: str) -> str:
+    """'yes' when argument `name` is one context, 'no' when it is a list of them, 'unknown'."""
+    node = site.value(name)
+    if isinstance(node, (cst.List, cst.Tuple, cst.ListComp, cst.Set)):
+        return "no"
+    if isinstance(node, cst.Call):
+        return "yes" if site.conv.resolve_expr(node.func) in _DEVICE_CALLS or site.code(node.func).strip() \
+            == "torch.device" else "unknown"
+    if not isinstance(node, cst.Name):
+        return "unknown"
+    analysis, key = site.conv.analysis, site.conv.scopes[-1]
+    scope = analysis.scopes.get(key)
+    while scope is not None and node.value not in scope.values:
+        scope = scope.parent
+    if scope is None or not scope.values[node.value]:
+        return "unknown"
+    kinds = {_ast_kind(analysis, scope.key, v) for v in scope.values[node.value]}
+    return kinds.pop() if len(kinds) == 1 else ("no" if "no" in kinds else "unknown")
+
+
+def _ast_kind(analysis, key, value) -> str:
+    if isinstance(value, (ast.List, ast.Tuple, ast.ListComp, ast.Set)):
+        return "no"
+    if isinstance(value, ast.IfExp):
+        kinds = {_ast_kind(analysis, key, value.body), _ast_kind(analysis, key, value.orelse)}
+        return kinds.pop() if len(kinds) == 1 else "unknown"
+    if isinstance(value, ast.Call):
+        func = names._dotted(value.func)
+        resolved = analysis.resolve(key, func) if func else None
+        return "yes" if resolved in _DEVICE_CALLS else "unknown"
+    return "unknown"
