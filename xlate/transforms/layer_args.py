@@ -135,11 +135,6 @@ def record(site: Site, node: cst.BaseExpression, out: Callable[[Optional[Shape]]
     return layerinfo.record(site, node, LayerInfo(out=out, resolve=resolve))
 
 
-def int_literal(site: Site, name: str) -> Optional[int]:
-    value = site.literal(name)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def keeps_channels(shape: Optional[Shape]) -> Optional[Shape]:
     """Pooling: axis 1 keeps its size, the tensor has spatial axes after it."""
     return None if shape is None else Shape(shape.channels)

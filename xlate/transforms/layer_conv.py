@@ -1,4 +1,5 @@
 """Gluon Conv{1,2,3}D[Transpose] -> nn.Conv{n}d / nn.ConvTranspose{n}d (Lazy when deferred)."""
+from xlate import layerinfo
 from xlate.layerinfo import Shape
 from xlate.rulectx import Manual, Site
 from xlate.transforms import layer_args as la
@@ -34,12 +35,12 @@ def transform(site: Site):
 
     inits = {"weight": la.init_fn(site, "weight_initializer"), "bias": la.init_fn(site, "bias_initializer", "zeros")}
     node, deferred = la.eager_or_lazy(site, "in_channels", eager, lazy)
-    n_out = la.int_literal(site, "channels")
+    n_out = layerinfo.size(site, "channels")
 
     def resolve(shape):
-        if shape.rank2 or not shape.channels:  # an (N, C) input is no image
+        if shape.rank2 or shape.channels is None:  # an (N, C) input is no image
             return None
-        return la.with_inits(site, eager(str(shape.channels)), inits)
+        return la.with_inits(site, eager(layerinfo.as_node(shape.channels)), inits)
 
     return la.record(site, la.with_inits(site, node, inits), lambda shape: Shape(n_out),
                      resolve if deferred else None)

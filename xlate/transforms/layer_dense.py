@@ -1,4 +1,5 @@
 """Gluon Dense -> nn.Linear, or _mx_Dense where Gluon folds trailing axes or activates."""
+from xlate import layerinfo
 from xlate.layerinfo import Shape
 from xlate.rulectx import Manual, Site
 from xlate.transforms import layer_args as la
@@ -27,7 +28,7 @@ def transform(site: Site):
 
     inits = {"weight": la.init_fn(site, "weight_initializer"), "bias": la.init_fn(site, "bias_initializer", "zeros")}
     node, deferred = la.eager_or_lazy(site, "in_units", eager, lazy)
-    n_out = la.int_literal(site, "units")
+    n_out = layerinfo.size(site, "units")
 
     def out(shape):
         if flatten or (shape is not None and shape.rank2):
@@ -37,13 +38,14 @@ def transform(site: Site):
     def resolve(shape):
         # flatten=True folds all trailing axes and flatten=False takes the last one: both are
         # axis 1 only for an (N, C) input
-        if not (shape.rank2 and shape.channels):
+        if not shape.rank2 or shape.channels is None:
             return None
+        size = layerinfo.as_node(shape.channels)
         if act is None:  # folding an (N, C) input changes nothing: a plain Linear is exact
-            ctor = la.call(site, "nn.Linear", [(None, str(shape.channels)), (None, units),
+            ctor = la.call(site, "nn.Linear", [(None, size), (None, units),
                                                *la.passed(site, ("use_bias", "bias")), *la.dtype(site)])
         else:
-            ctor = eager(str(shape.channels))
+            ctor = eager(size)
         return la.with_inits(site, ctor, inits)
 
     return la.record(site, la.with_inits(site, node, inits), out, resolve if deferred else None)

@@ -34,6 +34,8 @@ def transform(site: Site):
     if kind == "Avg" and site.has("count_include_pad"):
         if site.literal("count_include_pad") is not True:  # True is the default in both (layers.md 5.4)
             args.append(("count_include_pad", site.value("count_include_pad")))
+    if ceil and kind == "Avg":
+        _review_avg_ceil(site, dims)
     if ceil:
         return la.record(site, la.call(site, f"_mx_{kind}Pool{dims}d", args), la.keeps_channels)
     return la.record(site, la.call(site, f"nn.{kind}Pool{dims}d", args), la.keeps_channels)
@@ -48,3 +50,16 @@ def _bind_more(site: Site, names: tuple) -> None:
         site.args[name] = arg
     if site.has("count_include_pad") and "count_include_pad" not in names:
         raise Manual("MaxPool has no `count_include_pad`")
+
+
+def _review_avg_ceil(site: Site, dims: int) -> None:
+    why = []
+    if dims == 3:
+        why.append("MXNet 1.9.1's 3-D average gives NaN for some windows it adds past the input (the "
+                   "translation gives 0 there; a model that runs in MXNet never meets them)")
+    if site.literal("count_include_pad", True) is not False:
+        why.append("MXNet's MKLDNN CPU backend back-propagates 1/kernel_size through a last window that runs "
+                   "past the padded input while its forward divides by the clipped count (the translation, "
+                   "like MXNet's native backend, uses the clipped count in both)")
+    if why:
+        site.review("AvgPool with ceil_mode=True: " + "; ".join(why))
