@@ -21,6 +21,24 @@ def _recorded(site: Site) -> bool:
     return False
 
 
+class _SizeOf(cst.CSTVisitor):
+    def __init__(self, target):
+        super().__init__()
+        self.target, self.found = target, False
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.found |= node.value is self.target and node.attr.value == "size"
+
+
+def _size_taken(site: Site) -> bool:
+    """`p.data().size` in the statement: torch's `.size` is a method (NDArray's an int)."""
+    if not site.conv.statement_stack:
+        return False
+    seen = _SizeOf(site.original)
+    site.conv.statement_stack[-1].visit(seen)
+    return seen.found
+
+
 def transform(site: Site):
     param = site.value("param")
     original = param_evidence.receiver(site)
@@ -48,4 +66,7 @@ def transform(site: Site):
                         "there), use the Parameter itself so the gradient reaches it")
         else:
             site.fixed(msg)
+    if _size_taken(site):
+        site.review("`.data().size` is an element count in MXNet; torch's `.size` is a method: use "
+                    "`.numel()` (the NDArray rule rewrites it only where it knows the receiver is an array)")
     return cst.List([cst.Element(out)]) if site.matched == ".list_data" else out

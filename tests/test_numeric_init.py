@@ -1,0 +1,347 @@
+"""The initialisation rules (MX510-MX521, rules/5xx_init.toml) and the helpers of
+xlate/torch_init.py against live MXNet.
+
+Each initializer expression is converted with every rule on and the converted file executed,
+so the test runs what the rule writes. Random initializers are compared statistically on
+large tensors: MXNet's sample and the translation's sample against the analytic law (std,
+bound of a uniform, kurtosis telling uniform from normal) and against each other.
+Tolerances, for n >= 18432 elements: the standard error of a sample std is
+sigma * sqrt((kurtosis - 1) / (4n)), at most 0.52% (normal) and 0.33% (uniform); a 4%
+relative tolerance is more than 7 standard errors yet 3.5x smaller than the smallest wrong
+translation it must catch (xavier_uniform_ without the magnitude gain: 14%; kaiming fan_in
+for MSRAPrelu's fan_avg: 15%). The kurtosis (uniform 1.8, normal 3) has a standard error
+below 0.04: 0.4 separates them. A uniform's largest |value| lies within 1% of its bound
+with probability 1 - 0.99^n. Deterministic initializers must match exactly.
+"""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from mxsupport import import_mxnet, import_numpy, import_torch
+
+np = import_numpy()
+mx = import_mxnet()
+torch = import_torch()
+from mxnet import gluon  # noqa: E402
+from mxnet.gluon import nn as mnn  # noqa: E402
+
+from xlate import torch_init  # noqa: E402
+from xlate.engine import convert_source  # noqa: E402
+
+pytestmark = pytest.mark.mxnet
+
+DENSE = (256, 512)  # Gluon Dense(256, in_units=512) weight = torch Linear(512, 256)
+CONV = (64, 32, 3, 3)  # Conv2D(64, 3, in_channels=32) weight, fans count the 3x3 field
+STD_TOL = 0.04
+
+
+def fans(shape):
+    field = int(np.prod(shape[2:])) if len(shape) > 2 else 1
+    return shape[1] * field, shape[0] * field
+
+
+def translate(expr: str, **names):
+    """The init function the converter writes for the MXNet expression `expr`."""
+    out = convert_source(f"import mxnet as mx\ninit = {expr}\n").output
+    assert "mx." not in out, out
+    space = dict(names)
+    exec(compile(out, "<converted>", "exec"), space)
+    return space["init"]
+
+
+def mx_draw(expr: str, shape, **names):
+    init = eval(expr, {"mx": mx, **names})
+    arr = mx.nd.zeros(shape)
+    init(mx.init.InitDesc("layer0_weight"), arr)  # a weight: what a global initializer draws
+    return arr.asnumpy().astype(np.float64)
+
+
+def torch_draw(expr: str, shape, **names):
+    torch.manual_seed(0)
+    w = torch.empty(shape)
+    translate(expr, **names)(w)
+    return w.numpy().astype(np.float64)
+
+
+def stats(x):
+    c = x - x.mean()
+    std = c.std()
+    return {"mean": x.mean(), "std": std, "max": np.abs(x).max(), "kurt": (c ** 4).mean() / std ** 4}
+
+
+def check_law(x, law: str, scale: float):
+    """x follows uniform(-scale, scale) or normal(0, scale)."""
+    s = stats(x)
+    std = scale / math.sqrt(3) if law == "uniform" else scale
+    assert abs(s["std"] / std - 1) < STD_TOL, (s, std)
+    assert abs(s["mean"]) < 6 * std / math.sqrt(x.size)
+    if law == "uniform":
+        assert scale * 0.99 <= s["max"] <= scale * (1 + 1e-6), (s, scale)
+        assert abs(s["kurt"] - 1.8) < 0.4
+    else:
+        assert abs(s["kurt"] - 3.0) < 0.4
+
+
+def _avg(shape):
+    fi, fo = fans(shape)
+    return (fi + fo) / 2
+
+
+# (MXNet expression, law, scale as a function of the weight shape, names the expression uses)
+RANDOM = [
+    ("mx.init.Uniform()", "uniform", lambda s: 0.07, {}),
+    ("mx.init.Uniform(0.3)", "uniform", lambda s: 0.3, {}),
+    ("mx.init.Uniform(scale=k)", "uniform", lambda s: 0.02, {"k": 0.02}),
+    ("mx.init.Normal()", "normal", lambda s: 0.01, {}),
+    ("mx.init.Normal(sigma=0.5)", "normal", lambda s: 0.5, {}),
+    ("mx.init.Xavier()", "uniform", lambda s: math.sqrt(3 / _avg(s)), {}),
+    ("mx.init.Xavier(magnitude=2.24)", "uniform", lambda s: math.sqrt(2.24 / _avg(s)), {}),
+    ("mx.init.Xavier(rnd_type='gaussian')", "normal", lambda s: math.sqrt(3 / _avg(s)), {}),
+    ("mx.init.Xavier('gaussian', 'in', 2)", "normal", lambda s: math.sqrt(2 / fans(s)[0]), {}),
+    ("mx.init.Xavier('uniform', 'out', 1.5)", "uniform", lambda s: math.sqrt(1.5 / fans(s)[1]), {}),
+    ("mx.init.Xavier(rnd_type=r, magnitude=m)", "normal", lambda s: math.sqrt(6 / _avg(s)),
+     {"r": "gaussian", "m": 6}),
+    ("mx.init.MSRAPrelu()", "normal", lambda s: math.sqrt(2 / 1.0625 / _avg(s)), {}),
+    ("mx.init.MSRAPrelu('in', 0.1)", "normal", lambda s: math.sqrt(2 / 1.01 / fans(s)[0]), {}),
+    ("mx.init.MSRAPrelu(factor_type='out', slope=0)", "normal", lambda s: math.sqrt(2 / fans(s)[1]), {}),
+    ("mx.init.MSRAPrelu(factor_type=f, slope=a)", "normal", lambda s: math.sqrt(2 / 1.09 / fans(s)[0]),
+     {"f": "in", "a": 0.3}),
+]
+
+
+@pytest.mark.parametrize("shape", [DENSE, CONV], ids=["dense", "conv"])
+@pytest.mark.parametrize("expr,law,scale,names", RANDOM, ids=[c[0] for c in RANDOM])
+def test_random_initializer_matches_mxnet(expr, law, scale, names, shape):
+    mine, theirs = torch_draw(expr, shape, **names), mx_draw(expr, shape, **names)
+    check_law(theirs, law, scale(shape))  # the law written down is MXNet's
+    check_law(mine, law, scale(shape))  # and the translation draws from it
+    assert abs(stats(mine)["std"] / stats(theirs)["std"] - 1) < 2 * STD_TOL
+
+
+@pytest.mark.parametrize("naive,expr", [
+    ("lambda w: torch.nn.init.xavier_uniform_(w)", "mx.init.Xavier(magnitude=2.24)"),
+    ("lambda w: torch.nn.init.kaiming_normal_(w, a=0.25)", "mx.init.MSRAPrelu()"),
+    ("lambda w: torch.nn.init.normal_(w)", "mx.init.Normal()"),
+    ("lambda w: torch.nn.init.xavier_normal_(w)", "mx.init.Xavier('gaussian', 'in', 2)"),
+])
+def test_naive_translations_are_told_apart(naive, expr):
+    # the tolerance is tight enough to reject the rename a translator would write first
+    for shape in (DENSE, CONV):
+        w = torch.empty(shape)
+        eval(naive, {"torch": torch})(w)
+        theirs = mx_draw(expr, shape)
+        assert abs(stats(w.numpy().astype(np.float64))["std"] / stats(theirs)["std"] - 1) > 3 * STD_TOL
+
+
+def test_deterministic_initializers_are_exact():
+    rng = np.random.default_rng(5)
+    table = rng.standard_normal((6, 5)).astype(np.float32)
+    cases = [("mx.init.Zero()", (7, 3)), ("mx.init.One()", (7, 3)), ("mx.init.Constant(-0.37)", (7, 3)),
+             ("mx.init.Constant(table)", (6, 5)), ("mx.init.Constant(row)", (6, 5)),
+             ("mx.init.Bilinear()", (3, 2, 4, 4)), ("mx.init.Bilinear()", (2, 1, 3, 5)),
+             ("mx.init.Bilinear()", (1, 2, 6, 7)), ("mx.init.LSTMBias(forget_bias=2.5)", (40,)),
+             ("mx.init.LSTMBias()", (4 * 7,))]
+    names = {"table": table, "row": table[0]}
+    for expr, shape in cases:
+        mx_names = {k: mx.nd.array(v) for k, v in names.items()} if "Constant(" in expr else {}
+        theirs = mx_draw(expr, shape, **mx_names)
+        w = torch.full(shape, 9.0)
+        translate(expr, **names)(w)
+        np.testing.assert_array_equal(w.numpy(), theirs.astype(np.float32), err_msg=expr)
+
+
+@pytest.mark.parametrize("shape,rand_type", [((16, 72), "uniform"), ((48, 6), "normal"), ((8, 2, 3, 3), "uniform")])
+def test_orthogonal_runs_mxnets_algorithm(monkeypatch, shape, rand_type):
+    """The same random matrix in, the same weight out (MXNet's numpy SVD vs torch.linalg.svd;
+    singular vectors are unique up to sign, so columns/rows are compared up to sign)."""
+    nout, nin = shape[0], int(np.prod(shape[1:]))
+    tmp = np.random.default_rng(3).uniform(-1, 1, (nout, nin)).astype(np.float32)
+    if rand_type == "normal":
+        tmp = np.random.default_rng(3).standard_normal((nout, nin)).astype(np.float32)
+    monkeypatch.setattr(mx.initializer.random, "uniform", lambda *a, **k: mx.nd.array(tmp))
+    monkeypatch.setattr(mx.initializer.random, "normal", lambda *a, **k: mx.nd.array(tmp))
+    expr = f"mx.init.Orthogonal(scale=1.3, rand_type='{rand_type}')"
+    theirs = mx_draw(expr, shape).reshape(nout, nin)
+    init = translate(expr)
+    monkeypatch.setattr(torch, "rand", lambda *a, **k: torch.from_numpy((tmp + 1) / 2))
+    monkeypatch.setattr(torch, "randn", lambda *a, **k: torch.from_numpy(tmp))
+    w = torch.empty(shape)
+    init(w)
+    mine = w.numpy().reshape(nout, nin).astype(np.float64)
+    along = 0 if nout >= nin else 1  # which of u (columns) / vh (rows) the weight is
+    signs = np.sign((mine * theirs).sum(axis=along, keepdims=True))
+    np.testing.assert_allclose(mine * signs, theirs, atol=2e-5)
+    gram = mine.T @ mine if nout >= nin else mine @ mine.T
+    np.testing.assert_allclose(gram, 1.3 ** 2 * np.eye(gram.shape[0]), atol=1e-4)
+
+
+# -- net.initialize() on a model ------------------------------------------------------------
+
+
+class _Gluon(gluon.Block):
+    def __init__(self, vector=True):
+        super().__init__()
+        with self.name_scope():
+            self.dense = mnn.Dense(200, in_units=300)
+            self.conv = mnn.Conv2D(64, 3, in_channels=32)
+            self.bn = mnn.BatchNorm(in_channels=64)
+            self.emb = mnn.Embedding(500, 64)
+            self.prelu = mnn.PReLU()
+            self.prelu2 = mnn.PReLU(alpha_initializer=mx.init.Constant(0.1))
+            self.ln = mnn.LayerNorm(in_channels=64)
+            self.tagged = mnn.Dense(1000, in_units=200, weight_initializer=mx.init.Normal(0.5),
+                                    bias_initializer=mx.init.Uniform(0.3))
+            self.custom = self.params.get("custom", shape=(300, 40))  # no init: the global one
+            if vector:
+                self.custom_bias = self.params.get("bias", shape=(3000,))  # drawn like a weight too
+
+
+def _torch_model(vector=True):
+    norms = pytest.importorskip("xlate.torch_norms")
+    m = torch.nn.Module()
+    m.dense = torch.nn.Linear(300, 200)
+    m.conv = torch.nn.Conv2d(32, 64, 3)
+    m.bn = norms._mx_BatchNorm(64)
+    m.emb = torch.nn.Embedding(500, 64)
+    m.prelu = torch.nn.PReLU()
+    m.prelu2 = torch.nn.PReLU(init=0.1)
+    m.ln = torch.nn.LayerNorm(64)
+    m.tagged = torch_init._mx_init_params(torch.nn.Linear(200, 1000),
+                                          weight=lambda w: torch.nn.init.normal_(w, 0.0, 0.5),
+                                          bias=lambda w: torch.nn.init.uniform_(w, -0.3, 0.3))
+    m.custom = torch_init._mx_parameter((300, 40))
+    if vector:
+        m.custom_bias = torch_init._mx_parameter((3000,))
+    with torch.no_grad():  # running statistics and scales away from their initial values
+        for t in (m.bn.running_mean, m.bn.running_var, m.bn.weight, m.ln.weight, m.prelu.weight):
+            t.uniform_(2.0, 3.0)
+        m.bn.num_batches_tracked.fill_(7)
+    return m
+
+
+PAIRS = [  # Gluon attribute path, torch attribute path
+    ("dense.weight", "dense.weight"), ("dense.bias", "dense.bias"),
+    ("conv.weight", "conv.weight"), ("conv.bias", "conv.bias"),
+    ("bn.gamma", "bn.weight"), ("bn.beta", "bn.bias"),
+    ("bn.running_mean", "bn.running_mean"), ("bn.running_var", "bn.running_var"),
+    ("emb.weight", "emb.weight"), ("prelu.alpha", "prelu.weight"), ("prelu2.alpha", "prelu2.weight"),
+    ("ln.gamma", "ln.weight"), ("ln.beta", "ln.bias"),
+    ("tagged.weight", "tagged.weight"), ("tagged.bias", "tagged.bias"),
+    ("custom", "custom"), ("custom_bias", "custom_bias"),
+]
+
+
+def _get(obj, path):
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _compare_model(g, t):
+    for gpath, tpath in PAIRS:
+        if not hasattr(t, tpath.split(".")[0]):
+            continue
+        theirs = _get(g, gpath).data().asnumpy().astype(np.float64)
+        mine = _get(t, tpath).detach().numpy().astype(np.float64)
+        assert mine.shape == theirs.shape, gpath
+        if np.ptp(theirs) == 0:  # a constant: zeros, ones, 0.25, 0.1
+            np.testing.assert_array_equal(mine, theirs, err_msg=gpath)
+            continue
+        s_mine, s_theirs = stats(mine), stats(theirs)
+        # two samples' stds differ by 1/sqrt(n) standard errors at most (see the module notes)
+        tol = max(STD_TOL, 6 / math.sqrt(mine.size))
+        assert abs(s_mine["std"] / s_theirs["std"] - 1) < tol, (gpath, s_mine, s_theirs)
+        assert abs(s_mine["kurt"] - s_theirs["kurt"]) < 0.5, (gpath, s_mine, s_theirs)
+        if s_theirs["kurt"] < 2.4:  # uniform: the bound is sharp
+            assert abs(s_mine["max"] / s_theirs["max"] - 1) < 0.02, (gpath, s_mine, s_theirs)
+    assert int(t.bn.num_batches_tracked) == 0
+
+
+def _converted_initialize(call: str):
+    out = convert_source(f"import mxnet as mx\n{call}\n").output
+    assert "\n_mx_initialize(net" in out and "mx." not in out, out
+    return compile(out, "<converted>", "exec")
+
+
+@pytest.mark.parametrize("expr", [None, "mx.init.Xavier(magnitude=2.24)", "mx.init.Normal(0.2)"])
+def test_initialize_matches_gluon(expr):
+    vector = expr is None or "Xavier" not in expr  # Xavier refuses a 1-D parameter (next test)
+    g, t = _Gluon(vector), _torch_model(vector)
+    exec(_converted_initialize(f"net.initialize({expr or ''})"), {"net": t})
+    g.initialize(eval(expr, {"mx": mx}) if expr else mx.init.Uniform())
+    _compare_model(g, t)
+
+
+def test_xavier_refuses_a_vector_parameter_in_both():
+    with pytest.raises(ValueError):
+        _Gluon().initialize(mx.init.Xavier())
+    with pytest.raises(ValueError):
+        exec(_converted_initialize("net.initialize(mx.init.Xavier())"), {"net": _torch_model()})
+
+
+def test_initialize_with_a_context_moves_the_model():
+    out = convert_source("import mxnet as mx\nnet.initialize(mx.init.Xavier(), ctx=mx.cpu())\n").output
+    assert out.rstrip().endswith('net.to(torch.device("cpu"))'), out
+    t = _torch_model(vector=False)
+    exec(compile(out, "<converted>", "exec"), {"net": t})
+    w = t.dense.weight.detach().numpy().astype(np.float64)
+    check_law(w, "uniform", math.sqrt(6 / 500))
+
+
+def test_second_initialize_keeps_values_unless_forced():
+    g, t = _Gluon(), _torch_model()
+    g.initialize()
+    torch_init._mx_initialize(t)
+    before_g, before_t = g.dense.weight.data().asnumpy().copy(), t.dense.weight.detach().clone()
+    with pytest.warns(UserWarning):
+        g.initialize(mx.init.Normal(1.0))  # Gluon: "already initialized, ignoring"
+    torch_init._mx_initialize(t, lambda w: torch.nn.init.normal_(w, 0.0, 1.0))
+    np.testing.assert_array_equal(g.dense.weight.data().asnumpy(), before_g)
+    assert torch.equal(t.dense.weight, before_t)
+    g.initialize(mx.init.Normal(1.0), force_reinit=True)
+    torch_init._mx_initialize(t, lambda w: torch.nn.init.normal_(w, 0.0, 1.0), force_reinit=True)
+    _compare_model(g, t)
+
+
+def test_custom_parameter_without_init_is_filled_like_initialize():
+    p = torch_init._mx_parameter((200, 100))  # before initialize(): Uniform(0.07), the default
+    check_law(p.detach().numpy().astype(np.float64), "uniform", 0.07)
+    q = torch_init._mx_parameter(50, init=torch.nn.init.ones_, requires_grad=False)
+    assert q.shape == (50,) and not q.requires_grad and bool((q == 1).all())
+
+
+def test_lazy_modules_are_initialised_after_the_first_forward():
+    norms = pytest.importorskip("xlate.torch_norms")
+    t = torch.nn.Sequential(torch.nn.LazyLinear(400), norms._mx_LazyBatchNorm(), torch.nn.LazyConv1d(8, 3),
+                            torch_init._mx_init_params(torch.nn.LazyLinear(50), weight=torch.nn.init.ones_))
+    torch_init._mx_initialize(t, translate("mx.init.Xavier(magnitude=2.24)"))  # nothing to draw yet
+    x = torch.randn(4, 300) + 0.5
+    with torch.no_grad():
+        t[0](x)
+        t[1].eval()
+        h = t[1](t[0](x))
+        t[2](h[:, None, :])
+        t[3](torch.randn(2, 30) + 0.5)
+    g = mnn.Dense(400)
+    g.initialize(mx.init.Xavier(magnitude=2.24))
+    g(mx.nd.array(x.numpy()))  # Gluon's deferred initialisation
+    theirs, mine = g.weight.data().asnumpy().astype(np.float64), t[0].weight.detach().numpy().astype(np.float64)
+    check_law(mine, "uniform", math.sqrt(2.24 / 350))
+    assert abs(stats(mine)["std"] / stats(theirs)["std"] - 1) < 2 * STD_TOL
+    assert bool((t[0].bias == 0).all()) and bool((t[2].bias == 0).all())
+    assert bool((t[1].weight == 1).all()) and bool((t[1].bias == 0).all())
+    assert bool((t[1].running_var == 1).all()) and bool((t[1].running_mean == 0).all())
+    conv = t[2].weight.detach().numpy().astype(np.float64)  # fans 1 * 3 in, 8 * 3 out
+    assert math.sqrt(2.24 / 13.5) * 0.95 <= np.abs(conv).max() <= math.sqrt(2.24 / 13.5) * (1 + 1e-6)
+    assert bool((t[3].weight == 1).all()), "the tag wins over the global initializer"
+    assert t[0].weight._mx_ready and t[3].weight._mx_ready
+
+
+def test_initializer_strings():
+    t = torch.nn.Sequential(torch.nn.Linear(300, 200))
+    exec(_converted_initialize("net.initialize('xavier')"), {"net": t})
+    check_law(t[0].weight.detach().numpy().astype(np.float64), "uniform", math.sqrt(6 / 500))
+    exec(_converted_initialize("net.initialize(init='Zeros', force_reinit=True)"), {"net": t})
+    assert bool((t[0].weight == 0).all())

@@ -1,0 +1,243 @@
+"""The parameter API (MX160-MX170, rules/1xx_params.toml) and parameter files (MX610-MX615,
+rules/6xx_io.toml), executed: one MXNet source of small functions over a model runs on a Gluon
+network, its conversion (every rule on) runs on the matching torch network holding the same
+random asymmetric weights, and the results are compared. Where the translation differs by
+design (Gluon counts BatchNorm's running statistics as parameters, torch keeps them as
+buffers) the test checks the difference is exactly that and that the converter reports it.
+"""
+from __future__ import annotations
+
+import pytest
+
+from mxsupport import import_mxnet, import_numpy, import_torch
+
+np = import_numpy()
+mx = import_mxnet()
+torch = import_torch()
+from mxnet import autograd  # noqa: E402
+from mxnet.gluon import nn as mnn  # noqa: E402
+
+from xlate.engine import convert_source  # noqa: E402
+
+pytestmark = pytest.mark.mxnet
+
+SOURCE = '''
+import mxnet as mx
+import numpy as np
+from mxnet import autograd
+
+
+def count(net):
+    return sum(int(np.prod(p.shape)) for p in net.collect_params().values())
+
+
+def names(net):
+    return [name for name, _ in net.collect_params().items()]
+
+
+def freeze_first(net):
+    for p in net[0].collect_params().values():
+        p.grad_req = 'null'
+
+
+def grad_reqs(net):
+    return [p.grad_req for p in net.collect_params().values()]
+
+
+def unfreeze(net):
+    net.collect_params().setattr('grad_req', 'write')
+
+
+def set_first(net, value):
+    net[0].weight.set_data(value)
+    return net[0].weight.data().asnumpy()
+
+
+def halve(net):
+    for p in net.collect_params().values():
+        p.data()[:] = 0.5 * p.data()
+
+
+def grads(net):
+    return [p.grad().asnumpy() for p in net.collect_params().values() if p.grad_req != 'null']
+
+
+def penalty_grad(net):
+    with autograd.record():
+        reg = (net[0].weight.data() ** 2).sum()
+    reg.backward()
+    return net[0].weight.grad().asnumpy()
+
+
+def clear(net):
+    net.collect_params().zero_grad()
+
+
+def save(net, f):
+    net.save_parameters(f)
+
+
+def load(net, f):
+    net.load_parameters(f, ctx=mx.cpu())
+
+
+def load_lenient(net, f):
+    net.load_parameters(f, allow_missing=True)
+'''
+
+RUNNING = ("running_mean", "running_var")
+
+
+@pytest.fixture(scope="module")
+def converted():
+    result = convert_source(SOURCE.lstrip("\n"))
+    space: dict = {}
+    exec(compile(result.output, "<converted>", "exec"), space)
+    original: dict = {}
+    exec(compile(SOURCE, "<mxnet>", "exec"), original)
+    return result, space, original
+
+
+def _pair(seed=0):
+    """A Gluon net and the torch net holding the same random values (running statistics too)."""
+    rng = np.random.default_rng(seed)
+    g = mnn.Sequential()
+    g.add(mnn.Dense(8, in_units=5), mnn.BatchNorm(in_channels=8), mnn.Dense(3, in_units=8))
+    g.initialize()
+    t = torch.nn.Sequential(torch.nn.Linear(5, 8), torch.nn.BatchNorm1d(8), torch.nn.Linear(8, 3))
+    torch_params = list(t.parameters()) + [t[1].running_mean, t[1].running_var]
+    gluon_params = [p for n, p in g.collect_params().items() if not n.endswith(RUNNING)]
+    gluon_params += [g[1].running_mean, g[1].running_var]
+    for gp, tp in zip(gluon_params, torch_params):
+        value = rng.uniform(0.2, 1.5, gp.shape) * rng.choice([-1, 1], gp.shape)
+        if gp.name.endswith("running_var"):
+            value = np.abs(value)
+        gp.set_data(mx.nd.array(value))
+        with torch.no_grad():
+            tp.copy_(torch.as_tensor(value))
+    t.eval()
+    return g, t
+
+
+def _x(seed=1):
+    return np.random.default_rng(seed).uniform(-1, 2, (6, 5)).astype(np.float32)
+
+
+def _outputs(g, t, x):
+    return g(mx.nd.array(x)).asnumpy(), t(torch.as_tensor(x)).detach().numpy()
+
+
+def _backward(g, t, x):
+    with autograd.record():
+        g(mx.nd.array(x)).sum().backward()
+    t.train()
+    t(torch.as_tensor(x)).sum().backward()
+    t.eval()
+
+
+def test_count_is_torchs_plus_the_running_statistics_and_reported(converted):
+    result, space, original = converted
+    g, t = _pair()
+    mine, theirs = space["count"](t), original["count"](g)
+    assert theirs == 5 * 8 + 8 + 4 * 8 + 8 * 3 + 3
+    assert mine + t[1].running_mean.numel() + t[1].running_var.numel() == theirs
+    line = SOURCE.lstrip("\n").splitlines().index("def count(net):") + 2
+    told = [d for d in result.diagnostics if d.line == line and d.code == "MX161"]
+    assert told and told[0].status == "review" and "running statistics" in told[0].message
+
+
+def test_names_are_module_paths_without_running_statistics(converted):
+    _, space, original = converted
+    g, t = _pair()
+    theirs = [n for n in original["names"](g) if not n.endswith(RUNNING)]
+    mine = space["names"](t)
+    assert mine == ["0.weight", "0.bias", "1.weight", "1.bias", "2.weight", "2.bias"]
+    suffix = {"weight": "weight", "bias": "bias", "gamma": "weight", "beta": "bias"}
+    assert [suffix[n.rsplit("_", 1)[1]] for n in theirs] == [n.split(".")[1] for n in mine]
+
+
+def test_grad_req_freezes_the_same_parameters(converted):
+    _, space, original = converted
+    g, t = _pair()
+    space["freeze_first"](t)
+    original["freeze_first"](g)
+    theirs = [r for (n, _), r in zip(g.collect_params().items(), original["grad_reqs"](g))
+              if not n.endswith(RUNNING)]
+    assert space["grad_reqs"](t) == theirs == ["null", "null", "write", "write", "write", "write"]
+    x = _x()
+    _backward(g, t, x)
+    assert t[0].weight.grad is None and t[0].bias.grad is None
+    mine, theirs = space["grads"](t), original["grads"](g)
+    assert len(mine) == len(theirs) == 4
+    for a, b in zip(mine, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+    space["clear"](t)
+    original["clear"](g)
+    assert all(not a.any() for a in space["grads"](t)) and all(not b.any() for b in original["grads"](g))
+    space["unfreeze"](t)
+    original["unfreeze"](g)
+    assert all(p.requires_grad for p in t.parameters())
+    assert [r for r in original["grad_reqs"](g)].count("write") == 6  # running statistics stay 'null'
+    # under record() Gluon differentiates through p.data(): the translation must too
+    np.testing.assert_allclose(space["penalty_grad"](t), original["penalty_grad"](g), rtol=1e-6)
+
+
+def test_set_data_and_in_place_writes(converted):
+    _, space, original = converted
+    g, t = _pair()
+    value = np.random.default_rng(7).uniform(-2, 2, (8, 5)).astype(np.float32)
+    np.testing.assert_array_equal(space["set_first"](t, value), original["set_first"](g, value))
+    x = _x()
+    np.testing.assert_allclose(*_outputs(g, t, x), rtol=1e-5, atol=1e-5)
+    space["halve"](t)
+    original["halve"](g)
+    for gp, tp in zip([p for n, p in g.collect_params().items() if not n.endswith(RUNNING)], t.parameters()):
+        np.testing.assert_allclose(tp.detach().numpy(), gp.data().asnumpy(), rtol=1e-6)
+    # Gluon halved its running statistics too; the torch loop saw parameters only (MX161's review)
+    np.testing.assert_allclose(g[1].running_var.data().asnumpy(), 0.5 * t[1].running_var.numpy(), rtol=1e-6)
+
+
+def test_save_then_load_round_trips(converted, tmp_path):
+    _, space, _ = converted
+    _, t = _pair(seed=0)
+    _, fresh = _pair(seed=5)
+    x = _x()
+    before = t(torch.as_tensor(x)).detach()
+    assert not torch.allclose(fresh(torch.as_tensor(x)), before)
+    path = str(tmp_path / "net.params")
+    space["save"](t, path)
+    space["load"](fresh, path)
+    assert torch.equal(fresh(torch.as_tensor(x)), before)
+    for (k, a), b in zip(t.state_dict().items(), fresh.state_dict().values()):
+        assert torch.equal(a, b), k
+
+
+def test_missing_parameters_fail_unless_allowed(converted, tmp_path):
+    _, space, original = converted
+    g, t = _pair()
+    torch_file, gluon_file = str(tmp_path / "t.pt"), str(tmp_path / "g.params")
+    state = t.state_dict()
+    del state["2.bias"]
+    torch.save(state, torch_file)
+    params = {n: p.data() for n, p in g._collect_params_with_prefix().items() if n != "2.bias"}
+    mx.nd.save(gluon_file, params)
+    with pytest.raises(RuntimeError):
+        space["load"](t, torch_file)
+    with pytest.raises(AssertionError):
+        original["load"](g, gluon_file)
+    _, fresh = _pair(seed=9)
+    kept = fresh[2].bias.detach().clone()
+    space["load_lenient"](fresh, torch_file)
+    original["load_lenient"](g, gluon_file)
+    assert torch.equal(fresh[0].weight, t[0].weight) and torch.equal(fresh[2].bias, kept)
+
+
+def test_the_conversion_says_what_it_left(converted):
+    result, _, _ = converted
+    by_code = {}
+    for d in result.diagnostics:
+        by_code.setdefault(d.code, set()).add(d.status)
+    assert by_code["MX611"] == {"review"}  # the file must be a converted state_dict
+    mine = {c for c in by_code if c[2] in "156" and c[2:4] in ("16", "17", "51", "52", "61")}
+    assert mine and all("manual" not in by_code[c] for c in mine)
+    assert "mx." not in result.output and "collect_params" not in result.output
