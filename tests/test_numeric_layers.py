@@ -26,7 +26,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 import libcst as cst  # noqa: E402
 
-from xlate import catalogue, layerinfo, names  # noqa: E402
+from xlate import catalogue, names  # noqa: E402
 from xlate.catalogue import RuleSet  # noqa: E402
 from xlate.check.inputs import InputSpec  # noqa: E402
 from xlate.check.layers import conv_configs  # noqa: E402
