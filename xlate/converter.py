@@ -271,7 +271,19 @@ class Converter(FastTransformer):
             out.append(stmt)
         return out, carry
 
+    # every block body starts a new straight line of statements (an `else:` after an `if:`)
+    def visit_IndentedBlock(self, node) -> None:
+        self.last_line = None
+
+    def visit_SimpleStatementSuite(self, node) -> None:
+        self.last_line = None
+
+    def leave_SimpleStatementSuite(self, original, updated):
+        self.last_line = None
+        return updated
+
     def leave_IndentedBlock(self, original, updated):
+        self.last_line = None
         if not self.removed:
             return updated
         body, carry = self._drop_removed(updated.body)
@@ -409,8 +421,14 @@ class Converter(FastTransformer):
         status = site.status or STATUS[rule.applicability]
         self.report(site.original, rule.code, status, site.message or rule.summary)
         if isinstance(new, LOOSE) and not new.lpar:
-            new = new.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+            new = self._moved(new, new.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
             self.loose.add(id(new))
+        return new
+
+    def _moved(self, old, new):
+        """A node rebuilt around the same expression keeps what rules recorded about it."""
+        if id(old) in self.layers:
+            self.layers[id(new)] = self.layers[id(old)]
         return new
 
     # An emitted operator expression starts out parenthesised; where its parent cannot
@@ -419,7 +437,7 @@ class Converter(FastTransformer):
         value = updated.value
         if value is None or id(value) not in self.loose:
             return updated
-        return updated.with_changes(value=value.with_changes(lpar=[], rpar=[]))
+        return updated.with_changes(value=self._moved(value, value.with_changes(lpar=[], rpar=[])))
 
     leave_AugAssign = leave_AnnAssign = leave_Return = _unwrap
 

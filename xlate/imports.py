@@ -208,7 +208,12 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, conv: "Converter",
         uses = (uses - conv.long_names) | {"torch"}
     new_imports = [_statement(line) for short, mod, line in _TORCH_IMPORTS
                    if short in uses and root.imports.get(short) != mod]
-    helpers = [h for h in _with_dependencies(conv.helpers) if h not in root.other]
+    # a helper a later rewrite replaced (a lazy layer made eager by Sequential.add) is not pasted
+    wanted = conv.helpers
+    if wanted:
+        text = fixed.code
+        wanted = [h for h in wanted if re.search(rf"\b{h}\b", text)]
+    helpers = [h for h in _with_dependencies(wanted) if h not in root.other]
 
     # New imports go where the first top-level MXNet import was, with its comments.
     first_mx = next((i for i, s in enumerate(module.body) if _has_mx_import(s)), None)

@@ -47,7 +47,8 @@ def keeps(shape: Optional[Shape]) -> Optional[Shape]:
 
 def size(site: "Site", value) -> Union[int, cst.BaseExpression, None]:
     """A layer argument usable as a known size: an int literal, or a plain name, attribute or
-    constant subscript (`units`, `self.c`, `channels[0]`); None otherwise."""
+    subscript of those (`units`, `self.c`, `channels[0]`, `hidden[i]`: the next layer in the
+    same statement, or on the next line, reads the same value); None otherwise."""
     node = site.value(value) if isinstance(value, str) else value
     if node is None:
         return None
@@ -64,7 +65,8 @@ def _pure(node) -> bool:
         return _pure(node.value)
     if isinstance(node, cst.Subscript) and len(node.slice) == 1:
         index = node.slice[0].slice
-        return _pure(node.value) and isinstance(index, cst.Index) and isinstance(index.value, cst.Integer)
+        return _pure(node.value) and isinstance(index, cst.Index) and (
+            isinstance(index.value, cst.Integer) or _pure(index.value))
     return False
 
 
