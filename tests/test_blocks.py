@@ -235,3 +235,64 @@ def test_lambda_blocks():
     assert "a = _mx_Lambda(lambda x: x + 1)" in r.output
     assert "b = _mx_Lambda(torch.relu)" in r.output
     assert codes(r, "manual").count("MX108") == 2
+
+
+def _layers(output: str) -> list:
+    return [line.strip() for line in output.splitlines() if ".append(" in line or ".extend(" in line]
+
+
+def test_deferred_sizes_follow_the_previous_layers_in_straight_lines():
+    r = convert("""
+        from mxnet.gluon import nn
+        net = nn.HybridSequential()
+        net.add(nn.Dense(16, activation='relu'), nn.Dense(8, flatten=False))
+        net.add(nn.Dense(4, flatten=False))
+        net.add(nn.Conv2D(6, 3))
+        net.add(nn.Conv2D(5, 3, activation='relu'), nn.Conv2D(4, 1))
+    """)
+    assert _layers(r.output) == [
+        "net.extend([_mx_LazyDense(16, activation='relu'), nn.Linear(16, 8)])",
+        "net.append(nn.Linear(8, 4))",
+        "net.append(nn.LazyConv2d(6, 3))",  # the previous output is (N, 4): not a conv input size
+        "net.extend([_mx_Conv2d(6, 5, 3, activation='relu'), nn.Conv2d(5, 4, 1)])",
+    ]
+    assert "_mx_LazyConv2d" not in r.output  # replaced helpers are not pasted
+
+
+def test_deferred_sizes_are_not_guessed_across_loops_branches_or_other_statements():
+    r = convert("""
+        from mxnet.gluon import nn
+        net = nn.HybridSequential()
+        net.add(nn.Dense(16))
+        for units in (8, 4):
+            net.add(nn.Dense(units, flatten=False))
+        net.add(nn.Dense(3, flatten=False))
+        if deep:
+            net.add(nn.Dense(7, flatten=False))
+        else:
+            net.add(nn.Dense(5, flatten=False))
+        grow(net)
+        net.add(nn.Dense(2, flatten=False))
+        net.add(nn.Dense(2), nn.Dense(9, flatten=False))
+    """)
+    assert _layers(r.output) == [
+        "net.append(_mx_LazyDense(16))",
+        "net.append(nn.LazyLinear(units))",  # a loop: the second pass sees 8, not 16
+        "net.append(nn.LazyLinear(3))",
+        "net.append(nn.LazyLinear(7))",
+        "net.append(nn.LazyLinear(5))",  # not the if-branch's 7
+        "net.append(nn.LazyLinear(2))",  # grow(net) may have added layers
+        "net.extend([_mx_LazyDense(2), nn.Linear(2, 9)])",
+    ]
+
+
+def test_concurrent_branches_all_see_the_container_input():
+    r = convert("""
+        from mxnet.gluon import nn
+        from mxnet.gluon.contrib.nn import HybridConcurrent
+        net = nn.HybridSequential()
+        net.add(nn.Dense(16))
+        branches = HybridConcurrent(axis=1)
+        branches.add(nn.Dense(4, flatten=False), nn.Dense(4, flatten=False))
+    """)
+    assert "branches.extend([nn.LazyLinear(4), nn.LazyLinear(4)])" in r.output
