@@ -14,7 +14,6 @@ float32's default (the largest, Conv2D with groups, 2.9e-6 absolute).
 """
 from __future__ import annotations
 
-from functools import lru_cache
 
 import numpy as np
 
@@ -168,7 +167,8 @@ register_sample(Sample("conv", "conv", conv_configs, build_conv))
 # | running_mean (C,)    | running_mean      | none                                          |
 # | running_var (C,)     | running_var       | none                                          |
 # torch's num_batches_tracked has no MXNet counterpart and is left alone. The axis, the
-# momentum flip (3.3) and the biased running variance (3.4) belong to the translation.
+# momentum flip (3.3) and the biased running variance (3.4) belong to the translation: the
+# converter's `_mx_BatchNorm` (xlate/torch_norms.py), a BatchNorm2d subclass, pairs here.
 # BatchNormReLU (BatchNorm then relu) and contrib's SyncBatchNorm hold the same four.
 def _gamma_to_pt(value: np.ndarray, mx_block, pt_module) -> np.ndarray:
     return np.ones_like(value) if mx_block._kwargs.get("fix_gamma") else value
@@ -182,53 +182,45 @@ BATCHNORM = register(Family(
             ParamMap("running_mean", "running_mean"), ParamMap("running_var", "running_var")),
 ))
 
-# The translation: torch's BatchNormNd with momentum 1 - m (3.3) whose training forward keeps
-# MXNet's biased running variance (3.4); scale=False (frozen ones) is not drawn: the checker
-# compares grad_req='null' parameters only with torch buffers.
+# The translation is the converter's (MX140): any rank and axis, torch momentum 1 - m (3.3),
+# MXNet's biased running variance (3.4), gamma ignored and frozen with scale=False (3.9),
+# running statistics in training with use_global_stats=True (3.8).
 def batchnorm_configs(*, max_batch: int = 4, max_channels: int = 4, max_size: int = 3):
     check_knobs(max_batch=max_batch, max_channels=max_channels, max_size=max_size)
     st = strategies()
-    shapes = st.tuples(st.integers(1, max_batch), st.integers(1, max_channels),
-                       st.lists(st.integers(1, max_size), max_size=3)).map(lambda t: (t[0], t[1], *t[2]))
-    # fewer than 4 values per channel: float32 noise in the variance's gradient exceeds 1e-5
-    return st.fixed_dictionaries({
-        "shape": shapes.filter(lambda sh: sh[0] * int(np.prod(sh[2:])) >= 4),
-        "momentum": st.sampled_from([0.9, 0.5, 0.99]), "epsilon": st.sampled_from([1e-5, 1e-3]),
-    })
+
+    @st.composite
+    def configs(draw):
+        shape = (draw(st.integers(1, max_batch)), draw(st.integers(1, max_channels)),
+                 *draw(st.lists(st.integers(1, max_size), max_size=3)))
+        # fewer than 4 values per channel: float32 noise in the variance's gradient exceeds 1e-5
+        axis = draw(st.sampled_from([a for a in range(-len(shape), len(shape))
+                                     if int(np.prod(shape)) // shape[a] >= 4] or [None]))
+        if axis is None:
+            shape, axis = (4, *shape[1:]), 1
+        return {"shape": shape, "axis": axis, "momentum": draw(st.sampled_from([0.9, 0.5, 0.99])),
+                "epsilon": draw(st.sampled_from([1e-5, 1e-3])), "center": draw(st.booleans()),
+                "scale": draw(st.booleans()), "use_global_stats": draw(st.booleans())}
+
+    return configs()
 
 
-def _mx_batchnorm_forward(self, x):
-    import torch
+def mx_batchnorm(rank: int, channels: int, *, momentum: float, eps: float, **flags):
+    """The converter's exact BatchNorm (any rank) for Gluon's `momentum` and `epsilon`; `flags`:
+    axis, center, scale, use_global_stats as Gluon's."""
+    from xlate.torch_norms import _mx_BatchNorm
 
-    if not self.training:
-        return type(self).__mro__[1].forward(self, x)
-    axes = [0] + list(range(2, x.dim()))
-    mean, var = x.mean(axes), x.var(axes, unbiased=False)
-    with torch.no_grad():
-        self.running_mean.mul_(1 - self.momentum).add_(self.momentum * mean)
-        self.running_var.mul_(1 - self.momentum).add_(self.momentum * var)
-    return torch.nn.functional.batch_norm(x, None, None, self.weight, self.bias, True, 0.0, self.eps)
-
-
-@lru_cache(maxsize=None)
-def _mx_batchnorm_type(dims: int):
-    import torch
-
-    base = getattr(torch.nn, f"BatchNorm{dims}d")
-    return type(f"MX{base.__name__}", (base,), {"forward": _mx_batchnorm_forward})
-
-
-def mx_batchnorm(rank: int, channels: int, *, momentum: float, eps: float):
-    """torch BatchNorm{1,2,3}d computing MXNet's running statistics (biased variance)."""
-    return _mx_batchnorm_type(max(rank - 2, 1))(channels, momentum=1 - momentum, eps=eps)
+    return _mx_BatchNorm(channels, eps=eps, momentum=1 - momentum, **flags)  # torch's momentum: the new batch's weight
 
 
 def build_batchnorm(c: dict):
     from mxnet.gluon import nn
 
-    shape = c["shape"]
-    block = nn.BatchNorm(momentum=c["momentum"], epsilon=c["epsilon"], in_channels=shape[1])
-    return block, mx_batchnorm(len(shape), shape[1], momentum=c["momentum"], eps=c["epsilon"]), [floats("x", *shape)]
+    shape, flags = c["shape"], {k: c[k] for k in ("axis", "center", "scale", "use_global_stats") if k in c}
+    channels = shape[flags.get("axis", 1)]
+    block = nn.BatchNorm(momentum=c["momentum"], epsilon=c["epsilon"], in_channels=channels, **flags)
+    module = mx_batchnorm(len(shape), channels, momentum=c["momentum"], eps=c["epsilon"], **flags)
+    return block, module, [floats("x", *shape)]
 
 
 register_sample(Sample("batchnorm", "batchnorm", batchnorm_configs, build_batchnorm))
@@ -243,7 +235,8 @@ LAYERNORM = register(Family(
     params=(ParamMap("gamma", "weight"), ParamMap("beta", "bias")),
 ))
 
-# Any axis: torch normalises the last one, so the translation moves `axis` there and back (3.12).
+# Any axis: torch normalises the last one, so the translation (MX142) moves `axis` there and
+# back (3.12); MXNet still applies a gamma/beta that scale/center=False freeze.
 def layernorm_configs(*, max_batch: int = 4, max_size: int = 5):
     check_knobs(max_batch=max_batch, max_size=max_size)
     st = strategies()
@@ -254,7 +247,8 @@ def layernorm_configs(*, max_batch: int = 4, max_size: int = 5):
         axis = draw(st.integers(1, len(shape) - 1))
         # over 2 or 3 values the gradient is a cancellation of terms ~1/std: float32 noise > 1e-5
         shape[axis] = draw(st.integers(4, 7))
-        return {"shape": tuple(shape), "axis": axis, "epsilon": draw(st.sampled_from([1e-5, 1e-3]))}
+        return {"shape": tuple(shape), "axis": axis, "epsilon": draw(st.sampled_from([1e-5, 1e-3])),
+                "center": draw(st.booleans()), "scale": draw(st.booleans())}
 
     return configs()
 
@@ -263,11 +257,15 @@ def build_layernorm(c: dict):
     import torch
     from mxnet.gluon import nn
 
+    from xlate.torch_norms import _mx_LayerNorm
+
     shape, axis = c["shape"], c["axis"]
-    block = nn.LayerNorm(axis=axis, epsilon=c["epsilon"], in_channels=shape[axis])
-    module = torch.nn.LayerNorm(shape[axis], eps=c["epsilon"])
-    if axis != len(shape) - 1:
-        module = torch_call(module, lambda m, x: m(x.movedim(axis, -1)).movedim(-1, axis))
+    flags = {k: c[k] for k in ("center", "scale") if k in c}
+    block = nn.LayerNorm(axis=axis, epsilon=c["epsilon"], in_channels=shape[axis], **flags)
+    if axis == len(shape) - 1 and all(flags.values()):
+        module = torch.nn.LayerNorm(shape[axis], eps=c["epsilon"])
+    else:
+        module = _mx_LayerNorm(shape[axis], eps=c["epsilon"], axis=axis, **flags)
     return block, module, [floats("x", *shape)]
 
 
@@ -299,8 +297,8 @@ INSTANCENORM = register(Family(
     params=INSTANCENORM_PARAMS, expand=_instancenorm_maps,
 ))
 
-# scale=True only: with Gluon's default scale=False gamma is a grad_req='null' parameter that
-# the translation freezes, and the checker compares such values only with torch buffers.
+# The translation is the converter's `_mx_InstanceNorm` (MX143): weight and bias always
+# applied, frozen where Gluon's scale/center are False (scale=False is Gluon's default).
 def _normalised_shapes(st, *, max_batch, max_channels, max_size, min_values=4):
     return st.tuples(st.integers(1, max_batch), st.integers(1, max_channels),
                      st.lists(st.integers(1, max_size), min_size=1, max_size=3)).map(
@@ -312,17 +310,17 @@ def instancenorm_configs(*, max_batch: int = 4, max_channels: int = 4, max_size:
     st = strategies()
     return st.fixed_dictionaries({
         "shape": _normalised_shapes(st, max_batch=max_batch, max_channels=max_channels, max_size=max_size),
-        "epsilon": st.sampled_from([1e-5, 1e-3])})
+        "epsilon": st.sampled_from([1e-5, 1e-3]), "center": st.booleans(), "scale": st.booleans()})
 
 
 def build_instancenorm(c: dict):
-    import torch
     from mxnet.gluon import nn
 
-    shape = c["shape"]
-    block = nn.InstanceNorm(scale=True, epsilon=c["epsilon"], in_channels=shape[1])
-    module = getattr(torch.nn, f"InstanceNorm{len(shape) - 2}d")(shape[1], eps=c["epsilon"], affine=True)
-    return block, module, [floats("x", *shape)]
+    from xlate.torch_norms import _mx_InstanceNorm
+
+    shape, flags = c["shape"], {k: c[k] for k in ("center", "scale") if k in c}
+    block = nn.InstanceNorm(epsilon=c["epsilon"], in_channels=shape[1], **flags)
+    return block, _mx_InstanceNorm(shape[1], eps=c["epsilon"], **flags), [floats("x", *shape)]
 
 
 register_sample(Sample("instancenorm", "instancenorm", instancenorm_configs, build_instancenorm))
@@ -350,6 +348,9 @@ def _per_group(value: np.ndarray, mx_block, pt_module) -> np.ndarray:
 
 GROUPNORM_PARAMS = (ParamMap("gamma", "weight", to_pt=_per_channel, to_mx=_per_group),
                     ParamMap("beta", "bias", to_pt=_per_channel, to_mx=_per_group))
+# The converter's translation (`_mx_GroupNorm`, xlate/torch_norms.py) keeps MXNet's (G,)
+# parameters and repeats them in its forward: nothing to convert.
+GROUPNORM_PER_GROUP = (ParamMap("gamma", "weight"), ParamMap("beta", "bias"))
 
 
 def _groupnorm_maps(mx_block, pt_module) -> tuple[ParamMap, ...]:
@@ -358,6 +359,9 @@ def _groupnorm_maps(mx_block, pt_module) -> tuple[ParamMap, ...]:
     if pt_module.num_groups != groups:
         raise MappingError(f"GroupNorm with {groups} groups paired with torch GroupNorm({pt_module.num_groups}, "
                            f"{pt_module.num_channels}) {_shapes(mx_block, pt_module)}")
+    weight = pt_module.weight
+    if weight is not None and tuple(weight.shape) == (groups,):
+        return GROUPNORM_PER_GROUP  # with C == G both maps are the identity
     return GROUPNORM_PARAMS
 
 
