@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Optional
 
 import libcst as cst
@@ -101,6 +101,12 @@ class Site:
 
     def has(self, name: str) -> bool:
         return name in self.args
+
+    def bind(self, *signature: str) -> None:
+        """Bind the call's arguments now, for a rule whose method name is common enough
+        (`.get`, `.add`) that it first checks the receiver and only then may complain
+        about arguments (its catalogue signature is `["..."]`)."""
+        self.args, self.varargs = bind(replace(self.rule, signature=signature), self.node, self.receiver)
 
     # -- producing code -----------------------------------------------------
     def emit(self, template: str, **nodes: Any) -> cst.BaseExpression:

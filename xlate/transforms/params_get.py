@@ -7,6 +7,8 @@ from xlate.rulectx import NOT_LITERAL, Manual, Site, Skip
 
 # Gluon layer parameter names whose torch attribute differs
 _TORCH_NAME = {"gamma": "weight", "beta": "bias", "alpha": "weight"}
+GET_SIGNATURE = ("params", "name", "shape", "init", "allow_deferred_init", "grad_req", "dtype", "differentiable",
+                 "lr_mult", "wd_mult", "stype", "grad_stype")
 # per-parameter optimizer settings: PyTorch puts them in the optimizer's parameter groups
 _OPTIMIZER = ("lr_mult", "wd_mult")
 
@@ -18,6 +20,10 @@ def _receiver_is_params(site: Site) -> bool:
 def transform(site: Site):
     if not _receiver_is_params(site):
         raise Skip()  # dict.get and friends
+    if site.matched == ".get_constant":
+        site.bind("params", "name", "value")
+    else:
+        site.bind(*GET_SIGNATURE)
     block = site.receiver.value
     name = site.literal("name")
     if not isinstance(name, str) or not name.isidentifier():

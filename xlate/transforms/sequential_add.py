@@ -12,6 +12,7 @@ CONTAINERS = ("mxnet.gluon.nn.Sequential", "mxnet.gluon.nn.HybridSequential",
 
 def _container(site: Site) -> bool:
     conv, receiver = site.conv, site.receiver
+    site.varargs = [a for a in site.node.args if a.keyword is None and not a.star]
     made = conv.analysis.constructed_by(conv.scopes[-1], _shape(site.original.func.value))
     if made and made <= set(CONTAINERS):
         return True
@@ -24,6 +25,7 @@ def _container(site: Site) -> bool:
 def transform(site: Site):
     if not _container(site):
         raise Skip()
+    site.bind("seq", "*blocks")
     if not site.varargs:
         raise Manual("`add()` with no block")
     conv = site.conv
