@@ -420,6 +420,9 @@ class Converter(FastTransformer):
             return self._left(site, str(why), head)
         status = site.status or STATUS[rule.applicability]
         self.report(site.original, rule.code, status, site.message or rule.summary)
+        # the source's own parentheses stay (they may hold a multi-line expression together)
+        if getattr(site.node, "lpar", None) and isinstance(new, cst.BaseExpression) and not new.lpar:
+            new = self._moved(new, new.with_changes(lpar=site.node.lpar, rpar=site.node.rpar))
         if isinstance(new, LOOSE) and not new.lpar:
             new = self._moved(new, new.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
             self.loose.add(id(new))

@@ -192,6 +192,10 @@ class Analysis:
             return kinds.pop() if len(kinds) == 1 else None
         if isinstance(expr, ast.Call):
             func = _dotted(expr.func)
+            if isinstance(expr.func, (ast.Name, ast.Attribute)):
+                made = self.constructed_by(key, expr.func)  # calling a Gluon layer gives an NDArray
+                if made and all(m.startswith("mxnet.gluon.") for m in made):
+                    return "nd"
             if func is not None:
                 resolved = self.resolve(key, func)
                 if resolved and resolved.startswith("mxnet.ndarray.") and not resolved.endswith(_NOT_ARRAYS):
