@@ -354,6 +354,14 @@ CASES = [
     C("concat-three-3d", "MX028", ret("nd.concat(x, y, z)"), (2, 1, 3), (2, 2, 3), (2, 3, 3)),
     C("concat-capital-num-args", "MX028", ret("nd.Concat(x, y, num_args=2, dim=2)"), (2, 3, 1), (2, 3, 2)),
     # -- MX029 stack ----------------------------------------------------------------------------------
+    # -- MX057 add_n: element-wise sum of same-shape arrays ---------------------------------------
+    C("add-n-args", "MX057", ret("nd.add_n(x, y, z)"), (2, 3), (2, 3), (2, 3), grad=(0, 1, 2)),
+    C("add-n-one", "MX057", ret("nd.add_n(x)"), (4,), grad=(0,)),
+    C("add-n-unpacked", "MX057", """
+        def f(x, y):
+            parts = [x * 2, y]
+            return nd.add_n(x, *parts)
+        """, (2, 1, 3), (2, 1, 3), grad=(0, 1)),
     # -- MX055 concatenate: one list, axis 0 by default -------------------------------------------
     C("concatenate-default-axis0", "MX055", ret("nd.concatenate([x, y])"), (2, 3), (4, 3)),
     C("concatenate-axis1", "MX055", ret("nd.concatenate([x, y, z], axis=1)"), (2, 1), (2, 3), (2, 2)),
@@ -719,7 +727,7 @@ for _id, _draw in DRAWS.items():
 # Every rule with numerical meaning is covered by a case or a special check.
 NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
                                         34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
-                                        52, 53, 54, 55, *range(501, 508))]
+                                        52, 53, 54, 55, 57, *range(501, 508))]
 
 
 # -- frameworks ------------------------------------------------------------------------------
