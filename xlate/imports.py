@@ -231,7 +231,7 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, conv: "Converter",
         new_imports[0] = new_imports[0].with_changes(leading_lines=tuple(lead))
         body[anchor:anchor] = new_imports
     if helpers:
-        at = _after_imports(body)
+        at = _after_imports(body, helpers)
         blank = (cst.EmptyLine(), cst.EmptyLine())
         defs = [_statement(helper_sources()[h]).with_changes(leading_lines=blank) for h in helpers]
         if at < len(body):
@@ -265,12 +265,23 @@ def _is_header(stmt: cst.CSTNode) -> bool:
     return isinstance(s, cst.ImportFrom) and cst.helpers.get_full_name_for_node(s.module) == "__future__"
 
 
-def _after_imports(body: list) -> int:
+def _after_imports(body: list, helpers: list) -> int:
+    """After the last import of the module's opening statements (an `__all__` may come
+    first), but before any of them that uses a helper."""
     last = -1
     for i, stmt in enumerate(body):
         if isinstance(stmt, cst.SimpleStatementLine) and all(
                 isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body):
             last = i
-        elif not _is_header(stmt) and not isinstance(stmt, (cst.If, cst.Try)):
+        elif not isinstance(stmt, (cst.SimpleStatementLine, cst.If, cst.Try)):
             break
+    uses = re.compile(r"\b(" + "|".join(map(re.escape, helpers)) + r")\b")
+    for i, stmt in enumerate(body[:last + 1]):
+        if not _is_import_line(stmt) and uses.search(cst.Module(body=[stmt]).code):
+            return i
     return last + 1
+
+
+def _is_import_line(stmt) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(isinstance(s, (cst.Import, cst.ImportFrom))
+                                                             for s in stmt.body)
