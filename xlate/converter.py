@@ -64,6 +64,7 @@ class Converter(FastTransformer):
         self.last_line: Optional[int] = None
         self.line_before: dict[int, Optional[int]] = {}
         self.chains: dict[tuple, tuple] = {}  # (scope, container code) -> (statement id, Shape)
+        self.replaced_layers = False  # a lazy constructor was replaced: its helper may be unused
 
     # -- utilities used by rules ------------------------------------------
     def code_for(self, node: cst.CSTNode) -> str:

@@ -210,7 +210,7 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, conv: "Converter",
                    if short in uses and root.imports.get(short) != mod]
     # a helper a later rewrite replaced (a lazy layer made eager by Sequential.add) is not pasted
     wanted = conv.helpers
-    if wanted:
+    if wanted and conv.replaced_layers:
         text = fixed.code
         wanted = [h for h in wanted if re.search(rf"\b{h}\b", text)]
     helpers = [h for h in _with_dependencies(wanted) if h not in root.other]

@@ -43,6 +43,7 @@ def transform(site: Site):
             eager = info.resolve(start)
             if eager is not None:
                 node, filled = eager, filled + 1
+                conv.replaced_layers = True
         shape = info.out(start) if info is not None and not concurrent else None
         layers.append(node)
     if stmt is not None:
