@@ -547,7 +547,7 @@ def records(src: str):
     conv = Converter(module, names.Analysis(ast.parse(HEAD + src)), RuleSet(catalogue.load(), lambda c: True),
                      long_names=frozenset())
     module.visit(conv)
-    return conv, list(conv.layers.values())
+    return conv, [info for _node, info in conv.layers.values()]
 
 
 def resolved(src: str, shape: Shape):

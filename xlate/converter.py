@@ -55,10 +55,10 @@ class Converter(FastTransformer):
         self.statement_rewrites: dict[int, list[cst.BaseSmallStatement]] = {}
         self.full_reductions: set[int] = set()  # emitted `.reshape(1)` calls (see MX033)
         self.loose: set[int] = set()  # emitted operator expressions that may need parentheses
-        self.layers: dict[int, object] = {}  # id(emitted layer constructor) -> layerinfo.LayerInfo
+        self.layers: dict[int, tuple] = {}  # id(emitted constructor) -> (it, layerinfo.LayerInfo)
         self.unwrap: set[int] = set()  # With statements whose body replaces them (name_scope)
         self.with_stack: list[cst.With] = []
-        self.removed: set[int] = set()  # statement lines a rule deleted (their comments stay)
+        self.removed: dict[int, cst.CSTNode] = {}  # statement lines a rule deleted (their comments stay)
         # Straight-line order of simple statements: the one left just before each statement,
         # None after any compound statement boundary (see Note [deferred input sizes]).
         self.last_line: Optional[int] = None
@@ -201,7 +201,7 @@ class Converter(FastTransformer):
         if smalls is None:
             return updated
         if not smalls:
-            self.removed.add(id(updated))
+            self.removed[id(updated)] = updated
             return updated
         lines = [cst.SimpleStatementLine([small]) for small in smalls]
         lines[0] = lines[0].with_changes(leading_lines=updated.leading_lines,
@@ -260,7 +260,7 @@ class Converter(FastTransformer):
         when nothing follows)."""
         out, carry = [], []
         for stmt in body:
-            if id(stmt) in self.removed:
+            if self.removed.get(id(stmt)) is stmt:
                 carry += [line for line in stmt.leading_lines if line.comment is not None]
                 comment = stmt.trailing_whitespace.comment
                 if comment is not None:
@@ -431,8 +431,9 @@ class Converter(FastTransformer):
 
     def _moved(self, old, new):
         """A node rebuilt around the same expression keeps what rules recorded about it."""
-        if id(old) in self.layers:
-            self.layers[id(new)] = self.layers[id(old)]
+        found = self.layers.get(id(old))
+        if found is not None and found[0] is old:
+            self.layers[id(new)] = (new, found[1])
         return new
 
     # An emitted operator expression starts out parenthesised; where its parent cannot

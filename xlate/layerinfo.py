@@ -78,9 +78,10 @@ def as_node(value: Union[int, cst.BaseExpression]) -> cst.BaseExpression:
 def record(site: "Site", node: cst.BaseExpression, info: LayerInfo) -> cst.BaseExpression:
     """Attach `info` to the node a layer rule returns (the converter may wrap it in parentheses,
     so the record is keyed by identity of the returned node)."""
-    site.conv.layers[id(node)] = info
+    site.conv.layers[id(node)] = (node, info)  # the node is kept alive: its id is never reused
     return node
 
 
 def lookup(conv, node: cst.BaseExpression) -> Optional[LayerInfo]:
-    return conv.layers.get(id(node))
+    found = conv.layers.get(id(node))
+    return found[1] if found is not None and found[0] is node else None
