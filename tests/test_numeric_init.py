@@ -26,6 +26,7 @@ mx = import_mxnet()
 torch = import_torch()
 from mxnet import gluon  # noqa: E402
 from mxnet.gluon import nn as mnn  # noqa: E402
+from mxnet.gluon import rnn as mrnn  # noqa: E402
 
 from xlate import torch_init  # noqa: E402
 from xlate.engine import convert_source  # noqa: E402
@@ -191,6 +192,8 @@ class _Gluon(gluon.Block):
             self.prelu = mnn.PReLU()
             self.prelu2 = mnn.PReLU(alpha_initializer=mx.init.Constant(0.1))
             self.ln = mnn.LayerNorm(in_channels=64)
+            self.up = mnn.Conv2DTranspose(16, 4, in_channels=64)
+            self.lstm = mrnn.LSTM(96, input_size=64)
             self.tagged = mnn.Dense(1000, in_units=200, weight_initializer=mx.init.Normal(0.5),
                                     bias_initializer=mx.init.Uniform(0.3))
             self.custom = self.params.get("custom", shape=(300, 40))  # no init: the global one
@@ -208,6 +211,8 @@ def _torch_model(vector=True):
     m.prelu = torch.nn.PReLU()
     m.prelu2 = torch.nn.PReLU(init=0.1)
     m.ln = torch.nn.LayerNorm(64)
+    m.up = torch.nn.ConvTranspose2d(64, 16, 4)
+    m.lstm = torch.nn.LSTM(64, 96)
     m.tagged = torch_init._mx_init_params(torch.nn.Linear(200, 1000),
                                           weight=lambda w: torch.nn.init.normal_(w, 0.0, 0.5),
                                           bias=lambda w: torch.nn.init.uniform_(w, -0.3, 0.3))
@@ -228,6 +233,9 @@ PAIRS = [  # Gluon attribute path, torch attribute path
     ("bn.running_mean", "bn.running_mean"), ("bn.running_var", "bn.running_var"),
     ("emb.weight", "emb.weight"), ("prelu.alpha", "prelu.weight"), ("prelu2.alpha", "prelu2.weight"),
     ("ln.gamma", "ln.weight"), ("ln.beta", "ln.bias"),
+    ("up.weight", "up.weight"), ("up.bias", "up.bias"),
+    ("lstm.l0_i2h_weight", "lstm.weight_ih_l0"), ("lstm.l0_h2h_weight", "lstm.weight_hh_l0"),
+    ("lstm.l0_i2h_bias", "lstm.bias_ih_l0"), ("lstm.l0_h2h_bias", "lstm.bias_hh_l0"),
     ("tagged.weight", "tagged.weight"), ("tagged.bias", "tagged.bias"),
     ("custom", "custom"), ("custom_bias", "custom_bias"),
 ]

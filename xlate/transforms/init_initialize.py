@@ -2,13 +2,20 @@
 `_mx_initialize(net, init)`, then `net.to(ctx)` for a single context."""
 import libcst as cst
 
-from xlate.rulectx import Manual, Site
+from xlate.rulectx import Manual, Site, Skip
 from xlate.transforms import init_callables, param_evidence
+
+
+_SIGNATURE = ("block", "init", "ctx", "verbose", "force_reinit")
 
 
 def _block(site: Site):
     original = param_evidence.receiver(site)
     known = param_evidence.facts(site.conv)
+    kind = param_evidence.block_kind(site, original)
+    if kind == "no":
+        raise Skip()  # `self.initialize()` of a class of this file that is no Gluon block
+    param_evidence.bind_args(site, _SIGNATURE, evident=kind == "yes" or param_evidence.is_collect_call(original))
     if param_evidence.is_collect_call(original):
         block = param_evidence.block_of(site)
         if block is None:

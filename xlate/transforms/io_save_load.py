@@ -59,20 +59,39 @@ def _load(site: Site, block):
     return call
 
 
+_SIGNATURES = {
+    ".save_parameters": ("block", "filename", "deduplicate"),
+    ".save_params": ("block", "filename"),
+    ".load_parameters": ("block", "filename", "ctx", "allow_missing", "ignore_extra", "cast_dtype", "dtype_source"),
+    ".load_params": ("block", "filename", "ctx", "allow_missing", "ignore_extra"),
+    ".save": ("params", "filename", "strip_prefix"),
+    ".load": ("params", "filename", "ctx", "allow_missing", "ignore_extra", "restore_prefix", "cast_dtype",
+              "dtype_source"),
+}
+
+
 def transform(site: Site):
     method = site.matched
+    original = param_evidence.receiver(site)
     if method in (".save", ".load"):
         block = param_evidence.block_of(site)
         if block is None:
-            if param_evidence.is_collect_call(param_evidence.receiver(site)):
+            if param_evidence.is_collect_call(original):
                 raise Manual("saving or loading a `collect_params('regex')` selection: save a dict of the "
                              "selected torch tensors, or load with load_state_dict(strict=False)")
-            raise Skip()  # np.save-like methods of other objects
+            raise Skip()  # pickle's, numpy's, a model's own save / load
+        param_evidence.bind_args(site, _SIGNATURES[method], evident=True)
         param_evidence.absorb(site)
-        if method == ".save" and site.has("strip_prefix"):
-            site.args.pop("strip_prefix")  # torch keys carry no prefix to strip
     else:
+        kind = param_evidence.block_kind(site, original)
+        if kind == "no":
+            raise Skip()  # `self.load_parameters()` of a class of this file that is no Gluon block
+        param_evidence.bind_args(site, _SIGNATURES[method], evident=kind == "yes")
         block = site.value("block")
+    if not site.has("filename"):
+        if param_evidence.block_kind(site, original) != "yes" and method not in (".save", ".load"):
+            raise Skip()
+        raise Manual("no file name")
     if method in (".save_parameters", ".save_params", ".save"):
         out = _save(site, block)
         if method != ".save_parameters":

@@ -13,6 +13,8 @@ _DIFFERS = ("keys are dotted torch paths (`0.weight`), not Gluon names (`dense0_
 
 def transform(site: Site):
     if site.matched == ".collect_params":
+        if param_evidence.block_kind(site, param_evidence.receiver(site)) == "no":
+            raise Skip()  # `self.collect_params()` of a class that is no Gluon block
         if site.has("select") and site.literal("select") is not None:
             raise Manual("collect_params('regex') " + _SELECT)
         site.review(f"`collect_params()` -> `dict(named_parameters())`: {_DIFFERS}")
@@ -20,6 +22,7 @@ def transform(site: Site):
     block = param_evidence.block_of(site)
     if block is None:
         raise Skip()  # an ordinary dict's .items() / .values()
+    param_evidence.bind_args(site, ("params",), evident=True)
     param_evidence.absorb(site)
     if site.matched == ".items":
         site.review(f"`collect_params().items()` -> `named_parameters()`: {_DIFFERS}")

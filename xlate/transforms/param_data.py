@@ -40,9 +40,11 @@ def _size_taken(site: Site) -> bool:
 
 
 def transform(site: Site):
-    param = site.value("param")
     original = param_evidence.receiver(site)
-    if not param_evidence.is_param(original, param_evidence.facts(site.conv)):
+    evident = param_evidence.is_param(original, param_evidence.facts(site.conv))
+    param_evidence.bind_args(site, ("param", "ctx"), evident)
+    param = site.value("param")
+    if not evident:
         what = site.code(param).strip()
         raise Manual(f"could not tell whether `{what}` is a Gluon Parameter; if it is, `{site.matched}()` -> "
                      f"`{what}.{site.matched.lstrip('.').replace('list_', '')}`")

@@ -10,11 +10,17 @@ _RECIPES = {
 }
 
 
+_SIGNATURES = {".setattr": ("params", "name", "value"), ".zero_grad": ("params",), ".reset_ctx": ("params", "ctx")}
+
+
 def transform(site: Site):
     block = param_evidence.block_of(site)
+    original = param_evidence.receiver(site)
+    known = param_evidence.facts(site.conv)
+    evident = block is not None or param_evidence.is_param_dict(original, known) \
+        or param_evidence.is_param(original, known)
+    param_evidence.bind_args(site, _SIGNATURES[site.matched], evident)  # pytest's monkeypatch.setattr(a, b, c)
     if block is None:
-        original = param_evidence.receiver(site)
-        known = param_evidence.facts(site.conv)
         if site.matched == ".zero_grad" and not param_evidence.is_param_dict(original, known) \
                 and not param_evidence.is_param(original, known):
             raise Skip()  # torch's module.zero_grad() / optimizer.zero_grad() in mixed code

@@ -15,12 +15,14 @@ is not a Parameter where the same name also has a `.data()` call (rare in MXNet 
 from __future__ import annotations
 
 import ast
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Optional
 
 import libcst as cst
 
 from xlate import names
+from xlate.rulectx import Manual, Skip, bind
 
 # parameters of Gluon's own layers, as attributes of the layer
 GLUON_PARAMS = frozenset(("weight", "bias", "gamma", "beta", "alpha", "running_mean", "running_var"))
@@ -31,6 +33,10 @@ class Facts:
     dict_names: set = field(default_factory=set)
     param_attrs: set = field(default_factory=lambda: set(GLUON_PARAMS))
     param_names: set = field(default_factory=set)
+    gluon_classes: set = field(default_factory=set)  # classes of this file deriving from a Gluon block
+    other_classes: set = field(default_factory=set)
+    block_names: set = field(default_factory=set)  # names and attributes assigned a Gluon block
+    block_attrs: set = field(default_factory=set)
 
 
 def is_collect_call(node: cst.CSTNode, *, bare: bool = False) -> bool:
@@ -49,6 +55,10 @@ class _Scan(cst.CSTVisitor):
         super().__init__()
         self.assigns: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
         self.loops: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
+        self.classes: list[tuple[str, list]] = []
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.classes.append((node.name.value, [_dotted(b.value) for b in node.bases]))
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for t in node.targets:
@@ -72,6 +82,7 @@ def facts(conv) -> Facts:
     scan = _Scan()
     module.visit(scan)
     found = Facts()
+    _blocks(conv, scan, found)
     for target, value in scan.assigns:
         if isinstance(target, cst.Name) and is_collect_call(value):
             found.dict_names.add(target.value)
@@ -96,6 +107,76 @@ def facts(conv) -> Facts:
         _CACHE.clear()
     _CACHE[id(module)] = (module, found)
     return found
+
+
+def _dotted(node) -> Optional[str]:
+    if isinstance(node, (cst.Name, cst.Attribute)):
+        return cst.helpers.get_full_name_for_node(node)
+    return None
+
+
+def _gluon(conv, dotted: Optional[str], classes: set) -> bool:
+    """A class or factory of Gluon (or gluoncv / gluonnlp), or a Gluon class of this file."""
+    if dotted is None:
+        return False
+    if dotted in classes:
+        return True
+    resolved = conv.analysis.resolve((), dotted)
+    return resolved not in (None, names.AMBIGUOUS) and resolved.startswith(("mxnet.gluon", "gluoncv", "gluonnlp"))
+
+
+def _blocks(conv, scan: _Scan, found: Facts) -> None:
+    for _ in range(len(scan.classes) + 1):  # a class deriving from one found later
+        for name, bases in scan.classes:
+            if name not in found.gluon_classes and any(_gluon(conv, b, found.gluon_classes) for b in bases):
+                found.gluon_classes.add(name)
+    found.other_classes = {name for name, _ in scan.classes} - found.gluon_classes
+    for target, value in scan.assigns:
+        if isinstance(value, cst.Call) and _gluon(conv, _dotted(value.func), found.gluon_classes):
+            if isinstance(target, cst.Name):
+                found.block_names.add(target.value)
+            elif isinstance(target, cst.Attribute):
+                found.block_attrs.add(target.attr.value)
+
+
+def _enclosing_class(conv) -> Optional[str]:
+    key = conv.scopes[-1]
+    for end in range(len(key), 0, -1):
+        scope = conv.analysis.scopes.get(key[:end])
+        if scope is not None and scope.is_class:
+            return key[end - 1][0]
+    return None
+
+
+def block_kind(site, node) -> str:
+    """'yes' when `node` is evidently a Gluon block, 'no' when it is `self` of a class of this
+    file that is not one, 'unknown' otherwise (a function's parameter, say)."""
+    known = facts(site.conv)
+    root = node
+    while isinstance(root, (cst.Attribute, cst.Subscript)):
+        if isinstance(root, cst.Attribute) and root.attr.value in known.block_attrs:
+            return "yes"
+        root = root.value
+    if not isinstance(root, cst.Name):
+        return "unknown"
+    if root.value == "self":
+        cls = _enclosing_class(site.conv)
+        if cls in known.gluon_classes:
+            return "yes"
+        return "no" if root is node and cls in known.other_classes else "unknown"
+    return "yes" if root.value in known.block_names else "unknown"
+
+
+def bind_args(site, signature: tuple, evident: bool) -> None:
+    """Bind the call to the MXNet method's parameters; a call that does not fit them is not the
+    MXNet method (`monkeypatch.setattr(a, b, c)`) unless the receiver is evidently Gluon's."""
+    rule = dataclasses.replace(site.rule, signature=tuple(signature))
+    try:
+        site.args, site.varargs = bind(rule, site.node, site.receiver)
+    except Manual:
+        if evident:
+            raise
+        raise Skip() from None
 
 
 def is_param_dict(node: cst.CSTNode, known: Facts) -> bool:

@@ -4,10 +4,12 @@ from xlate.transforms import param_evidence
 
 
 def transform(site: Site):
-    if site.varargs or not site.has("data"):
-        raise Skip()  # matplotlib's `line.set_data(x, y)` and friends
+    evident = param_evidence.is_param(param_evidence.receiver(site), param_evidence.facts(site.conv))
+    param_evidence.bind_args(site, ("param", "data"), evident)  # matplotlib's `line.set_data(x, y)`: skipped
+    if not site.has("data"):
+        raise Skip()
     param = site.value("param")
-    if not param_evidence.is_param(param_evidence.receiver(site), param_evidence.facts(site.conv)):
+    if not evident:
         what = site.code(param).strip()
         raise Manual(f"could not tell whether `{what}` is a Gluon Parameter; if it is: `{what}.data.copy_(value)`")
     value = site.value("data")
