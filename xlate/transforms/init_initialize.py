@@ -29,7 +29,23 @@ def _block(site: Site):
     if param_evidence.is_param(original, known):
         raise Manual("Parameter.initialize(init): its `init` overrides the parameter's own; write "
                      "`with torch.no_grad(): init(p)`")
+    if kind == "unknown" and not _initializer_like(site):
+        what = site.code(site.value("block")).strip()
+        raise Manual(f"could not tell whether `{what}` is a Gluon block (its argument is no MXNet "
+                     f"initializer xlate can see); if it is: `_mx_initialize({what}, init)`")
     return site.value("block")
+
+
+def _initializer_like(site: Site) -> bool:
+    """The `init` argument is absent, a name string, None, or an `mx.init.X(...)` call (directly
+    or through a variable assigned one): what Gluon's initialize() takes."""
+    original = [a for a in site.original.args if a.keyword is None or a.keyword.value == "init"]
+    if not original or (original[0].keyword is None and site.value("init") is None):
+        return True
+    node = original[0].value
+    if site.evaluate(node) is None or isinstance(site.evaluate(node), str):
+        return True
+    return param_evidence.resolves_to(site, node, "mxnet.initializer.")
 
 
 def _simple(node) -> bool:

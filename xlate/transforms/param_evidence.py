@@ -167,6 +167,26 @@ def block_kind(site, node) -> str:
     return "yes" if root.value in known.block_names else "unknown"
 
 
+def resolves_to(site, node, prefix: str) -> bool:
+    """`node` is a call of an MXNet name starting with `prefix`, or a name assigned only such calls."""
+    conv = site.conv
+    if isinstance(node, cst.Call):
+        return (conv.resolve_expr(node.func) or "").startswith(prefix)
+    if not isinstance(node, cst.Name):
+        return False
+    scope = conv.analysis.scopes.get(conv.scopes[-1])
+    while scope is not None and node.value not in scope.values:
+        scope = scope.parent
+    if scope is None or not scope.values[node.value]:
+        return False
+    for value in scope.values[node.value]:
+        func = names._dotted(value.func) if isinstance(value, ast.Call) else None
+        resolved = conv.analysis.resolve(scope.key, func) if func else None
+        if not (resolved or "").startswith(prefix):
+            return False
+    return True
+
+
 def bind_args(site, signature: tuple, evident: bool) -> None:
     """Bind the call to the MXNet method's parameters; a call that does not fit them is not the
     MXNet method (`monkeypatch.setattr(a, b, c)`) unless the receiver is evidently Gluon's."""
