@@ -248,10 +248,8 @@ def _materialise(mx_net, pt_model, arrays, pt_ref: str) -> str:
             return "shapes from one forward pass on the --input arrays"
     try:
         pairs = pair(mx_net, pt_model)
-    except MappingError as e:
+    except MappingError as e:  # the table shows lazy tensors as (lazy)
         raise ConvertError(f"the MXNet and PyTorch models do not pair:\n{e}") from e
-    except RuntimeError as e:  # describing a pairing failure reads the shapes lazy tensors lack
-        raise ConvertError(f"the MXNet and PyTorch models do not pair:\n{_leaf_table(mx_net, pt_model)}") from e
     for pr in pairs:
         for m in pr.maps:
             target = getattr(pr.pt_module, m.pt, None)
@@ -271,23 +269,6 @@ def _uninitialised(model) -> list[str]:
 
     return [n for n, t in list(model.named_parameters()) + list(model.named_buffers())
             if isinstance(t, torch.nn.parameter.UninitializedTensorMixin)]
-
-
-def _leaf_table(mx_net, pt_model) -> str:
-    """Both sides' parameter-owning layers, side by side, with lazy shapes shown as '?'."""
-    import torch
-
-    def shape(t) -> str:
-        return "?" if isinstance(t, torch.nn.parameter.UninitializedTensorMixin) else str(tuple(t.shape))
-
-    mx = [f"{p} [{type(b).__name__}: " + ", ".join(f"{n} {_shape(v.shape)}" for n, v in b._reg_params.items()) + "]"
-          for p, b in mx_leaves(mx_net)]
-    pt = [f"{p} [{type(m).__name__}: " + ", ".join(f"{n} {shape(v)}" for n, v in _pt_state(m).items()) + "]"
-          for p, m in pt_leaves(pt_model)]
-    lines = [f"MXNet has {len(mx)} blocks with parameters, PyTorch {len(pt)} modules (? = lazy, no shape yet):"]
-    for i in range(max(len(mx), len(pt))):
-        lines.append(f"  {i}: {mx[i] if i < len(mx) else '-'}  <->  {pt[i] if i < len(pt) else '-'}")
-    return "\n".join(lines)
 
 
 def _account(summary: Summary, pairs, pt_model, state) -> None:
