@@ -40,8 +40,7 @@ import numpy as np
 import xlate.check.families  # noqa: F401  (registers every layer family)
 from xlate.check.compare import Mismatch, compare, tolerance_for
 from xlate.check.inputs import InputSpec, draw
-from xlate.check.mapping import (MappingError, _pt_state, is_constant, mx_leaves, mx_to_pt_value, pair, pt_leaves,
-                                 transfer)
+from xlate.check.mapping import MappingError, is_constant, mx_to_pt_value, pair, transfer
 from xlate.check.sides import LoadError, load, pt_run
 
 NAMINGS = {"structural": "save_parameters", "prefixed": "save_params", "exported": "export"}
