@@ -16,18 +16,19 @@ def _save(site: Site, block):
 
 
 def _strict(site: Site):
-    flags = [site.literal(n, False) for n in ("allow_missing", "ignore_extra")]
-    if all(f is False for f in flags):
-        return None, ""
-    if any(f is True for f in flags):
-        lenient = "" if all(f is True for f in flags) else (
+    """strict=False where MXNet may skip missing or extra names (and the note when only one of
+    them was allowed: torch's strict=False lets both through)."""
+    flags = {n: site.literal(n, False) for n in ("allow_missing", "ignore_extra")}
+    unknown = [site.value(n) for n, f in flags.items() if f is NOT_LITERAL]
+    allowed = [n for n, f in flags.items() if f is not NOT_LITERAL and f]
+    if allowed:
+        lenient = "" if len(allowed) == 2 else (
             " (strict=False also ignores the other kind of mismatch: missing and unexpected keys alike)")
         return cst.Name("False"), lenient
-    if any(f is NOT_LITERAL for f in flags):
-        holes = [site.value(n) for n in ("allow_missing", "ignore_extra") if site.literal(n, False) is not False]
-        if len(holes) == 1:
-            return site.emit("not {a}", a=holes[0]), ""
-        return site.emit("not ({a} or {b})", a=holes[0], b=holes[1]), ""
+    if len(unknown) == 1:
+        return site.emit("not {a}", a=unknown[0]), ""
+    if unknown:
+        return site.emit("not ({a} or {b})", a=unknown[0], b=unknown[1]), ""
     return None, ""
 
 
@@ -80,18 +81,20 @@ def transform(site: Site):
                 raise Manual("saving or loading a `collect_params('regex')` selection: save a dict of the "
                              "selected torch tensors, or load with load_state_dict(strict=False)")
             raise Skip()  # pickle's, numpy's, a model's own save / load
-        param_evidence.bind_args(site, _SIGNATURES[method], evident=True)
+        evident = True
+        param_evidence.bind_args(site, _SIGNATURES[method], evident)
         param_evidence.absorb(site)
     else:
         kind = param_evidence.block_kind(site, original)
         if kind == "no":
             raise Skip()  # `self.load_parameters()` of a class of this file that is no Gluon block
-        param_evidence.bind_args(site, _SIGNATURES[method], evident=kind == "yes")
+        evident = kind == "yes"
+        param_evidence.bind_args(site, _SIGNATURES[method], evident)
         block = site.value("block")
     if not site.has("filename"):
-        if param_evidence.block_kind(site, original) != "yes" and method not in (".save", ".load"):
-            raise Skip()
-        raise Manual("no file name")
+        if not evident:
+            raise Skip()  # Gluon's methods all take a file name
+        raise Manual("no file name: Gluon's method needs one")
     if method in (".save_parameters", ".save_params", ".save"):
         out = _save(site, block)
         if method != ".save_parameters":

@@ -1,16 +1,20 @@
-"""When is an expression evidently a Gluon Parameter or ParameterDict? (shared by the 1xx
-parameter rules; not a transform itself).
+"""When is an expression evidently a Gluon Parameter, ParameterDict or Block? (shared by the
+parameter, initialisation and io rules; not a transform itself).
 
 Note [parameter evidence]
-`.data()`, `.items()`, `.values()`, `.save()` are everyday Python methods, so the parameter
-rules rewrite only receivers that are evidently Gluon parameters: a `collect_params()` call
-or a name assigned from one (a ParameterDict); a layer attribute with a Gluon parameter name
-(`net.dense.weight`), an attribute assigned from `params.get(...)` anywhere in the file, a
-`params.get(...)` call, an element of a ParameterDict (`params[k]`), or a name bound by a loop
-over a ParameterDict's `.values()` / `.items()` or assigned from one of those (a Parameter).
-Names are collected per file, not per scope: a name that is a parameter loop variable in one
-function is taken to be one everywhere, which can only make the rule fire on a receiver that
-is not a Parameter where the same name also has a `.data()` call (rare in MXNet code).
+`.data()`, `.items()`, `.values()`, `.save()`, `.setattr()`, `.initialize()` are everyday
+Python methods too, so these rules rewrite only receivers that are evidently Gluon's: a
+`collect_params()` call or a name assigned from one (a ParameterDict); a layer attribute with
+a Gluon parameter name (`net.dense.weight`), an attribute assigned from `params.get(...)`
+anywhere in the file, a `params.get(...)` call, an element of a ParameterDict (`params[k]`),
+or a name bound by a loop over a ParameterDict's `.values()` / `.items()` or assigned from
+one of those (a Parameter). A Block is a name or attribute assigned a Gluon (gluoncv,
+gluonnlp) call or an instance of a class of this file deriving from a Gluon block, anything
+reached from one (`net.features[0]`), or `self` in such a class; `self` in any other class of
+the file is no Block. A call that does not fit the MXNet method's parameters is left alone
+unless its receiver is evident. Names are collected per file, not per scope: a name that is a
+parameter loop variable in one function is taken to be one everywhere, which can only make a
+rule fire on a non-Gluon receiver that shares a Gluon receiver's name (rare in MXNet code).
 """
 from __future__ import annotations
 
