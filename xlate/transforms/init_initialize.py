@@ -56,11 +56,16 @@ def _simple(node) -> bool:
 
 def transform(site: Site):
     block = _block(site)
-    args = [cst.Arg(block)]
+    has_ctx = site.value("ctx") is not None and site.literal("ctx") is not None
+    devices = param_evidence.single_device(site, "ctx") if has_ctx else "none"
+    if devices == "no":  # decided before anything is emitted: a left call must not pull in helpers
+        raise Manual("initialize(ctx=[...]) over several contexts is data parallelism: a training-loop "
+                     "translation (DistributedDataParallel); initialise once and move the model to its device")
+    name = site.literal("init")
     init = site.value("init")
-    if init is not None and site.literal("init") is not None:
-        name = site.literal("init")
-        args.append(cst.Arg(init_callables.from_string(site, name) if isinstance(name, str) else init))
+    if isinstance(name, str):
+        init = init_callables.from_string(site, name)
+    args = [cst.Arg(block)] + ([cst.Arg(init)] if init is not None and name is not None else [])
     force = site.literal("force_reinit", False)
     if force is not False:
         args.append(cst.Arg(site.value("force_reinit"), keyword=cst.Name("force_reinit"),
@@ -68,22 +73,18 @@ def transform(site: Site):
     call = site.emit("_mx_initialize()").with_changes(args=[
         a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]] + args[-1:])
     dropped = " (verbose printing dropped)" if site.literal("verbose", False) is not False else ""
-    if site.value("ctx") is None or site.literal("ctx") is None:
+    if not has_ctx:
         site.fixed("initialize() -> _mx_initialize(): Gluon's initializers per parameter, the global one "
                    "elsewhere" + dropped)
         return call
-    devices = param_evidence.single_device(site, "ctx")
-    if devices == "no":
-        raise Manual("initialize(ctx=[...]) over several contexts is data parallelism: a training-loop "
-                     "translation (DistributedDataParallel); initialise once and move the model to its device")
     if devices == "unknown":
         site.review("`ctx` must be one device here: a list of contexts is data parallelism (a training-loop "
                     "translation), and `.to()` rejects a list" + dropped)
     else:
         site.fixed("initialize(ctx=) -> _mx_initialize() then .to(device)" + dropped)
-    move = site.emit("{net}.to({ctx})", net=block, ctx=site.value("ctx"))
     statement = site.conv.statement_of(site.original)
     if statement is None or not _simple(block):
         return site.emit("{call}.to({ctx})", call=call, ctx=site.value("ctx"))
+    move = site.emit("{net}.to({ctx})", net=block, ctx=site.value("ctx"))
     site.conv.replace_statement(statement, [cst.Expr(call), cst.Expr(move)])
     return call
