@@ -296,3 +296,20 @@ def test_concurrent_branches_all_see_the_container_input():
         branches.add(nn.Dense(4, flatten=False), nn.Dense(4, flatten=False))
     """)
     assert "branches.extend([nn.LazyLinear(4), nn.LazyLinear(4)])" in r.output
+
+
+def test_params_get_with_a_size_of_zero_at_run_time_raises():
+    torch = pytest.importorskip("torch")
+    r = convert("""
+        from mxnet import gluon
+        class Affine(gluon.Block):
+            def __init__(self, units, in_units=0):
+                super().__init__()
+                self.weight = self.params.get('weight', shape=(units, in_units))
+    """)
+    namespace = {}
+    exec(compile(r.output, "<converted>", "exec"), namespace)
+    assert tuple(namespace["Affine"](3, 4).weight.shape) == (3, 4)
+    with pytest.raises(ValueError, match="deferred"):
+        namespace["Affine"](3)  # Gluon would infer in_units at the first forward
+    del torch

@@ -43,6 +43,7 @@ def _broken(**changes) -> tuple:
     (dict(code="MXA01", name="bad-code"), "MX + 3 digits"),
     (dict(code="MX801", name="no-family"), "no family"),
     (dict(code="MX996", name="nd-concat-dim1"), "used twice"),
+    (dict(code="MX995", name="shadowed-match"), "is already matched by MX028"),
 ])
 def test_validate_rejects(changes, problem):
     problems = catalogue.validate(_broken(**changes))

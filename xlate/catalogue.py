@@ -169,6 +169,12 @@ def validate(rules: tuple[Rule, ...]) -> list[str]:
         for p in r.params.values():
             if p.name not in {s.lstrip("*") for s in r.signature} and r.signature:
                 problems.append(f"{where}: parameter {p.name} is not in the signature")
+    claimed: dict[tuple, str] = {}  # one rule per (kind, matched name): a second would be shadowed
+    for r in rules:
+        for m in r.matches if r.kind in ("call", "reference", "assign", "def") else ():
+            other = claimed.setdefault((r.kind, m), r.code)
+            if other != r.code:
+                problems.append(f"{r.family_file}: {r.code}: {r.kind} `{m}` is already matched by {other}")
     names = [r.name for r in rules]
     for n in sorted({n for n in names if names.count(n) > 1}):
         problems.append(f"rule name {n!r} is used twice")

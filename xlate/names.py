@@ -225,10 +225,11 @@ class Analysis:
 ND_METHODS = frozenset(
     "reshape astype transpose swapaxes flatten expand_dims squeeze sum mean max min prod "
     "abs exp log sqrt square relu sigmoid tanh softmax log_softmax clip copy as_in_context "
-    "as_in_ctx copyto broadcast_to tile repeat one_hot argmax argmin topk".split()
+    "as_in_ctx copyto broadcast_to tile repeat one_hot argmax argmin topk data grad".split()
 )
-# MXNet-only methods whose result is an NDArray whatever else we know.
-_FIXED_KIND = frozenset("as_in_context as_in_ctx copyto".split())
+# MXNet-only methods whose result is an NDArray whatever else we know (a Gluon Parameter's
+# `data()` and `grad()` too: numpy has neither method).
+_FIXED_KIND = frozenset("as_in_context as_in_ctx copyto data grad".split())
 _NOT_ARRAYS = ("waitall", "save", "load", "split", "NDArray", "array_split")
 
 

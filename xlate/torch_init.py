@@ -75,6 +75,9 @@ def _mx_parameter(shape, *, init=None, dtype=torch.float32, requires_grad=True):
     `initialize()` gives a parameter without its own initializer. The tag (None: the global
     initializer) tells a translated `initialize()` what to draw it with."""
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if 0 in shape:  # Gluon's deferred size: an empty torch tensor would be silently wrong
+        raise ValueError(f"parameter shape {shape} has a 0 (deferred until the first forward in Gluon): "
+                         "give the size")
     param = torch.nn.Parameter(torch.empty(shape, dtype=dtype), requires_grad=requires_grad)
     param._mx_init = init
     with torch.no_grad():
