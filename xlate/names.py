@@ -95,6 +95,7 @@ class Analysis:
     """What the pre-pass learnt about one file."""
 
     def __init__(self, tree: ast.Module):
+        self.tree = tree  # rules that need file-wide facts walk it (C speed) instead of the CST
         self.scopes: dict[ScopeKey, Scope] = {}
         self.mx_imports: list[tuple[int, str]] = []  # (line, canonical) of every MXNet import
         self.uses_mxnet = False

@@ -54,25 +54,25 @@ def _params_get(node: cst.CSTNode) -> bool:
             and isinstance(node.func.value, cst.Attribute) and node.func.value.attr.value == "params")
 
 
-class _Scan(cst.CSTVisitor):
-    def __init__(self):
-        super().__init__()
-        self.assigns: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
-        self.loops: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
-        self.classes: list[tuple[str, list]] = []
+@dataclass
+class _Scan:
+    """Assignments, loops and classes of the whole file, from the `ast` tree names.Analysis
+    already parsed (a LibCST visitor over the module cost 0.7x parse + render)."""
+    assigns: list = field(default_factory=list)  # (target, value) ast nodes
+    loops: list = field(default_factory=list)  # (target, iter)
+    classes: list = field(default_factory=list)  # (name, [dotted base names])
 
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self.classes.append((node.name.value, [_dotted(b.value) for b in node.bases]))
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for t in node.targets:
-            self.assigns.append((t.target, node.value))
-
-    def visit_For(self, node: cst.For) -> None:
-        self.loops.append((node.target, node.iter))
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self.loops.append((node.target, node.iter))
+    @classmethod
+    def of(cls, tree: ast.Module) -> "_Scan":
+        scan = cls()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                scan.classes.append((node.name, [names._dotted(b) for b in node.bases]))
+            elif isinstance(node, ast.Assign):
+                scan.assigns.extend((t, node.value) for t in node.targets)
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                scan.loops.append((node.target, node.iter))
+        return scan
 
 
 _CACHE: dict[int, tuple[cst.Module, Facts]] = {}
@@ -83,34 +83,57 @@ def facts(conv) -> Facts:
     hit = _CACHE.get(id(module))
     if hit is not None and hit[0] is module:
         return hit[1]
-    scan = _Scan()
-    module.visit(scan)
+    scan = _Scan.of(conv.analysis.tree)
     found = Facts()
     _blocks(conv, scan, found)
     for target, value in scan.assigns:
-        if isinstance(target, cst.Name) and is_collect_call(value):
-            found.dict_names.add(target.value)
-        if isinstance(target, cst.Attribute) and _params_get(value):
-            found.param_attrs.add(target.attr.value)
+        if isinstance(target, ast.Name) and _a_collect(value):
+            found.dict_names.add(target.id)
+        if isinstance(target, ast.Attribute) and _a_params_get(value):
+            found.param_attrs.add(target.attr)
     for _ in range(2):  # a name assigned from a loop variable needs the loop first
         for target, it in scan.loops:
-            if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and not it.args
-                    and is_param_dict(it.func.value, found)):
+            if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and not it.args
+                    and not it.keywords and _a_dict(it.func.value, found)):
                 continue
-            method = it.func.attr.value
-            if method == "values" and isinstance(target, cst.Name):
-                found.param_names.add(target.value)
-            elif method == "items" and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == 2:
-                second = target.elements[1].value
-                if isinstance(second, cst.Name):
-                    found.param_names.add(second.value)
+            method = it.func.attr
+            if method == "values" and isinstance(target, ast.Name):
+                found.param_names.add(target.id)
+            elif method == "items" and isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2:
+                second = target.elts[1]
+                if isinstance(second, ast.Name):
+                    found.param_names.add(second.id)
         for target, value in scan.assigns:
-            if isinstance(target, cst.Name) and is_param(value, found):
-                found.param_names.add(target.value)
+            if isinstance(target, ast.Name) and _a_param(value, found):
+                found.param_names.add(target.id)
     if len(_CACHE) > 8:
         _CACHE.clear()
     _CACHE[id(module)] = (module, found)
     return found
+
+
+# the predicates below on `ast` nodes, for the scan
+def _a_collect(node) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "collect_params"
+
+
+def _a_params_get(node) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+            and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "params")
+
+
+def _a_dict(node, known: Facts) -> bool:
+    return _a_collect(node) or (isinstance(node, ast.Name) and node.id in known.dict_names)
+
+
+def _a_param(node, known: Facts) -> bool:
+    if isinstance(node, ast.Attribute):
+        return node.attr in known.param_attrs
+    if isinstance(node, ast.Name):
+        return node.id in known.param_names
+    if isinstance(node, ast.Subscript):
+        return _a_dict(node.value, known)
+    return _a_params_get(node)
 
 
 def _dotted(node) -> Optional[str]:
@@ -136,11 +159,11 @@ def _blocks(conv, scan: _Scan, found: Facts) -> None:
                 found.gluon_classes.add(name)
     found.other_classes = {name for name, _ in scan.classes} - found.gluon_classes
     for target, value in scan.assigns:
-        if isinstance(value, cst.Call) and _gluon(conv, _dotted(value.func), found.gluon_classes):
-            if isinstance(target, cst.Name):
-                found.block_names.add(target.value)
-            elif isinstance(target, cst.Attribute):
-                found.block_attrs.add(target.attr.value)
+        if isinstance(value, ast.Call) and _gluon(conv, names._dotted(value.func), found.gluon_classes):
+            if isinstance(target, ast.Name):
+                found.block_names.add(target.id)
+            elif isinstance(target, ast.Attribute):
+                found.block_attrs.add(target.attr)
 
 
 def _enclosing_class(conv) -> Optional[str]:
