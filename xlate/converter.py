@@ -17,6 +17,7 @@ from xlate.visiting import FastTransformer
 STATUS = {"safe": "fixed", "review": "review", "manual": "manual"}
 NO_RULE = "MX900"
 AMBIGUOUS_NAME = "MX901"
+_HELPER_NAME_RE = re.compile(r"\b(_mx_\w+)\b")
 _IGNORE_RE = re.compile(r"#\s*xlate:\s*ignore(?:\[([A-Z0-9, ]+)\])?")
 
 
@@ -64,7 +65,7 @@ class Converter(FastTransformer):
         self.last_line: Optional[int] = None
         self.line_before: dict[int, Optional[int]] = {}
         self.chains: dict[tuple, tuple] = {}  # (scope, container code) -> (statement id, Shape)
-        self.replaced_layers = False  # a lazy constructor was replaced: its helper may be unused
+        self.helper_uses: Counter = Counter()  # helper name -> uses emitted and still in the tree
 
     # -- utilities used by rules ------------------------------------------
     def code_for(self, node: cst.CSTNode) -> str:
@@ -83,6 +84,12 @@ class Converter(FastTransformer):
     def use_helper(self, name: str) -> None:
         if name not in self.helpers:
             self.helpers.append(name)
+        self.helper_uses[name] += 1
+
+    def dropped(self, node: cst.CSTNode) -> None:
+        """An emitted node a later rewrite threw away: its helpers lose a use each."""
+        for name in _HELPER_NAME_RE.findall(self.module.code_for_node(node)):
+            self.helper_uses[name] -= 1
 
     def report(self, node: cst.CSTNode, code: str, status: str, message: str) -> None:
         self.found.append((node, code, status, message))

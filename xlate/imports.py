@@ -209,10 +209,7 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, conv: "Converter",
     new_imports = [_statement(line) for short, mod, line in _TORCH_IMPORTS
                    if short in uses and root.imports.get(short) != mod]
     # a helper a later rewrite replaced (a lazy layer made eager by Sequential.add) is not pasted
-    wanted = conv.helpers
-    if wanted and conv.replaced_layers:
-        text = fixed.code
-        wanted = [h for h in wanted if re.search(rf"\b{h}\b", text)]
+    wanted = [h for h in conv.helpers if conv.helper_uses[h] > 0]
     helpers = [h for h in _with_dependencies(wanted) if h not in root.other]
 
     # New imports go where the first top-level MXNet import was, with its comments.

@@ -45,6 +45,13 @@ def _parse_template(template: str) -> cst.BaseExpression:
     return cst.parse_expression(_HOLE_RE.sub(lambda m: _HOLE_PREFIX + m.group(1), template))
 
 
+@functools.lru_cache(maxsize=4096)
+def parse_source(text: str) -> cst.BaseExpression:
+    """An expression from source text, parsed once (each LibCST parse has a large fixed cost);
+    the node may be shared: callers that need a node of their own deep_clone it."""
+    return cst.parse_expression(text)
+
+
 class _Fill(cst.CSTTransformer):
     def __init__(self, holes: dict):
         super().__init__()
@@ -121,7 +128,7 @@ class Site:
             self.helper(name)
         filled = {}
         for k, v in nodes.items():
-            node = cst.parse_expression(v) if isinstance(v, str) else v
+            node = parse_source(v) if isinstance(v, str) else v
             if isinstance(node, LOOSE) and not node.lpar and not _is_argument_hole(template, k):
                 node = node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
             filled[k] = node

@@ -12,7 +12,7 @@ import libcst.matchers as m
 
 from xlate import layerinfo
 from xlate.layerinfo import LayerInfo, Shape
-from xlate.rulectx import NOT_LITERAL, Manual, Site
+from xlate.rulectx import NOT_LITERAL, Manual, Site, parse_source
 from xlate.table import convert_dtype
 
 Value = Union[cst.BaseExpression, str]
@@ -70,7 +70,7 @@ def call(site: Site, func: str, args: Args) -> cst.Call:
     out = []
     for keyword, value in args:
         # a value may appear twice (both branches of `A if n else B`): each use gets its own copy
-        node = cst.parse_expression(value) if isinstance(value, str) else value.deep_clone()
+        node = (parse_source(value) if isinstance(value, str) else value).deep_clone()
         out.append(cst.Arg(node, keyword=cst.Name(keyword), equal=_EQ) if keyword else cst.Arg(node))
     out = [a.with_changes(comma=_COMMA) for a in out[:-1]] + out[-1:]
     return cst.Call(site.emit(func), args=out)

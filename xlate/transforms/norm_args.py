@@ -8,7 +8,7 @@ import libcst as cst
 
 from xlate import layerinfo
 from xlate.layerinfo import LayerInfo, Shape
-from xlate.rulectx import NOT_LITERAL, Manual, Site
+from xlate.rulectx import NOT_LITERAL, Manual, Site, parse_source
 
 # Gluon initializer argument -> the torch tensor it fills
 INITIALIZERS = {"gamma_initializer": ("weight", "ones"), "beta_initializer": ("bias", "zeros"),
@@ -91,7 +91,7 @@ def call(site: Site, func: str, positional: list, keywords: list,
 def _node(value) -> cst.BaseExpression:
     if isinstance(value, cst.BaseExpression):
         return value.deep_clone()
-    return cst.parse_expression(value if isinstance(value, str) else repr(value))
+    return parse_source(value if isinstance(value, str) else repr(value)).deep_clone()
 
 
 def record(site: Site, node: cst.BaseExpression, *, axis_: int,

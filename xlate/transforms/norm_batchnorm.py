@@ -1,9 +1,8 @@
 """Gluon `BatchNorm` / contrib `SyncBatchNorm` -> `_mx_BatchNorm` (or `_mx_LazyBatchNorm` when
 `in_channels` is left to the first input). A plain `nn.BatchNorm2d` is never exact: it updates
 the running variance with the unbiased batch variance and only accepts 4-D input on axis 1."""
-import libcst as cst
 
-from xlate.rulectx import NOT_LITERAL, Manual, Site
+from xlate.rulectx import NOT_LITERAL, Manual, Site, parse_source
 from xlate.transforms import norm_args
 
 
@@ -15,7 +14,7 @@ def _momentum(site: Site):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise Manual(f"momentum={site.code(site.value('momentum'))} is not a number")
     flipped = round(1 - value, 12)
-    return None if flipped == 0.1 else cst.parse_expression(repr(flipped))
+    return None if flipped == 0.1 else parse_source(repr(flipped)).deep_clone()
 
 
 def transform(site: Site):

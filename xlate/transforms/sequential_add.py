@@ -42,8 +42,8 @@ def transform(site: Site):
         if info is not None and info.resolve is not None and start is not None:
             eager = info.resolve(start)
             if eager is not None:
+                conv.dropped(node)
                 node, filled = eager, filled + 1
-                conv.replaced_layers = True
         shape = info.out(start) if info is not None and not concurrent else None
         layers.append(node)
     if stmt is not None:
