@@ -109,11 +109,18 @@ class Site:
     def has(self, name: str) -> bool:
         return name in self.args
 
-    def bind(self, *signature: str) -> None:
+    def bind(self, *signature: str, evident: bool = True) -> None:
         """Bind the call's arguments now, for a rule whose method name is common enough
-        (`.get`, `.add`) that it first checks the receiver and only then may complain
-        about arguments (its catalogue signature is `["..."]`)."""
-        self.args, self.varargs = bind(replace(self.rule, signature=signature), self.node, self.receiver)
+        (`.get`, `.add`, `.setattr`) that it first checks the receiver (its catalogue
+        signature is `["..."]`). A call that does not fit is reported when the receiver is
+        evidently MXNet's, and otherwise is not the MXNet method at all
+        (`monkeypatch.setattr(a, b, c)`): skipped."""
+        try:
+            self.args, self.varargs = bind(replace(self.rule, signature=signature), self.node, self.receiver)
+        except Manual:
+            if evident:
+                raise
+            raise Skip() from None
 
     # -- producing code -----------------------------------------------------
     def emit(self, template: str, **nodes: Any) -> cst.BaseExpression:

@@ -15,7 +15,7 @@ def _block(site: Site):
     kind = param_evidence.block_kind(site, original)
     if kind == "no":
         raise Skip()  # `self.initialize()` of a class of this file that is no Gluon block
-    param_evidence.bind_args(site, _SIGNATURE, evident=kind == "yes" or param_evidence.is_collect_call(original))
+    site.bind(*_SIGNATURE, evident=kind == "yes" or param_evidence.is_collect_call(original))
     if param_evidence.is_collect_call(original):
         block = param_evidence.block_of(site)
         if block is None:

@@ -82,14 +82,14 @@ def transform(site: Site):
                              "selected torch tensors, or load with load_state_dict(strict=False)")
             raise Skip()  # pickle's, numpy's, a model's own save / load
         evident = True
-        param_evidence.bind_args(site, _SIGNATURES[method], evident)
+        site.bind(*_SIGNATURES[method], evident=evident)
         param_evidence.absorb(site)
     else:
         kind = param_evidence.block_kind(site, original)
         if kind == "no":
             raise Skip()  # `self.load_parameters()` of a class of this file that is no Gluon block
         evident = kind == "yes"
-        param_evidence.bind_args(site, _SIGNATURES[method], evident)
+        site.bind(*_SIGNATURES[method], evident=evident)
         block = site.value("block")
     if not site.has("filename"):
         if not evident:

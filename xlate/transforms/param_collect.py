@@ -22,7 +22,7 @@ def transform(site: Site):
     block = param_evidence.block_of(site)
     if block is None:
         raise Skip()  # an ordinary dict's .items() / .values()
-    param_evidence.bind_args(site, ("params",), evident=True)
+    site.bind("params")
     param_evidence.absorb(site)
     if site.matched == ".items":
         site.review(f"`collect_params().items()` -> `named_parameters()`: {_DIFFERS}")

@@ -42,7 +42,7 @@ def _size_taken(site: Site) -> bool:
 def transform(site: Site):
     original = param_evidence.receiver(site)
     evident = param_evidence.is_param(original, param_evidence.facts(site.conv))
-    param_evidence.bind_args(site, ("param", "ctx"), evident)
+    site.bind("param", "ctx", evident=evident)
     param = site.value("param")
     if not evident:
         what = site.code(param).strip()

@@ -19,7 +19,7 @@ def transform(site: Site):
     known = param_evidence.facts(site.conv)
     evident = block is not None or param_evidence.is_param_dict(original, known) \
         or param_evidence.is_param(original, known)
-    param_evidence.bind_args(site, _SIGNATURES[site.matched], evident)  # pytest's monkeypatch.setattr(a, b, c)
+    site.bind(*_SIGNATURES[site.matched], evident=evident)  # pytest's monkeypatch.setattr(a, b, c)
     if block is None:
         if site.matched == ".zero_grad" and not param_evidence.is_param_dict(original, known) \
                 and not param_evidence.is_param(original, known):

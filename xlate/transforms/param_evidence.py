@@ -19,14 +19,12 @@ rule fire on a non-Gluon receiver that shares a Gluon receiver's name (rare in M
 from __future__ import annotations
 
 import ast
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Optional
 
 import libcst as cst
 
 from xlate import names
-from xlate.rulectx import Manual, Skip, bind
 
 # parameters of Gluon's own layers, as attributes of the layer
 GLUON_PARAMS = frozenset(("weight", "bias", "gamma", "beta", "alpha", "running_mean", "running_var"))
@@ -136,12 +134,6 @@ def _a_param(node, known: Facts) -> bool:
     return _a_params_get(node)
 
 
-def _dotted(node) -> Optional[str]:
-    if isinstance(node, (cst.Name, cst.Attribute)):
-        return cst.helpers.get_full_name_for_node(node)
-    return None
-
-
 def _gluon(conv, dotted: Optional[str], classes: set) -> bool:
     """A class or factory of Gluon (or gluoncv / gluonnlp), or a Gluon class of this file."""
     if dotted is None:
@@ -212,18 +204,6 @@ def resolves_to(site, node, prefix: str) -> bool:
         if not (resolved or "").startswith(prefix):
             return False
     return True
-
-
-def bind_args(site, signature: tuple, evident: bool) -> None:
-    """Bind the call to the MXNet method's parameters; a call that does not fit them is not the
-    MXNet method (`monkeypatch.setattr(a, b, c)`) unless the receiver is evidently Gluon's."""
-    rule = dataclasses.replace(site.rule, signature=tuple(signature))
-    try:
-        site.args, site.varargs = bind(rule, site.node, site.receiver)
-    except Manual:
-        if evident:
-            raise
-        raise Skip() from None
 
 
 def is_param_dict(node: cst.CSTNode, known: Facts) -> bool:

@@ -5,7 +5,7 @@ from xlate.transforms import param_evidence
 
 def transform(site: Site):
     evident = param_evidence.is_param(param_evidence.receiver(site), param_evidence.facts(site.conv))
-    param_evidence.bind_args(site, ("param", "data"), evident)  # matplotlib's `line.set_data(x, y)`: skipped
+    site.bind("param", "data", evident=evident)  # matplotlib's `line.set_data(x, y)`: skipped
     if not site.has("data"):
         raise Skip()
     param = site.value("param")
