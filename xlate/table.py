@@ -72,11 +72,11 @@ def mapped_args(site: Site) -> list[cst.Arg]:
     if sorted(positional) != list(range(len(positional))):
         raise Manual("a required positional argument is missing")
     out = [cst.Arg(positional[i]) for i in sorted(positional)]
-    out += [cst.Arg(v, keyword=cst.Name(k), equal=_EQ) for k, v in keywords]
+    out += [cst.Arg(v, keyword=cst.Name(k), equal=EQ) for k, v in keywords]
     return out
 
 
-_EQ = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+EQ = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 
 def apply(site: Site) -> cst.BaseExpression:
@@ -103,10 +103,10 @@ def apply(site: Site) -> cst.BaseExpression:
         return site.emit(target.replace("{name}", site.matched.rsplit(".", 1)[-1]))
     args = mapped_args(site)
     func = site.emit(target.replace("{name}", site.matched.rsplit(".", 1)[-1]))
-    return cst.Call(func, args=_commas(args))
+    return cst.Call(func, args=commas(args))
 
 
-def _commas(args: list[cst.Arg]) -> list[cst.Arg]:
+def commas(args: list[cst.Arg]) -> list[cst.Arg]:
     comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
     return [a.with_changes(comma=comma) for a in args[:-1]] + args[-1:]
 

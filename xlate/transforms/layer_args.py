@@ -13,7 +13,7 @@ import libcst.matchers as m
 from xlate import layerinfo
 from xlate.layerinfo import LayerInfo, Shape
 from xlate.rulectx import NOT_LITERAL, Manual, Site, parse_source
-from xlate.table import convert_dtype
+from xlate.table import EQ, commas, convert_dtype
 
 Value = Union[cst.BaseExpression, str]
 Args = list  # of (keyword or None, Value)
@@ -22,8 +22,6 @@ Args = list  # of (keyword or None, Value)
 ACTIVATIONS = {"relu": "nn.ReLU()", "sigmoid": "nn.Sigmoid()", "tanh": "nn.Tanh()", "softrelu": "nn.Softplus()",
                "softsign": "nn.Softsign()"}
 
-_EQ = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
-_COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
 
 
 def naming(site: Site) -> None:
@@ -71,9 +69,8 @@ def call(site: Site, func: str, args: Args) -> cst.Call:
     for keyword, value in args:
         # a value may appear twice (both branches of `A if n else B`): each use gets its own copy
         node = (parse_source(value) if isinstance(value, str) else value).deep_clone()
-        out.append(cst.Arg(node, keyword=cst.Name(keyword), equal=_EQ) if keyword else cst.Arg(node))
-    out = [a.with_changes(comma=_COMMA) for a in out[:-1]] + out[-1:]
-    return cst.Call(site.emit(func), args=out)
+        out.append(cst.Arg(node, keyword=cst.Name(keyword), equal=EQ) if keyword else cst.Arg(node))
+    return cst.Call(site.emit(func), args=commas(out))
 
 
 def in_size(site: Site, name: str) -> Any:

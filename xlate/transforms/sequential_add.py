@@ -10,10 +10,9 @@ CONTAINERS = ("mxnet.gluon.nn.Sequential", "mxnet.gluon.nn.HybridSequential",
               "mxnet.gluon.contrib.nn.HybridConcurrent", "mxnet.gluon.contrib.nn.Concurrent")
 
 
-def _container(site: Site) -> bool:
+def _container(site: Site, made: set) -> bool:
     conv, receiver = site.conv, site.receiver
     site.varargs = [a for a in site.node.args if a.keyword is None and not a.star]
-    made = conv.analysis.constructed_by(conv.scopes[-1], _shape(site.original.func.value))
     if made and made <= set(CONTAINERS):
         return True
     if isinstance(receiver, cst.Name) and receiver.value == "self":
@@ -23,14 +22,14 @@ def _container(site: Site) -> bool:
 
 
 def transform(site: Site):
-    if not _container(site):
+    conv = site.conv
+    made = conv.analysis.constructed_by(conv.scopes[-1], _shape(site.original.func.value))
+    if not _container(site, made):
         raise Skip()
     site.bind("seq", "*blocks")
     if not site.varargs:
         raise Manual("`add()` with no block")
-    conv = site.conv
-    concurrent = bool(conv.analysis.constructed_by(conv.scopes[-1], _shape(site.original.func.value))
-                      & set(CONTAINERS[2:]))
+    concurrent = bool(made & set(CONTAINERS[2:]))
     key = (conv.scopes[-1], site.code(site.receiver))
     stmt = conv.statement_stack[-1] if conv.statement_stack else None
     previous = conv.chains.get(key)
