@@ -19,13 +19,28 @@ the first input, like torch's Lazy modules, and it then becomes the eager helper
 import torch
 
 
-def _mx_materialize(module, size, names):
-    """Give a lazy norm's `names` their size and torch's initial values, which are Gluon's
-    defaults (gamma 1, beta 0, running mean 0, running variance 1)."""
-    with torch.no_grad():
-        for name in names:
-            getattr(module, name).materialize((size,))
-        module.reset_parameters()
+class _mx_LazyNorm(torch.nn.modules.lazy.LazyModuleMixin):
+    """Mixin for a norm taking its size from axis `self.axis` of the first input (Gluon's
+    in_channels=0): the tensors named in `_lazy` get that size and torch's initial values,
+    which are Gluon's defaults (gamma 1, beta 0, running mean 0, running variance 1)."""
+
+    _lazy = ("weight", "bias")
+
+    def _set_size(self, size):
+        self.num_features = size
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params():
+            super().reset_parameters()
+
+    def initialize_parameters(self, x):
+        if self.has_uninitialized_params():
+            size = x.shape[self.axis]
+            self._set_size(size)
+            with torch.no_grad():
+                for name in self._lazy:
+                    getattr(self, name).materialize((size,))
+                self.reset_parameters()
 
 
 class _mx_BatchNorm(torch.nn.BatchNorm2d):
@@ -65,10 +80,11 @@ class _mx_BatchNorm(torch.nn.BatchNorm2d):
                 f"center={self.center}, scale={self.scale}, use_global_stats={self.use_global_stats}")
 
 
-class _mx_LazyBatchNorm(torch.nn.modules.lazy.LazyModuleMixin, _mx_BatchNorm):
+class _mx_LazyBatchNorm(_mx_LazyNorm, _mx_BatchNorm):
     """_mx_BatchNorm taking its channel count from the first input (Gluon's in_channels=0)."""
 
     cls_to_become = _mx_BatchNorm
+    _lazy = ("weight", "bias", "running_mean", "running_var")
 
     def __init__(self, eps=1e-5, momentum=0.1, axis=1, center=True, scale=True, use_global_stats=False):
         super().__init__(0, eps, momentum, axis, center, scale, use_global_stats)
@@ -76,15 +92,6 @@ class _mx_LazyBatchNorm(torch.nn.modules.lazy.LazyModuleMixin, _mx_BatchNorm):
         self.bias = torch.nn.UninitializedParameter(requires_grad=center)
         self.running_mean = torch.nn.UninitializedBuffer()
         self.running_var = torch.nn.UninitializedBuffer()
-
-    def reset_parameters(self):
-        if not self.has_uninitialized_params():
-            super().reset_parameters()
-
-    def initialize_parameters(self, x):
-        if self.has_uninitialized_params():
-            self.num_features = x.shape[self.axis]
-            _mx_materialize(self, self.num_features, ("weight", "bias", "running_mean", "running_var"))
 
 
 class _mx_LayerNorm(torch.nn.LayerNorm):
@@ -106,7 +113,7 @@ class _mx_LayerNorm(torch.nn.LayerNorm):
         return f"{super().extra_repr()}, axis={self.axis}, center={self.center}, scale={self.scale}"
 
 
-class _mx_LazyLayerNorm(torch.nn.modules.lazy.LazyModuleMixin, _mx_LayerNorm):
+class _mx_LazyLayerNorm(_mx_LazyNorm, _mx_LayerNorm):
     """_mx_LayerNorm taking its size from the first input (Gluon's in_channels=0)."""
 
     cls_to_become = _mx_LayerNorm
@@ -116,14 +123,8 @@ class _mx_LazyLayerNorm(torch.nn.modules.lazy.LazyModuleMixin, _mx_LayerNorm):
         self.weight = torch.nn.UninitializedParameter(requires_grad=scale)
         self.bias = torch.nn.UninitializedParameter(requires_grad=center)
 
-    def reset_parameters(self):
-        if not self.has_uninitialized_params():
-            super().reset_parameters()
-
-    def initialize_parameters(self, x):
-        if self.has_uninitialized_params():
-            self.normalized_shape = (x.shape[self.axis],)
-            _mx_materialize(self, x.shape[self.axis], ("weight", "bias"))
+    def _set_size(self, size):
+        self.normalized_shape = (size,)
 
 
 class _mx_InstanceNorm(torch.nn.InstanceNorm2d):
@@ -148,7 +149,7 @@ class _mx_InstanceNorm(torch.nn.InstanceNorm2d):
         return f"{self.num_features}, eps={self.eps}, axis={self.axis}, center={self.center}, scale={self.scale}"
 
 
-class _mx_LazyInstanceNorm(torch.nn.modules.lazy.LazyModuleMixin, _mx_InstanceNorm):
+class _mx_LazyInstanceNorm(_mx_LazyNorm, _mx_InstanceNorm):
     """_mx_InstanceNorm taking its channel count from the first input (Gluon's in_channels=0)."""
 
     cls_to_become = _mx_InstanceNorm
@@ -157,15 +158,6 @@ class _mx_LazyInstanceNorm(torch.nn.modules.lazy.LazyModuleMixin, _mx_InstanceNo
         super().__init__(0, eps, axis, center, scale)
         self.weight = torch.nn.UninitializedParameter(requires_grad=scale)
         self.bias = torch.nn.UninitializedParameter(requires_grad=center)
-
-    def reset_parameters(self):
-        if not self.has_uninitialized_params():
-            super().reset_parameters()
-
-    def initialize_parameters(self, x):
-        if self.has_uninitialized_params():
-            self.num_features = x.shape[self.axis]
-            _mx_materialize(self, self.num_features, ("weight", "bias"))
 
 
 class _mx_GroupNorm(torch.nn.GroupNorm):
