@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import ast
 import importlib
-import re
 from collections import Counter
 from typing import Callable, Optional
 
@@ -11,14 +10,13 @@ import libcst as cst
 
 from xlate import names, table
 from xlate.catalogue import RuleSet
-from xlate.rulectx import LOOSE, Manual, Site, Skip, bind, unknown_receiver
+from xlate.rulectx import HELPER_RE, LOOSE, Manual, Site, Skip, bind, unknown_receiver
 from xlate.statements import Statements
 from xlate.visiting import FastTransformer
 
 STATUS = {"safe": "fixed", "review": "review", "manual": "manual"}
 NO_RULE = "MX900"
 AMBIGUOUS_NAME = "MX901"
-_HELPER_NAME_RE = re.compile(r"\b(_mx_\w+)\b")
 
 
 def _dotted(node: cst.BaseExpression, heads: Optional[frozenset] = None) -> Optional[str]:
@@ -88,7 +86,7 @@ class Converter(Statements, FastTransformer):
 
     def dropped(self, node: cst.CSTNode) -> None:
         """An emitted node a later rewrite threw away: its helpers lose a use each."""
-        for name in _HELPER_NAME_RE.findall(self.module.code_for_node(node)):
+        for name in HELPER_RE.findall(self.module.code_for_node(node)):
             self.helper_uses[name] -= 1
 
     def report(self, node: cst.CSTNode, code: str, status: str, message: str) -> None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Callable
 import libcst as cst
 
 from xlate import names
+from xlate.rulectx import HELPER_RE
 from xlate.visiting import FastTransformer
 
 if TYPE_CHECKING:
@@ -21,7 +22,6 @@ _TORCH_IMPORTS = (
     ("nn", "torch.nn", "from torch import nn"),
     ("F", "torch.nn.functional", "import torch.nn.functional as F"),
 )
-_HELPER_RE = re.compile(r"\b(_mx_\w+)\b")
 # Files whose top-level `_mx_*` functions and classes are copied into converted files.
 HELPER_FILES = ("torch_helpers.py", "torch_layers.py", "torch_norms.py", "torch_init.py", "torch_blocks.py")
 
@@ -54,7 +54,7 @@ def _with_dependencies(wanted: list[str]) -> list[str]:
         if name in seen:  # placed, or being placed (two helpers that name each other)
             return
         seen.add(name)
-        for dep in _HELPER_RE.findall(sources[name]):
+        for dep in HELPER_RE.findall(sources[name]):
             if dep in sources:
                 add(dep)
         order.append(name)
@@ -267,8 +267,7 @@ def _after_imports(body: list, helpers: list) -> int:
     first), but before any of them that uses a helper."""
     last = -1
     for i, stmt in enumerate(body):
-        if isinstance(stmt, cst.SimpleStatementLine) and all(
-                isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body):
+        if _is_import_line(stmt):
             last = i
         elif not isinstance(stmt, (cst.SimpleStatementLine, cst.If, cst.Try)):
             break

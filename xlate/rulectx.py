@@ -19,7 +19,7 @@ _SHORT = {"nn": "torch.nn", "F": "torch.nn.functional"}
 _SHORT_RE = re.compile(r"(?<![\w.}])(nn|F|torch)\.")
 
 
-_HELPER_RE = re.compile(r"\b(_mx_\w+)\b")
+HELPER_RE = re.compile(r"\b(_mx_\w+)\b")  # a helper named in code (xlate/torch_*.py)
 LOOSE = (cst.BinaryOperation, cst.BooleanOperation, cst.Comparison, cst.UnaryOperation, cst.IfExp,
           cst.Lambda, cst.NamedExpr, cst.Yield, cst.Await)
 
@@ -131,7 +131,7 @@ class Site:
             long = self.conv.long_names
             template = _SHORT_RE.sub(
                 lambda m: (_SHORT[m.group(1)] if m.group(1) in long else m.group(1)) + ".", template)
-        for name in _HELPER_RE.findall(template):
+        for name in HELPER_RE.findall(template):
             self.helper(name)
         filled = {}
         for k, v in nodes.items():
