@@ -6,7 +6,7 @@
 
 Measured, all wall-clock, best of N:
   floor    libcst.parse_module(src).code        (what any LibCST codemod pays)
-  convert  xlate.engine.convert_source(src)     (target: < 3.0x the floor)
+  convert  xlate.convert.engine.convert_source(src)     (target: < 3.0x the floor)
   startup  `python -m xlate convert --help` in a fresh process (target: < 0.5 s),
            plus the `xlate` console script when the venv has one, a bare interpreter for
            reference, and a tiny real conversion (imports LibCST and the catalogue)
@@ -35,7 +35,7 @@ sys.path.insert(0, str(HERE))
 import libcst  # noqa: E402
 
 from make_corpus import generate  # noqa: E402
-from xlate.engine import convert_source  # noqa: E402
+from xlate.convert.engine import convert_source  # noqa: E402
 
 RATIO_TARGET = 3.0
 STARTUP_TARGET = 0.5

@@ -34,7 +34,7 @@ sys.path.insert(0, str(HERE))
 import libcst as cst  # noqa: E402
 
 from make_corpus import generate  # noqa: E402
-from xlate import engine  # noqa: E402
+from xlate.convert import engine  # noqa: E402
 
 TIMES: dict[str, float] = defaultdict(float)
 CALLS: dict[str, int] = defaultdict(int)

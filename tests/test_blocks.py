@@ -5,7 +5,7 @@ import textwrap
 
 import pytest
 
-from xlate.engine import convert_source
+from xlate.convert.engine import convert_source
 
 
 def convert(src: str, **kw):

@@ -5,9 +5,9 @@ import dataclasses
 
 import pytest
 
-from xlate import catalogue
-from xlate.catalogue import Example, Rule
-from xlate.engine import convert_source
+from xlate.convert import catalogue
+from xlate.convert.catalogue import Example, Rule
+from xlate.convert.engine import convert_source
 
 RULES = catalogue.read()
 EXAMPLES = [(r, i, ex) for r in RULES for i, ex in enumerate(r.examples)]

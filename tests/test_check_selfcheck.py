@@ -132,7 +132,7 @@ def test_strategies_validate_their_knobs():
 
 
 def test_rule_rows_filter_and_a_broken_transform_fails_naming_the_rule(monkeypatch, capsys):
-    from xlate.transforms import reduce
+    from xlate.convert.transforms import reduce
 
     assert main(["check", "--rules", "--examples", "2", "--family", "MX033", "--device", "cpu"]) == 0
     assert set(_rows(capsys.readouterr().out)) == {"MX033 nd-reduction"}

@@ -23,7 +23,7 @@ except ImportError:  # Python 3.10
 
 import xlate
 from xlate.cli import main
-from xlate.engine import convert_source
+from xlate.convert.engine import convert_source
 
 REPO = Path(xlate.__file__).resolve().parent.parent
 
@@ -430,7 +430,7 @@ def test_text_report_notes_once_per_code(tmp_path, capsys):
 
 # -- the catalogue commands -------------------------------------------------------------------
 def catalogue_rules() -> dict[str, dict]:
-    """The rule tables as the TOML files hold them (read here, not through xlate.catalogue)."""
+    """The rule tables as the TOML files hold them (read here, not through xlate.convert.catalogue)."""
     rules = {}
     for path in sorted((REPO / "rules").glob("*.toml")):
         with path.open("rb") as fh:
@@ -581,17 +581,17 @@ def test_one_bad_file_among_worker_processes(tmp_path, capsys):
 
 def test_internal_error_names_the_file_and_exits_2(tmp_path, capsys, monkeypatch):
     """A crash inside the converter must not exit 1 (that means "manual items left")."""
-    import xlate.files
+    import xlate.convert.files
 
     src = make_tree(tmp_path)
-    real = xlate.files.convert_source
+    real = xlate.convert.files.convert_source
 
     def crashing(text, *, path, **kw):
         if path.endswith("ops.py"):
             raise RuntimeError("boom")
         return real(text, path=path, **kw)
 
-    monkeypatch.setattr(xlate.files, "convert_source", crashing)
+    monkeypatch.setattr(xlate.convert.files, "convert_source", crashing)
     before = snapshot(tmp_path)
     rc, out, err = run(capsys, "convert", src, "-o", tmp_path / "out", "-j", "1")
     assert rc == 2

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from xlate import catalogue
-from xlate.engine import convert_source
-from xlate.report import format_text
+from xlate.convert import catalogue
+from xlate.convert.engine import convert_source
+from xlate.convert.report import format_text
 
 ROOT = Path(__file__).resolve().parent.parent
 INPUTS = sorted(p for p in (ROOT / "fixtures").rglob("*_mx.py"))

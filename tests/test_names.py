@@ -1,8 +1,8 @@
 """Name resolution: every import form reaches one canonical name; shadowed names are left."""
 import pytest
 
-from xlate import names
-from xlate.engine import convert_source
+from xlate.convert import names
+from xlate.convert.engine import convert_source
 
 
 @pytest.mark.parametrize("source", [

@@ -1,5 +1,5 @@
 """The initialisation rules (MX510-MX521, rules/5xx_init.toml) and the helpers of
-xlate/torch_init.py against live MXNet.
+xlate/runtime/init.py against live MXNet.
 
 Each initializer expression is converted with every rule on and the converted file executed,
 so the test runs what the rule writes. Random initializers are compared statistically on
@@ -28,8 +28,8 @@ from mxnet import gluon  # noqa: E402
 from mxnet.gluon import nn as mnn  # noqa: E402
 from mxnet.gluon import rnn as mrnn  # noqa: E402
 
-from xlate import torch_init  # noqa: E402
-from xlate.engine import convert_source  # noqa: E402
+from xlate.runtime import init as torch_init  # noqa: E402
+from xlate.convert.engine import convert_source  # noqa: E402
 
 pytestmark = pytest.mark.mxnet
 
@@ -202,7 +202,7 @@ class _Gluon(gluon.Block):
 
 
 def _torch_model(vector=True):
-    norms = pytest.importorskip("xlate.torch_norms")
+    norms = pytest.importorskip("xlate.runtime.norms")
     m = torch.nn.Module()
     m.dense = torch.nn.Linear(300, 200)
     m.conv = torch.nn.Conv2d(32, 64, 3)
@@ -321,7 +321,7 @@ def test_custom_parameter_without_init_is_filled_like_initialize():
 
 
 def test_lazy_modules_are_initialised_after_the_first_forward():
-    norms = pytest.importorskip("xlate.torch_norms")
+    norms = pytest.importorskip("xlate.runtime.norms")
     t = torch.nn.Sequential(torch.nn.LazyLinear(400), norms._mx_LazyBatchNorm(), torch.nn.LazyConv1d(8, 3),
                             torch_init._mx_init_params(torch.nn.LazyLinear(50), weight=torch.nn.init.ones_))
     torch_init._mx_initialize(t, translate("mx.init.Xavier(magnitude=2.24)"))  # nothing to draw yet

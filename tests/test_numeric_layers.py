@@ -26,14 +26,14 @@ from hypothesis import strategies as st  # noqa: E402
 
 import libcst as cst  # noqa: E402
 
-from xlate import catalogue, names  # noqa: E402
-from xlate.catalogue import RuleSet  # noqa: E402
+from xlate.convert import catalogue, names  # noqa: E402
+from xlate.convert.catalogue import RuleSet  # noqa: E402
 from xlate.check.inputs import InputSpec  # noqa: E402
 from xlate.check.layers import conv_configs  # noqa: E402
 from xlate.check.pair import check_models  # noqa: E402
-from xlate.converter import Converter  # noqa: E402
-from xlate.engine import convert_source  # noqa: E402
-from xlate.layerinfo import Shape  # noqa: E402
+from xlate.convert.converter import Converter  # noqa: E402
+from xlate.convert.engine import convert_source  # noqa: E402
+from xlate.convert.layerinfo import Shape  # noqa: E402
 
 pytestmark = pytest.mark.mxnet
 OURS = ["MX12", "MX13", "MX001"]  # the layer rules, and the import bookkeeping

@@ -57,7 +57,7 @@ def test_drawn_shapes_match_mxnet(case: Case, frameworks):
 # -- every rule with numerical meaning is covered ----------------------------------------------
 
 def test_every_numeric_rule_has_a_case():
-    from xlate import catalogue
+    from xlate.convert import catalogue
 
     covered = {code.partition(":")[0] for c in CASES for code in c.codes} | {s.rule for s in SPECIAL_CHECKS}
     known = {r.code for r in catalogue.read()}

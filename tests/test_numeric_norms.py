@@ -29,7 +29,7 @@ from mxnet.gluon import nn  # noqa: E402
 
 from xlate.check.inputs import InputSpec  # noqa: E402
 from xlate.check.pair import check_models  # noqa: E402
-from xlate.engine import convert_source  # noqa: E402
+from xlate.convert.engine import convert_source  # noqa: E402
 
 pytestmark = pytest.mark.mxnet
 PROFILE = dict(derandomize=True, deadline=None, database=None,

@@ -17,7 +17,7 @@ torch = import_torch()
 from mxnet import autograd  # noqa: E402
 from mxnet.gluon import nn as mnn  # noqa: E402
 
-from xlate.engine import convert_source  # noqa: E402
+from xlate.convert.engine import convert_source  # noqa: E402
 
 pytestmark = pytest.mark.mxnet
 

@@ -27,8 +27,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from xlate import catalogue
-from xlate.engine import InputError, convert_source
+from xlate.convert import catalogue
+from xlate.convert.engine import InputError, convert_source
 
 PROFILE = dict(derandomize=True, deadline=None, database=None,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -678,7 +678,7 @@ def test_report_positions_count_characters_not_bytes():
 
 def test_position_checker_rejects_a_wrong_position():
     """The checker of property 5 is not vacuous."""
-    from xlate.report import Diagnostic
+    from xlate.convert.report import Diagnostic
     source = "from mxnet import nd\nx = nd.ones(3)\ny = x.asnumpy()\n"
     at = _nodes_at(source)
     good = [Diagnostic("a", 2, 5, "MX011", "fixed", ""), Diagnostic("a", 3, 5, "MX020", "fixed", ""),

@@ -18,7 +18,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from xlate import torch_helpers as th  # noqa: E402
+from xlate.runtime import helpers as th  # noqa: E402
 
 pytestmark = pytest.mark.mxnet
 

@@ -6,10 +6,10 @@ __all__ = ["convert_source", "InputError", "Diagnostic", "FileResult", "__versio
 
 # Importing LibCST costs ~0.3 s; `xlate --help` and friends must not pay it (PEP 562).
 _LAZY = {
-    "convert_source": "xlate.engine",
-    "InputError": "xlate.engine",
-    "Diagnostic": "xlate.report",
-    "FileResult": "xlate.report",
+    "convert_source": "xlate.convert.engine",
+    "InputError": "xlate.convert.engine",
+    "Diagnostic": "xlate.convert.report",
+    "FileResult": "xlate.convert.report",
 }
 
 

@@ -120,10 +120,10 @@ def _codes(text: Optional[str]) -> Optional[list[str]]:
 
 
 def _convert(args) -> int:
-    from xlate import catalogue
-    from xlate.engine import InputError
-    from xlate.files import Job, convert_all, publish_tree, walk, write_atomic
-    from xlate.report import FileResult, format_json, format_text
+    from xlate.convert import catalogue
+    from xlate.convert.engine import InputError
+    from xlate.convert.files import Job, convert_all, publish_tree, walk, write_atomic
+    from xlate.convert.report import FileResult, format_json, format_text
 
     select, ignore = _codes(args.select), _codes(args.ignore)
     modes = sum(bool(m) for m in (args.output, args.in_place, args.diff))
@@ -269,7 +269,7 @@ def _check(args) -> int:
     render = output.as_json if args.format == "json" else output.text
     sys.stdout.write(render(result, shown, args.seed))
     if args.junit:
-        from xlate.files import write_atomic
+        from xlate.convert.files import write_atomic
 
         write_atomic(Path(args.junit), output.junit(result))
     return EXIT_OK if result.ok else EXIT_MANUAL
@@ -383,8 +383,8 @@ def _device(choice: str) -> str:
 
 
 def _rules() -> int:
-    from xlate import catalogue
-    from xlate.catalogue import FAMILIES
+    from xlate.convert import catalogue
+    from xlate.convert.catalogue import FAMILIES
 
     family = None
     for r in catalogue.load():
@@ -396,7 +396,7 @@ def _rules() -> int:
 
 
 def _rule(code: str) -> int:
-    from xlate import catalogue
+    from xlate.convert import catalogue
 
     rule = catalogue.by_code().get(code.upper())
     if rule is None:

@@ -40,7 +40,7 @@ class ReferenceError(Exception):
 
 def save(directory: Path, mx_ref, pt_ref, inputs, seed, arrays, heads, state, expected, pt_args=None,
          mx_args=None) -> None:
-    from xlate.files import write_atomic
+    from xlate.convert.files import write_atomic
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)

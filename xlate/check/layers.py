@@ -168,7 +168,7 @@ register_sample(Sample("conv", "conv", conv_configs, build_conv))
 # | running_var (C,)     | running_var       | none                                          |
 # torch's num_batches_tracked has no MXNet counterpart and is left alone. The axis, the
 # momentum flip (3.3) and the biased running variance (3.4) belong to the translation: the
-# converter's `_mx_BatchNorm` (xlate/torch_norms.py), a BatchNorm2d subclass, pairs here.
+# converter's `_mx_BatchNorm` (xlate/runtime/norms.py), a BatchNorm2d subclass, pairs here.
 # BatchNormReLU (BatchNorm then relu) and contrib's SyncBatchNorm hold the same four.
 def _gamma_to_pt(value: np.ndarray, mx_block, pt_module) -> np.ndarray:
     return np.ones_like(value) if mx_block._kwargs.get("fix_gamma") else value
@@ -208,7 +208,7 @@ def batchnorm_configs(*, max_batch: int = 4, max_channels: int = 4, max_size: in
 def mx_batchnorm(rank: int, channels: int, *, momentum: float, eps: float, **flags):
     """The converter's exact BatchNorm (any rank) for Gluon's `momentum` and `epsilon`; `flags`:
     axis, center, scale, use_global_stats as Gluon's."""
-    from xlate.torch_norms import _mx_BatchNorm
+    from xlate.runtime.norms import _mx_BatchNorm
 
     return _mx_BatchNorm(channels, eps=eps, momentum=1 - momentum, **flags)  # torch's momentum: the new batch's weight
 
@@ -257,7 +257,7 @@ def build_layernorm(c: dict):
     import torch
     from mxnet.gluon import nn
 
-    from xlate.torch_norms import _mx_LayerNorm
+    from xlate.runtime.norms import _mx_LayerNorm
 
     shape, axis = c["shape"], c["axis"]
     flags = {k: c[k] for k in ("center", "scale") if k in c}
@@ -316,7 +316,7 @@ def instancenorm_configs(*, max_batch: int = 4, max_channels: int = 4, max_size:
 def build_instancenorm(c: dict):
     from mxnet.gluon import nn
 
-    from xlate.torch_norms import _mx_InstanceNorm
+    from xlate.runtime.norms import _mx_InstanceNorm
 
     shape, flags = c["shape"], {k: c[k] for k in ("center", "scale") if k in c}
     block = nn.InstanceNorm(epsilon=c["epsilon"], in_channels=shape[1], **flags)
@@ -348,7 +348,7 @@ def _per_group(value: np.ndarray, mx_block, pt_module) -> np.ndarray:
 
 GROUPNORM_PARAMS = (ParamMap("gamma", "weight", to_pt=_per_channel, to_mx=_per_group),
                     ParamMap("beta", "bias", to_pt=_per_channel, to_mx=_per_group))
-# The converter's translation (`_mx_GroupNorm`, xlate/torch_norms.py) keeps MXNet's (G,)
+# The converter's translation (`_mx_GroupNorm`, xlate/runtime/norms.py) keeps MXNet's (G,)
 # parameters and repeats them in its forward: nothing to convert.
 GROUPNORM_PER_GROUP = (ParamMap("gamma", "weight"), ParamMap("beta", "bias"))
 

@@ -749,7 +749,7 @@ def import_torch():
 
 def convert(source: str):
     """`convert_source` with every rule enabled."""
-    from xlate.engine import convert_source
+    from xlate.convert.engine import convert_source
 
     return convert_source(source)
 

@@ -143,7 +143,7 @@ RULE_GROUPS = {"ndarray": 0, "devices": 5}  # --family names for the rule rows, 
 
 def rule_rows() -> dict[str, list[str]]:
     """Row name ("MX028 nd-concat") -> the names of its cases and special checks, by rule code."""
-    from xlate import catalogue
+    from xlate.convert import catalogue
     from xlate.check import rule_cases
 
     names = {r.code: r.name for r in catalogue.read()}

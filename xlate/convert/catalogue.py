@@ -1,0 +1,229 @@
+"""The rule catalogue: TOML files in ``rules/`` loaded into frozen dataclasses.
+
+This is the only module that knows where rules live (the ``rules/`` directory of a
+source checkout, or ``xlate/rules`` inside an installed wheel).
+"""
+from __future__ import annotations
+
+import functools
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+APPLICABILITIES = ("safe", "review", "manual")
+KINDS = ("call", "reference", "assign", "def", "import", "report")
+CODE_RE = re.compile(r"^MX\d{3}$")
+
+# Families by hundreds (STYLE.md): the catalogue file a code lives in must agree.
+FAMILIES = {
+    0: "imports and NDArray",
+    1: "gluon.nn layers",
+    2: "recurrent layers",
+    3: "transformer and attention",
+    4: "losses",
+    5: "training loop, devices and seeds",
+    6: "hybridize, export and io",
+    9: "report only",
+}
+
+
+class CatalogueError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Example:
+    before: str
+    after: str
+    # Other rules the example needs on (to make a receiver a known NDArray, say).
+    also: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Param:
+    """How one MXNet argument maps onto the PyTorch call (see Note [argument mapping])."""
+
+    name: str
+    to: str | int | None = None  # keyword name, positional index, or None = dropped
+    default: str | None = None  # source text emitted when MXNet's default differs
+    drop_if: tuple[str, ...] = ()  # source texts for which the argument is dropped
+    manual: bool = False  # any use of this argument needs a human
+    convert: str | None = None  # value converter (xlate.convert.table.CONVERTERS), e.g. "dtype"
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    summary: str
+    notes: str
+    applicability: str
+    kind: str
+    matches: tuple[str, ...]
+    examples: tuple[Example, ...]
+    target: str | None = None
+    transform: str | None = None
+    signature: tuple[str, ...] = ()
+    params: Mapping[str, Param] = field(default_factory=dict)
+    receiver: str = "any"  # methods: "any" (an MXNet-only method) or "ndarray" (numpy has it too)
+    unknown: str = "report"  # a method on a receiver of unknown type: "report" it or "leave" it
+    family_file: str = ""
+
+    @property
+    def family(self) -> int:
+        return int(self.code[2])
+
+
+# Note [argument mapping]
+# A table-driven rule binds the call's arguments to MXNet's parameter names using
+# `signature` (positional order; "*name" collects varargs). Each bound argument is then
+# emitted as `params[name].to`: an int is a positional slot, a string a keyword. A
+# parameter absent from the call but carrying `default` is emitted with that value,
+# because the two frameworks disagree on the default (nd.concat's dim=1). A parameter
+# not listed in `params` but present in `signature` passes through under its own name
+# only if it is listed; anything else unknown makes the call `manual`.
+
+
+def _rules_dir() -> Path:
+    package = Path(__file__).resolve().parent.parent  # xlate/
+    installed = package / "rules"
+    return installed if installed.is_dir() else package.parent / "rules"
+
+
+def _param(name: str, spec: Any) -> Param:
+    if isinstance(spec, (str, int)):
+        return Param(name, to=spec)
+    if not isinstance(spec, dict):
+        raise CatalogueError(f"parameter {name!r}: expected a table, string or int")
+    drop_if = spec.get("drop_if", ())
+    return Param(
+        name,
+        to=spec.get("to"),
+        default=spec.get("default"),
+        drop_if=tuple(drop_if) if isinstance(drop_if, list) else (drop_if,),
+        manual=bool(spec.get("manual", False)),
+        convert=spec.get("convert"),
+    )
+
+
+def _rule(entry: dict[str, Any], source: str) -> Rule:
+    where = f"{source}: rule {entry.get('code', '?')}"
+    missing = [k for k in ("code", "name", "summary", "applicability", "kind") if k not in entry]
+    if missing:
+        raise CatalogueError(f"{where}: missing {', '.join(missing)}")
+    examples = tuple(Example(e["before"], e["after"], tuple(e.get("with", ()))) for e in entry.get("examples", ()))
+    matches = entry.get("matches", ())
+    return Rule(
+        code=entry["code"],
+        name=entry["name"],
+        summary=entry["summary"].strip(),
+        notes=entry.get("notes", "").strip(),
+        applicability=entry["applicability"],
+        kind=entry["kind"],
+        matches=tuple([matches] if isinstance(matches, str) else matches),
+        examples=examples,
+        target=entry.get("target"),
+        transform=entry.get("transform"),
+        signature=tuple(entry.get("signature", ())),
+        params={k: _param(k, v) for k, v in entry.get("params", {}).items()},
+        receiver=entry.get("receiver", "any"),
+        unknown=entry.get("unknown", "report"),
+        family_file=source,
+    )
+
+
+def validate(rules: tuple[Rule, ...]) -> list[str]:
+    """Problems that make a catalogue unusable; the meta-tests assert this is empty."""
+    problems = []
+    seen: dict[str, str] = {}
+    for r in rules:
+        where = f"{r.family_file}: {r.code}"
+        if not CODE_RE.match(r.code):
+            problems.append(f"{where}: code must be MX + 3 digits")
+        elif r.family not in FAMILIES:
+            problems.append(f"{where}: no family {r.family}xx")
+        if r.code in seen:
+            problems.append(f"{where}: duplicate code (also in {seen[r.code]})")
+        seen[r.code] = r.family_file
+        if r.applicability not in APPLICABILITIES:
+            problems.append(f"{where}: applicability must be one of {APPLICABILITIES}")
+        if r.kind not in KINDS:
+            problems.append(f"{where}: kind must be one of {KINDS}")
+        if not r.examples:
+            problems.append(f"{where}: no before/after example")
+        if r.applicability != "safe" and not r.notes:
+            problems.append(f"{where}: a {r.applicability} rule needs notes")
+        if r.kind in ("call", "reference", "assign", "def") and not r.matches:
+            problems.append(f"{where}: matches nothing")
+        if r.kind in ("call", "reference", "assign", "def") and not (r.target or r.transform) and r.applicability != "manual":
+            problems.append(f"{where}: needs a target or a transform")
+        if r.unknown not in ("report", "leave") or r.receiver not in ("any", "ndarray"):
+            problems.append(f"{where}: receiver/unknown have unknown values")
+        for p in r.params.values():
+            if p.name not in {s.lstrip("*") for s in r.signature} and r.signature:
+                problems.append(f"{where}: parameter {p.name} is not in the signature")
+    claimed: dict[tuple, str] = {}  # one rule per (kind, matched name): a second would be shadowed
+    for r in rules:
+        for m in r.matches if r.kind in ("call", "reference", "assign", "def") else ():
+            other = claimed.setdefault((r.kind, m), r.code)
+            if other != r.code:
+                problems.append(f"{r.family_file}: {r.code}: {r.kind} `{m}` is already matched by {other}")
+    names = [r.name for r in rules]
+    for n in sorted({n for n in names if names.count(n) > 1}):
+        problems.append(f"rule name {n!r} is used twice")
+    return problems
+
+
+def read(directory: str | None = None) -> tuple[Rule, ...]:
+    """Every rule in the catalogue, unchecked (the meta-tests check them)."""
+    root = Path(directory) if directory else _rules_dir()
+    rules: list[Rule] = []
+    for path in sorted(root.glob("*.toml")):
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+        rules.extend(_rule(entry, path.name) for entry in data.get("rule", ()))
+    return tuple(rules)
+
+
+@functools.lru_cache(maxsize=None)
+def load(directory: str | None = None) -> tuple[Rule, ...]:
+    rules = read(directory)
+    problems = validate(rules)
+    if problems:
+        raise CatalogueError("invalid rule catalogue:\n  " + "\n  ".join(problems))
+    return tuple(sorted(rules, key=lambda r: r.code))
+
+
+def by_code() -> dict[str, Rule]:
+    return {r.code: r for r in load()}
+
+
+class RuleSet:
+    """The catalogue indexed the way the transformer looks rules up.
+
+    Keys are canonical MXNet names (`mxnet.ndarray.sum`) or, for methods and attributes
+    on arrays, the member name with a leading dot (`.sum`). `assigns` holds the rules for
+    assignments to an attribute (`p.grad_req = 'null'`), keyed `.grad_req`; `defs` the rules for
+    methods of Gluon classes, keyed by the method's name (`hybrid_forward`).
+    """
+
+    def __init__(self, rules: Iterable[Rule], enabled: Callable[[str], bool]):
+        self.calls: dict[str, Rule] = {}
+        self.references: dict[str, Rule] = {}
+        self.assigns: dict[str, Rule] = {}
+        self.defs: dict[str, Rule] = {}
+        self.all = {r.code: r for r in rules}
+        self.enabled = enabled
+        for r in rules:
+            index = {"call": self.calls, "reference": self.references, "assign": self.assigns,
+                     "def": self.defs}.get(r.kind)
+            if index is not None:
+                for m in r.matches:
+                    index[m] = r

@@ -1,0 +1,378 @@
+"""The LibCST pass that applies the catalogue to one file (see xlate.convert.engine for the pipeline)."""
+from __future__ import annotations
+
+import ast
+import importlib
+from collections import Counter
+from typing import Callable, Optional
+
+import libcst as cst
+
+from xlate.convert import names, table
+from xlate.convert.catalogue import RuleSet
+from xlate.convert.rulectx import HELPER_RE, LOOSE, Manual, Site, Skip, bind, unknown_receiver
+from xlate.convert.statements import Statements
+from xlate.convert.visiting import FastTransformer
+
+STATUS = {"safe": "fixed", "review": "review", "manual": "manual"}
+NO_RULE = "MX900"
+AMBIGUOUS_NAME = "MX901"
+
+
+def _dotted(node: cst.BaseExpression, heads: Optional[frozenset] = None) -> Optional[str]:
+    """`a.b.c` for a Name/Attribute chain (None otherwise, or when its head is not in `heads`)."""
+    parts = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name) and (heads is None or node.value in heads):
+        parts.append(node.value)
+        return ".".join(reversed(parts))
+    return None
+
+
+class Converter(Statements, FastTransformer):
+    def __init__(self, module: cst.Module, analysis: names.Analysis, rules: RuleSet, *, long_names: frozenset,
+                 options: Optional[dict] = None):
+        super().__init__()
+        self.options = options or {}  # user choices rules read (`hybridize`: "drop" or "compile")
+        self.module = module
+        self.analysis = analysis
+        self.rules = rules
+        self.long_names = long_names
+        self.scopes: list[tuple] = [()]
+        self.counts: list[dict] = [{}]
+        self.found: list[tuple[cst.CSTNode, str, str, str]] = []  # node, code, status, message
+        self.torch_uses: set[str] = set()
+        self.helpers: list[str] = []
+        self.survivors: Counter = Counter()  # MXNet import names still referenced
+        self.inner: set[int] = set()  # Name/Attribute nodes that are part of a longer chain
+        self.call_funcs: set[int] = set()
+        self.store_depth = 0
+        self.suppress: list[Optional[frozenset]] = []
+        self.statement_stack: list[cst.SimpleStatementLine] = []
+        self.statement_rewrites: dict[int, list[cst.BaseSmallStatement]] = {}
+        self.full_reductions: set[int] = set()  # emitted `.reshape(1)` calls (see MX033)
+        self.loose: set[int] = set()  # emitted operator expressions that may need parentheses
+        self.layers: dict[int, tuple] = {}  # id(emitted constructor) -> (it, layerinfo.LayerInfo)
+        self.unwrap: set[int] = set()  # With statements whose body replaces them (name_scope)
+        self.with_stack: list[cst.With] = []
+        self.removed: dict[int, cst.CSTNode] = {}  # statement lines a rule deleted (their comments stay)
+        # Straight-line order of simple statements: the one left just before each statement,
+        # None after any compound statement boundary (see Note [deferred input sizes]).
+        self.last_line: Optional[int] = None
+        self.line_before: dict[int, Optional[int]] = {}
+        self.chains: dict[tuple, tuple] = {}  # (scope, container code) -> (statement id, Shape)
+        self.helper_uses: Counter = Counter()  # helper name -> uses emitted and still in the tree
+
+    # -- utilities used by rules ------------------------------------------
+    def code_for(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
+
+    def resolve_expr(self, node: cst.BaseExpression) -> Optional[str]:
+        dotted = _dotted(node)
+        if dotted is None:
+            return None
+        resolved = self.analysis.resolve(self.scopes[-1], dotted)
+        return None if resolved is names.AMBIGUOUS else resolved
+
+    def classify(self, node: cst.BaseExpression) -> Optional[str]:
+        return self.analysis.classify(self.scopes[-1], _shape(node))
+
+    def use_helper(self, name: str) -> None:
+        if name not in self.helpers:
+            self.helpers.append(name)
+        self.helper_uses[name] += 1
+
+    def dropped(self, node: cst.CSTNode) -> None:
+        """An emitted node a later rewrite threw away: its helpers lose a use each."""
+        for name in HELPER_RE.findall(self.module.code_for_node(node)):
+            self.helper_uses[name] -= 1
+
+    def report(self, node: cst.CSTNode, code: str, status: str, message: str) -> None:
+        self.found.append((node, code, status, message))
+
+    # -- scopes -------------------------------------------------------------
+    def _enter(self, name: str) -> None:
+        counts = self.counts[-1]
+        n = counts.get(name, 0)
+        counts[name] = n + 1
+        self.scopes.append(self.scopes[-1] + ((name, n),))
+        self.counts.append({})
+
+    def _leave(self) -> None:
+        self.scopes.pop()
+        self.counts.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._enter(node.name.value)
+        self.last_line = None
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        self.last_line = None
+        rule = self.rules.defs.get(original.name.value)
+        if rule is not None and self.analysis.gluon_class(self.scopes[-1]) is not None:
+            new = self._apply(Site(self, rule, original, updated, matched=original.name.value))
+            self._leave()
+            return new
+        self._leave()
+        return updated
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._enter(node.name.value)
+        self.last_line = None
+
+    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+        self.last_line = None
+        self._leave()
+        return updated
+
+    # Decorators, defaults, bases and annotations belong to the enclosing scope.
+    def visit_FunctionDef_decorators(self, node: cst.FunctionDef) -> None:
+        self._outer(True)
+
+    def leave_FunctionDef_decorators(self, node: cst.FunctionDef) -> None:
+        self._outer(False)
+
+    def visit_ClassDef_decorators(self, node: cst.ClassDef) -> None:
+        self._outer(True)
+
+    def leave_ClassDef_decorators(self, node: cst.ClassDef) -> None:
+        self._outer(False)
+
+    def visit_ClassDef_bases(self, node: cst.ClassDef) -> None:
+        self._outer(True)
+
+    def leave_ClassDef_bases(self, node: cst.ClassDef) -> None:
+        self._outer(False)
+
+    def _outer(self, entering: bool) -> None:
+        if entering:
+            self.scopes.append(self.scopes[-2])
+        else:
+            self.scopes.pop()
+
+    # -- where a Name is not a load -----------------------------------------
+    def _store_in(self, *_):
+        self.store_depth += 1
+
+    def _store_out(self, *_):
+        self.store_depth -= 1
+
+    def _store_out_node(self, original, updated):
+        self.store_depth -= 1
+        return updated
+
+    # field hooks (visit_Node_field) return nothing; node hooks must return the node
+    visit_Attribute_attr = visit_Arg_keyword = visit_Param_name = _store_in
+    leave_Attribute_attr = leave_Arg_keyword = leave_Param_name = _store_out
+    visit_FunctionDef_name = visit_ClassDef_name = visit_AssignTarget_target = _store_in
+    leave_FunctionDef_name = leave_ClassDef_name = leave_AssignTarget_target = _store_out
+    visit_AugAssign_target = visit_AnnAssign_target = visit_For_target = _store_in
+    leave_AugAssign_target = leave_AnnAssign_target = leave_For_target = _store_out
+    visit_CompFor_target = visit_NamedExpr_target = visit_Del_target = _store_in
+    leave_CompFor_target = leave_NamedExpr_target = leave_Del_target = _store_out
+    visit_AsName = visit_Global = visit_Nonlocal = _store_in
+    leave_AsName = leave_Global = leave_Nonlocal = _store_out_node
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False
+
+    # -- references -----------------------------------------------------------
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.inner.add(id(node.value))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.call_funcs.add(id(node.func))
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name):
+        if original.value not in self.analysis.imported or self.store_depth \
+                or id(original) in self.inner or id(original) in self.call_funcs:
+            return updated
+        return self._reference(original, updated, original.value)
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
+        if self.store_depth or id(original) in self.inner or id(original) in self.call_funcs:
+            return updated
+        dotted = _dotted(original, self.analysis.imported)
+        if dotted is not None:
+            head = dotted.split(".", 1)[0]
+            if self.analysis.lookup(self.scopes[-1], head) is not None:
+                return self._reference(original, updated, dotted)
+        member = "." + original.attr.value
+        rule = self.rules.references.get(member)
+        if rule is None:
+            return updated
+        site = Site(self, rule, original, updated, matched=member, receiver=updated.value)
+        site.args = {rule.signature[0] if rule.signature else "data": cst.Arg(updated.value)}
+        return self._apply(site, receiver_node=original.value)
+
+    def _reference(self, original, updated, dotted: str):
+        """A Name/Attribute chain that is not called: `nd.NDArray`, a context passed around."""
+        resolved = self.analysis.resolve(self.scopes[-1], dotted)
+        if resolved is None:
+            return updated
+        head = dotted.split(".", 1)[0]
+        if resolved is names.AMBIGUOUS:
+            return self._ambiguous(original, updated, head)
+        if not names.is_mxnet(resolved):
+            return updated
+        rule = self.rules.references.get(resolved)
+        if rule is None:
+            return self._no_rule(original, updated, head, resolved)
+        return self._apply(Site(self, rule, original, updated, matched=resolved), head=head)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call):
+        dotted = _dotted(original.func, self.analysis.imported)
+        if dotted is not None:
+            head = dotted.split(".", 1)[0]
+            resolved = self.analysis.resolve(self.scopes[-1], dotted)
+            if resolved is names.AMBIGUOUS:
+                return self._ambiguous(original, updated, head)
+            if resolved is not None and names.is_mxnet(resolved):
+                rule = self.rules.calls.get(resolved)
+                if rule is None:
+                    return self._no_rule(original, updated, head, resolved)
+                site = Site(self, rule, original, updated, matched=resolved, receiver_kind="nd")
+                return self._bound(site, head=head)
+            if resolved is not None:
+                return updated
+        if isinstance(original.func, cst.Attribute):
+            member = "." + original.func.attr.value
+            rule = self.rules.calls.get(member)
+            if rule is not None:
+                site = Site(self, rule, original, updated, matched=member, receiver=updated.func.value)
+                return self._bound(site, receiver_node=original.func.value)
+        return updated
+
+    def _bound(self, site: Site, **kw):
+        try:
+            site.args, site.varargs = bind(site.rule, site.node, site.receiver)
+        except Manual as why:
+            return self._left(site, str(why), kw.get("head"))
+        return self._apply(site, **kw)
+
+    def _apply(self, site: Site, *, head: Optional[str] = None, receiver_node=None):
+        rule = site.rule
+        if self._suppressed(rule.code) or not self.rules.enabled(rule.code):
+            if head:
+                self.survivors[head] += 1
+            if not self.rules.enabled(rule.code) and not self._suppressed(rule.code):
+                self.report(site.original, rule.code, "manual", f"{rule.name}: rule not selected")
+            return site.node
+        if receiver_node is not None:
+            site.receiver_kind = self.classify(receiver_node) if rule.receiver == "ndarray" else "nd"
+            if site.receiver_kind == "np":
+                return site.node
+        untyped = site.receiver_kind is None and receiver_node is not None and rule.receiver == "ndarray"
+        try:
+            if rule.applicability == "manual":
+                raise Manual(rule.summary)
+            if untyped and rule.unknown == "leave":
+                raise Skip()  # `s.split(",")` on a string is not MXNet's split
+            if rule.transform:
+                new = _transform(rule.transform)(site)
+            elif untyped:
+                raise Manual(unknown_receiver(site))
+            else:
+                new = table.apply(site)
+        except Skip:
+            if head:  # a resolved MXNet name is never silently skipped
+                return self._left(site, f"{rule.name}: this use is not handled", head)
+            return site.node
+        except Manual as why:
+            return self._left(site, str(why), head)
+        status = site.status or STATUS[rule.applicability]
+        self.report(site.original, rule.code, status, site.message or rule.summary)
+        # the source's own parentheses stay (they may hold a multi-line expression together)
+        if getattr(site.node, "lpar", None) and isinstance(new, cst.BaseExpression) and not new.lpar:
+            new = self._moved(new, new.with_changes(lpar=site.node.lpar, rpar=site.node.rpar))
+        if isinstance(new, LOOSE) and not new.lpar:
+            new = self._moved(new, new.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
+            self.loose.add(id(new))
+        return new
+
+    def _moved(self, old, new):
+        """A node rebuilt around the same expression keeps what rules recorded about it."""
+        found = self.layers.get(id(old))
+        if found is not None and found[0] is old:
+            self.layers[id(new)] = (new, found[1])
+        return new
+
+    # An emitted operator expression starts out parenthesised; where its parent cannot
+    # change how it binds (a whole right-hand side, an argument, an element), drop them.
+    def _unwrap(self, original, updated):
+        value = updated.value
+        if value is None or id(value) not in self.loose:
+            return updated
+        return updated.with_changes(value=self._moved(value, value.with_changes(lpar=[], rpar=[])))
+
+    leave_AugAssign = leave_AnnAssign = leave_Return = _unwrap
+
+    def leave_Assign(self, original: cst.Assign, updated: cst.Assign):
+        """`obj.attr = value` with a rule for `.attr` (`p.grad_req = 'null'`): the rule's
+        transform returns the replacement statement."""
+        target = original.targets[0].target if len(original.targets) == 1 else None
+        if isinstance(target, cst.Attribute):
+            member = "." + target.attr.value
+            rule = self.rules.assigns.get(member)
+            if rule is not None:
+                receiver = updated.targets[0].target.value
+                site = Site(self, rule, original, updated, matched=member, receiver=receiver)
+                site.args = {"target": cst.Arg(receiver), "value": cst.Arg(updated.value)}
+                return self._apply(site, receiver_node=target.value)
+        return self._unwrap(original, updated)
+    leave_Arg = leave_Element = leave_Expr = _unwrap
+
+    def _left(self, site: Site, message: str, head):
+        if head:
+            self.survivors[head] += 1
+        self.report(site.original, site.rule.code, "manual", message)
+        return site.node
+
+    def _no_rule(self, original, updated, head: str, resolved: str):
+        self.survivors[head] += 1
+        if not self._suppressed(NO_RULE):
+            self.report(original, NO_RULE, "manual", f"`{resolved}` has no rule yet: translate it by hand")
+        return updated
+
+    def _ambiguous(self, original, updated, head: str):
+        self.survivors[head] += 1
+        if not self._suppressed(AMBIGUOUS_NAME):
+            self.report(original, AMBIGUOUS_NAME, "manual",
+                        f"`{head}` is an MXNet import here but is also rebound in this scope; not rewritten")
+        return updated
+
+
+def _shape(node: cst.BaseExpression) -> ast.expr:
+    """The parts of an expression names.Analysis.classify looks at, as `ast` nodes, built
+    structurally (re-parsing the rendered text cost 0.2x parse + render on dense code)."""
+    if isinstance(node, cst.Name):
+        return ast.Name(id=node.value)
+    if isinstance(node, cst.Attribute):
+        return ast.Attribute(value=_shape(node.value), attr=node.attr.value)
+    if isinstance(node, cst.Call):
+        return ast.Call(func=_shape(node.func), args=[], keywords=[])
+    if isinstance(node, cst.Subscript):
+        return ast.Subscript(value=_shape(node.value), slice=ast.Constant(None))
+    if isinstance(node, cst.UnaryOperation):
+        return ast.UnaryOp(op=ast.USub(), operand=_shape(node.expression))
+    if isinstance(node, cst.BinaryOperation):
+        return ast.BinOp(left=_shape(node.left), op=ast.Add(), right=_shape(node.right))
+    return ast.Constant(None)
+
+
+_TRANSFORMS: dict[str, Callable[[Site], cst.BaseExpression]] = {}
+
+
+def _transform(name: str) -> Callable[[Site], cst.BaseExpression]:
+    fn = _TRANSFORMS.get(name)
+    if fn is None:
+        module = importlib.import_module(f"xlate.convert.transforms.{name}")
+        fn = _TRANSFORMS[name] = module.transform
+    return fn
+
+

@@ -1,0 +1,118 @@
+"""The conversion pipeline for one file: parse, resolve names, rewrite, fix imports, report."""
+from __future__ import annotations
+
+import ast
+from typing import Callable, Iterable, Optional
+
+import libcst as cst
+
+from xlate.convert import catalogue, names
+from xlate.convert.catalogue import RuleSet
+from xlate.convert.converter import Converter
+from xlate.convert.imports import fix_imports
+from xlate.convert.positions import locate
+from xlate.convert.report import Diagnostic, FileResult
+
+
+class InputError(Exception):
+    """The input cannot be converted at all (it does not parse, say)."""
+
+    def __init__(self, path: str, line: int, col: int, message: str):
+        super().__init__(f"{path}:{line}:{col}: {message}")
+        self.path, self.line, self.col, self.message = path, line, col, message
+
+
+def _enabled(select: Optional[Iterable[str]], ignore: Optional[Iterable[str]]) -> Callable[[str], bool]:
+    sel = tuple(select or ())
+    ign = tuple(ignore or ())
+
+    def enabled(code: str) -> bool:
+        if any(code.startswith(i) for i in ign):
+            return False
+        return not sel or any(code.startswith(s) for s in sel)
+
+    return enabled
+
+
+def convert_source(
+    source: str,
+    *,
+    path: str = "<string>",
+    select: Optional[Iterable[str]] = None,
+    ignore: Optional[Iterable[str]] = None,
+    options: Optional[dict] = None,
+) -> FileResult:
+    """Convert one file's text. Raises InputError when it does not parse."""
+    # ast first: its error positions are exact (LibCST's point at the next token's line)
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as e:
+        raise InputError(path, e.lineno or 1, e.offset or 1, f"does not parse: {e.msg}") from None
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError as e:
+        raise InputError(path, e.raw_line, e.raw_column + 1, f"does not parse: {e.message}") from None
+    analysis = names.Analysis(tree)
+    if not analysis.uses_mxnet:
+        return FileResult(path, source, source)
+    rules = RuleSet(catalogue.load(), _enabled(select, ignore))
+    # torch.nn / torch.nn.functional are spelled `nn` / `F` unless the file binds those
+    # names otherwise; an MXNet import of that name still in use is only known afterwards,
+    # which costs a second pass in that (rare) case.
+    long_names = frozenset(short for short in _SHORT if _bound_elsewhere(analysis, short))
+    conv = Converter(module, analysis, rules, long_names=long_names, options=options)
+    out = module.visit(conv)
+    kept = frozenset(s for s in (conv.torch_uses & set(_SHORT)) - long_names if _mx_import_kept(analysis, conv, s))
+    if kept:
+        conv = Converter(module, analysis, rules, long_names=long_names | kept, options=options)
+        out = module.visit(conv)
+    # a helper a later rewrite replaced (a lazy layer made eager by Sequential.add) is not pasted
+    helpers = [h for h in conv.helpers if conv.helper_uses[h] > 0]
+    out, import_notes = fix_imports(out, analysis, survivors=conv.survivors, torch_uses=conv.torch_uses,
+                                    long_names=conv.long_names, helpers=helpers, enabled=rules.enabled)
+    found = conv.found + import_notes
+    positions = locate(module, [f[0] for f in found])
+    diagnostics = [
+        Diagnostic(path, *positions.get(id(node), (1, 1)), code, status, message, counts=code not in _UNCOUNTED)
+        for node, code, status, message in found
+    ]
+    diagnostics.sort(key=lambda d: (d.line, d.col, d.code))
+    return FileResult(path, source, _final_newline(source, out), diagnostics)
+
+
+def _final_newline(source: str, module: cst.Module) -> str:
+    """The output ends the way the input did.
+
+    A file that held nothing but MXNet imports comes out empty, not as a blank line; and
+    LibCST drops the final newline after a comment ending in a backslash, so it is put back.
+    """
+    code = module.code
+    if not module.body and not module.header and not module.footer:
+        return ""
+    if source.endswith("\n") and not code.endswith("\n"):
+        code += "\r\n" if source.endswith("\r\n") else "\n"
+    return code
+
+
+_UNCOUNTED = {"MX001", "MX002"}
+
+
+_SHORT = {"nn": "torch.nn", "F": "torch.nn.functional"}
+
+
+def _bound_elsewhere(analysis: names.Analysis, short: str) -> bool:
+    """Some scope binds `short` to something that stays: a parameter (hybrid_forward's F),
+    a variable, or a non-MXNet import other than the torch module itself."""
+    for scope in analysis.scopes.values():
+        if short in scope.other or short in scope.mx_params:
+            return True
+        bound = scope.imports.get(short)
+        if bound is not None and bound != _SHORT[short] and not names.is_mxnet(bound):
+            return True
+    return False
+
+
+def _mx_import_kept(analysis: names.Analysis, conv: Converter, short: str) -> bool:
+    """An MXNet import bound to `short` survives because code left for a human uses it."""
+    return conv.survivors[short] > 0 and any(
+        names.is_mxnet(scope.imports.get(short)) for scope in analysis.scopes.values())

@@ -1,0 +1,262 @@
+"""Import bookkeeping after the rewrite: drop dead MXNet imports, add the torch ones used,
+and place any helper functions the rewrites called."""
+from __future__ import annotations
+
+import ast
+import functools
+import re
+from collections import Counter
+from typing import Callable
+
+import libcst as cst
+
+from xlate.convert import names
+from xlate.convert.rulectx import HELPER_RE
+from xlate.convert.visiting import FastTransformer
+from xlate.runtime import sources as helper_sources
+
+_TORCH_IMPORTS = (
+    ("torch", "torch", "import torch"),
+    ("nn", "torch.nn", "from torch import nn"),
+    ("F", "torch.nn.functional", "import torch.nn.functional as F"),
+)
+
+
+def _with_dependencies(wanted: list[str]) -> list[str]:
+    sources = helper_sources()
+    order: list[str] = []
+
+    seen: set = set()
+
+    def add(name: str) -> None:
+        if name in seen:  # placed, or being placed (two helpers that name each other)
+            return
+        seen.add(name)
+        for dep in HELPER_RE.findall(sources[name]):
+            if dep in sources:
+                add(dep)
+        order.append(name)
+
+    for name in wanted:
+        add(name)
+    return order
+
+
+def _is_mx_alias(alias: cst.ImportAlias, module: str | None) -> bool:
+    full = cst.helpers.get_full_name_for_node(alias.name) or ""
+    return names.is_mxnet(f"{module}.{full}" if module else full)
+
+
+def _bound_name(alias: cst.ImportAlias) -> str:
+    if alias.asname is not None:
+        return alias.asname.name.value  # type: ignore[union-attr]
+    full = cst.helpers.get_full_name_for_node(alias.name) or ""
+    return full.split(".", 1)[0]
+
+
+# Only statements can hold imports: the fixer never walks into an expression.
+_STATEMENT_LEVEL = (cst.Module, cst.SimpleStatementLine, cst.BaseCompoundStatement, cst.BaseSuite,
+                    cst.Else, cst.ExceptHandler, cst.Finally, cst.Import, cst.ImportFrom) + (
+    (cst.ExceptStarHandler,) if hasattr(cst, "ExceptStarHandler") else ())
+
+
+@functools.lru_cache(maxsize=None)
+def _statement(text: str) -> cst.BaseStatement:
+    return cst.parse_statement(text)
+
+
+class _ImportFixer(FastTransformer):
+    def __init__(self, survivors: Counter, enabled: Callable[[str], bool]):
+        super().__init__()
+        self.survivors = survivors
+        self.enabled = enabled
+        self.notes: list[tuple] = []
+        self.dropped: set[int] = set()  # Pass nodes standing in for removed imports
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return isinstance(node, _STATEMENT_LEVEL) and super().on_visit(node)
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        return any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in node.body)
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False
+
+    def _keep(self, node, aliases, module: str | None):
+        kept, dropped = [], []
+        for alias in aliases:
+            if not _is_mx_alias(alias, module):
+                kept.append(alias)
+                continue
+            name = _bound_name(alias)
+            if self.survivors[name] or not self.enabled("MX001"):
+                kept.append(alias)
+                self.notes.append((node, "MX002", "manual",
+                                   f"MXNet import `{name}` kept: it is still used by code left to translate"))
+            else:
+                dropped.append(name)
+        if dropped:
+            self.notes.append((node, "MX001", "fixed", "removed MXNet import of " +
+                               ", ".join(f"`{d}`" for d in dropped)))
+        return kept, dropped
+
+    def leave_Import(self, original: cst.Import, updated: cst.Import):
+        kept, dropped = self._keep(original, updated.names, None)
+        if not dropped:
+            return updated
+        if not kept:
+            return self._marker()
+        return updated.with_changes(names=_fix_commas(kept))
+
+    def _marker(self) -> cst.Pass:
+        # LibCST drops a statement line whose body empties, comments included; a marked
+        # `pass` keeps the line until its block decides where the comments go.
+        node = cst.Pass()
+        self.dropped.add(id(node))
+        return node
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
+        module = ("." * len(updated.relative)) + (cst.helpers.get_full_name_for_node(updated.module) or "") \
+            if updated.module is not None else None
+        if isinstance(updated.names, cst.ImportStar):
+            if module and names.is_mxnet(module):
+                self.notes.append((original, "MX003", "manual",
+                                   f"`from {module} import *`: the names it brings in are not tracked"))
+            return updated
+        kept, dropped = self._keep(original, updated.names, module)
+        if not dropped:
+            return updated
+        if not kept:
+            return self._marker()
+        return updated.with_changes(names=_fix_commas(kept), rpar=updated.rpar, lpar=updated.lpar)
+
+    def leave_SimpleStatementLine(self, original, updated):
+        body = [s for s in updated.body if id(s) not in self.dropped]
+        if len(body) == len(updated.body):
+            return updated
+        if not body:  # the whole line goes; keep one marker so the block can move its comments
+            return updated.with_changes(body=[updated.body[0]])
+        last = body[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
+        return updated.with_changes(body=body[:-1] + [last])
+
+    def leave_IndentedBlock(self, original, updated):
+        body = _drop_empty(updated.body, self.dropped)
+        if not body:  # every statement was an MXNet import: keep the block valid
+            body = [cst.SimpleStatementLine([cst.Pass()])]
+        return updated.with_changes(body=body)
+
+
+def _empty(stmt: cst.CSTNode, dropped: set[int]) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(id(s) in dropped for s in stmt.body)
+
+
+def _drop_empty(body, dropped: set[int], *, keep_at: int = -1, sink: list | None = None) -> list:
+    """Remove emptied lines, moving their comment lines onto the next statement."""
+    out, pending = [], []
+    for i, stmt in enumerate(body):
+        if _empty(stmt, dropped):
+            if i == keep_at and sink is not None:
+                sink.extend(stmt.leading_lines)
+            else:
+                pending.extend(line for line in stmt.leading_lines if line.comment is not None)
+            continue
+        if pending:
+            stmt = stmt.with_changes(leading_lines=tuple(pending) + tuple(stmt.leading_lines))
+            pending = []
+        out.append(stmt)
+    return out
+
+
+def _fix_commas(aliases):
+    aliases = list(aliases)
+    last = aliases[-1]
+    return aliases[:-1] + [last.with_changes(comma=cst.MaybeSentinel.DEFAULT)]
+
+
+def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Counter, torch_uses: set[str],
+                long_names: frozenset, helpers: list[str], enabled: Callable[[str], bool]):
+    """Drop the MXNet imports nothing left uses (`survivors` counts the uses left per bound
+    name), add the torch imports `torch_uses` needs (spelled out for `long_names`), and paste
+    the `helpers` the rewrites called with the helpers they call."""
+    fixer = _ImportFixer(survivors, enabled)
+    fixed = module.visit(fixer)
+    root = analysis.scopes[()]
+    uses = set(torch_uses)
+    if uses & long_names:
+        uses = (uses - long_names) | {"torch"}
+    new_imports = [_statement(line) for short, mod, line in _TORCH_IMPORTS
+                   if short in uses and root.imports.get(short) != mod]
+    helpers = [h for h in _with_dependencies(helpers) if h not in root.other]
+
+    # New imports go where the first top-level MXNet import was, with its comments.
+    first_mx = next((i for i, s in enumerate(module.body) if _has_mx_import(s)), None)
+    if first_mx is None:
+        first_mx = 0
+        while first_mx < len(module.body) and _is_header(module.body[first_mx]):
+            first_mx += 1
+    lead: list = []
+    body = _drop_empty(fixed.body, fixer.dropped, keep_at=first_mx if new_imports else -1, sink=lead)
+    anchor = first_mx  # nothing before the first MXNet import was removed
+    if new_imports:
+        if not lead and anchor < len(body) and not _empty(fixed.body[anchor], fixer.dropped):
+            lead = list(body[anchor].leading_lines)
+            body[anchor] = body[anchor].with_changes(leading_lines=())
+        new_imports[0] = new_imports[0].with_changes(leading_lines=tuple(lead))
+        body[anchor:anchor] = new_imports
+    if helpers:
+        at = _after_imports(body, helpers)
+        blank = (cst.EmptyLine(), cst.EmptyLine())
+        defs = [_statement(helper_sources()[h]).with_changes(leading_lines=blank) for h in helpers]
+        if at < len(body):
+            comments = tuple(line for line in body[at].leading_lines if line.comment is not None)
+            body[at] = body[at].with_changes(leading_lines=blank + comments)
+        body[at:at] = defs
+    if body == list(fixed.body):
+        return fixed, fixer.notes
+    return fixed.with_changes(body=body), fixer.notes
+
+
+def _has_mx_import(stmt: cst.CSTNode) -> bool:
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return False
+    for s in stmt.body:
+        if isinstance(s, cst.Import) and any(_is_mx_alias(a, None) for a in s.names):
+            return True
+        if isinstance(s, cst.ImportFrom) and s.module is not None:
+            mod = cst.helpers.get_full_name_for_node(s.module) or ""
+            if names.is_mxnet(mod) and not s.relative:
+                return True
+    return False
+
+
+def _is_header(stmt: cst.CSTNode) -> bool:
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+        return False
+    s = stmt.body[0]
+    if isinstance(s, cst.Expr) and isinstance(s.value, (cst.SimpleString, cst.ConcatenatedString)):
+        return True
+    return isinstance(s, cst.ImportFrom) and cst.helpers.get_full_name_for_node(s.module) == "__future__"
+
+
+def _after_imports(body: list, helpers: list) -> int:
+    """After the last import of the module's opening statements (an `__all__` may come
+    first), but before any of them that uses a helper."""
+    last = -1
+    for i, stmt in enumerate(body):
+        if _is_import_line(stmt):
+            last = i
+        elif not isinstance(stmt, (cst.SimpleStatementLine, cst.If, cst.Try)):
+            break
+    uses = re.compile(r"\b(" + "|".join(map(re.escape, helpers)) + r")\b")
+    for i, stmt in enumerate(body[:last + 1]):
+        if not _is_import_line(stmt) and uses.search(cst.Module(body=[stmt]).code):
+            return i
+    return last + 1
+
+
+def _is_import_line(stmt) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(isinstance(s, (cst.Import, cst.ImportFrom))
+                                                             for s in stmt.body)

@@ -1,0 +1,273 @@
+"""What a rule sees when it fires: bound arguments, the receiver, and ways to emit code."""
+from __future__ import annotations
+
+import ast
+import functools
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Optional, Protocol
+
+import libcst as cst
+
+from xlate.convert import names
+from xlate.convert.catalogue import Rule
+
+NOT_LITERAL = object()
+_SHORT = {"nn": "torch.nn", "F": "torch.nn.functional"}
+_SHORT_RE = re.compile(r"(?<![\w.}])(nn|F|torch)\.")
+
+
+HELPER_RE = re.compile(r"\b(_mx_\w+)\b")  # a helper named in code (xlate/torch_*.py)
+LOOSE = (cst.BinaryOperation, cst.BooleanOperation, cst.Comparison, cst.UnaryOperation, cst.IfExp,
+          cst.Lambda, cst.NamedExpr, cst.Yield, cst.Await)
+
+
+def _is_argument_hole(template: str, name: str) -> bool:
+    """True when {name} stands alone as an argument, element or subscript (no parens needed)."""
+    for m in re.finditer(r"\{" + re.escape(name) + r"\}", template):
+        before = template[:m.start()].rstrip()
+        after = template[m.end():].lstrip()
+        if not (before.endswith(("(", ",", "[", "=")) and after.startswith((")", ",", "]"))):
+            return False
+    return True
+
+
+_HOLE_RE = re.compile(r"\{(\w+)\}")
+_HOLE_PREFIX = "__xlate_hole_"
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_template(template: str) -> cst.BaseExpression:
+    """Parse a template once; its {holes} become placeholder names (CST nodes are immutable,
+    so one parsed tree serves every use)."""
+    return cst.parse_expression(_HOLE_RE.sub(lambda m: _HOLE_PREFIX + m.group(1), template))
+
+
+@functools.lru_cache(maxsize=4096)
+def parse_source(text: str) -> cst.BaseExpression:
+    """An expression from source text, parsed once (each LibCST parse has a large fixed cost);
+    the node may be shared: callers that need a node of their own deep_clone it."""
+    return cst.parse_expression(text)
+
+
+class _Fill(cst.CSTTransformer):
+    def __init__(self, holes: dict):
+        super().__init__()
+        self.holes = holes
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        if updated.value.startswith(_HOLE_PREFIX):
+            name = updated.value[len(_HOLE_PREFIX):]
+            if name not in self.holes:
+                raise KeyError(f"template hole {{{name}}} has no value")
+            return self.holes[name]
+        return updated
+
+
+class Conversion(Protocol):
+    """What a rule may read and change of the conversion in progress (the converter,
+    xlate.convert.converter, provides it; rules never import the converter)."""
+
+    analysis: names.Analysis
+    module: cst.Module
+    options: dict  # user choices (`hybridize`: "drop" or "compile")
+    scopes: list  # the scope keys (Note [name resolution]) from the module down to here
+    long_names: frozenset  # `nn`/`F` spelled `torch.nn`/`torch.nn.functional` in this file
+    torch_uses: set  # torch names the output uses ("torch", "nn", "F")
+    found: list  # (node, code, status, message) reported so far
+    statement_stack: list  # the simple statement lines being visited
+    with_stack: list  # the With statements being visited
+    unwrap: set  # ids of With statements whose body replaces them
+    store_depth: int  # > 0 inside an assignment target, a parameter name...
+    full_reductions: set  # ids of emitted `.reshape(1)` calls (MX033)
+    layers: dict  # id(emitted constructor) -> (node, LayerInfo)
+    chains: dict  # (scope, container code) -> (statement id, Shape)
+    line_before: dict  # id(statement) -> id of the statement just before it in straight-line code
+
+    def code_for(self, node: cst.CSTNode) -> str: ...
+    def resolve_expr(self, node: cst.BaseExpression) -> Optional[str]: ...
+    def classify(self, node: cst.BaseExpression) -> Optional[str]: ...
+    def use_helper(self, name: str) -> None: ...
+    def dropped(self, node: cst.CSTNode) -> None: ...
+    def statement_of(self, call: cst.CSTNode) -> Optional[cst.SimpleStatementLine]: ...
+    def replace_statement(self, stmt: cst.SimpleStatementLine, smalls: list) -> None: ...
+
+
+class Manual(Exception):
+    """The rule matched but cannot translate this use: leave it and tell the user why."""
+
+
+class Skip(Exception):
+    """Not an MXNet use after all (a numpy receiver, say): leave it and say nothing."""
+
+
+@dataclass
+class Site:
+    conv: Conversion
+    rule: Rule
+    original: cst.CSTNode
+    node: cst.CSTNode
+    matched: str = ""  # the canonical MXNet name, or ".method" for a method call
+    receiver: Optional[cst.BaseExpression] = None
+    receiver_kind: Optional[str] = None
+    args: dict = field(default_factory=dict)  # MXNet parameter name -> cst.Arg (updated)
+    varargs: list = field(default_factory=list)
+    status: Optional[str] = None
+    message: Optional[str] = None
+
+    # -- reading arguments --------------------------------------------------
+    def value(self, name: str) -> Optional[cst.BaseExpression]:
+        arg = self.args.get(name)
+        return arg.value if arg is not None else None
+
+    def code(self, node: Optional[cst.CSTNode]) -> str:
+        return "" if node is None else self.conv.code_for(node)
+
+    def literal(self, name: str, default: Any = None) -> Any:
+        """Python value of a literal argument, `default` when absent, NOT_LITERAL otherwise."""
+        node = self.value(name)
+        return default if node is None else self.evaluate(node)
+
+    def evaluate(self, node: cst.BaseExpression) -> Any:
+        """Python value of a literal expression, NOT_LITERAL otherwise."""
+        value = node_literal(node)
+        return literal_of(self.code(node)) if value is _UNSURE else value
+
+    def has(self, name: str) -> bool:
+        return name in self.args
+
+    def bind(self, *signature: str, evident: bool = True) -> None:
+        """Bind the call's arguments now, for a rule whose method name is common enough
+        (`.get`, `.add`, `.setattr`) that it first checks the receiver (its catalogue
+        signature is `["..."]`). A call that does not fit is reported when the receiver is
+        evidently MXNet's, and otherwise is not the MXNet method at all
+        (`monkeypatch.setattr(a, b, c)`): skipped."""
+        try:
+            self.args, self.varargs = bind(replace(self.rule, signature=signature), self.node, self.receiver)
+        except Manual:
+            if evident:
+                raise
+            raise Skip() from None
+
+    # -- producing code -----------------------------------------------------
+    def emit(self, template: str, **nodes: Any) -> cst.BaseExpression:
+        """Parse `template` with {name} holes filled by CST nodes (or source strings)."""
+        for short in set(_SHORT_RE.findall(template)):
+            self.conv.torch_uses.add(short)
+        if self.conv.long_names:
+            long = self.conv.long_names
+            template = _SHORT_RE.sub(
+                lambda m: (_SHORT[m.group(1)] if m.group(1) in long else m.group(1)) + ".", template)
+        for name in HELPER_RE.findall(template):
+            self.helper(name)
+        filled = {}
+        for k, v in nodes.items():
+            node = parse_source(v) if isinstance(v, str) else v
+            if isinstance(node, LOOSE) and not node.lpar and not _is_argument_hole(template, k):
+                node = node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+            filled[k] = node
+        parsed = _parse_template(template)
+        if not filled:
+            return parsed
+        return parsed.visit(_Fill(filled))
+
+    def helper(self, name: str) -> str:
+        self.conv.use_helper(name)
+        self.conv.torch_uses.add("torch")
+        return name
+
+    def review(self, message: str) -> None:
+        self.status, self.message = "review", message
+
+    def fixed(self, message: str) -> None:
+        self.message = message
+
+
+_UNSURE = object()
+_NAMED = {"True": True, "False": False, "None": None}
+
+
+def node_literal(node: cst.CSTNode) -> Any:
+    """The value of the common literal shapes, read off the tree (ast.literal_eval re-parses
+    text); NOT_LITERAL for a name or call, _UNSURE for shapes left to literal_eval."""
+    if isinstance(node, cst.Integer):
+        return node.evaluated_value
+    if isinstance(node, cst.Float):
+        return node.evaluated_value
+    if isinstance(node, cst.SimpleString):
+        return node.evaluated_value
+    if isinstance(node, cst.Name):
+        return _NAMED.get(node.value, NOT_LITERAL)
+    if isinstance(node, (cst.Attribute, cst.Call)):
+        return NOT_LITERAL
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) \
+            and isinstance(node.expression, (cst.Integer, cst.Float)) and not node.lpar:
+        return -node.expression.evaluated_value
+    if isinstance(node, (cst.Tuple, cst.List)):
+        items = []
+        for element in node.elements:
+            if not isinstance(element, cst.Element):
+                return _UNSURE
+            value = node_literal(element.value)
+            if value is NOT_LITERAL or value is _UNSURE:
+                return value
+            items.append(value)
+        return tuple(items) if isinstance(node, cst.Tuple) else items
+    return _UNSURE
+
+
+def literal_of(source: str) -> Any:
+    try:
+        return ast.literal_eval(source)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return NOT_LITERAL
+
+
+def bind(rule: Rule, call: cst.Call, receiver: Optional[cst.BaseExpression] = None) -> tuple[dict, list]:
+    """Bind call arguments to MXNet's parameter names (Note [argument mapping]).
+
+    A method call binds its receiver to the first parameter, so `x.sum(axis=1)` and
+    `nd.sum(x, axis=1)` reach the rule in the same shape.
+    """
+    if rule.signature == ("...",):  # the transform reads the call's own arguments
+        return {}, []
+    signature = list(rule.signature)
+    args: dict = {}
+    if receiver is not None and signature:
+        args[signature[0].lstrip("*")] = cst.Arg(receiver)
+        signature = signature[1:]
+    varargs: list = []
+    positional = [a for a in call.args if a.keyword is None]
+    for a in call.args:
+        if a.star:
+            raise Manual("arguments passed with * or ** cannot be mapped statically")
+    slots = [s for s in signature if not s.startswith("*")]
+    star = next((s[1:] for s in signature if s.startswith("*")), None)
+    if star is not None:
+        star_at = signature.index("*" + star)
+        before, after = signature[:star_at], signature[star_at + 1:]
+        for name, a in zip(before, positional):
+            args[name] = a
+        varargs = positional[len(before):]
+        slots = after
+        positional = []
+    for name, a in zip(slots, positional):
+        args[name] = a
+    if len(positional) > len(slots):
+        raise Manual(f"too many positional arguments for {rule.matches[0]}")
+    for a in call.args:
+        if a.keyword is not None:
+            key = a.keyword.value
+            if key not in {s.lstrip("*") for s in signature} or key in args:
+                raise Manual(f"argument `{key}=` has no PyTorch mapping")
+            args[key] = a
+    return args, varargs
+
+
+def unknown_receiver(site: Site) -> str:
+    """The message for a method that numpy shares, on a value xlate could not type."""
+    what = site.code(site.receiver).strip()
+    if len(what) > 40:
+        what = what[:37] + "..."
+    return (f"could not tell whether `{what}` is an MXNet NDArray (numpy has `{site.matched}` too); "
+            f"if it is: {site.rule.summary}")

@@ -1,0 +1,36 @@
+"""broadcast_to/like/axis -> expand: a 0 in MXNet's shape keeps that dimension (-1 in torch)."""
+import libcst as cst
+
+from xlate.convert.rulectx import NOT_LITERAL, Manual, Site
+
+
+def transform(site: Site):
+    op = site.matched.rsplit(".", 1)[1]
+    data = site.value("data")
+    if op == "broadcast_like":
+        other = site.value("shape")  # the second positional argument
+        if other is None or set(site.args) - {"data", "shape"}:
+            raise Manual("broadcast_like with lhs_axes/rhs_axes is not translated")
+        return site.emit("{x}.expand_as({y})", x=data, y=other)
+    if site.has("axis") and (op not in ("broadcast_axis", "broadcast_axes") or site.has("shape")):
+        raise Manual("`axis=` belongs to broadcast_axis alone")
+    if op in ("broadcast_axis", "broadcast_axes"):
+        axis = site.literal("axis") if site.has("axis") else site.literal("shape")
+        size = site.literal("size")
+        if NOT_LITERAL in (axis, size) or axis is None or size is None:
+            raise Manual("broadcast_axis needs literal axis and size")
+        axes = [axis] if isinstance(axis, int) else list(axis)
+        sizes = [size] if isinstance(size, int) else list(size)
+        if any(a < 0 for a in axes) or not isinstance(data, (cst.Name, cst.Attribute)):
+            raise Manual("broadcast_axis with a negative axis or on an expression: write the expand by hand")
+        top = max(axes)
+        dims = ["-1"] * (top + 1)
+        for a, s in zip(axes, sizes):
+            dims[a] = str(s)
+        return site.emit("{x}.expand(" + ", ".join(dims) + ", *{x}.shape[" + str(top + 1) + ":])", x=data)
+    shape = site.literal("shape")
+    if shape is NOT_LITERAL:
+        site.review("a shape held in a variable may contain 0 (keep this dimension), which expand spells -1")
+        return site.emit("{x}.expand({shape})", x=data, shape=site.value("shape"))
+    dims = [-1 if d == 0 else d for d in (shape if isinstance(shape, (tuple, list)) else (shape,))]
+    return site.emit("{x}.expand(" + ", ".join(str(d) for d in dims) + ")", x=data)

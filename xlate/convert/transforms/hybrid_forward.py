@@ -1,0 +1,89 @@
+"""`def hybrid_forward(self, F, x, weight)` -> `def forward(self, x)` using `self.weight`.
+
+Gluon calls hybrid_forward with its operator namespace F (already resolved to MXNet's
+ndarray namespace, so `F.xxx` calls go through the NDArray rules) and with every parameter
+the block registered through `self.params.get` as a keyword argument of the same name.
+"""
+import libcst as cst
+
+from xlate.convert.rulectx import Manual, Site
+
+
+class _ToSelf(cst.CSTTransformer):
+    """Loads of the parameter names become `self.<name>`."""
+
+    def __init__(self, names: set, me: str):
+        super().__init__()
+        self.names, self.me = names, me
+        self.skip: set = set()
+        self.stored: set = set()
+
+    def visit_Attribute(self, node):
+        self.skip.add(id(node.attr))
+
+    def visit_Arg(self, node):
+        if node.keyword is not None:
+            self.skip.add(id(node.keyword))
+
+    def visit_Param(self, node):
+        if node.name.value in self.names:
+            self.stored.add(node.name.value)
+
+    def visit_AssignTarget(self, node):
+        for n in _names_in(node.target):
+            self.stored.add(n)
+
+    def visit_For(self, node):
+        self.stored.update(_names_in(node.target))
+
+    def leave_Name(self, original, updated):
+        if original.value in self.names and id(original) not in self.skip:
+            return cst.Attribute(cst.Name(self.me), cst.Name(original.value))
+        return updated
+
+
+def _names_in(target) -> set:
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return set().union(*(_names_in(e.value) for e in target.elements)) if target.elements else set()
+    return set()
+
+
+def transform(site: Site):
+    fn: cst.FunctionDef = site.node
+    conv = site.conv
+    cls = conv.analysis.gluon_class(conv.scopes[-1])
+    if "forward" in cls.values:
+        raise Manual("the class defines both `forward` and `hybrid_forward`: merge them by hand")
+    params = list(fn.params.params)
+    if fn.params.posonly_params or len(params) < 2:
+        raise Manual("hybrid_forward without (self, F, ...) parameters")
+    me, namespace = params[0].name.value, params[1].name.value
+    registered = set(conv.analysis.block_params(cls))
+    listed = [p for p in params[2:] + list(fn.params.kwonly_params) if p.name.value in registered]
+    missing = registered - {p.name.value for p in listed}
+    if missing and isinstance(fn.params.star_kwarg, cst.Param):
+        raise Manual(f"parameters {', '.join(sorted(missing))} arrive through **{fn.params.star_kwarg.name.value}: "
+                     "read them as `self.<name>` by hand")
+    names = {p.name.value for p in listed}
+    keep = [p for p in params[2:] if p.name.value not in names]
+    kwonly = [p for p in fn.params.kwonly_params if p.name.value not in names]
+    if keep:
+        keep[-1] = keep[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    if kwonly:
+        kwonly[-1] = kwonly[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    star = fn.params.star_arg
+    if not kwonly and isinstance(star, cst.ParamStar):
+        star = cst.MaybeSentinel.DEFAULT
+    new_params = fn.params.with_changes(params=[params[0], *keep], kwonly_params=kwonly, star_arg=star)
+    body = fn.body
+    if names:
+        renamer = _ToSelf(names, me)
+        body = body.visit(renamer)
+        if renamer.stored & names:
+            raise Manual(f"`{', '.join(sorted(renamer.stored & names))}` is rebound inside hybrid_forward: "
+                         f"read the parameter as `{me}.<name>` by hand")
+    moved = f"; {', '.join(sorted(names))} -> {me}.<name>" if names else ""
+    site.fixed(f"`hybrid_forward({me}, {namespace}, ...)` -> `forward({me}, ...)`{moved}")
+    return fn.with_changes(name=cst.Name("forward"), params=new_params, body=body)

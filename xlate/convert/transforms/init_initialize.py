@@ -1,0 +1,90 @@
+"""`net.initialize(init, ctx, verbose, force_reinit)` (a Block, or `net.collect_params()`) ->
+`_mx_initialize(net, init)`, then `net.to(ctx)` for a single context."""
+import libcst as cst
+
+from xlate.convert.rulectx import Manual, Site, Skip
+from xlate.convert.transforms import init_callables, param_evidence
+
+
+_SIGNATURE = ("block", "init", "ctx", "verbose", "force_reinit")
+
+
+def _block(site: Site):
+    original = param_evidence.receiver(site)
+    known = param_evidence.facts(site.conv)
+    kind = param_evidence.block_kind(site, original)
+    if kind == "no":
+        raise Skip()  # `self.initialize()` of a class of this file that is no Gluon block
+    site.bind(*_SIGNATURE, evident=kind == "yes" or param_evidence.is_collect_call(original))
+    if param_evidence.is_collect_call(original):
+        block = param_evidence.block_of(site)
+        if block is None:
+            raise Manual("initialising a `collect_params('regex')` selection: apply the init function to the "
+                         "selected torch parameters under torch.no_grad()")
+        param_evidence.absorb(site)
+        return block
+    if param_evidence.is_param_dict(original, known):
+        raise Manual("initialize() on a ParameterDict xlate cannot trace to its block: call "
+                     "`_mx_initialize(net, init)` on the block")
+    if param_evidence.is_param(original, known):
+        raise Manual("Parameter.initialize(init): its `init` overrides the parameter's own; write "
+                     "`with torch.no_grad(): init(p)`")
+    if kind == "unknown" and not _initializer_like(site):
+        what = site.code(site.value("block")).strip()
+        raise Manual(f"could not tell whether `{what}` is a Gluon block (its argument is no MXNet "
+                     f"initializer xlate can see); if it is: `_mx_initialize({what}, init)`")
+    return site.value("block")
+
+
+def _initializer_like(site: Site) -> bool:
+    """The `init` argument is absent, a name string, None, or an `mx.init.X(...)` call (directly
+    or through a variable assigned one): what Gluon's initialize() takes."""
+    original = [a for a in site.original.args if a.keyword is None or a.keyword.value == "init"]
+    if not original or (original[0].keyword is None and site.value("init") is None):
+        return True
+    node = original[0].value
+    if site.evaluate(node) is None or isinstance(site.evaluate(node), str):
+        return True
+    return param_evidence.resolves_to(site, node, "mxnet.initializer.")
+
+
+def _simple(node) -> bool:
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return isinstance(node, cst.Name)
+
+
+def transform(site: Site):
+    block = _block(site)
+    has_ctx = site.value("ctx") is not None and site.literal("ctx") is not None
+    devices = param_evidence.single_device(site, "ctx") if has_ctx else "none"
+    if devices == "no":  # decided before anything is emitted: a left call must not pull in helpers
+        raise Manual("initialize(ctx=[...]) over several contexts is data parallelism: a training-loop "
+                     "translation (DistributedDataParallel); initialise once and move the model to its device")
+    name = site.literal("init")
+    init = site.value("init")
+    if isinstance(name, str):
+        init = init_callables.from_string(site, name)
+    args = [cst.Arg(block)] + ([cst.Arg(init)] if init is not None and name is not None else [])
+    force = site.literal("force_reinit", False)
+    if force is not False:
+        args.append(cst.Arg(site.value("force_reinit"), keyword=cst.Name("force_reinit"),
+                            equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
+    call = site.emit("_mx_initialize()").with_changes(args=[
+        a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]] + args[-1:])
+    dropped = " (verbose printing dropped)" if site.literal("verbose", False) is not False else ""
+    if not has_ctx:
+        site.fixed("initialize() -> _mx_initialize(): Gluon's initializers per parameter, the global one "
+                   "elsewhere" + dropped)
+        return call
+    if devices == "unknown":
+        site.review("`ctx` must be one device here: a list of contexts is data parallelism (a training-loop "
+                    "translation), and `.to()` rejects a list" + dropped)
+    else:
+        site.fixed("initialize(ctx=) -> _mx_initialize() then .to(device)" + dropped)
+    statement = site.conv.statement_of(site.original)
+    if statement is None or not _simple(block):
+        return site.emit("{call}.to({ctx})", call=call, ctx=site.value("ctx"))
+    move = site.emit("{net}.to({ctx})", net=block, ctx=site.value("ctx"))
+    site.conv.replace_statement(statement, [cst.Expr(call), cst.Expr(move)])
+    return call

@@ -1,0 +1,23 @@
+"""broadcast_*/elemwise_* functions become Python operators (same broadcasting)."""
+from xlate.convert.rulectx import Manual, Site
+
+_ARITH = {"add": "+", "plus": "+", "sub": "-", "minus": "-", "subtract": "-", "mul": "*", "multiply": "*",
+          "div": "/", "divide": "/", "power": "**"}
+_COMPARE = {"equal": "==", "not_equal": "!=", "greater": ">", "greater_equal": ">=", "lesser": "<",
+            "lesser_equal": "<="}
+
+
+def transform(site: Site):
+    name = site.matched.rsplit(".", 1)[1]
+    op = name.split("_", 1)[1] if name.startswith(("broadcast_", "elemwise_")) else name
+    holes = {"a": site.value("lhs"), "b": site.value("rhs")}
+    if holes["a"] is None or holes["b"] is None:
+        raise Manual("needs both operands")
+    if op in _ARITH:
+        return site.emit("{a} " + _ARITH[op] + " {b}", **holes)
+    if op in ("maximum", "minimum"):
+        return site.emit("torch." + op + "({a}, {b})", **holes)
+    if op in _COMPARE:
+        site.review("MXNet returns 0/1 in the input dtype; `.float()` assumes float32 inputs")
+        return site.emit("({a} " + _COMPARE[op] + " {b}).float()", **holes)
+    raise Manual(f"`{name}` is not translated")

@@ -1,0 +1,74 @@
+"""`p.data()` / `p.grad()` of a Gluon Parameter -> the tensor (`p` or `p.data`) / `p.grad`."""
+import libcst as cst
+
+from xlate.convert.rulectx import Manual, Site
+from xlate.convert.transforms import param_evidence
+
+_GRAD_FNS = ("forward", "hybrid_forward", "__call__")
+_RECORDING = ("mxnet.autograd.record", "mxnet.autograd.train_mode")
+
+
+def _recorded(site: Site) -> bool:
+    """Lexically inside a forward method or an `autograd.record()` block: MXNet records
+    operations on `p.data()` there, so gradients reach the parameter."""
+    if any(name in _GRAD_FNS for name, _ in site.conv.scopes[-1]):
+        return True
+    for with_node in site.conv.with_stack:
+        for item in with_node.items:
+            call = item.item
+            if isinstance(call, cst.Call) and site.conv.resolve_expr(call.func) in _RECORDING:
+                return True
+    return False
+
+
+class _SizeOf(cst.CSTVisitor):
+    def __init__(self, target):
+        super().__init__()
+        self.target, self.found = target, False
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.found |= node.value is self.target and node.attr.value == "size"
+
+
+def _size_taken(site: Site) -> bool:
+    """`p.data().size` in the statement: torch's `.size` is a method (NDArray's an int)."""
+    if not site.conv.statement_stack:
+        return False
+    seen = _SizeOf(site.original)
+    site.conv.statement_stack[-1].visit(seen)
+    return seen.found
+
+
+def transform(site: Site):
+    original = param_evidence.receiver(site)
+    evident = param_evidence.is_param(original, param_evidence.facts(site.conv))
+    site.bind("param", "ctx", evident=evident)
+    param = site.value("param")
+    if not evident:
+        what = site.code(param).strip()
+        raise Manual(f"could not tell whether `{what}` is a Gluon Parameter; if it is, `{site.matched}()` -> "
+                     f"`{what}.{site.matched.lstrip('.').replace('list_', '')}`")
+    ctx = " (the context argument goes: a torch parameter lives on one device)" if site.has("ctx") else ""
+    if site.matched in (".grad", ".list_grad"):
+        site.fixed(f"`{site.matched}()` -> `.grad`{ctx}; it is None until the first backward (MXNet: zeros)")
+        grad = site.emit("{p}.grad", p=param)
+        return cst.List([cst.Element(grad)]) if site.matched == ".list_grad" else grad
+    if site.conv.store_depth:  # `p.data()[:] = v`: an in-place write, never recorded
+        out = site.emit("{p}.data", p=param)
+        site.fixed(f"`.data()` written in place -> `.data`{ctx}")
+    elif _recorded(site):
+        out = param
+        site.fixed(f"`.data()` in a forward / autograd.record() -> the Parameter itself, so the gradient "
+                   f"reaches it as in MXNet{ctx}")
+    else:
+        out = site.emit("{p}.data", p=param)
+        msg = f"`.data()` -> `.data`, a view without gradient{ctx}"
+        if site.conv.scopes[-1]:
+            site.review(msg + "; if it feeds a loss computed under autograd.record (in a function called "
+                        "there), use the Parameter itself so the gradient reaches it")
+        else:
+            site.fixed(msg)
+    if _size_taken(site):
+        site.review("`.data().size` is an element count in MXNet; torch's `.size` is a method: use "
+                    "`.numel()` (the NDArray rule rewrites it only where it knows the receiver is an array)")
+    return cst.List([cst.Element(out)]) if site.matched == ".list_data" else out

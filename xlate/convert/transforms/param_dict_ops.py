@@ -1,0 +1,58 @@
+"""ParameterDict methods over a whole block: `net.collect_params().setattr(...)`,
+`.zero_grad()`, `.reset_ctx(ctx)`."""
+from xlate.convert.rulectx import Manual, Site, Skip
+from xlate.convert.transforms import param_evidence
+
+_RECIPES = {
+    ".setattr": "`for p in net.parameters(): p.requires_grad = ...`",
+    ".zero_grad": "`for p in params: p.grad = None` (or `net.zero_grad()`)",
+    ".reset_ctx": "`net.to(device)` on the block that owns them",
+}
+
+
+_SIGNATURES = {".setattr": ("params", "name", "value"), ".zero_grad": ("params",), ".reset_ctx": ("params", "ctx")}
+
+
+def transform(site: Site):
+    block = param_evidence.block_of(site)
+    original = param_evidence.receiver(site)
+    known = param_evidence.facts(site.conv)
+    evident = block is not None or param_evidence.is_param_dict(original, known) \
+        or param_evidence.is_param(original, known)
+    site.bind(*_SIGNATURES[site.matched], evident=evident)  # pytest's monkeypatch.setattr(a, b, c)
+    if block is None:
+        if site.matched == ".zero_grad" and not param_evidence.is_param_dict(original, known) \
+                and not param_evidence.is_param(original, known):
+            raise Skip()  # torch's module.zero_grad() / optimizer.zero_grad() in mixed code
+        if param_evidence.is_collect_call(original):
+            raise Manual(f"a `collect_params('regex')` selection: {_RECIPES[site.matched]} over the selected "
+                         "torch parameters")
+        raise Manual(f"`{site.matched}` on a ParameterDict or Parameter xlate cannot trace to its block: "
+                     f"{_RECIPES[site.matched]}")
+    param_evidence.absorb(site)
+    try:
+        return _rewrite(site, block)
+    except Manual as why:  # left: with its `collect_params()` receiver as it was, not half-converted
+        site.status, site.message = "manual", str(why)
+        receiver = site.emit("{net}.collect_params()", net=block)
+        return site.node.with_changes(func=site.node.func.with_changes(value=receiver))
+
+
+def _rewrite(site: Site, block):
+    if site.matched == ".zero_grad":
+        site.fixed("`collect_params().zero_grad()` -> `zero_grad(set_to_none=False)`: gradients become zeros, "
+                   "as in MXNet (torch's default sets them to None)")
+        return site.emit("{net}.zero_grad(set_to_none=False)", net=block)
+    if site.matched == ".reset_ctx":
+        ctx = site.value("ctx")
+        if param_evidence.single_device(site, "ctx") == "no":
+            raise Manual("reset_ctx to a list of contexts is data parallelism: a training-loop translation "
+                         "(DistributedDataParallel), not a parameter move")
+        return site.emit("{net}.to({ctx})", net=block, ctx=ctx)
+    name, value = site.literal("name"), site.literal("value")
+    if name != "grad_req":
+        raise Manual(f"setattr({site.code(site.value('name'))}, ...): lr_mult / wd_mult become optimizer "
+                     "parameter groups in PyTorch (`torch.optim.SGD([{'params': ..., 'lr': ...}])`)")
+    if value not in ("null", "write"):
+        raise Manual("grad_req other than a literal 'null' or 'write' ('add' means: never zero these gradients)")
+    return site.emit(f"{{net}}.requires_grad_({value == 'write'})", net=block)

@@ -1,0 +1,113 @@
+"""`self.w = self.params.get('w', shape=..., init=...)` -> `self.w = _mx_parameter(shape, init=...)`;
+`self.c = self.params.get_constant('c', value)` -> a buffer; `blk.params.get('weight')` of an
+existing layer -> `blk.weight`."""
+import libcst as cst
+
+from xlate.convert.rulectx import NOT_LITERAL, Manual, Site, Skip
+
+# Gluon layer parameter names whose torch attribute differs
+_TORCH_NAME = {"gamma": "weight", "beta": "bias", "alpha": "weight"}
+GET_SIGNATURE = ("params", "name", "shape", "init", "allow_deferred_init", "grad_req", "dtype", "differentiable",
+                 "lr_mult", "wd_mult", "stype", "grad_stype")
+# per-parameter optimizer settings: PyTorch puts them in the optimizer's parameter groups
+_OPTIMIZER = ("lr_mult", "wd_mult")
+
+
+def _receiver_is_params(site: Site) -> bool:
+    return isinstance(site.receiver, cst.Attribute) and site.receiver.attr.value == "params"
+
+
+def transform(site: Site):
+    if not _receiver_is_params(site):
+        raise Skip()  # dict.get and friends
+    if site.matched == ".get_constant":
+        site.bind("params", "name", "value")
+    else:
+        site.bind(*GET_SIGNATURE)
+    block = site.receiver.value
+    name = site.literal("name")
+    if not isinstance(name, str) or not name.isidentifier():
+        raise Manual("the parameter name is not a literal identifier: declare the nn.Parameter by hand")
+    assign = _assignment(site)
+    if site.matched == ".get_constant":
+        return _constant(site, block, name, assign)
+    if not site.has("shape"):
+        if len(site.args) > 2:  # the receiver and the name
+            raise Manual("`params.get` without `shape=` creates a parameter of unknown shape: give its shape")
+        torch_name = _TORCH_NAME.get(name, name)
+        site.review(f"`params.get({name!r})` looks up an existing parameter -> `.{torch_name}`; Gluon prefixes "
+                    "the name with the block's, so check it is this block's own parameter")
+        return site.emit(f"{{b}}.{torch_name}", b=block)
+    if assign is None or assign != name:
+        raise Manual(f"assign `params.get({name!r}, ...)` to `self.{name}` so the translation can register it "
+                     "under the same name")
+    shape = site.literal("shape")
+    if shape is None:
+        raise Manual("`shape=None`: give the parameter's shape")
+    if shape is not NOT_LITERAL and _deferred(shape):
+        raise Manual(f"shape {shape} has a 0 (known only at the first forward): give the size, or build the "
+                     "parameter in the first forward by hand (nn.UninitializedParameter)")
+    for arg in _OPTIMIZER:
+        if site.has(arg) and site.literal(arg) not in (1, 1.0):
+            raise Manual(f"`{arg}=` has no per-parameter counterpart in PyTorch: use an optimizer parameter group")
+    for arg in ("stype", "grad_stype"):
+        if site.literal(arg, "default") != "default":
+            raise Manual(f"`{arg}=` (sparse storage) does not translate")
+    holes = {"shape": site.value("shape")}
+    extra = ""
+    if site.has("init") and site.literal("init", None) is not None:
+        holes["init"] = _initializer(site, site.value("init"))
+        extra += ", init={init}"
+    if site.has("dtype"):
+        from xlate.convert.table import convert_dtype
+        holes["dtype"] = convert_dtype(site, site.value("dtype"))
+        extra += ", dtype={dtype}"
+    grad_req = site.literal("grad_req", "write")
+    differentiable = site.literal("differentiable", True)
+    if grad_req not in ("write", "null") or differentiable not in (True, False):
+        raise Manual(f"grad_req={site.code(site.value('grad_req'))}: only 'write' and 'null' translate")
+    if grad_req == "null" or differentiable is False:
+        extra += ", requires_grad=False"
+    return site.emit("_mx_parameter({shape}" + extra + ")", **holes)
+
+
+def _deferred(shape) -> bool:
+    items = shape if isinstance(shape, (tuple, list)) else (shape,)
+    return any(isinstance(d, int) and d == 0 for d in items)
+
+
+def _initializer(site: Site, node):
+    value = site.evaluate(node)
+    if isinstance(value, str):
+        named = {"zeros": "torch.nn.init.zeros_", "ones": "torch.nn.init.ones_"}
+        if value not in named:
+            raise Manual(f"initializer {value!r} by name: pass `init=mx.init.<Class>()`")
+        return site.emit(named[value])
+    return node
+
+
+def _assignment(site: Site):
+    """The attribute name when the call is the value of `self.<name> = ...`."""
+    stmt = site.conv.statement_stack[-1] if site.conv.statement_stack else None
+    if stmt is None or len(stmt.body) != 1 or not isinstance(stmt.body[0], cst.Assign):
+        return None
+    assign = stmt.body[0]
+    if assign.value is not site.original or len(assign.targets) != 1:
+        return None
+    target = assign.targets[0].target
+    if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
+        return target.attr.value
+    return None
+
+
+def _constant(site: Site, block, name: str, assign):
+    stmt = site.conv.statement_stack[-1]
+    if assign != name:
+        raise Manual(f"assign `params.get_constant({name!r}, ...)` to `self.{name}`")
+    if not site.has("value"):
+        raise Manual("get_constant without a value")
+    call = site.emit("{b}.register_buffer({name}, torch.as_tensor({value}, dtype=torch.float32))",
+                     b=block, name=cst.SimpleString(repr(name)), value=site.value("value"))
+    site.fixed(f"Gluon Constant `{name}` -> a buffer (saved in the state_dict, never trained)")
+    site.conv.replace_statement(stmt, [cst.Expr(call)])
+    return site.node

@@ -1,0 +1,57 @@
+"""nd.random.*: same distributions, different generators (reported for review)."""
+import libcst as cst
+
+from xlate.convert.rulectx import NOT_LITERAL, Manual, Site
+from xlate.convert.table import convert_dtype
+
+# MXNet parameter names differ per sampler; the signature binds them positionally.
+_NAMES = {
+    "uniform": ("low", "high", 0.0, 1.0),
+    "normal": ("loc", "scale", 0.0, 1.0),
+    "randint": ("low", "high", None, None),
+}
+
+
+def transform(site: Site):
+    op = site.matched.rsplit(".", 1)[1]
+    if site.has("out"):
+        raise Manual("`out=` is not supported")
+    if op == "shuffle":
+        data = site.value("low") or site.value("data")
+        if data is None:
+            raise Manual("shuffle needs its data argument")
+        if not isinstance(data, (cst.Name, cst.Attribute)):  # it is used twice
+            raise Manual("shuffle of an expression: assign it to a name first")
+        return site.emit("{x}[torch.randperm({x}.shape[0])]", x=data)
+    lo_name, hi_name, lo_default, hi_default = _NAMES[op]
+    lo = site.value("low") or site.value(lo_name)
+    hi = site.value("high") or site.value(hi_name)
+    for node in (lo, hi):
+        if node is not None and site.evaluate(node) is NOT_LITERAL:
+            raise Manual(f"array-valued `{lo_name}`/`{hi_name}`: MXNet then samples `shape` values per element")
+    shape = site.code(site.value("shape")) if site.has("shape") else "(1,)"
+    if isinstance(site.literal("shape"), int):  # torch.normal/randint take a tuple only
+        shape = f"({shape},)"
+    extra = ""
+    holes = {}
+    if site.has("dtype"):
+        holes["dtype"] = convert_dtype(site, site.value("dtype"))
+        extra += ", dtype={dtype}"
+    if site.has("ctx"):
+        holes["device"] = site.value("ctx")
+        extra += ", device={device}"
+    lo_s = site.code(lo) if lo is not None else repr(lo_default)
+    hi_s = site.code(hi) if hi is not None else repr(hi_default)
+    if op == "uniform":
+        if lo is None and hi is None:
+            return site.emit(f"torch.rand({shape}{extra})", **holes)
+        return site.emit(f"torch.rand({shape}{extra}) * ({hi_s} - {lo_s}) + {lo_s}", **holes)
+    if op == "normal":
+        return site.emit(f"torch.normal({lo_s}, {hi_s}, size={shape}{extra})", **holes)
+    if lo is None or hi is None:
+        raise Manual("randint needs low and high")
+    if "dtype" not in holes:
+        holes["dtype"] = site.emit("torch.int32")
+        extra = ", dtype={dtype}" + extra
+    return site.emit(f"torch.randint({lo_s}, {hi_s}, {shape}{extra})", **holes)
+

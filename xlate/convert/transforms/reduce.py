@@ -1,0 +1,58 @@
+"""Reductions keep MXNet's shapes: never 0-d (a full reduction is (1,)), amax/amin over axes."""
+import libcst as cst
+
+from xlate.convert.rulectx import NOT_LITERAL, Manual, Site, Skip, unknown_receiver
+
+_TORCH = {"max": "amax", "min": "amin"}  # torch.max(x, dim) returns (values, indices)
+
+
+def transform(site: Site):
+    op = site.matched.rsplit(".", 1)[1]
+    method = site.receiver is not None
+    axis = site.literal("axis", None)
+    # MXNet's axis=() (its default) reduces every axis, with or without exclude=True
+    has_axis = site.has("axis") and axis is not None and axis != ()
+    keepdims = _flag(site.literal("keepdims", False))
+    exclude = _flag(site.literal("exclude", False))
+    if exclude is NOT_LITERAL:
+        raise Manual("`exclude=` is not a literal")
+    if exclude is True and not has_axis:
+        exclude = False
+    if site.receiver_kind is None:
+        if op in ("max", "min") and has_axis:
+            raise Manual(unknown_receiver(site))
+        raise Skip()  # valid torch and numpy; only MXNet's (1,) full-reduction shape differs
+    if op == "prod" and has_axis and not isinstance(axis, int) and not exclude:
+        raise Manual("torch.prod reduces one dim at a time")
+    data = site.value("data")
+    if exclude is True:  # the axes left can be none at all: MXNet then reduces nothing
+        holes = {"x": data, "axis": site.value("axis"), "keep": site.value("keepdims") or "False"}
+        return site.emit(f'_mx_reduce_exclude({{x}}, {{axis}}, "{op}", keepdims={{keep}})', **holes)
+    name = _TORCH.get(op, op) if has_axis or keepdims is True else op
+    call = ("{x}." + name + "(") if method else ("torch." + name + "({x}")
+    sep = "" if method else ", "
+    holes = {"x": data}
+    if has_axis:
+        holes["axis"] = site.value("axis")
+        text = call + sep + "dim={axis}"
+        if keepdims is True:
+            return site.emit(text + ", keepdim=True)", **holes)
+        if keepdims is not False:
+            holes["keep"] = site.value("keepdims")
+            return site.emit(text + ", keepdim={keep})", **holes)
+        # reducing every axis there is gives (1,) in MXNet, 0-d in torch
+        return site.emit("torch.atleast_1d(" + text + "))", **holes)
+    if keepdims not in (True, False):
+        raise Manual("a full reduction with a `keepdims=` that is not a literal: the shape is (1,) or (1, ..., 1)")
+    if keepdims is True:
+        if not isinstance(data, (cst.Name, cst.Attribute)):
+            raise Manual("a full reduction with keepdims=True on an expression: assign it to a name first")
+        return site.emit(call + sep + "dim=tuple(range({x}.dim())), keepdim=True)", **holes)
+    node = site.emit(call + ").reshape(1)", **holes)
+    site.conv.full_reductions.add(id(node))
+    return node
+
+
+def _flag(value):
+    """A literal flag as a bool (MXNet takes keepdims=1 too); anything else as it is."""
+    return bool(value) if isinstance(value, int) and value in (0, 1) else value

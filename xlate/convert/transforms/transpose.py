@@ -1,0 +1,40 @@
+"""transpose(axes) -> permute(axes); no axes reverses them all."""
+import libcst as cst
+
+from xlate.convert.rulectx import Manual, Site, Skip, unknown_receiver
+
+_CREATION = ("zeros", "ones", "empty", "rand", "randn", "full", "tensor")
+
+
+def transform(site: Site):
+    data = site.value("data")
+    axes = [site.value("axes")] if site.has("axes") else [a.value for a in site.varargs]
+    if site.receiver_kind is None:
+        if len(axes) == 2:
+            raise Skip()  # x.transpose(a, b): the same swap in torch, numpy and 2-D MXNet
+        raise Manual(unknown_receiver(site))
+    if not axes:
+        return _reverse(site, data)
+    if len(axes) == 1:
+        return site.emit("{x}.permute({axes})", x=data, axes=axes[0])
+    holes = {f"a{i}": a for i, a in enumerate(axes)}
+    return site.emit("{x}.permute(" + ", ".join("{a%d}" % i for i in range(len(axes))) + ")", x=data, **holes)
+
+
+def _reverse(site: Site, data):
+    ndim = _literal_rank(site, data)
+    if ndim is not None:
+        return site.emit("{x}.permute(" + ", ".join(str(d) for d in reversed(range(ndim))) + ")", x=data)
+    if not isinstance(data, (cst.Name, cst.Attribute)):
+        raise Manual("transpose() of an expression of unknown rank: assign it to a name first")
+    return site.emit("{x}.permute(*reversed(range({x}.dim())))", x=data)
+
+
+def _literal_rank(site: Site, data):
+    """Rank of a creation call with a literal shape, e.g. torch.ones((2, 3, 4))."""
+    if isinstance(data, cst.Call) and data.args and isinstance(data.func, cst.Attribute) \
+            and data.func.attr.value in _CREATION:
+        shape = site.evaluate(data.args[0].value)
+        if isinstance(shape, tuple) and data.func.attr.value != "tensor":
+            return len(shape)
+    return None

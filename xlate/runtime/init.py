@@ -1,0 +1,226 @@
+"""Gluon initialisation in PyTorch: initializers, per-parameter tags and `net.initialize()`.
+
+The converter never imports this module: it copies the text of each `_mx_*` function a
+converted file needs (see xlate/runtime/__init__.py), so the text may use `torch` and other `_mx_*`
+helpers only. The tests import it and compare every helper against live MXNet.
+
+Note [Gluon initialisation]
+In Gluon a parameter holds no values until `initialize()`; each parameter then gets its own
+initializer when it has one (a layer's `weight_initializer=`, `bias_initializer='zeros'`,
+BatchNorm's gamma 'ones', PReLU's Constant(0.25), `params.get(..., init=)`), and the global
+one otherwise (`initialize(init=Uniform(0.07))`), applied as a *weight* whatever the name:
+a custom `params.get('bias', shape=...)` without init is drawn like a weight
+(mxnet/initializer.py `Initializer.__call__`, gluon/parameter.py `_finish_deferred_init`).
+A second `initialize()` leaves initialised parameters alone unless `force_reinit=True`.
+
+PyTorch modules are filled when built, so the translation keeps torch's constructors and
+re-applies Gluon's choices in `_mx_initialize`: a tensor tagged `_mx_init` (by
+`_mx_init_params` or `_mx_parameter`) uses its tag, a tag of None meaning the global
+initializer; an untagged parameter gets what its Gluon layer would give it, read off the
+torch module type and parameter name (norm scale 1 / shift 0 / running mean 0 / var 1,
+PReLU its `init`, biases 0, everything else the global initializer). Lazy parameters are
+filled by a forward pre-hook that runs right after torch materialises them.
+"""
+import torch
+
+
+def _mx_default_init(tensor):
+    """MXNet's default initializer, Uniform(0.07)."""
+    return torch.nn.init.uniform_(tensor, -0.07, 0.07)
+
+
+def _mx_after_materialize(module, key, fn):
+    """Run fn(module) once, right after the first forward materialises module's lazy
+    parameters (a pre-hook registered after torch's own lazy one runs after it)."""
+    old = getattr(module, key, None)
+    if old is not None:
+        old.remove()
+
+    def hook(mod, args):
+        if any(torch.nn.parameter.is_lazy(t) for t in list(mod.parameters(False)) + list(mod.buffers(False))):
+            return None
+        getattr(mod, key).remove()
+        setattr(mod, key, None)
+        fn(mod)
+        return None
+
+    setattr(module, key, module.register_forward_pre_hook(hook))
+
+
+def _mx_init_params(module, **inits):
+    """Tag module's parameters with their Gluon initializer (`weight=`, `bias=`, ...) and
+    apply it now (or when a lazy parameter gets its shape); returns the module."""
+
+    def apply(mod):
+        with torch.no_grad():
+            for name in inits:
+                tensor = getattr(mod, name)
+                if tensor is not None and inits[name] is not None:
+                    inits[name](tensor)
+
+    for name, init in inits.items():
+        tensor = getattr(module, name)
+        if tensor is not None:
+            tensor._mx_init = init
+    if any(torch.nn.parameter.is_lazy(getattr(module, n)) for n in inits if getattr(module, n) is not None):
+        _mx_after_materialize(module, "_mx_tag_hook", apply)
+    else:
+        apply(module)
+    return module
+
+
+def _mx_parameter(shape, *, init=None, dtype=torch.float32, requires_grad=True):
+    """A Gluon `params.get(name, shape=..., init=...)` parameter. Gluon leaves it empty until
+    `initialize()`; here it is filled at once: by `init`, or by Uniform(0.07), what the default
+    `initialize()` gives a parameter without its own initializer. The tag (None: the global
+    initializer) tells a translated `initialize()` what to draw it with."""
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if 0 in shape:  # Gluon's deferred size: an empty torch tensor would be silently wrong
+        raise ValueError(f"parameter shape {shape} has a 0 (deferred until the first forward in Gluon): "
+                         "give the size")
+    param = torch.nn.Parameter(torch.empty(shape, dtype=dtype), requires_grad=requires_grad)
+    param._mx_init = init
+    with torch.no_grad():
+        (init if init is not None else _mx_default_init)(param)
+    return param
+
+
+def _mx_is_norm(module):
+    return (hasattr(module, "running_mean") or hasattr(module, "running_var")
+            or any("Norm" in cls.__name__ for cls in type(module).__mro__))
+
+
+def _mx_layer_default(module, name, init):
+    """The initializer Gluon's layer gives an untagged parameter or running statistic."""
+    if _mx_is_norm(module):
+        if name in ("weight", "running_var", "gamma"):
+            return torch.nn.init.ones_
+        return torch.nn.init.zeros_
+    if isinstance(module, torch.nn.PReLU):
+        return lambda t: torch.nn.init.constant_(t, module.init)
+    if name.startswith("bias") or name.endswith("bias") or name == "beta":
+        return torch.nn.init.zeros_
+    if name == "gamma":
+        return torch.nn.init.ones_
+    return init
+
+
+def _mx_init_module(module, init, force_reinit):
+    """Gluon's `initialize()` for the tensors `module` owns itself (not its children's)."""
+    tensors = list(module.named_parameters(recurse=False))
+    if _mx_is_norm(module):
+        tensors += [(n, b) for n, b in module.named_buffers(recurse=False) if n in ("running_mean", "running_var")]
+    pending = False
+    with torch.no_grad():
+        for name, tensor in tensors:
+            if torch.nn.parameter.is_lazy(tensor):
+                pending = True
+                continue
+            if getattr(tensor, "_mx_ready", False) and not force_reinit:
+                continue  # Gluon: "already initialized, ignoring"
+            if hasattr(tensor, "_mx_init"):
+                chosen = tensor._mx_init if tensor._mx_init is not None else init
+            else:
+                chosen = _mx_layer_default(module, name, init)
+            chosen(tensor)
+            tensor._mx_ready = True
+        if _mx_is_norm(module) and getattr(module, "num_batches_tracked", None) is not None \
+                and not torch.nn.parameter.is_lazy(module.num_batches_tracked):
+            module.num_batches_tracked.zero_()
+    if pending:
+        _mx_after_materialize(module, "_mx_init_hook", lambda m: _mx_init_module(m, init, force_reinit))
+
+
+def _mx_initialize(net, init=None, *, force_reinit=False):
+    """Gluon `net.initialize(init)`: a parameter tagged with its own initializer uses it; an
+    untagged one what its Gluon layer gives it (norm scale 1, shift 0, running mean 0 and var 1,
+    PReLU its init, biases 0); the rest `init`, default Uniform(0.07). Already initialised
+    tensors are kept unless force_reinit; lazy ones are drawn after the first forward."""
+    init = _mx_default_init if init is None else init
+    for module in net.modules():
+        _mx_init_module(module, init, force_reinit)
+    return net
+
+
+def _mx_xavier(rnd_type="uniform", factor_type="avg", magnitude=3):
+    """MXNet Xavier: scale sqrt(magnitude / factor) from fans that count the receptive field;
+    uniform in [-scale, scale] or normal with std scale."""
+    if rnd_type not in ("uniform", "gaussian") or factor_type not in ("avg", "in", "out"):
+        raise ValueError(f"Xavier: unknown rnd_type {rnd_type!r} or factor_type {factor_type!r}")
+
+    def init(tensor):
+        shape = tensor.shape
+        if len(shape) < 2:
+            raise ValueError("Xavier initializer cannot be applied to a vector: it requires at least 2D")
+        hw = 1
+        for d in shape[2:]:
+            hw *= d
+        fan_in, fan_out = shape[1] * hw, shape[0] * hw
+        factor = {"avg": (fan_in + fan_out) / 2.0, "in": fan_in, "out": fan_out}[factor_type]
+        scale = (float(magnitude) / factor) ** 0.5
+        if rnd_type == "uniform":
+            return torch.nn.init.uniform_(tensor, -scale, scale)
+        return torch.nn.init.normal_(tensor, 0.0, scale)
+
+    return init
+
+
+def _mx_constant(value):
+    """MXNet Constant(value): a scalar, or an array broadcast to the parameter's shape."""
+
+    def init(tensor):
+        with torch.no_grad():
+            return tensor.copy_(torch.as_tensor(value, dtype=tensor.dtype).expand_as(tensor))
+
+    return init
+
+
+def _mx_orthogonal(scale=1.414, rand_type="uniform"):
+    """MXNet Orthogonal: the SVD factor of a uniform(-1, 1) (or standard normal) matrix of shape
+    (rows, rest) that has that shape, times scale (torch.nn.init.orthogonal_ uses QR of a
+    normal matrix instead)."""
+    if rand_type not in ("uniform", "normal"):
+        raise ValueError(f"Orthogonal: unknown rand_type {rand_type!r}")
+
+    def init(tensor):
+        nout = tensor.shape[0]
+        nin = tensor.numel() // nout
+        with torch.no_grad():
+            if rand_type == "uniform":
+                tmp = torch.rand(nout, nin) * 2.0 - 1.0
+            else:
+                tmp = torch.randn(nout, nin)
+            u, _, vh = torch.linalg.svd(tmp, full_matrices=False)
+            res = u if u.shape == tmp.shape else vh
+            return tensor.copy_((scale * res).reshape(tensor.shape))
+
+    return init
+
+
+def _mx_bilinear():
+    """MXNet Bilinear: the bilinear upsampling kernel in every (out, in) slot of a 4-D weight."""
+
+    def init(tensor):
+        shape = tensor.shape
+        f = float(-(-shape[3] // 2))
+        c = (2 * f - 1 - f % 2) / (2.0 * f)
+        xs = 1 - (torch.arange(shape[3], dtype=torch.float64) / f - c).abs()
+        ys = 1 - (torch.arange(shape[2], dtype=torch.float64) / f - c).abs()
+        with torch.no_grad():
+            return tensor.copy_((ys[:, None] * xs[None, :]).expand(shape))
+
+    return init
+
+
+def _mx_lstm_bias(forget_bias=1.0):
+    """MXNet LSTMBias: zeros but the forget gate's quarter (the second, in MXNet's and torch's
+    gate order i, f, g, o), set to forget_bias."""
+
+    def init(tensor):
+        hidden = tensor.shape[0] // 4
+        with torch.no_grad():
+            tensor.zero_()
+            tensor[hidden:2 * hidden] = forget_bias
+        return tensor
+
+    return init
