@@ -28,7 +28,9 @@ from mxnet import gluon  # noqa: E402
 from mxnet.gluon import nn as mnn  # noqa: E402
 from mxnet.gluon import rnn as mrnn  # noqa: E402
 
-from xlate.runtime import init as torch_init  # noqa: E402
+from xlate.runtime import load  # noqa: E402
+
+torch_init = norms = load()  # every helper, as converted programs get them
 from xlate.convert.engine import convert_source  # noqa: E402
 
 pytestmark = pytest.mark.mxnet
@@ -202,11 +204,10 @@ class _Gluon(gluon.Block):
 
 
 def _torch_model(vector=True):
-    norms = pytest.importorskip("xlate.runtime.norms")
     m = torch.nn.Module()
     m.dense = torch.nn.Linear(300, 200)
     m.conv = torch.nn.Conv2d(32, 64, 3)
-    m.bn = norms._mx_BatchNorm(64)
+    m.bn = norms._mx_BatchNorm(in_channels=64)
     m.emb = torch.nn.Embedding(500, 64)
     m.prelu = torch.nn.PReLU()
     m.prelu2 = torch.nn.PReLU(init=0.1)
@@ -321,8 +322,7 @@ def test_custom_parameter_without_init_is_filled_like_initialize():
 
 
 def test_lazy_modules_are_initialised_after_the_first_forward():
-    norms = pytest.importorskip("xlate.runtime.norms")
-    t = torch.nn.Sequential(torch.nn.LazyLinear(400), norms._mx_LazyBatchNorm(), torch.nn.LazyConv1d(8, 3),
+    t = torch.nn.Sequential(torch.nn.LazyLinear(400), norms._mx_BatchNorm(), torch.nn.LazyConv1d(8, 3),
                             torch_init._mx_init_params(torch.nn.LazyLinear(50), weight=torch.nn.init.ones_))
     torch_init._mx_initialize(t, translate("mx.init.Xavier(magnitude=2.24)"))  # nothing to draw yet
     x = torch.randn(4, 300) + 0.5

@@ -18,7 +18,9 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from xlate.runtime import helpers as th  # noqa: E402
+from xlate.runtime import load  # noqa: E402
+
+th = load()  # every helper, as converted programs get them
 
 pytestmark = pytest.mark.mxnet
 

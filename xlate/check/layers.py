@@ -206,11 +206,11 @@ def batchnorm_configs(*, max_batch: int = 4, max_channels: int = 4, max_size: in
 
 
 def mx_batchnorm(rank: int, channels: int, *, momentum: float, eps: float, **flags):
-    """The converter's exact BatchNorm (any rank) for Gluon's `momentum` and `epsilon`; `flags`:
+    """The converter's exact BatchNorm (any rank), built with Gluon's own arguments; `flags`:
     axis, center, scale, use_global_stats as Gluon's."""
-    from xlate.runtime.norms import _mx_BatchNorm
+    from xlate.runtime import load
 
-    return _mx_BatchNorm(channels, eps=eps, momentum=1 - momentum, **flags)  # torch's momentum: the new batch's weight
+    return load()._mx_BatchNorm(momentum=momentum, epsilon=eps, in_channels=channels, **flags)
 
 
 def build_batchnorm(c: dict):
@@ -257,7 +257,7 @@ def build_layernorm(c: dict):
     import torch
     from mxnet.gluon import nn
 
-    from xlate.runtime.norms import _mx_LayerNorm
+    from xlate.runtime import load
 
     shape, axis = c["shape"], c["axis"]
     flags = {k: c[k] for k in ("center", "scale") if k in c}
@@ -265,7 +265,7 @@ def build_layernorm(c: dict):
     if axis == len(shape) - 1 and all(flags.values()):
         module = torch.nn.LayerNorm(shape[axis], eps=c["epsilon"])
     else:
-        module = _mx_LayerNorm(shape[axis], eps=c["epsilon"], axis=axis, **flags)
+        module = load()._mx_LayerNorm(axis=axis, epsilon=c["epsilon"], in_channels=shape[axis], **flags)
     return block, module, [floats("x", *shape)]
 
 
@@ -316,11 +316,12 @@ def instancenorm_configs(*, max_batch: int = 4, max_channels: int = 4, max_size:
 def build_instancenorm(c: dict):
     from mxnet.gluon import nn
 
-    from xlate.runtime.norms import _mx_InstanceNorm
+    from xlate.runtime import load
 
     shape, flags = c["shape"], {k: c[k] for k in ("center", "scale") if k in c}
     block = nn.InstanceNorm(epsilon=c["epsilon"], in_channels=shape[1], **flags)
-    return block, _mx_InstanceNorm(shape[1], eps=c["epsilon"], **flags), [floats("x", *shape)]
+    module = load()._mx_InstanceNorm(epsilon=c["epsilon"], in_channels=shape[1], **flags)
+    return block, module, [floats("x", *shape)]
 
 
 register_sample(Sample("instancenorm", "instancenorm", instancenorm_configs, build_instancenorm))

@@ -20,6 +20,10 @@ else:  # pragma: no cover
 APPLICABILITIES = ("safe", "review", "manual")
 KINDS = ("call", "reference", "assign", "def", "import", "report")
 CODE_RE = re.compile(r"^MX\d{3}$")
+# Codes of rules that were removed; a code is never reused, so these stay refused.
+RETIRED = {
+    "MX145": "a norm class used as a value was manual; MX140-MX144 translate it (Gluon-signature helpers)",
+}
 
 # Families by hundreds (STYLE.md): the catalogue file a code lives in must agree.
 FAMILIES = {
@@ -74,11 +78,28 @@ class Rule:
     params: Mapping[str, Param] = field(default_factory=dict)
     receiver: str = "any"  # methods: "any" (an MXNet-only method) or "ndarray" (numpy has it too)
     unknown: str = "report"  # a method on a receiver of unknown type: "report" it or "leave" it
+    # Note [Gluon-signature modules] (xlate/runtime/layers.py): the helper that takes the Gluon
+    # class's own arguments, used where the call's values are only known at run time, where the
+    # class is passed as a value or subclassed; and the torch class every translation of the
+    # layer is an instance of (what `isinstance(m, nn.Dense)` tests)
+    # ({name} stands for the matched class's own name: `_mx_{name}` -> `_mx_Conv2D`; a table
+    # gives instance_of per class name)
+    runtime: str | None = None
+    instance_of: str | Mapping[str, str] | None = None
     family_file: str = ""
 
     @property
     def family(self) -> int:
         return int(self.code[2])
+
+    def runtime_for(self, matched: str) -> str | None:
+        return self.runtime.replace("{name}", matched.rsplit(".", 1)[-1]) if self.runtime else None
+
+    def instance_for(self, matched: str) -> str | None:
+        short = matched.rsplit(".", 1)[-1]
+        if isinstance(self.instance_of, Mapping):
+            return self.instance_of.get(short)
+        return self.instance_of.replace("{name}", short) if self.instance_of else None
 
 
 # Note [argument mapping]
@@ -135,6 +156,8 @@ def _rule(entry: dict[str, Any], source: str) -> Rule:
         params={k: _param(k, v) for k, v in entry.get("params", {}).items()},
         receiver=entry.get("receiver", "any"),
         unknown=entry.get("unknown", "report"),
+        runtime=entry.get("runtime"),
+        instance_of=entry.get("instance_of"),
         family_file=source,
     )
 
@@ -149,6 +172,8 @@ def validate(rules: tuple[Rule, ...]) -> list[str]:
             problems.append(f"{where}: code must be MX + 3 digits")
         elif r.family not in FAMILIES:
             problems.append(f"{where}: no family {r.family}xx")
+        if r.code in RETIRED:
+            problems.append(f"{where}: code retired ({RETIRED[r.code]}); codes are never reused")
         if r.code in seen:
             problems.append(f"{where}: duplicate code (also in {seen[r.code]})")
         seen[r.code] = r.family_file
@@ -164,6 +189,8 @@ def validate(rules: tuple[Rule, ...]) -> list[str]:
             problems.append(f"{where}: matches nothing")
         if r.kind in ("call", "reference", "assign", "def") and not (r.target or r.transform) and r.applicability != "manual":
             problems.append(f"{where}: needs a target or a transform")
+        if (r.runtime or r.instance_of) and r.kind != "call":
+            problems.append(f"{where}: only a call rule names a run-time helper")
         if r.unknown not in ("report", "leave") or r.receiver not in ("any", "ndarray"):
             problems.append(f"{where}: receiver/unknown have unknown values")
         for p in r.params.values():
@@ -211,7 +238,8 @@ class RuleSet:
     Keys are canonical MXNet names (`mxnet.ndarray.sum`) or, for methods and attributes
     on arrays, the member name with a leading dot (`.sum`). `assigns` holds the rules for
     assignments to an attribute (`p.grad_req = 'null'`), keyed `.grad_req`; `defs` the rules for
-    methods of Gluon classes, keyed by the method's name (`hybrid_forward`).
+    methods of Gluon classes, keyed by the method's name (`hybrid_forward`); `classes` the
+    call rules of Gluon classes with a Gluon-signature helper, for the class used as a value.
     """
 
     def __init__(self, rules: Iterable[Rule], enabled: Callable[[str], bool]):
@@ -219,6 +247,7 @@ class RuleSet:
         self.references: dict[str, Rule] = {}
         self.assigns: dict[str, Rule] = {}
         self.defs: dict[str, Rule] = {}
+        self.classes: dict[str, Rule] = {}
         self.all = {r.code: r for r in rules}
         self.enabled = enabled
         for r in rules:
@@ -227,3 +256,6 @@ class RuleSet:
             if index is not None:
                 for m in r.matches:
                     index[m] = r
+            if r.runtime:
+                for m in r.matches:
+                    self.classes[m] = r

@@ -10,7 +10,7 @@ import libcst as cst
 
 from xlate.convert import names, table
 from xlate.convert.catalogue import RuleSet
-from xlate.convert.rulectx import HELPER_RE, LOOSE, Manual, Site, Skip, bind, unknown_receiver
+from xlate.convert.rulectx import HELPER_RE, LOOSE, Dynamic, Manual, Site, Skip, bind, unknown_receiver
 from xlate.convert.statements import Statements
 from xlate.convert.visiting import FastTransformer
 
@@ -64,6 +64,7 @@ class Converter(Statements, FastTransformer):
         self.line_before: dict[int, Optional[int]] = {}
         self.chains: dict[tuple, tuple] = {}  # (scope, container code) -> (statement id, Shape)
         self.helper_uses: Counter = Counter()  # helper name -> uses emitted and still in the tree
+        self.type_tests: set[int] = set()  # class expressions tested by isinstance/issubclass
 
     # -- utilities used by rules ------------------------------------------
     def code_for(self, node: cst.CSTNode) -> str:
@@ -187,6 +188,11 @@ class Converter(Statements, FastTransformer):
 
     def visit_Call(self, node: cst.Call) -> None:
         self.call_funcs.add(id(node.func))
+        if isinstance(node.func, cst.Name) and node.func.value in ("isinstance", "issubclass") \
+                and len(node.args) == 2:
+            tested = node.args[1].value
+            items = [e.value for e in tested.elements] if isinstance(tested, cst.Tuple) else [tested]
+            self.type_tests.update(id(t) for t in items)
 
     def leave_Name(self, original: cst.Name, updated: cst.Name):
         if original.value not in self.analysis.imported or self.store_depth \
@@ -221,9 +227,33 @@ class Converter(Statements, FastTransformer):
         if not names.is_mxnet(resolved):
             return updated
         rule = self.rules.references.get(resolved)
+        if rule is None and resolved in self.rules.classes:
+            return self._class_value(original, updated, head, resolved)
         if rule is None:
             return self._no_rule(original, updated, head, resolved)
         return self._apply(Site(self, rule, original, updated, matched=resolved), head=head)
+
+    def _class_value(self, original, updated, head: str, resolved: str):
+        """A Gluon layer class used as a value (`norm_layer=nn.BatchNorm`, a base class): its
+        Gluon-signature helper, which takes the same arguments; in isinstance, the torch class
+        every translation of the layer is."""
+        rule = self.rules.classes[resolved]
+        if self._suppressed(rule.code) or not self.rules.enabled(rule.code):
+            self.survivors[head] += 1
+            if not self._suppressed(rule.code):
+                self.report(original, rule.code, "manual", f"{rule.name}: rule not selected")
+            return updated
+        short = resolved.rsplit(".", 1)[-1]
+        site = Site(self, rule, original, updated, matched=resolved)
+        if id(original) in self.type_tests and rule.instance_for(resolved):
+            target = rule.instance_for(resolved)
+            message = f"`{short}` in a type test -> `{target}`, the torch class every translation of it is"
+        else:
+            target = rule.runtime_for(resolved)
+            message = (f"`{short}` as a value -> `{target}`, which takes Gluon's own arguments "
+                       "(Note [Gluon-signature modules])")
+        self.report(original, rule.code, "fixed", message)
+        return site.emit(target)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call):
         dotted = _dotted(original.func, self.analysis.imported)
@@ -252,8 +282,20 @@ class Converter(Statements, FastTransformer):
         try:
             site.args, site.varargs = bind(site.rule, site.node, site.receiver)
         except Manual as why:
+            if site.rule.runtime and self.rules.enabled(site.rule.code) and not self._suppressed(site.rule.code):
+                return self._at_run_time(site, str(why))
             return self._left(site, str(why), kw.get("head"))
         return self._apply(site, **kw)
+
+    def _at_run_time(self, site: Site, why: str):
+        """The Gluon-signature helper with the call's own arguments (Note [Gluon-signature
+        modules] in xlate/runtime/layers.py): exact whatever the values turn out to be."""
+        new = site.verbatim()
+        short = site.matched.rsplit(".", 1)[-1]
+        self.report(site.original, site.rule.code, "fixed",
+                    f"`{short}(...)` -> `{site.rule.runtime_for(site.matched)}(...)` with the same arguments, "
+                    f"decided at run time as Gluon does ({why})")
+        return new
 
     def _apply(self, site: Site, *, head: Optional[str] = None, receiver_node=None):
         rule = site.rule
@@ -283,6 +325,10 @@ class Converter(Statements, FastTransformer):
             if head:  # a resolved MXNet name is never silently skipped
                 return self._left(site, f"{rule.name}: this use is not handled", head)
             return site.node
+        except Dynamic as why:
+            if rule.runtime and isinstance(site.node, cst.Call):
+                return self._at_run_time(site, str(why))
+            return self._left(site, str(why), head)
         except Manual as why:
             return self._left(site, str(why), head)
         status = site.status or STATUS[rule.applicability]

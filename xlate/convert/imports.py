@@ -11,35 +11,14 @@ from typing import Callable
 import libcst as cst
 
 from xlate.convert import names
-from xlate.convert.rulectx import HELPER_RE
 from xlate.convert.visiting import FastTransformer
-from xlate.runtime import sources as helper_sources
+from xlate.runtime import closure, sources as helper_sources
 
 _TORCH_IMPORTS = (
     ("torch", "torch", "import torch"),
     ("nn", "torch.nn", "from torch import nn"),
     ("F", "torch.nn.functional", "import torch.nn.functional as F"),
 )
-
-
-def _with_dependencies(wanted: list[str]) -> list[str]:
-    sources = helper_sources()
-    order: list[str] = []
-
-    seen: set = set()
-
-    def add(name: str) -> None:
-        if name in seen:  # placed, or being placed (two helpers that name each other)
-            return
-        seen.add(name)
-        for dep in HELPER_RE.findall(sources[name]):
-            if dep in sources:
-                add(dep)
-        order.append(name)
-
-    for name in wanted:
-        add(name)
-    return order
 
 
 def _is_mx_alias(alias: cst.ImportAlias, module: str | None) -> bool:
@@ -189,7 +168,7 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
         uses = (uses - long_names) | {"torch"}
     new_imports = [_statement(line) for short, mod, line in _TORCH_IMPORTS
                    if short in uses and root.imports.get(short) != mod]
-    helpers = [h for h in _with_dependencies(helpers) if h not in root.other]
+    helpers = [h for h in closure(helpers) if h not in root.other]
 
     # New imports go where the first top-level MXNet import was, with its comments.
     first_mx = next((i for i, s in enumerate(module.body) if _has_mx_import(s)), None)

@@ -10,14 +10,14 @@ from typing import Any, Optional, Protocol
 import libcst as cst
 
 from xlate.convert import names
-from xlate.convert.catalogue import Rule
+from xlate.convert.catalogue import Rule, RuleSet
+from xlate.runtime import HELPER_RE
 
 NOT_LITERAL = object()
 _SHORT = {"nn": "torch.nn", "F": "torch.nn.functional"}
 _SHORT_RE = re.compile(r"(?<![\w.}])(nn|F|torch)\.")
 
 
-HELPER_RE = re.compile(r"\b(_mx_\w+)\b")  # a helper named in code (xlate/torch_*.py)
 LOOSE = (cst.BinaryOperation, cst.BooleanOperation, cst.Comparison, cst.UnaryOperation, cst.IfExp,
           cst.Lambda, cst.NamedExpr, cst.Yield, cst.Await)
 
@@ -69,6 +69,7 @@ class Conversion(Protocol):
     xlate.convert.converter, provides it; rules never import the converter)."""
 
     analysis: names.Analysis
+    rules: RuleSet
     module: cst.Module
     options: dict  # user choices (`hybridize`: "drop" or "compile")
     scopes: list  # the scope keys (Note [name resolution]) from the module down to here
@@ -95,6 +96,12 @@ class Conversion(Protocol):
 
 class Manual(Exception):
     """The rule matched but cannot translate this use: leave it and tell the user why."""
+
+
+class Dynamic(Manual):
+    """The translation depends on a value known only at run time (a variable `activation=`,
+    `**kwargs`): a rule with a Gluon-signature helper writes the call for that helper instead
+    (Note [Gluon-signature modules]); any other rule leaves it for a human, like Manual."""
 
 
 class Skip(Exception):
@@ -171,6 +178,27 @@ class Site:
             return parsed
         return parsed.visit(_Fill(filled))
 
+    def verbatim(self, **sizes: Any) -> cst.Call:
+        """The call as written, for the rule's Gluon-signature helper (`nn.BatchNorm(...)` ->
+        `_mx_BatchNorm(...)`): the arguments stay (already translated inside), a literal
+        `prefix=` goes (it only names Gluon parameters), and `sizes` set keywords such as
+        `in_units=` (a deferred size the previous layers fix)."""
+        call = self.node
+        assert isinstance(call, cst.Call) and self.rule.runtime
+        args = [a for a in call.args if a.keyword is None or a.keyword.value not in sizes and not (
+            a.keyword.value == "prefix" and self.evaluate(a.value) is not NOT_LITERAL)]
+        if sizes:
+            if args and args[-1].comma == cst.MaybeSentinel.DEFAULT:
+                args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            for key, value in sizes.items():
+                node = value if isinstance(value, cst.BaseExpression) else parse_source(str(value))
+                args.append(cst.Arg(node.deep_clone(), keyword=cst.Name(key), equal=_EQ,
+                                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))))
+            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        elif args and len(args) < len(call.args) and call.args[-1] is not args[-1]:
+            args[-1] = args[-1].with_changes(comma=call.args[-1].comma)  # the last one went: its comma too
+        return call.with_changes(func=self.emit(self.rule.runtime_for(self.matched)), args=args)
+
     def helper(self, name: str) -> str:
         self.conv.use_helper(name)
         self.conv.torch_uses.add("torch")
@@ -183,6 +211,7 @@ class Site:
         self.message = message
 
 
+_EQ = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 _UNSURE = object()
 _NAMED = {"True": True, "False": False, "None": None}
 

@@ -31,20 +31,31 @@ def _mx_default_init(tensor):
 
 def _mx_after_materialize(module, key, fn):
     """Run fn(module) once, right after the first forward materialises module's lazy
-    parameters (a pre-hook registered after torch's own lazy one runs after it)."""
-    old = getattr(module, key, None)
-    if old is not None:
-        old.remove()
+    parameters (a pre-hook registered after torch's own lazy one runs after it). Values loaded
+    with load_state_dict before that forward win, as in Gluon, whose load_parameters after
+    initialize() keeps what it loaded: loading cancels every pending call."""
+    _mx_cancel_pending(module, (key,))
 
     def hook(mod, args):
         if any(torch.nn.parameter.is_lazy(t) for t in list(mod.parameters(False)) + list(mod.buffers(False))):
             return None
-        getattr(mod, key).remove()
-        setattr(mod, key, None)
+        _mx_cancel_pending(mod, (key,))
         fn(mod)
         return None
 
     setattr(module, key, module.register_forward_pre_hook(hook))
+    if not getattr(module, "_mx_load_cancels", False):
+        module._mx_load_cancels = True
+        module.register_load_state_dict_post_hook(lambda mod, incompatible: _mx_cancel_pending(mod))
+
+
+def _mx_cancel_pending(module, keys=("_mx_tag_hook", "_mx_init_hook")):
+    """Drop the calls `_mx_after_materialize` left waiting on `module`."""
+    for key in keys:
+        handle = getattr(module, key, None)
+        if handle is not None:
+            handle.remove()
+        setattr(module, key, None)
 
 
 def _mx_init_params(module, **inits):

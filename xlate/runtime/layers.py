@@ -1,12 +1,64 @@
-"""Layer modules for Gluon layers that no torch constructor translates exactly.
+"""Gluon layers as torch modules that take Gluon's own constructor arguments.
 
-Copied as text into converted files, like torch_helpers.py: each `_mx_*` class or function
-uses `torch` and other `_mx_*` helpers only. Every module here subclasses the torch layer it
-extends and keeps its parameter names (`weight`, `bias`), so a Gluon layer stays one module,
-`net[i].weight` and the state_dict keys are a plain torch layer's, and the checker pairs it
-with the torch family it belongs to. tests/test_numeric_layers.py compares each against MXNet.
+Copied as text into converted programs (xlate/runtime/__init__.py): each `_mx_*` class or
+function uses `torch` and other `_mx_*` helpers only.
+
+Note [Gluon-signature modules]
+Where a call is literal and a plain torch module is exact, the converter writes idiomatic
+torch (`nn.Conv2d(3, 64, 3, padding=1)`). Everywhere else it writes the helper named after
+the Gluon class with the call's own arguments (`_mx_Conv2D(channels, 3, activation=act,
+**kwargs)`): the helper's constructor IS Gluon's (same parameters, order and defaults), so
+values known only at run time, a class passed as a value (`norm_layer=_mx_BatchNorm`) and a
+user class derived from a Gluon layer (`super().__init__(**kwargs)`) all work unchanged.
+Each helper subclasses the torch module of its family and keeps its parameter names
+(`weight`, `bias`), so one Gluon layer stays one module, state_dict keys are a plain torch
+layer's, `isinstance(m, nn.Conv2d)` holds and the checker pairs it with its family. Gluon's
+deferred input size (`in_units=0`, `in_channels=0`) makes the parameters lazy: they take
+their size from the first input, like torch's Lazy modules (`_mx_Deferred`). The Gluon
+attributes subclasses read (`_kwargs`, `_units`, `_channels`, `_in_channels`, `act`) are kept
+with Gluon's values. tests/test_numeric_layers.py compares each against MXNet.
 """
 import torch
+
+
+def _mx_ntuple(value, n):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+
+
+def _mx_dtype(dtype):
+    """A dtype as Gluon takes it ('float32', numpy.float32, numpy.dtype) -> the torch dtype."""
+    if dtype is None or isinstance(dtype, torch.dtype):
+        return dtype
+    name = dtype if isinstance(dtype, str) else getattr(dtype, "name", None) or getattr(dtype, "__name__", None)
+    found = getattr(torch, str(name), None)
+    if not isinstance(found, torch.dtype):
+        raise TypeError(f"dtype {dtype!r} has no torch equivalent")
+    return found
+
+
+def _mx_no_params(params):
+    """Gluon's `params=` shares another block's parameters; torch modules share by reusing the
+    module (or assigning its tensors), which the translation cannot decide for you."""
+    if params is not None:
+        raise NotImplementedError("params= (sharing another block's parameters) is not translated: reuse that "
+                                  "module, or assign its weight/bias to this one, by hand")
+
+
+def _mx_initializer(init):
+    """A Gluon initializer argument as a function that fills a tensor: None stays None (the
+    initializer `initialize()` is given), a callable (a translated `mx.init.*`) is used as it
+    is, and Gluon's registered names map to the same draws."""
+    if init is None or callable(init):
+        return init
+    named = {
+        "zeros": torch.nn.init.zeros_, "zero": torch.nn.init.zeros_,
+        "ones": torch.nn.init.ones_, "one": torch.nn.init.ones_,
+        "uniform": lambda t: torch.nn.init.uniform_(t, -0.07, 0.07),
+        "normal": lambda t: torch.nn.init.normal_(t, 0.0, 0.01),
+    }
+    if isinstance(init, str) and init.lower() in named:
+        return named[init.lower()]
+    raise TypeError(f"initializer {init!r}: pass a translated initializer (a function that fills a tensor)")
 
 
 def _mx_activation(x, activation):
@@ -26,147 +78,223 @@ def _mx_activation(x, activation):
     raise ValueError(f"unknown Gluon activation {activation!r}")
 
 
-class _mx_Activated:
-    """Mixin for a layer built with Gluon's `activation=`: the activation runs inside the
-    layer's own forward, so the layer stays one module (a separate one would shift indices)."""
+class _mx_Deferred(torch.nn.modules.lazy.LazyModuleMixin):
+    """Mixin for a Gluon layer whose input size may be deferred (0): `_mx_defer(names)` makes
+    those tensors lazy, and `_mx_materialize(x)` gives them their size at the first call. With
+    the size known, nothing is lazy and the first call only drops torch's hooks."""
 
-    def __init__(self, *args, activation=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.activation = activation
+    cls_to_become = None  # stays the same class: user subclasses keep their own methods
 
-    def forward(self, x, *args, **kwargs):
-        return _mx_activation(super().forward(x, *args, **kwargs), self.activation)
+    def _mx_defer(self, *names):
+        for name in names:
+            tensor = getattr(self, name)
+            if tensor is None:
+                continue
+            if isinstance(tensor, torch.nn.Parameter):
+                setattr(self, name, torch.nn.UninitializedParameter(requires_grad=tensor.requires_grad,
+                                                                    device=tensor.device, dtype=tensor.dtype))
+            else:
+                self.register_buffer(name, torch.nn.UninitializedBuffer(device=tensor.device, dtype=tensor.dtype))
 
-    def extra_repr(self):
-        text = super().extra_repr()
-        return text if self.activation is None else f"{text}, activation={self.activation!r}"
+    def reset_parameters(self):
+        if not self.has_uninitialized_params():
+            super().reset_parameters()
+
+    def initialize_parameters(self, x, *args, **kwargs):
+        if self.has_uninitialized_params():
+            with torch.no_grad():
+                self._mx_materialize(x)
+                self.reset_parameters()
+
+    def _replicate_for_data_parallel(self):
+        if self.has_uninitialized_params():
+            raise RuntimeError("run one forward pass before DataParallel: this layer's size is not known yet")
+        return torch.nn.Module._replicate_for_data_parallel(self)
 
 
-class _mx_Dense(_mx_Activated, torch.nn.Linear):
-    """Gluon Dense: with flatten=True (Gluon's default) every axis after the first is folded
-    into one before the matmul; torch's Linear acts on the last axis alone."""
+def _mx_setup(module, params, inits):
+    """What every Gluon-signature layer does after building its torch module: refuse `params=`,
+    and tag (and fill) its tensors with their Gluon initializers (Note [Gluon initialisation])."""
+    _mx_no_params(params)
+    _mx_init_params(module, **{k: _mx_initializer(v) for k, v in inits.items() if getattr(module, k, None) is not None})
 
-    def __init__(self, in_features, out_features, bias=True, flatten=True, activation=None, device=None,
-                 dtype=None):
-        super().__init__(in_features, out_features, bias=bias, activation=activation, device=device, dtype=dtype)
-        self.flatten = flatten
+
+class _mx_Dense(_mx_Deferred, torch.nn.Linear):
+    """Gluon Dense. With flatten=True (Gluon's default) every axis after the first is folded
+    into one before the matmul (torch's Linear acts on the last axis alone); `activation=` runs
+    inside the layer, so it stays one module."""
+
+    def __init__(self, units, activation=None, use_bias=True, flatten=True, dtype="float32", weight_initializer=None,
+                 bias_initializer="zeros", in_units=0, prefix=None, params=None):
+        super().__init__(in_units or 1, units, bias=use_bias, dtype=_mx_dtype(dtype))
+        self.activation, self.flatten = activation, flatten
+        self._units, self._in_units, self._flatten = units, in_units, flatten
+        if not in_units:
+            self.in_features = 0
+            self._mx_defer("weight")
+        _mx_setup(self, params, {"weight": weight_initializer, "bias": bias_initializer})
+
+    def _mx_materialize(self, x):
+        self.in_features = x.shape[-1] if not self.flatten else (x[0].numel() if x.dim() > 1 else 1)
+        self._in_units = self.in_features
+        self.weight.materialize((self.out_features, self.in_features))
 
     def forward(self, x):
         if self.flatten:
-            # Gluon reads a 1-D input as (N, 1)
-            x = x.flatten(1) if x.dim() > 1 else x.unsqueeze(1)
-        return super().forward(x)
+            x = x.flatten(1) if x.dim() > 1 else x.unsqueeze(1)  # Gluon reads a 1-D input as (N, 1)
+        return _mx_activation(super().forward(x), self.activation)
 
     def extra_repr(self):
-        text = super().extra_repr()
-        return text if self.flatten else f"{text}, flatten=False"
+        return f"{super().extra_repr()}, flatten={self.flatten}, activation={self.activation!r}"
 
 
-class _mx_LazyDense(torch.nn.modules.lazy.LazyModuleMixin, _mx_Dense):
-    """Gluon Dense with in_units deferred: the input size is learnt at the first call, from
-    the folded trailing axes when flatten=True (nn.LazyLinear would take the last axis alone)."""
+class _mx_Conv(_mx_Deferred):
+    """What Gluon's Conv{1,2,3}D[Transpose] share; the classes below fix Gluon's signatures."""
 
-    cls_to_become = _mx_Dense
+    _mx_dims, _mx_transpose = 2, False
 
-    def __init__(self, out_features, bias=True, flatten=True, activation=None, device=None, dtype=None):
-        super().__init__(0, 0, False, flatten=flatten, activation=activation)
-        self.weight = torch.nn.parameter.UninitializedParameter(device=device, dtype=dtype)
-        self.out_features = out_features
-        if bias:
-            self.bias = torch.nn.parameter.UninitializedParameter(device=device, dtype=dtype)
+    def _mx_conv(self, channels, kernel_size, strides, padding, output_padding, dilation, groups, layout, activation,
+                 use_bias, weight_initializer, bias_initializer, in_channels, params):
+        n = self._mx_dims
+        expected = {1: "NCW", 2: "NCHW", 3: "NCDHW"}[n]
+        if layout != expected:
+            raise NotImplementedError(f"layout={layout!r}: torch convolutions are channel-first ({expected}); "
+                                      "permute the input and output around the layer")
+        kernel, stride, pad, dilate = (_mx_ntuple(v, n) for v in (kernel_size, strides, padding, dilation))
+        extra = {"output_padding": _mx_ntuple(output_padding, n)} if self._mx_transpose else {}
+        super().__init__(in_channels or groups, channels, kernel, stride=stride, padding=pad, dilation=dilate,
+                         groups=groups, bias=use_bias, **extra)
+        self.activation = activation
+        self._channels, self._in_channels = channels, in_channels
+        self._kwargs = {"kernel": kernel, "stride": stride, "dilate": dilate, "pad": pad, "num_filter": channels,
+                        "num_group": groups, "no_bias": not use_bias, "layout": layout}
+        if self._mx_transpose:
+            self._kwargs["adj"] = extra["output_padding"]
+        if not in_channels:
+            self.in_channels = 0
+            self._mx_defer("weight")
+        _mx_setup(self, params, {"weight": weight_initializer, "bias": bias_initializer})
 
-    def reset_parameters(self):
-        if not self.has_uninitialized_params() and self.in_features != 0:
-            super().reset_parameters()
+    def _mx_materialize(self, x):
+        self.in_channels = self._in_channels = x.shape[1]
+        if self.in_channels % self.groups:
+            raise ValueError(f"{self.in_channels} input channels are not divisible by groups={self.groups}")
+        if self._mx_transpose:
+            shape = (self.in_channels, self.out_channels // self.groups)
+        else:
+            shape = (self.out_channels, self.in_channels // self.groups)
+        self.weight.materialize(shape + tuple(self.kernel_size))
 
-    def initialize_parameters(self, x):
-        if self.has_uninitialized_params():
-            with torch.no_grad():
-                if not self.flatten:
-                    self.in_features = x.shape[-1]
-                else:
-                    self.in_features = x[0].numel() if x.dim() > 1 else 1
-                self.weight.materialize((self.out_features, self.in_features))
-                if self.bias is not None:
-                    self.bias.materialize((self.out_features,))
-                self.reset_parameters()
+    def forward(self, x, *args):
+        return _mx_activation(super().forward(x, *args), self.activation)
 
-
-class _mx_Conv1d(_mx_Activated, torch.nn.Conv1d):
-    """Gluon Conv1D with `activation=`."""
-
-
-class _mx_Conv2d(_mx_Activated, torch.nn.Conv2d):
-    """Gluon Conv2D with `activation=`."""
-
-
-class _mx_Conv3d(_mx_Activated, torch.nn.Conv3d):
-    """Gluon Conv3D with `activation=`."""
-
-
-class _mx_ConvTranspose1d(_mx_Activated, torch.nn.ConvTranspose1d):
-    """Gluon Conv1DTranspose with `activation=`."""
+    def extra_repr(self):
+        return f"{super().extra_repr()}, activation={self.activation!r}"
 
 
-class _mx_ConvTranspose2d(_mx_Activated, torch.nn.ConvTranspose2d):
-    """Gluon Conv2DTranspose with `activation=`."""
+class _mx_Conv1D(_mx_Conv, torch.nn.Conv1d):
+    """Gluon Conv1D."""
+
+    _mx_dims = 1
+
+    def __init__(self, channels, kernel_size, strides=1, padding=0, dilation=1, groups=1, layout="NCW",
+                 activation=None, use_bias=True, weight_initializer=None, bias_initializer="zeros", in_channels=0,
+                 prefix=None, params=None):
+        self._mx_conv(channels, kernel_size, strides, padding, 0, dilation, groups, layout, activation, use_bias,
+                      weight_initializer, bias_initializer, in_channels, params)
 
 
-class _mx_ConvTranspose3d(_mx_Activated, torch.nn.ConvTranspose3d):
-    """Gluon Conv3DTranspose with `activation=`."""
+class _mx_Conv2D(_mx_Conv, torch.nn.Conv2d):
+    """Gluon Conv2D."""
+
+    _mx_dims = 2
+
+    def __init__(self, channels, kernel_size, strides=(1, 1), padding=(0, 0), dilation=(1, 1), groups=1,
+                 layout="NCHW", activation=None, use_bias=True, weight_initializer=None, bias_initializer="zeros",
+                 in_channels=0, prefix=None, params=None):
+        self._mx_conv(channels, kernel_size, strides, padding, 0, dilation, groups, layout, activation, use_bias,
+                      weight_initializer, bias_initializer, in_channels, params)
 
 
-class _mx_LazyConv1d(_mx_Activated, torch.nn.LazyConv1d):
-    """Gluon Conv1D with `activation=` and in_channels deferred."""
+class _mx_Conv3D(_mx_Conv, torch.nn.Conv3d):
+    """Gluon Conv3D."""
 
-    cls_to_become = _mx_Conv1d
+    _mx_dims = 3
 
-
-class _mx_LazyConv2d(_mx_Activated, torch.nn.LazyConv2d):
-    """Gluon Conv2D with `activation=` and in_channels deferred."""
-
-    cls_to_become = _mx_Conv2d
-
-
-class _mx_LazyConv3d(_mx_Activated, torch.nn.LazyConv3d):
-    """Gluon Conv3D with `activation=` and in_channels deferred."""
-
-    cls_to_become = _mx_Conv3d
+    def __init__(self, channels, kernel_size, strides=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), groups=1,
+                 layout="NCDHW", activation=None, use_bias=True, weight_initializer=None, bias_initializer="zeros",
+                 in_channels=0, prefix=None, params=None):
+        self._mx_conv(channels, kernel_size, strides, padding, 0, dilation, groups, layout, activation, use_bias,
+                      weight_initializer, bias_initializer, in_channels, params)
 
 
-class _mx_LazyConvTranspose1d(_mx_Activated, torch.nn.LazyConvTranspose1d):
-    """Gluon Conv1DTranspose with `activation=` and in_channels deferred."""
+class _mx_Conv1DTranspose(_mx_Conv, torch.nn.ConvTranspose1d):
+    """Gluon Conv1DTranspose (`output_padding` is MXNet's `adj`)."""
 
-    cls_to_become = _mx_ConvTranspose1d
+    _mx_dims, _mx_transpose = 1, True
 
-
-class _mx_LazyConvTranspose2d(_mx_Activated, torch.nn.LazyConvTranspose2d):
-    """Gluon Conv2DTranspose with `activation=` and in_channels deferred."""
-
-    cls_to_become = _mx_ConvTranspose2d
-
-
-class _mx_LazyConvTranspose3d(_mx_Activated, torch.nn.LazyConvTranspose3d):
-    """Gluon Conv3DTranspose with `activation=` and in_channels deferred."""
-
-    cls_to_become = _mx_ConvTranspose3d
+    def __init__(self, channels, kernel_size, strides=1, padding=0, output_padding=0, dilation=1, groups=1,
+                 layout="NCW", activation=None, use_bias=True, weight_initializer=None, bias_initializer="zeros",
+                 in_channels=0, prefix=None, params=None):
+        self._mx_conv(channels, kernel_size, strides, padding, output_padding, dilation, groups, layout, activation,
+                      use_bias, weight_initializer, bias_initializer, in_channels, params)
 
 
-def _mx_ntuple(value, n):
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+class _mx_Conv2DTranspose(_mx_Conv, torch.nn.ConvTranspose2d):
+    """Gluon Conv2DTranspose (`output_padding` is MXNet's `adj`)."""
+
+    _mx_dims, _mx_transpose = 2, True
+
+    def __init__(self, channels, kernel_size, strides=(1, 1), padding=(0, 0), output_padding=(0, 0),
+                 dilation=(1, 1), groups=1, layout="NCHW", activation=None, use_bias=True, weight_initializer=None,
+                 bias_initializer="zeros", in_channels=0, prefix=None, params=None):
+        self._mx_conv(channels, kernel_size, strides, padding, output_padding, dilation, groups, layout, activation,
+                      use_bias, weight_initializer, bias_initializer, in_channels, params)
 
 
-class _mx_CeilPooling:
-    """Mixin for Gluon pooling with ceil_mode=True (MXNet's 'full' convention): MXNet keeps
-    a last window that starts in the right padding, torch's ceil_mode drops it. That window
-    holds no input element: MXNet gives it the lowest float (max) or 0 (avg) and sends it no
-    gradient, so padding torch's output with that value is exact."""
+class _mx_Conv3DTranspose(_mx_Conv, torch.nn.ConvTranspose3d):
+    """Gluon Conv3DTranspose (`output_padding` is MXNet's `adj`)."""
+
+    _mx_dims, _mx_transpose = 3, True
+
+    def __init__(self, channels, kernel_size, strides=(1, 1, 1), padding=(0, 0, 0), output_padding=(0, 0, 0),
+                 dilation=(1, 1, 1), groups=1, layout="NCDHW", activation=None, use_bias=True,
+                 weight_initializer=None, bias_initializer="zeros", in_channels=0, prefix=None, params=None):
+        self._mx_conv(channels, kernel_size, strides, padding, output_padding, dilation, groups, layout, activation,
+                      use_bias, weight_initializer, bias_initializer, in_channels, params)
+
+
+class _mx_Pool:
+    """What Gluon's Max/AvgPool{1,2,3}D share. ceil_mode=True is MXNet's 'full' convention:
+    MXNet keeps a last window that starts in the right padding, torch's ceil_mode drops it.
+    That window holds no input element: MXNet gives it the lowest float (max) or 0 (avg) and
+    sends it no gradient, so padding torch's output with that value is exact."""
+
+    _mx_dims, _mx_max = 2, True
+
+    def _mx_pool(self, pool_size, strides, padding, layout, ceil_mode, count_include_pad, params):
+        _mx_no_params(params)
+        n = self._mx_dims
+        expected = {1: "NCW", 2: "NCHW", 3: "NCDHW"}[n]
+        if layout != expected:
+            raise NotImplementedError(f"layout={layout!r}: torch pooling is channel-first ({expected}); "
+                                      "permute the input and output around the layer")
+        kernel = _mx_ntuple(pool_size, n)
+        stride = kernel if strides is None else _mx_ntuple(strides, n)
+        pad = _mx_ntuple(padding, n)
+        extra = {} if self._mx_max else {"count_include_pad": count_include_pad}
+        super().__init__(kernel, stride, pad, ceil_mode=ceil_mode, **extra)
+        self._kwargs = {"kernel": kernel, "stride": stride, "pad": pad, "global_pool": False,
+                        "pool_type": "max" if self._mx_max else "avg", "layout": layout,
+                        "pooling_convention": "full" if ceil_mode else "valid"}
+        if not self._mx_max:
+            self._kwargs["count_include_pad"] = count_include_pad
 
     def forward(self, x):
         y = super().forward(x)
         if not self.ceil_mode:
             return y
-        n = self._mx_spatial
+        n = self._mx_dims
         kernel, stride, padding = (_mx_ntuple(v, n) for v in (self.kernel_size, self.stride, self.padding))
         pad = []
         for i in range(n):  # F.pad lists the last axis first
@@ -179,49 +307,137 @@ class _mx_CeilPooling:
         return torch.nn.functional.pad(y, pad, value=fill)
 
 
-class _mx_MaxPool1d(_mx_CeilPooling, torch.nn.MaxPool1d):
-    """Gluon MaxPool1D (ceil_mode=True keeps MXNet's last window)."""
+class _mx_MaxPool1D(_mx_Pool, torch.nn.MaxPool1d):
+    """Gluon MaxPool1D."""
 
-    _mx_spatial, _mx_max = 1, True
+    _mx_dims, _mx_max = 1, True
 
-
-class _mx_MaxPool2d(_mx_CeilPooling, torch.nn.MaxPool2d):
-    """Gluon MaxPool2D (ceil_mode=True keeps MXNet's last window)."""
-
-    _mx_spatial, _mx_max = 2, True
+    def __init__(self, pool_size=2, strides=None, padding=0, layout="NCW", ceil_mode=False, prefix=None, params=None):
+        self._mx_pool(pool_size, strides, padding, layout, ceil_mode, None, params)
 
 
-class _mx_MaxPool3d(_mx_CeilPooling, torch.nn.MaxPool3d):
-    """Gluon MaxPool3D (ceil_mode=True keeps MXNet's last window)."""
+class _mx_MaxPool2D(_mx_Pool, torch.nn.MaxPool2d):
+    """Gluon MaxPool2D."""
 
-    _mx_spatial, _mx_max = 3, True
+    _mx_dims, _mx_max = 2, True
 
-
-class _mx_AvgPool1d(_mx_CeilPooling, torch.nn.AvgPool1d):
-    """Gluon AvgPool1D (ceil_mode=True keeps MXNet's last window)."""
-
-    _mx_spatial, _mx_max = 1, False
+    def __init__(self, pool_size=(2, 2), strides=None, padding=0, layout="NCHW", ceil_mode=False, prefix=None,
+                 params=None):
+        self._mx_pool(pool_size, strides, padding, layout, ceil_mode, None, params)
 
 
-class _mx_AvgPool2d(_mx_CeilPooling, torch.nn.AvgPool2d):
-    """Gluon AvgPool2D (ceil_mode=True keeps MXNet's last window)."""
+class _mx_MaxPool3D(_mx_Pool, torch.nn.MaxPool3d):
+    """Gluon MaxPool3D."""
 
-    _mx_spatial, _mx_max = 2, False
+    _mx_dims, _mx_max = 3, True
+
+    def __init__(self, pool_size=(2, 2, 2), strides=None, padding=0, ceil_mode=False, layout="NCDHW", prefix=None,
+                 params=None):
+        self._mx_pool(pool_size, strides, padding, layout, ceil_mode, None, params)
 
 
-class _mx_AvgPool3d(_mx_CeilPooling, torch.nn.AvgPool3d):
-    """Gluon AvgPool3D (ceil_mode=True keeps MXNet's last window)."""
+class _mx_AvgPool1D(_mx_Pool, torch.nn.AvgPool1d):
+    """Gluon AvgPool1D."""
 
-    _mx_spatial, _mx_max = 3, False
+    _mx_dims, _mx_max = 1, False
+
+    def __init__(self, pool_size=2, strides=None, padding=0, layout="NCW", ceil_mode=False, count_include_pad=True,
+                 prefix=None, params=None):
+        self._mx_pool(pool_size, strides, padding, layout, ceil_mode, count_include_pad, params)
+
+
+class _mx_AvgPool2D(_mx_Pool, torch.nn.AvgPool2d):
+    """Gluon AvgPool2D."""
+
+    _mx_dims, _mx_max = 2, False
+
+    def __init__(self, pool_size=(2, 2), strides=None, padding=0, ceil_mode=False, layout="NCHW",
+                 count_include_pad=True, prefix=None, params=None):
+        self._mx_pool(pool_size, strides, padding, layout, ceil_mode, count_include_pad, params)
+
+
+class _mx_AvgPool3D(_mx_Pool, torch.nn.AvgPool3d):
+    """Gluon AvgPool3D."""
+
+    _mx_dims, _mx_max = 3, False
+
+    def __init__(self, pool_size=(2, 2, 2), strides=None, padding=0, ceil_mode=False, layout="NCDHW",
+                 count_include_pad=True, prefix=None, params=None):
+        self._mx_pool(pool_size, strides, padding, layout, ceil_mode, count_include_pad, params)
+
+
+def _mx_global_pool(module, layout, dims, params):
+    _mx_no_params(params)
+    expected = {1: "NCW", 2: "NCHW", 3: "NCDHW"}[dims]
+    if layout != expected:
+        raise NotImplementedError(f"layout={layout!r}: torch pooling is channel-first ({expected})")
+
+
+class _mx_GlobalMaxPool1D(torch.nn.AdaptiveMaxPool1d):
+    """Gluon GlobalMaxPool1D: the maximum over the whole axis, kept as size 1."""
+
+    def __init__(self, layout="NCW", prefix=None, params=None):
+        super().__init__(1)
+        _mx_global_pool(self, layout, 1, params)
+
+
+class _mx_GlobalMaxPool2D(torch.nn.AdaptiveMaxPool2d):
+    """Gluon GlobalMaxPool2D."""
+
+    def __init__(self, layout="NCHW", prefix=None, params=None):
+        super().__init__(1)
+        _mx_global_pool(self, layout, 2, params)
+
+
+class _mx_GlobalMaxPool3D(torch.nn.AdaptiveMaxPool3d):
+    """Gluon GlobalMaxPool3D."""
+
+    def __init__(self, layout="NCDHW", prefix=None, params=None):
+        super().__init__(1)
+        _mx_global_pool(self, layout, 3, params)
+
+
+class _mx_GlobalAvgPool1D(torch.nn.AdaptiveAvgPool1d):
+    """Gluon GlobalAvgPool1D: the mean over the whole axis, kept as size 1."""
+
+    def __init__(self, layout="NCW", prefix=None, params=None):
+        super().__init__(1)
+        _mx_global_pool(self, layout, 1, params)
+
+
+class _mx_GlobalAvgPool2D(torch.nn.AdaptiveAvgPool2d):
+    """Gluon GlobalAvgPool2D."""
+
+    def __init__(self, layout="NCHW", prefix=None, params=None):
+        super().__init__(1)
+        _mx_global_pool(self, layout, 2, params)
+
+
+class _mx_GlobalAvgPool3D(torch.nn.AdaptiveAvgPool3d):
+    """Gluon GlobalAvgPool3D."""
+
+    def __init__(self, layout="NCDHW", prefix=None, params=None):
+        super().__init__(1)
+        _mx_global_pool(self, layout, 3, params)
+
+
+class _mx_Flatten(torch.nn.Flatten):
+    """Gluon Flatten: keeps axis 0 and folds the rest, row-major, as torch's Flatten."""
+
+    def __init__(self, prefix=None, params=None):
+        super().__init__()
+        _mx_no_params(params)
 
 
 class _mx_Dropout(torch.nn.Dropout):
     """Gluon Dropout(rate, axes): one mask shared along `axes` (each listed axis of the mask
     has size 1), kept units scaled by 1 / (1 - rate) as in MXNet."""
 
-    def __init__(self, p=0.5, axes=()):
-        super().__init__(p)
+    def __init__(self, rate, axes=(), prefix=None, params=None):
+        super().__init__(rate)
+        _mx_no_params(params)
         self.axes = tuple(axes)
+        self._rate, self._axes = rate, self.axes
 
     def forward(self, x):
         if not self.training or self.p == 0 or not self.axes:
@@ -236,12 +452,87 @@ class _mx_Dropout(torch.nn.Dropout):
         return f"{super().extra_repr()}, axes={self.axes}"
 
 
+class _mx_Embedding(torch.nn.Embedding):
+    """Gluon Embedding. MXNet takes ids of any dtype (float32 by default): a float id is
+    truncated to an integer and ids outside [0, input_dim) are clipped to the nearest row,
+    where torch's Embedding accepts only integer ids and raises outside the table."""
+
+    def __init__(self, input_dim, output_dim, dtype="float32", weight_initializer=None, sparse_grad=False,
+                 prefix=None, params=None):
+        super().__init__(input_dim, output_dim, sparse=sparse_grad, dtype=_mx_dtype(dtype))
+        self._kwargs = {"input_dim": input_dim, "output_dim": output_dim, "dtype": dtype, "sparse_grad": sparse_grad}
+        _mx_setup(self, params, {"weight": weight_initializer})
+
+    def forward(self, x):
+        return super().forward(x.long().clamp(0, self.num_embeddings - 1))
+
+
+class _mx_Activation(torch.nn.Module):
+    """Gluon Activation(name): relu, sigmoid, tanh, softrelu or softsign."""
+
+    def __init__(self, activation, prefix=None, params=None):
+        super().__init__()
+        _mx_no_params(params)
+        _mx_activation(torch.zeros(()), activation)  # an unknown name fails here, as in Gluon
+        self._act_type = activation
+
+    def forward(self, x):
+        return _mx_activation(x, self._act_type)
+
+    def extra_repr(self):
+        return repr(self._act_type)
+
+
+class _mx_LeakyReLU(torch.nn.LeakyReLU):
+    """Gluon LeakyReLU(alpha): torch's negative_slope."""
+
+    def __init__(self, alpha, prefix=None, params=None):
+        super().__init__(alpha)
+        _mx_no_params(params)
+        self._alpha = alpha
+
+
+class _mx_PReLU(torch.nn.PReLU):
+    """Gluon PReLU: `in_channels` slopes (default 1), drawn by `alpha_initializer` (Gluon's
+    default Constant(0.25), torch's init=0.25)."""
+
+    def __init__(self, alpha_initializer=None, in_channels=1, prefix=None, params=None):
+        super().__init__(in_channels, 0.25)
+        _mx_setup(self, params, {"weight": alpha_initializer})
+
+
+class _mx_ELU(torch.nn.ELU):
+    """Gluon ELU(alpha)."""
+
+    def __init__(self, alpha=1.0, prefix=None, params=None):
+        super().__init__(alpha)
+        _mx_no_params(params)
+        self._alpha = alpha
+
+
+class _mx_SELU(torch.nn.SELU):
+    """Gluon SELU (MXNet 1.9.1's gradient for x < 0 differs; see the rule's notes)."""
+
+    def __init__(self, prefix=None, params=None):
+        super().__init__()
+        _mx_no_params(params)
+
+
+class _mx_GELU(torch.nn.GELU):
+    """Gluon GELU: the erf form, torch's default."""
+
+    def __init__(self, prefix=None, params=None):
+        super().__init__()
+        _mx_no_params(params)
+
+
 class _mx_Swish(torch.nn.Module):
     """Gluon Swish(beta): x * sigmoid(beta * x); torch's SiLU is beta = 1."""
 
-    def __init__(self, beta=1.0):
+    def __init__(self, beta=1.0, prefix=None, params=None):
         super().__init__()
-        self.beta = beta
+        _mx_no_params(params)
+        self.beta = self._beta = beta
 
     def forward(self, x):
         return x * torch.sigmoid(self.beta * x)

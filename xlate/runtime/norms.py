@@ -5,56 +5,72 @@ function a converted file needs (see xlate/runtime/__init__.py), so the text may
 `_mx_*` helpers only. The tests import it and compare every helper against live MXNet.
 
 Note [norm helpers]
-Each helper subclasses the torch module of its family (BatchNorm2d, LayerNorm, InstanceNorm2d,
-GroupNorm) and keeps its state names (`weight`, `bias`, `running_mean`, `running_var`), so
-`net[i].weight`, state_dict keys, `isinstance` checks and the checker's pairing all see the
-torch module; the base class names the family, not the rank: every helper takes an input of
-any rank and normalises over MXNet's `axis`. Where Gluon sets `scale=False` or
-`center=False`, MXNet's operators still multiply by gamma and add beta (only their gradient is
-off: grad_req='null'), except BatchNorm's scale=False, which ignores gamma altogether
-(`fix_gamma`). The helpers freeze the parameter (requires_grad=False) and keep using it the
-same way. A `_mx_Lazy*` variant is the Gluon layer with `in_channels=0`: its size comes from
-the first input, like torch's Lazy modules, and it then becomes the eager helper.
+Each helper takes Gluon's constructor arguments (Note [Gluon-signature modules] in
+layers.py), subclasses the torch module of its family (BatchNorm2d, LayerNorm,
+InstanceNorm2d, GroupNorm) and keeps its state names (`weight`, `bias`, `running_mean`,
+`running_var`), so `net[i].weight`, state_dict keys, `isinstance` checks and the checker's
+pairing all see the torch module; Gluon's names (`gamma`, `beta`) read the same tensors. The
+base class names the family, not the rank: every helper takes an input of any rank and
+normalises over MXNet's `axis`. Where Gluon sets `scale=False` or `center=False`, MXNet's
+operators still multiply by gamma and add beta (only their gradient is off: grad_req='null'),
+except BatchNorm's scale=False, which ignores gamma altogether (`fix_gamma`). The helpers
+freeze the parameter (requires_grad=False) and keep using it the same way. `in_channels=0`
+(Gluon's default) takes the size from axis `axis` of the first input, like torch's Lazy
+modules.
 """
 import torch
 
 
-class _mx_LazyNorm(torch.nn.modules.lazy.LazyModuleMixin):
-    """Mixin for a norm taking its size from axis `self.axis` of the first input (Gluon's
-    in_channels=0): the tensors named in `_lazy` get that size and torch's initial values,
-    which are Gluon's defaults (gamma 1, beta 0, running mean 0, running variance 1)."""
+class _mx_Norm(_mx_Deferred):
+    """What the norm helpers share: Gluon's gamma/beta names, the deferred size and the
+    initializers (gamma 'ones', beta 'zeros', running mean 'zeros', running var 'ones')."""
 
-    _lazy = ("weight", "bias")
+    _mx_sized = ("weight", "bias")
 
-    def _set_size(self, size):
+    def _mx_norm(self, in_channels, params, inits):
+        if not in_channels:
+            self._mx_defer(*self._mx_sized)
+        _mx_setup(self, params, inits)
+
+    @property
+    def gamma(self):
+        return self.weight
+
+    @property
+    def beta(self):
+        return self.bias
+
+    def _mx_set_size(self, size):
         self.num_features = size
 
-    def reset_parameters(self):
-        if not self.has_uninitialized_params():
-            super().reset_parameters()
-
-    def initialize_parameters(self, x):
-        if self.has_uninitialized_params():
-            size = x.shape[self.axis]
-            self._set_size(size)
-            with torch.no_grad():
-                for name in self._lazy:
-                    getattr(self, name).materialize((size,))
-                self.reset_parameters()
+    def _mx_materialize(self, x):
+        size = x.shape[self.axis]
+        self._mx_set_size(size)
+        for name in self._mx_sized:
+            getattr(self, name).materialize((size,))
 
 
-class _mx_BatchNorm(torch.nn.BatchNorm2d):
-    """Gluon BatchNorm. `momentum` is torch's (the weight of the new batch: 1 - MXNet's); the
-    running variance is updated with the biased batch variance (torch: unbiased); scale=False
-    ignores `weight` (MXNet's fix_gamma); use_global_stats=True normalises with the running
-    statistics in training too. MXNet updates the statistics in backward, this in forward."""
+class _mx_BatchNorm(_mx_Norm, torch.nn.BatchNorm2d):
+    """Gluon BatchNorm. MXNet's `momentum` weighs the running value, torch's the new batch
+    (torch's is 1 - MXNet's); the running variance is updated with the biased batch variance
+    (torch: unbiased); scale=False ignores `weight` (MXNet's fix_gamma); use_global_stats=True
+    normalises with the running statistics in training too. MXNet updates the statistics in
+    backward, this in forward."""
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, axis=1, center=True, scale=True,
-                 use_global_stats=False):
-        super().__init__(num_features, eps=eps, momentum=momentum)
+    _mx_sized = ("weight", "bias", "running_mean", "running_var")
+
+    def __init__(self, axis=1, momentum=0.9, epsilon=1e-5, center=True, scale=True, use_global_stats=False,
+                 beta_initializer="zeros", gamma_initializer="ones", running_mean_initializer="zeros",
+                 running_variance_initializer="ones", in_channels=0, prefix=None, params=None):
+        super().__init__(in_channels or 1, eps=epsilon, momentum=1 - momentum)
         self.axis, self.center, self.scale, self.use_global_stats = axis, center, scale, use_global_stats
+        self._kwargs = {"axis": axis, "eps": epsilon, "momentum": momentum, "fix_gamma": not scale,
+                        "use_global_stats": use_global_stats}
         self.weight.requires_grad_(scale)
         self.bias.requires_grad_(center)
+        self._mx_norm(in_channels, params, {"weight": gamma_initializer, "bias": beta_initializer,
+                                            "running_mean": running_mean_initializer,
+                                            "running_var": running_variance_initializer})
 
     def forward(self, x):
         h = x.movedim(self.axis, 1).contiguous()
@@ -76,33 +92,36 @@ class _mx_BatchNorm(torch.nn.BatchNorm2d):
         return y.movedim(1, self.axis)
 
     def extra_repr(self):
-        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, axis={self.axis}, "
+        return (f"{self.num_features}, axis={self.axis}, momentum={1 - self.momentum:g} (MXNet's), eps={self.eps}, "
                 f"center={self.center}, scale={self.scale}, use_global_stats={self.use_global_stats}")
 
 
-class _mx_LazyBatchNorm(_mx_LazyNorm, _mx_BatchNorm):
-    """_mx_BatchNorm taking its channel count from the first input (Gluon's in_channels=0)."""
+class _mx_SyncBatchNorm(_mx_BatchNorm):
+    """Gluon contrib SyncBatchNorm: BatchNorm over the statistics of this process's batch
+    (torch.nn.SyncBatchNorm under DistributedDataParallel averages them across processes)."""
 
-    cls_to_become = _mx_BatchNorm
-    _lazy = ("weight", "bias", "running_mean", "running_var")
-
-    def __init__(self, eps=1e-5, momentum=0.1, axis=1, center=True, scale=True, use_global_stats=False):
-        super().__init__(0, eps, momentum, axis, center, scale, use_global_stats)
-        self.weight = torch.nn.UninitializedParameter(requires_grad=scale)
-        self.bias = torch.nn.UninitializedParameter(requires_grad=center)
-        self.running_mean = torch.nn.UninitializedBuffer()
-        self.running_var = torch.nn.UninitializedBuffer()
+    def __init__(self, in_channels=0, num_devices=None, momentum=0.9, epsilon=1e-5, center=True, scale=True,
+                 use_global_stats=False, beta_initializer="zeros", gamma_initializer="ones",
+                 running_mean_initializer="zeros", running_variance_initializer="ones", prefix=None, params=None):
+        super().__init__(1, momentum, epsilon, center, scale, use_global_stats, beta_initializer, gamma_initializer,
+                         running_mean_initializer, running_variance_initializer, in_channels, prefix, params)
 
 
-class _mx_LayerNorm(torch.nn.LayerNorm):
+class _mx_LayerNorm(_mx_Norm, torch.nn.LayerNorm):
     """Gluon LayerNorm over `axis` of any rank (torch normalises the last axis: moved there and
     back); scale=False / center=False freeze `weight` / `bias`, which MXNet still applies."""
 
-    def __init__(self, normalized_shape, eps=1e-5, axis=-1, center=True, scale=True):
-        super().__init__(normalized_shape, eps=eps)
+    def __init__(self, axis=-1, epsilon=1e-5, center=True, scale=True, beta_initializer="zeros",
+                 gamma_initializer="ones", in_channels=0, prefix=None, params=None):
+        super().__init__(in_channels or 1, eps=epsilon)
         self.axis, self.center, self.scale = axis, center, scale
+        self._kwargs = {"eps": epsilon, "axis": axis, "center": center, "scale": scale}
         self.weight.requires_grad_(scale)
         self.bias.requires_grad_(center)
+        self._mx_norm(in_channels, params, {"weight": gamma_initializer, "bias": beta_initializer})
+
+    def _mx_set_size(self, size):
+        self.normalized_shape = (size,)
 
     def forward(self, x):
         h = torch.nn.functional.layer_norm(x.movedim(self.axis, -1), self.normalized_shape, self.weight,
@@ -113,30 +132,19 @@ class _mx_LayerNorm(torch.nn.LayerNorm):
         return f"{super().extra_repr()}, axis={self.axis}, center={self.center}, scale={self.scale}"
 
 
-class _mx_LazyLayerNorm(_mx_LazyNorm, _mx_LayerNorm):
-    """_mx_LayerNorm taking its size from the first input (Gluon's in_channels=0)."""
-
-    cls_to_become = _mx_LayerNorm
-
-    def __init__(self, eps=1e-5, axis=-1, center=True, scale=True):
-        super().__init__(0, eps, axis, center, scale)
-        self.weight = torch.nn.UninitializedParameter(requires_grad=scale)
-        self.bias = torch.nn.UninitializedParameter(requires_grad=center)
-
-    def _set_size(self, size):
-        self.normalized_shape = (size,)
-
-
-class _mx_InstanceNorm(torch.nn.InstanceNorm2d):
+class _mx_InstanceNorm(_mx_Norm, torch.nn.InstanceNorm2d):
     """Gluon InstanceNorm: channel `axis` of an input of any rank >= 3, no running statistics;
     gamma multiplies even with scale=False (Gluon's default) and beta is added even with
     center=False: the flags only freeze them."""
 
-    def __init__(self, num_features, eps=1e-5, axis=1, center=True, scale=False):
-        super().__init__(num_features, eps=eps, affine=True)
+    def __init__(self, axis=1, epsilon=1e-5, center=True, scale=False, beta_initializer="zeros",
+                 gamma_initializer="ones", in_channels=0, prefix=None, params=None):
+        super().__init__(in_channels or 1, eps=epsilon, affine=True)
         self.axis, self.center, self.scale = axis, center, scale
+        self._kwargs = {"eps": epsilon, "axis": axis, "center": center, "scale": scale}
         self.weight.requires_grad_(scale)
         self.bias.requires_grad_(center)
+        self._mx_norm(in_channels, params, {"weight": gamma_initializer, "bias": beta_initializer})
 
     def forward(self, x):
         # one group per channel is instance norm; torch's instance_norm returns wrong gradients
@@ -149,28 +157,28 @@ class _mx_InstanceNorm(torch.nn.InstanceNorm2d):
         return f"{self.num_features}, eps={self.eps}, axis={self.axis}, center={self.center}, scale={self.scale}"
 
 
-class _mx_LazyInstanceNorm(_mx_LazyNorm, _mx_InstanceNorm):
-    """_mx_InstanceNorm taking its channel count from the first input (Gluon's in_channels=0)."""
-
-    cls_to_become = _mx_InstanceNorm
-
-    def __init__(self, eps=1e-5, axis=1, center=True, scale=False):
-        super().__init__(0, eps, axis, center, scale)
-        self.weight = torch.nn.UninitializedParameter(requires_grad=scale)
-        self.bias = torch.nn.UninitializedParameter(requires_grad=center)
-
-
 class _mx_GroupNorm(torch.nn.GroupNorm):
     """Gluon GroupNorm (MXNet 1.9.1): one gamma and one beta per GROUP, shape (num_groups,),
     where torch's GroupNorm learns one per channel (training a per-channel copy lets the
     channels of a group drift apart); scale=False / center=False freeze them."""
 
-    def __init__(self, num_groups, eps=1e-5, center=True, scale=True):
-        super().__init__(num_groups, num_groups, eps=eps)  # (num_groups,) parameters
+    def __init__(self, num_groups=1, epsilon=1e-5, center=True, scale=True, beta_initializer="zeros",
+                 gamma_initializer="ones", prefix=None, params=None):
+        super().__init__(num_groups, num_groups, eps=epsilon)  # (num_groups,) parameters
         self.num_channels = None  # any multiple of num_groups
         self.center, self.scale = center, scale
+        self._kwargs = {"eps": epsilon, "num_groups": num_groups, "center": center, "scale": scale}
         self.weight.requires_grad_(scale)
         self.bias.requires_grad_(center)
+        _mx_setup(self, params, {"weight": gamma_initializer, "bias": beta_initializer})
+
+    @property
+    def gamma(self):
+        return self.weight
+
+    @property
+    def beta(self):
+        return self.bias
 
     def forward(self, x):
         per_group = x.shape[1] // self.num_groups

@@ -18,6 +18,9 @@ def transform(site: Site):
     if not _is_super(site.receiver) or cls is None or not cls.mx_bases or not call.args:
         raise Skip()  # a base class of this file takes its own arguments; nothing to drop
     others = [b for b in cls.mx_bases if b not in NAMING_ONLY]
+    layers = [b for b in others if b in site.conv.rules.classes]  # Gluon-signature helpers
+    if layers and len(layers) == len(others):
+        raise Skip()  # `_mx_BatchNorm` & co. take Gluon's own arguments: the call stays as it is
     if others:
         raise Manual(f"a subclass of `{others[0]}`: map its constructor arguments to the PyTorch layer by hand")
     dropped = ", ".join(site.code(a).strip().rstrip(",") for a in call.args)

@@ -12,7 +12,7 @@ import libcst.matchers as m
 
 from xlate.convert import layerinfo
 from xlate.convert.layerinfo import LayerInfo, Shape
-from xlate.convert.rulectx import NOT_LITERAL, Manual, Site, parse_source
+from xlate.convert.rulectx import NOT_LITERAL, Dynamic, Manual, Site, parse_source
 from xlate.convert.table import EQ, commas, convert_dtype
 
 Value = Union[cst.BaseExpression, str]
@@ -26,16 +26,20 @@ ACTIVATIONS = {"relu": "nn.ReLU()", "sigmoid": "nn.Sigmoid()", "tanh": "nn.Tanh(
 
 def naming(site: Site) -> None:
     """`prefix=` only names parameters in Gluon and is dropped; `params=` shares them."""
-    if site.has("params") and site.literal("params") is not None:
+    params = site.literal("params")
+    if params is NOT_LITERAL and isinstance(site.value("params"), cst.Name):  # a constructor's own params=None
+        raise Dynamic("`params=` is known at run time; the helper refuses anything but None")
+    if params is not None:
         raise Manual("`params=` shares this layer's parameters with another block: in torch reuse that "
                      "module (or assign its weight/bias) by hand")
 
 
 def choice(site: Site, name: str, default: Any, allowed: Sequence, decide: str) -> Any:
-    """The literal value of an argument the translation depends on; Manual otherwise."""
+    """The literal value of an argument the translation depends on: Dynamic when it is only
+    known at run time, Manual when no translation takes it."""
     value = site.literal(name, default)
     if value is NOT_LITERAL:
-        raise Manual(f"`{name}=` is not a literal: {decide}")
+        raise Dynamic(f"`{name}=` is known at run time")
     if not any(value == a and type(value) is type(a) for a in allowed):
         raise Manual(f"`{name}={value!r}` is not translated: {decide}")
     return value
@@ -48,6 +52,8 @@ def activation(site: Site, name: str = "activation") -> Optional[str]:
 
 def layout(site: Site, default: str) -> None:
     value = site.literal("layout", default)
+    if value is NOT_LITERAL:
+        raise Dynamic("`layout=` is known at run time; the helper refuses all but the channel-first one")
     if value != default:
         raise Manual(f"layout={site.code(site.value('layout'))}: torch layers are channel-first ({default}); "
                      f"permute the input and output around the layer by hand")
@@ -56,7 +62,14 @@ def layout(site: Site, default: str) -> None:
 def dtype(site: Site) -> Args:
     if not site.has("dtype") or site.literal("dtype") == "float32":
         return []
-    return [("dtype", convert_dtype(site, site.value("dtype")))]
+    try:
+        return [("dtype", convert_dtype(site, site.value("dtype")))]
+    except Manual as why:
+        raise Dynamic(str(why)) from None
+
+
+# initializer names the Gluon-signature helpers know (`_mx_initializer` in xlate/runtime/layers.py)
+RUNTIME_INIT_NAMES = ("zeros", "zero", "ones", "one", "uniform", "normal")
 
 
 def passed(site: Site, *names: tuple[str, Optional[str]]) -> Args:
@@ -110,13 +123,25 @@ def init_fn(site: Site, name: str, default: Optional[str] = None) -> Optional[cs
         return None
     if isinstance(value, str):
         named = {"zeros": "nn.init.zeros_", "ones": "nn.init.ones_"}.get(value)
+        if named is None and value.lower() in RUNTIME_INIT_NAMES:
+            raise Dynamic(f"{name}={value!r}: the helper draws Gluon's named initializer")
         if named is None:
             raise Manual(f"{name}={value!r}: pass the torch init function it stands for (xlate maps only "
-                         f"'zeros' and 'ones' by name)")
+                         f"'zeros', 'ones', 'uniform' and 'normal' by name)")
         return site.emit(named)
     if value is not NOT_LITERAL:
         raise Manual(f"{name}={value!r} is not an initializer")
     return site.value(name)  # already translated by the initializer rules
+
+
+def named_inits(site: Site, *names: str) -> None:
+    """For a Gluon-signature helper: an initializer given by a name it does not know is left
+    for a human (the helper would refuse it only when the program runs)."""
+    for name in names:
+        value = site.literal(name)
+        if isinstance(value, str) and value.lower() not in RUNTIME_INIT_NAMES:
+            raise Manual(f"{name}={value!r}: pass `mx.init.<Class>()` (translated to a torch init function); "
+                         f"xlate knows only {', '.join(map(repr, RUNTIME_INIT_NAMES))} by name")
 
 
 def with_inits(site: Site, node: cst.BaseExpression, inits: dict[str, Optional[cst.BaseExpression]]) -> cst.BaseExpression:

@@ -1,4 +1,5 @@
-"""Gluon Dense -> nn.Linear, or _mx_Dense where Gluon folds trailing axes or activates."""
+"""Gluon Dense -> nn.Linear where that is exact (flatten=False without activation, or an
+(N, C) input), else `_mx_Dense` with the call's own arguments (Note [Gluon-signature modules])."""
 from xlate.convert import layerinfo
 from xlate.convert.layerinfo import Shape
 from xlate.convert.rulectx import Manual, Site
@@ -13,27 +14,30 @@ def transform(site: Site):
                         "write flatten=True (fold every axis after the first) or flatten=False (last axis only)")
     act = la.activation(site)
     units = site.value("units")
-    options = la.passed(site, ("use_bias", "bias")) + la.dtype(site)
-    plain = not flatten and act is None
-    if not plain:
-        options += [("flatten", site.value("flatten"))] if not flatten else []
-        options += [("activation", site.value("activation"))] if act is not None else []
-    eager_name, lazy_name = ("nn.Linear", "nn.LazyLinear") if plain else ("_mx_Dense", "_mx_LazyDense")
-
-    def eager(size):
-        return la.call(site, eager_name, [(None, size), (None, units), *options])
-
-    def lazy():
-        return la.call(site, lazy_name, [(None, units), *options])
-
-    inits = {"weight": la.init_fn(site, "weight_initializer"), "bias": la.init_fn(site, "bias_initializer", "zeros")}
-    node, deferred = la.eager_or_lazy(site, "in_units", eager, lazy)
     n_out = layerinfo.size(site, "units")
+    deferred = la.in_size(site, "in_units") == 0
 
     def out(shape):
         if flatten or (shape is not None and shape.rank2):
             return Shape(n_out, rank2=True)
         return None  # (N, ..., units): axis 1 is units only if the input was (N, C)
+
+    if not flatten and act is None:  # torch's Linear acts on the last axis too
+        options = la.passed(site, ("use_bias", "bias")) + la.dtype(site)
+        inits = {"weight": la.init_fn(site, "weight_initializer"),
+                 "bias": la.init_fn(site, "bias_initializer", "zeros")}
+
+        def linear(size):
+            return la.call(site, "nn.Linear", [(None, size), (None, units), *options])
+
+        def resolve_linear(shape):  # the last axis is axis 1 only for an (N, C) input
+            if not shape.rank2 or shape.channels is None:
+                return None
+            return la.with_inits(site, linear(layerinfo.as_node(shape.channels)), inits)
+
+        node, _ = la.eager_or_lazy(site, "in_units", linear,
+                                   lambda: la.call(site, "nn.LazyLinear", [(None, units), *options]))
+        return la.record(site, la.with_inits(site, node, inits), out, resolve_linear if deferred else None)
 
     def resolve(shape):
         # flatten=True folds all trailing axes and flatten=False takes the last one: both are
@@ -42,10 +46,15 @@ def transform(site: Site):
             return None
         size = layerinfo.as_node(shape.channels)
         if act is None:  # folding an (N, C) input changes nothing: a plain Linear is exact
-            ctor = la.call(site, "nn.Linear", [(None, size), (None, units),
-                                               *la.passed(site, ("use_bias", "bias")), *la.dtype(site)])
-        else:
-            ctor = eager(size)
-        return la.with_inits(site, ctor, inits)
+            try:
+                inits = {"weight": la.init_fn(site, "weight_initializer"),
+                         "bias": la.init_fn(site, "bias_initializer", "zeros")}
+                ctor = la.call(site, "nn.Linear", [(None, size), (None, units),
+                                                   *la.passed(site, ("use_bias", "bias")), *la.dtype(site)])
+                return la.with_inits(site, ctor, inits)
+            except Manual:
+                pass
+        return site.verbatim(in_units=size)
 
-    return la.record(site, la.with_inits(site, node, inits), out, resolve if deferred else None)
+    la.named_inits(site, "weight_initializer", "bias_initializer")
+    return la.record(site, site.verbatim(), out, resolve if deferred else None)

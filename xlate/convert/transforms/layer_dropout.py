@@ -1,6 +1,6 @@
 """Gluon Dropout(rate, axes) -> nn.Dropout(rate), or _mx_Dropout when the mask is shared."""
 from xlate.convert.layerinfo import keeps
-from xlate.convert.rulectx import NOT_LITERAL, Manual, Site
+from xlate.convert.rulectx import NOT_LITERAL, Dynamic, Manual, Site
 from xlate.convert.transforms import layer_args as la
 
 
@@ -9,7 +9,9 @@ def transform(site: Site):
     if not site.has("rate"):
         raise Manual("Dropout needs `rate`")
     axes = site.literal("axes", ())
-    if axes is NOT_LITERAL or not isinstance(axes, (tuple, list)) \
+    if axes is NOT_LITERAL:
+        raise Dynamic("`axes=` is known at run time")
+    if not isinstance(axes, (tuple, list)) \
             or not all(isinstance(a, int) and not isinstance(a, bool) for a in axes):
         raise Manual("`axes=` is not a literal tuple of ints: write the axes the mask is shared along "
                      "(or leave them out for plain dropout)")
@@ -18,4 +20,4 @@ def transform(site: Site):
     rate = site.value("rate")
     if not axes:
         return la.record(site, la.call(site, "nn.Dropout", [(None, rate)]), keeps)
-    return la.record(site, la.call(site, "_mx_Dropout", [(None, rate), ("axes", site.value("axes"))]), keeps)
+    return la.record(site, site.verbatim(), keeps)

@@ -1,4 +1,6 @@
-"""Gluon Embedding(input_dim, output_dim) -> nn.Embedding(input_dim, output_dim)."""
+"""Gluon Embedding(input_dim, output_dim) -> `_mx_Embedding(input_dim, output_dim)`: an
+nn.Embedding that takes MXNet's float32 ids (truncated) and clips ids outside the table, as
+MXNet does; a plain nn.Embedding raises on both."""
 from xlate.convert.layerinfo import Shape
 from xlate.convert.rulectx import Manual, Site
 from xlate.convert.transforms import layer_args as la
@@ -8,13 +10,10 @@ def transform(site: Site):
     la.naming(site)
     if not (site.has("input_dim") and site.has("output_dim")):
         raise Manual("Embedding needs `input_dim` and `output_dim`")
-    args = [(None, site.value("input_dim")), (None, site.value("output_dim"))]
     if site.has("sparse_grad") and site.literal("sparse_grad") is not False:
-        args.append(("sparse", site.value("sparse_grad")))
         site.review("sparse_grad -> sparse=True: pair it with torch.optim.SparseAdam (or SGD); MXNet's Adam "
                     "updates only the rows in the batch (lazy_update), torch's dense Adam moves every row "
                     "(layers.md 8.11)")
-    module = la.call(site, "nn.Embedding", args + la.dtype(site))
-    module = la.with_inits(site, module, {"weight": la.init_fn(site, "weight_initializer")})
+    la.named_inits(site, "weight_initializer")
     # ids (N, T, ...) -> (N, T, ..., output_dim): axis 1 keeps its size
-    return la.record(site, module, lambda shape: None if shape is None else Shape(shape.channels))
+    return la.record(site, site.verbatim(), lambda shape: None if shape is None else Shape(shape.channels))

@@ -36,8 +36,8 @@ def transform(site: Site):
             args.append(("count_include_pad", site.value("count_include_pad")))
     if ceil and kind == "Avg":
         _review_avg_ceil(site, dims)
-    if ceil:
-        return la.record(site, la.call(site, f"_mx_{kind}Pool{dims}d", args), la.keeps_channels)
+    if ceil:  # MXNet's 'full' convention keeps a window torch's ceil_mode drops
+        return la.record(site, site.verbatim(), la.keeps_channels)
     return la.record(site, la.call(site, f"nn.{kind}Pool{dims}d", args), la.keeps_channels)
 
 

@@ -8,26 +8,31 @@ import libcst as cst
 
 from xlate.convert import layerinfo
 from xlate.convert.layerinfo import LayerInfo, Shape
-from xlate.convert.rulectx import NOT_LITERAL, Manual, Site, parse_source
+from xlate.convert.rulectx import NOT_LITERAL, Dynamic, Manual, Site, parse_source
 
 # Gluon initializer argument -> the torch tensor it fills
 INITIALIZERS = {"gamma_initializer": ("weight", "ones"), "beta_initializer": ("bias", "zeros"),
                 "running_mean_initializer": ("running_mean", "zeros"),
                 "running_variance_initializer": ("running_var", "ones")}
 _BY_NAME = {"zeros": "torch.nn.init.zeros_", "ones": "torch.nn.init.ones_"}
+_RUNTIME_NAMES = ("zeros", "zero", "ones", "one", "uniform", "normal")  # `_mx_initializer` knows them
 
 
 def flag(site: Site, name: str, default: bool) -> bool:
     value = site.literal(name, default)
+    if value is NOT_LITERAL:
+        raise Dynamic(f"`{name}=` is known at run time")
     if value not in (True, False):
-        raise Manual(f"`{name}=` is not a literal True/False: the translation depends on it")
+        raise Manual(f"`{name}={value!r}` is not True/False")
     return bool(value)
 
 
 def axis(site: Site, default: int) -> int:
     value = site.literal("axis", default)
+    if value is NOT_LITERAL:
+        raise Dynamic("`axis=` is known at run time")
     if isinstance(value, bool) or not isinstance(value, int):
-        raise Manual("`axis=` is not a literal integer: the translation depends on it")
+        raise Manual(f"`axis={value!r}` is not an axis")
     return value
 
 
@@ -44,9 +49,29 @@ def epsilon(site: Site, keywords: list) -> None:
 
 def common(site: Site) -> None:
     """`prefix=` only names Gluon parameters and is dropped; `params=` shares them."""
-    if site.has("params") and site.literal("params") is not None:
+    params = site.literal("params")
+    if params is NOT_LITERAL and isinstance(site.value("params"), cst.Name):  # a constructor's own params=None
+        raise Dynamic("`params=` is known at run time; the helper refuses anything but None")
+    if params is not None:
         raise Manual("`params=` shares this layer's parameters with another block: in torch reuse that "
                      "module (or assign its weight/bias) by hand")
+
+
+def helper(site: Site, axis_default: int) -> cst.BaseExpression:
+    """The Gluon-signature helper with the call's own arguments, recorded as a layer that
+    keeps its input's shape (its size resolved from the previous layers when deferred)."""
+    common(site)
+    for arg in INITIALIZERS:
+        value = site.literal(arg)
+        if isinstance(value, str) and value.lower() not in _RUNTIME_NAMES:
+            raise Manual(f"{arg}={value!r}: pass `mx.init.<Class>()` (translated to a torch init function); "
+                         f"xlate knows only {', '.join(map(repr, _RUNTIME_NAMES))} by name")
+    value = site.literal("axis", axis_default)
+    known_axis = value if isinstance(value, int) and not isinstance(value, bool) else None
+    size = site.literal("in_channels", 0)
+    deferred = size == 0 and not isinstance(size, bool)
+    eager = (lambda n: site.verbatim(in_channels=n)) if deferred and known_axis is not None else None
+    return record(site, site.verbatim(), axis_=known_axis, eager=eager)
 
 
 def initializers(site: Site) -> list[tuple[str, cst.BaseExpression]]:
@@ -60,6 +85,8 @@ def initializers(site: Site) -> list[tuple[str, cst.BaseExpression]]:
         if value == default or value is None:
             continue
         if isinstance(value, str):
+            if value.lower() in _RUNTIME_NAMES and value not in _BY_NAME:
+                raise Dynamic(f"initializer {value!r}: the helper draws Gluon's named initializer")
             if value not in _BY_NAME:
                 raise Manual(f"initializer {value!r} given by name: pass `mx.init.<Class>()` instead")
             out.append((tensor, site.emit(_BY_NAME[value])))
@@ -94,7 +121,7 @@ def _node(value) -> cst.BaseExpression:
     return parse_source(value if isinstance(value, str) else repr(value)).deep_clone()
 
 
-def record(site: Site, node: cst.BaseExpression, *, axis_: int,
+def record(site: Site, node: cst.BaseExpression, *, axis_: Optional[int],
            eager: Optional[Callable[[cst.BaseExpression], cst.BaseExpression]]) -> cst.BaseExpression:
     """Record a norm layer: it keeps its input's shape. `eager(size)` builds the eager
     constructor of a deferred layer; `axis_` is the axis whose size it needs, and a Shape
