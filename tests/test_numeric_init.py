@@ -353,3 +353,19 @@ def test_initializer_strings():
     check_law(t[0].weight.detach().numpy().astype(np.float64), "uniform", math.sqrt(6 / 500))
     exec(_converted_initialize("net.initialize(init='Zeros', force_reinit=True)"), {"net": t})
     assert bool((t[0].weight == 0).all())
+
+
+def test_a_state_dict_loaded_before_the_first_forward_is_kept():
+    """Gluon keeps what load_parameters loaded after initialize(); a lazy translation whose
+    initialisation waits for the first forward must not overwrite loaded values then."""
+    linear = {"weight": torch.rand(4, 3), "bias": torch.rand(4)}
+    norm = {"weight": torch.rand(3), "bias": torch.rand(3), "running_mean": torch.rand(3),
+            "running_var": torch.rand(3) + 0.5, "num_batches_tracked": torch.tensor(2)}
+    for layer, loaded in [(torch_init._mx_Dense(4), linear),
+                          (torch_init._mx_init_params(torch.nn.LazyLinear(4), weight=torch.nn.init.ones_), linear),
+                          (norms._mx_BatchNorm(), norm)]:
+        torch_init._mx_initialize(layer, lambda t: torch.nn.init.normal_(t, 5.0, 1.0))
+        layer.load_state_dict(loaded)
+        layer.eval()(torch.randn(2, 3))
+        for k, v in layer.state_dict().items():
+            assert torch.equal(v, loaded[k]), (type(layer).__name__, k)
