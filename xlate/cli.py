@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import os
 import sys
@@ -16,7 +17,10 @@ class UsageError(Exception):
 
 
 def _parser() -> argparse.ArgumentParser:
+    from xlate import __version__
+
     p = argparse.ArgumentParser(prog="xlate", description="Translate MXNet/Gluon code to PyTorch.")
+    p.add_argument("--version", action="version", version=f"xlate {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("convert", help="convert files or directories",
                        description="Convert MXNet/Gluon source to PyTorch source and report every rewrite.")
@@ -33,6 +37,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("-j", "--jobs", type=int, default=0, help="worker processes for trees (default: CPU count)")
     c.add_argument("--hybridize", choices=("drop", "compile"), default="drop",
                    help="net.hybridize(): remove it (default) or write net.compile() (MX600)")
+    c.add_argument("--exit-zero", action="store_true",
+                   help="exit 0 even when manual items remain (errors still exit 2)")
     k = sub.add_parser("check", help="compare an MXNet model with its PyTorch translation",
                        description="Run both models with the same weights on the same inputs and compare "
                                    "outputs and gradients. Importing the model files runs their code.")
@@ -123,6 +129,7 @@ def _convert(args) -> int:
     from xlate.convert import catalogue
     from xlate.convert.engine import InputError
     from xlate.convert.files import Job, convert_all, publish_tree, walk, write_atomic
+    from xlate.convert.progress import on_terminal
     from xlate.convert.report import FileResult, format_json, format_text
 
     select, ignore = _codes(args.select), _codes(args.ignore)
@@ -169,8 +176,10 @@ def _convert(args) -> int:
             jobs.append(Job(p, str(p), out if out else (p if args.in_place else None)))
 
     workers = args.jobs or (os.cpu_count() or 1)
-    results = convert_all(jobs, select=select, ignore=ignore, workers=workers,
-                          options={"hybridize": args.hybridize})
+    progress = on_terminal(sys.stderr, len(jobs))  # None unless stderr is a terminal
+    with progress or contextlib.nullcontext():
+        results = convert_all(jobs, select=select, ignore=ignore, workers=workers,
+                              options={"hybridize": args.hybridize}, progress=progress)
     errors = [r for r in results if isinstance(r, InputError)]
     if errors:
         for e in errors:
@@ -180,7 +189,7 @@ def _convert(args) -> int:
     done: list[FileResult] = [r for r in results if isinstance(r, FileResult)]
 
     to_stdout = not (out or args.in_place or args.diff)
-    report_stream = sys.stderr if (to_stdout or args.diff) else sys.stdout
+    report_stream = sys.stderr  # in every mode: stdout carries code or diffs, or nothing
     if args.diff:
         for r in done:
             for line in difflib.unified_diff(_lines(r.source), _lines(r.output),
@@ -206,7 +215,7 @@ def _convert(args) -> int:
     notes = {r.code: r.notes for r in catalogue.load()}
     text = format_json(done, notes) if args.format == "json" else format_text(done, notes)
     report_stream.write(text)
-    return EXIT_MANUAL if any(r.manual for r in done) else EXIT_OK
+    return EXIT_MANUAL if any(r.manual for r in done) and not args.exit_zero else EXIT_OK
 
 
 def _lines(text: str) -> list[str]:
