@@ -42,8 +42,10 @@ def _parser() -> argparse.ArgumentParser:
     k = sub.add_parser("check", help="compare an MXNet model with its PyTorch translation",
                        description="Run both models with the same weights on the same inputs and compare "
                                    "outputs and gradients. Importing the model files runs their code.")
-    k.add_argument("--mx", metavar="FILE.py:NAME", help="the MXNet model (class or factory)")
-    k.add_argument("--pt", metavar="FILE.py:NAME", help="the PyTorch model (class or factory)")
+    k.add_argument("--mx", metavar="FILE.py:NAME", help="the MXNet model: a class, a function that builds it, "
+                                                          "or a model instance the file builds")
+    k.add_argument("--pt", metavar="FILE.py:NAME", help="the PyTorch model: a class, a function that builds it, "
+                                                          "or a model instance the file builds")
     k.add_argument("--record", metavar="DIR", help="also store what MXNet computed as a golden reference")
     k.add_argument("--against", metavar="DIR",
                    help="check the PyTorch side alone against a golden reference (no MXNet needed)")
@@ -53,13 +55,18 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("--pt-args", default="{}", metavar="JSON", help="keyword arguments for the PyTorch constructor")
     k.add_argument("--steps", type=int, default=0, metavar="K",
                    help="then train both for K optimizer steps (needs --mx-step and --pt-step)")
-    k.add_argument("--mx-step", metavar="FILE.py:NAME", help="make_step(model) -> step(*inputs) -> loss, MXNet side")
-    k.add_argument("--pt-step", metavar="FILE.py:NAME", help="make_step(model) -> step(*inputs) -> loss, PyTorch side")
+    k.add_argument("--mx-step", metavar="FILE.py:NAME",
+                   help="make_step(model, **step_args) -> step(*inputs, *labels) -> loss, MXNet side")
+    k.add_argument("--pt-step", metavar="FILE.py:NAME",
+                   help="make_step(model, **step_args) -> step(*inputs, *labels) -> loss, PyTorch side")
     k.add_argument("--label", action="append", default=[], metavar="SPEC",
                    help="an input for the step functions only (labels), after the model's inputs")
     k.add_argument("--mx-step-args", default="{}", metavar="JSON", help="keyword arguments for --mx-step")
     k.add_argument("--pt-step-args", default="{}", metavar="JSON", help="keyword arguments for --pt-step")
     k.add_argument("--seed", type=int, default=0, help="seed for inputs, weights and head gradients")
+    k.add_argument("--keep-weights", action="store_true",
+                   help="compare the weights both models hold (loaded by their files) instead of drawing "
+                        "random ones, then run the comparison on them")
     k.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
                    help="device for the PyTorch side (MXNet always runs on the CPU)")
     k.add_argument("--rtol", type=float, help="relative tolerance (default: torch.testing's for the dtype)")
@@ -79,16 +86,18 @@ def _parser() -> argparse.ArgumentParser:
                                    "runs their code.")
     w.add_argument("params", metavar="PARAMS",
                    help="the MXNet parameter file (from save_parameters, save_params or export)")
-    w.add_argument("--mx", metavar="FILE.py:NAME", help="the MXNet model (class or factory)")
-    w.add_argument("--pt", metavar="FILE.py:NAME", help="the PyTorch model (class or factory)")
+    w.add_argument("--mx", metavar="FILE.py:NAME", help="the MXNet model: a class, a function that builds it, "
+                                                          "or a model instance the file builds")
+    w.add_argument("--pt", metavar="FILE.py:NAME", help="the PyTorch model: a class, a function that builds it, "
+                                                          "or a model instance the file builds")
     w.add_argument("-o", "--output", metavar="OUT.pt", help="the state_dict file to write (torch.save)")
     w.add_argument("--mx-args", default="{}", metavar="JSON", help="keyword arguments for the MXNet constructor")
     w.add_argument("--pt-args", default="{}", metavar="JSON", help="keyword arguments for the PyTorch constructor")
     w.add_argument("--input", action="append", default=[], metavar="SPEC",
                    help="an input (x:float32[4,7,3]); one forward pass fixes lazy modules' shapes; needed by --check")
     w.add_argument("--check", action="store_true",
-                   help="also compare outputs with the converted weights, then run xlate check's comparison; "
-                        "nothing is written if they differ")
+                   help="also run xlate check's comparison on the converted weights (every tensor, outputs, "
+                        "gradients, a training step); nothing is written if they differ")
     w.add_argument("--seed", type=int, default=0, help="seed for the --input arrays")
     sub.add_parser("rules", help="list the rule catalogue")
     r = sub.add_parser("rule", help="explain one rule")
@@ -233,8 +242,9 @@ def _check(args) -> int:
     if not (args.mx or args.pt or args.against or args.input):
         return _check_project(args)
     if args.against:
-        if args.mx or args.record or args.input:
-            raise UsageError("--against replays a recorded reference: it takes no --mx, --record or --input")
+        if args.mx or args.record or args.input or args.keep_weights:
+            raise UsageError("--against replays a recorded reference: it takes no --mx, --record, --input "
+                             "or --keep-weights")
     elif not (args.mx and args.pt and args.input):
         raise UsageError("give --mx, --pt and at least one --input (or --against DIR)")
     if args.steps and not (args.mx_step and args.pt_step):
@@ -269,7 +279,7 @@ def _check(args) -> int:
         else:
             result = check_pair(args.mx, args.pt, specs, mx_kwargs=mx_kwargs, pt_kwargs=pt_kwargs,
                                 seed=args.seed, device=device, tolerance=tolerance,
-                                record=Path(args.record) if args.record else None,
+                                record=Path(args.record) if args.record else None, keep_weights=args.keep_weights,
                                 steps=Steps(args.mx_step, args.pt_step, args.steps, *step_args, labels) if args.steps else None)
     except (LoadError, MappingError) as e:
         print(f"xlate check: {e}", file=sys.stderr)
