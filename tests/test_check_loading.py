@@ -389,7 +389,10 @@ def test_a_failing_import_of_a_training_file_carries_the_advice(files):
     ("model.fit(x, y)\n", ["fit"]),
     ("try:\n    train(net)\nexcept KeyboardInterrupt:\n    pass\n", ["train"]),
     ("if __name__ == '__main__':\n    train(net)\nelse:\n    fit(net)\n", ["fit"]),
+    # a function of the file that trains, called at module level (directly or through another)
+    ("def epoch(net):\n    loss.backward()\n\ndef main():\n    epoch(net)\n\nmain()\n", ["main()"]),
     # nothing runs at import
+    ("def epoch(net):\n    loss.backward()\n\ndef main():\n    epoch(net)\n\nif __name__ == '__main__':\n    main()\n", []),
     ("def main():\n    loss.backward()\n    trainer.step(1)\n", []),
     ("class T:\n    def go(self):\n        train(self)\n", []),
     ("if __name__ == '__main__':\n    train(net, 10)\n", []),

@@ -213,17 +213,35 @@ def trains_on_import(path: Path) -> list[str]:
         tree = ast.parse(source)
     except (OSError, UnicodeDecodeError, SyntaxError):  # importing it will say what is wrong
         return []
+    training = _training_functions(tree)
     found = []
     for stmt in _module_level(tree.body):
         for node in _calls(stmt):
             name = _called_name(node)
-            if name:
+            local = node.func.id if isinstance(node.func, ast.Name) and node.func.id in training else None
+            if name or local:
                 found.append(f"line {node.lineno}: `{_short(ast.get_source_segment(source, node) or name)}`")
     if not found:
         return []
     shown = ", ".join(found[:3]) + (f" and {len(found) - 3} more" if len(found) > 3 else "")
     return [f"advice: {path} trains when imported ({shown}), and the checker must import it, so every check "
             f"runs that training first; {_PATTERN}"]
+
+
+def _training_functions(tree: ast.Module) -> set[str]:
+    """Module-level functions that train when called: a training call in their body, or a
+    call to another such function (`def main(): ... trainer.step(...)` then `main()`)."""
+    defs = {d.name: d for d in tree.body if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    calls = {name: [c for stmt in d.body for c in _calls_in(stmt)] for name, d in defs.items()}
+    training = {name for name, cs in calls.items() if any(_called_name(c) for c in cs)}
+    changed = True
+    while changed:  # callers of training functions, to a fixed point
+        changed = False
+        for name, cs in calls.items():
+            if name not in training and any(isinstance(c.func, ast.Name) and c.func.id in training for c in cs):
+                training.add(name)
+                changed = True
+    return training
 
 
 def _module_level(body: list[ast.stmt]):
