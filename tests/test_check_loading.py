@@ -431,3 +431,8 @@ def test_convert_weights_gives_the_advice_too(files, capsys, tmp_path):
     out = capsys.readouterr().out
     assert rc == 0, out
     assert out.count("trains when imported") == 1 and "line 16: `trainer.step(5)`" in out
+
+
+def test_keep_weights_is_refused_with_a_recording(tmp_path, capsys):
+    assert main(["check", "--against", str(tmp_path), "--keep-weights"]) == 2
+    assert "it takes no --mx, --record, --input or --keep-weights" in capsys.readouterr().err
