@@ -22,10 +22,10 @@ model positionally; it returns `step(*inputs, *labels) -> loss`.
 Note [training at import]
 Tutorial scripts build the model and train it at module level, so importing them (which the
 checker must do) runs the training first: minutes, a data set download, or a failure. Each
-imported file is looked at once, statically (module-level statements outside functions,
-classes and `if __name__ == "__main__":` that call training APIs), and timed; what is found
-becomes advice in the report and in a load error: keep the model in a class or a factory and
-the training under `if __name__ == "__main__":`.
+import reads the file statically first (module-level statements outside functions, classes
+and `if __name__ == "__main__":` that call training APIs, or call a function of the file that
+does) and is timed; what is found becomes advice in the report and in a load error: keep the
+model in a class or a factory and the training under `if __name__ == "__main__":`.
 """
 from __future__ import annotations
 
