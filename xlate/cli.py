@@ -23,7 +23,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"xlate {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("convert", help="convert files or directories",
-                       description="Convert MXNet/Gluon source to PyTorch source and report every rewrite.")
+                       description="Convert MXNet/Gluon source to PyTorch source and report every rewrite. "
+                                   "The report goes to stderr in every mode; stdout carries only the "
+                                   "converted code (no -o) or the diff (--diff).")
     c.add_argument("paths", nargs="+", metavar="PATH", help="files or directories to convert")
     c.add_argument("-o", "--output", metavar="OUT",
                    help="output file (one input file) or directory (mirrors the input tree)")
