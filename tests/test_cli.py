@@ -149,8 +149,8 @@ def test_single_file_with_output_file(tmp_path, capsys):
     rc, out, err = run(capsys, "convert", src, "-o", tmp_path / "new" / "b.py")
     assert rc == 0
     assert (tmp_path / "new" / "b.py").read_text(encoding="utf-8") == CONVERTED
-    assert "MX011 [fixed]" in out and "Converted 1 file" in out  # the report goes to stdout
-    assert err == ""
+    assert "MX011 [fixed]" in err and "Converted 1 file" in err  # the report goes to stderr, as in every mode
+    assert out == ""
     after = snapshot(tmp_path)
     assert {k: v for k, v in after.items() if not k.startswith("new")} == before
     assert sorted(after) == sorted(before) + ["new", "new/b.py"]
@@ -185,7 +185,7 @@ def test_in_place_rewrites_only_changed_files(tmp_path, capsys):
     assert stat.S_IMODE(src.stat().st_mode) == 0o750  # the mode survives the atomic replace
     assert plain.read_bytes() == PLAIN.encode()
     assert plain.stat().st_mtime_ns == 1_000_000_000  # an unchanged file is not rewritten
-    assert "Converted 2 files (1 changed)" in out
+    assert "Converted 2 files (1 changed)" in err and out == ""
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py", "plain.py"]  # no temp files
 
 
@@ -295,9 +295,10 @@ def test_directory_is_mirrored(tmp_path, capsys):
     assert (out_dir / "pkg" / "plain.py").read_bytes() == PLAIN.encode()
     assert (out_dir / "pkg" / "data" / "weights.bin").read_bytes() == bytes(range(256))
     assert (out_dir / "pkg" / "sub" / "config.json").read_text() == '{"a": 1}\n'
-    assert "Converted 6 files (2 changed)" in out
-    assert f"{src / 'pkg' / 'model.py'}:2:7: MX900 [manual]" in out
-    assert ".venv" not in out and ".git" not in out and ".tox" not in out
+    assert out == ""
+    assert "Converted 6 files (2 changed)" in err
+    assert f"{src / 'pkg' / 'model.py'}:2:7: MX900 [manual]" in err
+    assert ".venv" not in err and ".git" not in err and ".tox" not in err
     assert snapshot(src) == before
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["converted"]  # no staging folder left
     assert strays(tmp_path) == []
@@ -340,11 +341,11 @@ def test_directory_with_worker_processes(tmp_path, capsys):
     src = tmp_path / "many"
     for i in range(8):
         write(src / f"m{i}.py", CONVERTIBLE)
-    rc, out, _ = run(capsys, "convert", src, "-o", tmp_path / "out", "-j", "3")
+    rc, _, err = run(capsys, "convert", src, "-o", tmp_path / "out", "-j", "3")
     assert rc == 0
     assert all((tmp_path / "out" / f"m{i}.py").read_text(encoding="utf-8") == CONVERTED for i in range(8))
     # the report keeps the files' order
-    assert [line.split(":")[0] for line in out.splitlines() if "MX011" in line] == [
+    assert [line.split(":")[0] for line in err.splitlines() if "MX011" in line] == [
         str(src / f"m{i}.py") for i in range(8)]
 
 
@@ -411,11 +412,22 @@ def test_json_report(tmp_path, capsys):
     assert "MX900" in report["notes"] and report["notes"]["MX900"]
 
 
-def test_json_report_goes_to_stdout_when_code_goes_to_a_file(tmp_path, capsys):
+@pytest.mark.parametrize("mode", [[], ["-o", "{dir}/b.py"], ["--in-place"], ["--diff"]])
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_the_report_goes_to_stderr_in_every_mode(tmp_path, capsys, mode, fmt):
     a = write(tmp_path / "a.py", CONVERTIBLE)
-    rc, out, err = run(capsys, "convert", a, "-o", tmp_path / "b.py", "--format", "json")
-    assert rc == 0 and err == ""
-    assert json.loads(out)["summary"]["rate"] == 1.0
+    rc, out, err = run(capsys, "convert", a, "--format", fmt, *(m.format(dir=tmp_path) for m in mode))
+    assert rc == 0
+    if fmt == "json":
+        assert json.loads(err)["summary"]["rate"] == 1.0
+    else:
+        assert f"{a}:2:5: MX011 [fixed]" in err and "Convert rate: 100.0% (2/2)" in err
+    # stdout carries the code (no -o), the diff (--diff), or nothing: never the report
+    assert "MX011" not in out and "Convert rate" not in out
+    if mode == ["--diff"]:
+        assert out.startswith(f"--- a/{a}\n")
+    else:
+        assert out == (CONVERTED if not mode else "")
 
 
 def test_text_report_notes_once_per_code(tmp_path, capsys):

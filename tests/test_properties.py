@@ -90,7 +90,7 @@ def test_stdlib_tree_passes_through_the_command_byte_identical(tmp_path, capsys)
         (src / name).parent.mkdir(parents=True, exist_ok=True)
         (src / name).write_bytes((root / name).read_bytes())
     assert main(["convert", str(src), "-o", str(out), "-j", "2"]) == 0
-    report = capsys.readouterr().out
+    report = capsys.readouterr().err  # the report goes to stderr in every mode
     assert f"Converted {len(names)} files (0 changed): 0 fixed" in report
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == sorted(names)
     assert [n for n in names if (out / n).read_bytes() != (root / n).read_bytes()] == []

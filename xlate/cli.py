@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import os
 import sys
@@ -16,10 +17,15 @@ class UsageError(Exception):
 
 
 def _parser() -> argparse.ArgumentParser:
+    from xlate import __version__
+
     p = argparse.ArgumentParser(prog="xlate", description="Translate MXNet/Gluon code to PyTorch.")
+    p.add_argument("--version", action="version", version=f"xlate {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("convert", help="convert files or directories",
-                       description="Convert MXNet/Gluon source to PyTorch source and report every rewrite.")
+                       description="Convert MXNet/Gluon source to PyTorch source and report every rewrite. "
+                                   "The report goes to stderr in every mode; stdout carries only the "
+                                   "converted code (no -o) or the diff (--diff).")
     c.add_argument("paths", nargs="+", metavar="PATH", help="files or directories to convert")
     c.add_argument("-o", "--output", metavar="OUT",
                    help="output file (one input file) or directory (mirrors the input tree)")
@@ -33,11 +39,15 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("-j", "--jobs", type=int, default=0, help="worker processes for trees (default: CPU count)")
     c.add_argument("--hybridize", choices=("drop", "compile"), default="drop",
                    help="net.hybridize(): remove it (default) or write net.compile() (MX600)")
+    c.add_argument("--exit-zero", action="store_true",
+                   help="exit 0 even when manual items remain (errors still exit 2)")
     k = sub.add_parser("check", help="compare an MXNet model with its PyTorch translation",
                        description="Run both models with the same weights on the same inputs and compare "
                                    "outputs and gradients. Importing the model files runs their code.")
-    k.add_argument("--mx", metavar="FILE.py:NAME", help="the MXNet model (class or factory)")
-    k.add_argument("--pt", metavar="FILE.py:NAME", help="the PyTorch model (class or factory)")
+    k.add_argument("--mx", metavar="FILE.py:NAME", help="the MXNet model: a class, a function that builds it, "
+                                                          "or a model instance the file builds")
+    k.add_argument("--pt", metavar="FILE.py:NAME", help="the PyTorch model: a class, a function that builds it, "
+                                                          "or a model instance the file builds")
     k.add_argument("--record", metavar="DIR", help="also store what MXNet computed as a golden reference")
     k.add_argument("--against", metavar="DIR",
                    help="check the PyTorch side alone against a golden reference (no MXNet needed)")
@@ -47,13 +57,18 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("--pt-args", default="{}", metavar="JSON", help="keyword arguments for the PyTorch constructor")
     k.add_argument("--steps", type=int, default=0, metavar="K",
                    help="then train both for K optimizer steps (needs --mx-step and --pt-step)")
-    k.add_argument("--mx-step", metavar="FILE.py:NAME", help="make_step(model) -> step(*inputs) -> loss, MXNet side")
-    k.add_argument("--pt-step", metavar="FILE.py:NAME", help="make_step(model) -> step(*inputs) -> loss, PyTorch side")
+    k.add_argument("--mx-step", metavar="FILE.py:NAME",
+                   help="make_step(model, **step_args) -> step(*inputs, *labels) -> loss, MXNet side")
+    k.add_argument("--pt-step", metavar="FILE.py:NAME",
+                   help="make_step(model, **step_args) -> step(*inputs, *labels) -> loss, PyTorch side")
     k.add_argument("--label", action="append", default=[], metavar="SPEC",
                    help="an input for the step functions only (labels), after the model's inputs")
     k.add_argument("--mx-step-args", default="{}", metavar="JSON", help="keyword arguments for --mx-step")
     k.add_argument("--pt-step-args", default="{}", metavar="JSON", help="keyword arguments for --pt-step")
     k.add_argument("--seed", type=int, default=0, help="seed for inputs, weights and head gradients")
+    k.add_argument("--keep-weights", action="store_true",
+                   help="compare the weights both models hold (loaded by their files) instead of drawing "
+                        "random ones, then run the comparison on them")
     k.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
                    help="device for the PyTorch side (MXNet always runs on the CPU)")
     k.add_argument("--rtol", type=float, help="relative tolerance (default: torch.testing's for the dtype)")
@@ -73,16 +88,18 @@ def _parser() -> argparse.ArgumentParser:
                                    "runs their code.")
     w.add_argument("params", metavar="PARAMS",
                    help="the MXNet parameter file (from save_parameters, save_params or export)")
-    w.add_argument("--mx", metavar="FILE.py:NAME", help="the MXNet model (class or factory)")
-    w.add_argument("--pt", metavar="FILE.py:NAME", help="the PyTorch model (class or factory)")
+    w.add_argument("--mx", metavar="FILE.py:NAME", help="the MXNet model: a class, a function that builds it, "
+                                                          "or a model instance the file builds")
+    w.add_argument("--pt", metavar="FILE.py:NAME", help="the PyTorch model: a class, a function that builds it, "
+                                                          "or a model instance the file builds")
     w.add_argument("-o", "--output", metavar="OUT.pt", help="the state_dict file to write (torch.save)")
     w.add_argument("--mx-args", default="{}", metavar="JSON", help="keyword arguments for the MXNet constructor")
     w.add_argument("--pt-args", default="{}", metavar="JSON", help="keyword arguments for the PyTorch constructor")
     w.add_argument("--input", action="append", default=[], metavar="SPEC",
                    help="an input (x:float32[4,7,3]); one forward pass fixes lazy modules' shapes; needed by --check")
     w.add_argument("--check", action="store_true",
-                   help="also compare outputs with the converted weights, then run xlate check's comparison; "
-                        "nothing is written if they differ")
+                   help="also run xlate check's comparison on the converted weights (every tensor, outputs, "
+                        "gradients, a training step); nothing is written if they differ")
     w.add_argument("--seed", type=int, default=0, help="seed for the --input arrays")
     sub.add_parser("rules", help="list the rule catalogue")
     r = sub.add_parser("rule", help="explain one rule")
@@ -123,6 +140,7 @@ def _convert(args) -> int:
     from xlate.convert import catalogue
     from xlate.convert.engine import InputError
     from xlate.convert.files import Job, convert_all, publish_tree, walk, write_atomic
+    from xlate.convert.progress import on_terminal
     from xlate.convert.report import FileResult, format_json, format_text
 
     select, ignore = _codes(args.select), _codes(args.ignore)
@@ -169,8 +187,10 @@ def _convert(args) -> int:
             jobs.append(Job(p, str(p), out if out else (p if args.in_place else None)))
 
     workers = args.jobs or (os.cpu_count() or 1)
-    results = convert_all(jobs, select=select, ignore=ignore, workers=workers,
-                          options={"hybridize": args.hybridize})
+    progress = on_terminal(sys.stderr, len(jobs))  # None unless stderr is a terminal
+    with progress or contextlib.nullcontext():
+        results = convert_all(jobs, select=select, ignore=ignore, workers=workers,
+                              options={"hybridize": args.hybridize}, progress=progress)
     errors = [r for r in results if isinstance(r, InputError)]
     if errors:
         for e in errors:
@@ -180,7 +200,7 @@ def _convert(args) -> int:
     done: list[FileResult] = [r for r in results if isinstance(r, FileResult)]
 
     to_stdout = not (out or args.in_place or args.diff)
-    report_stream = sys.stderr if (to_stdout or args.diff) else sys.stdout
+    report_stream = sys.stderr  # in every mode: stdout carries code or diffs, or nothing
     if args.diff:
         for r in done:
             for line in difflib.unified_diff(_lines(r.source), _lines(r.output),
@@ -206,7 +226,7 @@ def _convert(args) -> int:
     notes = {r.code: r.notes for r in catalogue.load()}
     text = format_json(done, notes) if args.format == "json" else format_text(done, notes)
     report_stream.write(text)
-    return EXIT_MANUAL if any(r.manual for r in done) else EXIT_OK
+    return EXIT_MANUAL if any(r.manual for r in done) and not args.exit_zero else EXIT_OK
 
 
 def _lines(text: str) -> list[str]:
@@ -224,8 +244,9 @@ def _check(args) -> int:
     if not (args.mx or args.pt or args.against or args.input):
         return _check_project(args)
     if args.against:
-        if args.mx or args.record or args.input:
-            raise UsageError("--against replays a recorded reference: it takes no --mx, --record or --input")
+        if args.mx or args.record or args.input or args.keep_weights:
+            raise UsageError("--against replays a recorded reference: it takes no --mx, --record, --input "
+                             "or --keep-weights")
     elif not (args.mx and args.pt and args.input):
         raise UsageError("give --mx, --pt and at least one --input (or --against DIR)")
     if args.steps and not (args.mx_step and args.pt_step):
@@ -260,7 +281,7 @@ def _check(args) -> int:
         else:
             result = check_pair(args.mx, args.pt, specs, mx_kwargs=mx_kwargs, pt_kwargs=pt_kwargs,
                                 seed=args.seed, device=device, tolerance=tolerance,
-                                record=Path(args.record) if args.record else None,
+                                record=Path(args.record) if args.record else None, keep_weights=args.keep_weights,
                                 steps=Steps(args.mx_step, args.pt_step, args.steps, *step_args, labels) if args.steps else None)
     except (LoadError, MappingError) as e:
         print(f"xlate check: {e}", file=sys.stderr)

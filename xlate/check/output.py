@@ -17,6 +17,7 @@ def text(result: Result, inputs: str, seed: int) -> str:
         lines.append(f"first layer whose outputs differ: {result.divergence}")
     for key in result.unchecked:
         lines.append(f"  not checked against a recording (needs MXNet): {key}")
+    lines.extend(result.advice)
     failed = sum(not c.ok for c in result.checks)
     lines.append(f"{'Equal' if result.ok else 'DIVERGES'}: {len(result.checks) - failed} of "
                  f"{len(result.checks)} checks passed.")
@@ -27,6 +28,7 @@ def as_json(result: Result, inputs: str, seed: int) -> str:
     return json.dumps({
         "mx": result.mx_ref, "pt": result.pt_ref, "devices": result.devices, "inputs": inputs,
         "seed": seed, "ok": result.ok, "divergence": result.divergence, "unchecked": result.unchecked,
+        "advice": result.advice,
         "checks": [{"what": c.what, "ok": c.ok, "mismatch": None if c.ok else vars(c.mismatch)}
                    for c in result.checks],
     }, indent=2, default=str) + "\n"

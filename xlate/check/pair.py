@@ -17,9 +17,9 @@ import numpy as np
 from xlate.check import families, golden  # noqa: F401  (families: registers every layer family)
 from xlate.check.compare import Mismatch, Tolerance, compare, measure, tolerance_for
 from xlate.check.inputs import InputSpec, draw
-from xlate.check.mapping import MappingError, Pair, is_constant, mx_to_pt_value, transfer
-from xlate.check.sides import (LoadError, dropout_rates, flatten, lazy, load, mx_prepare, mx_run,  # noqa: F401
-                               no_dropout, pt_run, torch_tensor)
+from xlate.check.loading import LoadError, load, load_step  # noqa: F401  (LoadError: re-exported)
+from xlate.check.mapping import MappingError, Pair, is_constant, mx_to_pt_value, pair, transfer
+from xlate.check.sides import dropout_rates, flatten, lazy, mx_kept, mx_prepare, mx_run, no_dropout, pt_run, torch_tensor
 
 
 @dataclass
@@ -46,6 +46,7 @@ class Result:
     checks: list[Check] = field(default_factory=list)
     divergence: Optional[str] = None
     unchecked: list[str] = field(default_factory=list)  # said in the report, never silent
+    advice: list[str] = field(default_factory=list)  # about the model files and the weights compared
 
     @property
     def ok(self) -> bool:
@@ -165,19 +166,28 @@ def _judge(result: Result, phase: str, expected: Observations, actual: Observati
         result.checks.append(compared(label, value, actual[key], tol(value.dtype)))
 
 
-def _prepare(mx_net, pt_model, inputs, seed, device):
+def _prepare(mx_net, pt_model, inputs, seed, device, keep_weights: bool = False):
     import torch
 
     rng = np.random.default_rng(seed)
     arrays = [draw(s, rng) for s in inputs]
     try:
+        if keep_weights:  # both sides as they are: paired, nothing drawn or copied
+            mx_kept(mx_net, arrays)
+            pt_model.to(device)
+            if lazy(pt_model):
+                raise LoadError("keep_weights: the PyTorch model has lazy tensors without values to keep; "
+                                "load its weights (load_state_dict) before the check")
+            with torch.no_grad():  # a model that cannot run says so here, as a load error
+                pt_run(pt_model, arrays, device, train=False)
+            return rng, arrays, pair(mx_net, pt_model)
         drawn = mx_prepare(mx_net, arrays, rng)
         pt_model.to(device)
         if lazy(pt_model):  # materialise lazy modules before copying into them
             with torch.no_grad():
                 pt_run(pt_model, arrays, device, train=False)
         pairs = transfer(mx_net, pt_model, drawn)
-    except MappingError:
+    except (MappingError, LoadError):
         raise
     except Exception as e:
         raise LoadError(f"running the models failed: {type(e).__name__}: {e}") from e
@@ -186,7 +196,8 @@ def _prepare(mx_net, pt_model, inputs, seed, device):
 
 @dataclass(frozen=True)
 class Steps:
-    """k optimizer steps: `make_step(model)` on each side returns `step(*inputs) -> loss`."""
+    """k optimizer steps: `make_step(model, **args)` on each side (the model passed
+    positionally) returns `step(*inputs, *labels) -> loss`."""
     mx_ref: str
     pt_ref: str
     count: int = 3
@@ -197,29 +208,42 @@ class Steps:
 
 def check_pair(mx_ref: str, pt_ref: str, inputs: list[InputSpec], *, mx_kwargs=None, pt_kwargs=None,
                **options) -> Result:
-    """Load both models from their files and compare them (see check_models)."""
-    mx_net, pt_model = load(mx_ref, mx_kwargs or {}), load(pt_ref, pt_kwargs or {})
-    return check_models(mx_net, pt_model, inputs, mx_ref=mx_ref, pt_ref=pt_ref, pt_args=pt_kwargs,
-                        mx_args=mx_kwargs, **options)
+    """Load both models from their files (classes, factories or instances: loading.py) and
+    compare them (see check_models); advice about the files goes into the result."""
+    advice: list[str] = []
+    mx_net = load(mx_ref, mx_kwargs or {}, framework="mxnet", advice=advice)
+    pt_model = load(pt_ref, pt_kwargs or {}, framework="pytorch", advice=advice)
+    result = check_models(mx_net, pt_model, inputs, mx_ref=mx_ref, pt_ref=pt_ref, pt_args=pt_kwargs,
+                          mx_args=mx_kwargs, **options)
+    result.advice[:0] = [a for a in advice if a not in result.advice]
+    return result
 
 
 def check_models(mx_net, pt_model, inputs: list[InputSpec], *, mx_ref: str = "MXNet", pt_ref: str = "PyTorch",
                  seed: int = 0, device: str = "cpu", tolerance: Optional[Tolerance] = None,
                  record: Optional[Path] = None, steps: Optional[Steps] = None, pt_args=None,
-                 mx_args=None) -> Result:
+                 mx_args=None, keep_weights: bool = False) -> Result:
     """Run both models and compare; with `record`, also store the golden reference there;
-    with `steps`, then train both for k steps and compare after each."""
-    rng, arrays, pairs = _prepare(mx_net, pt_model, inputs, seed, device)
+    with `steps`, then train both for k steps and compare after each.
+
+    The MXNet weights are overwritten with random asymmetric values and copied into the
+    PyTorch model; with `keep_weights`, both models keep the weights they hold (loaded from
+    files, say), every mapped tensor is compared first, and the rest runs on them."""
+    rng, arrays, pairs = _prepare(mx_net, pt_model, inputs, seed, device, keep_weights)
     state = {k: v.detach().cpu().numpy() for k, v in pt_model.state_dict().items()}
     mx_saved = {name: p.data().copy() for name, p in mx_net.collect_params().items()} if steps else {}
     cpu_copy = copy.deepcopy(pt_model).to("cpu") if device != "cpu" else None
     fixed = _constants_and_rates(pairs, mx_net, pt_model, tolerance)
+    advice = []
+    if keep_weights:
+        kept, advice = _kept_weights(pairs, tolerance)
+        fixed += kept
     no_dropout(mx_net, pt_model)
     *expected, heads = _mx_observe(mx_net, pairs, arrays, rng, inputs)
     if record is not None:
         golden.save(record, mx_ref, pt_ref, inputs, seed, arrays, heads, state, expected, pt_args, mx_args)
     actual = _pt_observe(pt_model, arrays, heads, inputs, device, pairs)
-    result = Result(mx_ref, pt_ref, {"mxnet": "cpu", "pytorch": device}, checks=fixed)
+    result = Result(mx_ref, pt_ref, {"mxnet": "cpu", "pytorch": device}, checks=fixed, advice=advice)
     result = _compare_all(result, expected, actual, tolerance)
     if cpu_copy is not None:
         _device_against_cpu(result, cpu_copy, arrays, heads, inputs, actual, tolerance)
@@ -255,6 +279,30 @@ def _constants_and_rates(pairs: list[Pair], mx_net, pt_model, tolerance) -> list
     return checks
 
 
+def _kept_weights(pairs: list[Pair], tolerance) -> tuple[list[Check], list[str]]:
+    """keep_weights: every mapped tensor of the PyTorch model must equal MXNet's through the
+    mapping; and a kept tensor that holds one value throughout (a bias never trained, gamma
+    all ones) hides a translation that ignores or permutes it, which random weights would not."""
+    checks, uniform = [], []
+    for pr in pairs:
+        for m in pr.maps:
+            param, target = pr.mx_block._reg_params.get(m.mx), getattr(pr.pt_module, m.pt, None)
+            if param is None or target is None or is_constant(param):
+                continue
+            name = _pt_name(pr, m)
+            value = mx_to_pt_value(m, param.data().asnumpy(), pr)
+            checks.append(compared(f"kept weights: {name}", value, target.detach().cpu().numpy(),
+                                   tolerance_for(value.dtype, tolerance)))
+            if value.size > 1 and np.all(value == value.flat[0]):
+                uniform.append(name)
+    advice = []
+    if uniform:
+        advice.append(f"advice: kept tensors that hold one value throughout: {', '.join(uniform)}; a translation "
+                      f"that ignored or permuted them would pass on these weights (`xlate check` without "
+                      f"--keep-weights compares on random ones)")
+    return checks, advice
+
+
 def _device_against_cpu(result: Result, cpu_model, arrays, heads, inputs, actual, tolerance) -> None:
     """On a GPU run, the same PyTorch model and state on the CPU must agree with the GPU."""
     no_dropout(None, cpu_model)
@@ -273,8 +321,8 @@ def _train(result: Result, steps: Steps, mx_net, pt_model, pairs, inputs, rng, d
     import mxnet as mx
     import torch
 
-    mx_step = load(steps.mx_ref, {"model": mx_net, **steps.mx_args})
-    pt_step = load(steps.pt_ref, {"model": pt_model, **steps.pt_args})
+    mx_step = load_step(steps.mx_ref, mx_net, steps.mx_args, advice=result.advice)
+    pt_step = load_step(steps.pt_ref, pt_model, steps.pt_args, advice=result.advice)
     tol = lambda dtype: tolerance_for(dtype, tolerance)  # noqa: E731
     for k in range(1, steps.count + 1):
         batch = [draw(s, rng) for s in list(inputs) + list(steps.labels)]
@@ -304,7 +352,9 @@ def check_against(directory: Path, pt_ref: Optional[str] = None, *, pt_kwargs=No
     except golden.ReferenceError as e:
         raise LoadError(str(e)) from e
     pt_ref = pt_ref or ref.pt_ref
-    pt_model = load(pt_ref, ref.pt_args if pt_kwargs is None else pt_kwargs).to(device)
+    advice: list[str] = []
+    pt_model = load(pt_ref, ref.pt_args if pt_kwargs is None else pt_kwargs, framework="pytorch",
+                    advice=advice).to(device)
     import torch
 
     if lazy(pt_model):
@@ -316,8 +366,8 @@ def check_against(directory: Path, pt_ref: Optional[str] = None, *, pt_kwargs=No
         raise LoadError(f"{pt_ref} does not fit the recorded weights: missing {missing}, unexpected {unexpected}")
     no_dropout(None, pt_model)
     actual = _pt_observe(pt_model, ref.arrays, ref.heads, ref.inputs, device)
-    return _compare_all(Result(ref.mx_ref + " (recorded)", pt_ref, {"mxnet": "recorded", "pytorch": device}),
-                        ref.expected, actual, tolerance)
+    return _compare_all(Result(ref.mx_ref + " (recorded)", pt_ref, {"mxnet": "recorded", "pytorch": device},
+                               advice=advice), ref.expected, actual, tolerance)
 
 
 def _compare_all(result: Result, expected, actual, tolerance) -> Result:

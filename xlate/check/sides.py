@@ -1,46 +1,12 @@
-"""Running each framework: loading model files, drawing weights, forward and backward passes."""
+"""Running each framework: drawing (or keeping) weights, forward and backward passes.
+Model files are loaded by loading.py."""
 from __future__ import annotations
-
-import importlib.util
-import sys
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from xlate.check.inputs import asymmetric_like
+from xlate.check.loading import LoadError, load  # noqa: F401  (where callers have found them)
 from xlate.check.mapping import is_constant
-
-
-class LoadError(Exception):
-    """A model that cannot be loaded or built: exit code 2, with file and reason."""
-
-
-def load(ref: str, kwargs: dict) -> Any:
-    """Build `Name(**kwargs)` from `path.py:Name`; importing the file runs its code."""
-    path_text, _, name = ref.rpartition(":")
-    if not path_text or not name:
-        raise LoadError(f"{ref}: expected FILE.py:NAME")
-    path = Path(path_text)
-    if not path.is_file():
-        raise LoadError(f"{path}: no such file")
-    module_name = f"_xlate_check_{abs(hash(path.resolve()))}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path.resolve().parent))
-    try:
-        spec.loader.exec_module(module)
-    except Exception as e:
-        raise LoadError(f"{path}: importing it failed: {type(e).__name__}: {e}") from e
-    finally:
-        sys.path.pop(0)
-    factory = getattr(module, name, None)
-    if factory is None:
-        raise LoadError(f"{path}: has no {name}")
-    try:
-        return factory(**kwargs)
-    except Exception as e:
-        raise LoadError(f"{ref}: building it failed: {type(e).__name__}: {e}") from e
 
 
 def flatten(value) -> list:
@@ -72,6 +38,23 @@ def mx_prepare(net, arrays, rng):
             p.set_data(mx.nd.array(value, dtype=p.dtype))
         drawn[id(p)] = value.astype(p.dtype, copy=False)
     return drawn
+
+
+def mx_kept(net, arrays) -> None:
+    """keep_weights: every MXNet parameter must already hold a value (loaded, or initialised by
+    the model's own code); a deferred shape is completed by one forward pass, as Gluon does."""
+    import mxnet as mx
+
+    params = net.collect_params()
+    if any(p._data is None for p in params.values()):
+        try:
+            net(*[mx.nd.array(a, dtype=a.dtype) for a in arrays])
+        except Exception:  # an uninitialised parameter: listed below
+            pass
+    missing = [f"{name} {p.shape}" for name, p in params.items() if p._data is None]
+    if missing:
+        raise LoadError(f"keep_weights: MXNet parameters without values to keep: {', '.join(missing)}; "
+                        f"load them (load_parameters) or initialise the model before the check")
 
 
 def _asymmetric_initializer(mx, rng, by_name: dict):

@@ -9,7 +9,7 @@ import traceback
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 from xlate.convert.engine import InputError, convert_source
 from xlate.convert.report import FileResult
@@ -93,14 +93,24 @@ def _unpack(result) -> FileResult | InputError:
     return InputError(*result) if isinstance(result, tuple) else result
 
 
-def convert_all(jobs: list[Job], *, select, ignore, workers: int,
-                options: dict | None = None) -> list[FileResult | InputError]:
+def convert_all(jobs: list[Job], *, select, ignore, workers: int, options: dict | None = None,
+                progress: Optional[Callable[[int], None]] = None) -> list[FileResult | InputError]:
+    """Every job's result in the jobs' order; `progress(n)` is told after each of the n done."""
     args = [(job, select, ignore, options) for job in jobs]
     if workers <= 1 or len(jobs) < 4:
-        return [_unpack(_convert_one(a)) for a in args]
+        return _collect(map(_convert_one, args), progress)
     with ProcessPoolExecutor(max_workers=workers) as pool:
         chunks = pool.map(_convert_one, args, chunksize=max(1, len(args) // (workers * 4)))
-        return [_unpack(r) for r in chunks]
+        return _collect(chunks, progress)
+
+
+def _collect(results: Iterable, progress: Optional[Callable[[int], None]]) -> list[FileResult | InputError]:
+    done = []
+    for r in results:
+        done.append(_unpack(r))
+        if progress is not None:
+            progress(len(done))
+    return done
 
 
 def write_atomic(path: Path, text: str) -> None:
