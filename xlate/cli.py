@@ -39,6 +39,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("-j", "--jobs", type=int, default=0, help="worker processes for trees (default: CPU count)")
     c.add_argument("--hybridize", choices=("drop", "compile"), default="drop",
                    help="net.hybridize(): remove it (default) or write net.compile() (MX600)")
+    c.add_argument("--helpers", choices=("module", "inline"),
+                   help="where converted code finds xlate's helpers: one _mx_compat.py module per tree (the "
+                        "default for a directory), or pasted into each file after its code (the default for a file)")
     c.add_argument("--exit-zero", action="store_true",
                    help="exit 0 even when manual items remain (errors still exit 2)")
     k = sub.add_parser("check", help="compare an MXNet model with its PyTorch translation",
@@ -140,6 +143,8 @@ def _convert(args) -> int:
     from xlate.convert import catalogue
     from xlate.convert.engine import InputError
     from xlate.convert.files import Job, convert_all, publish_tree, walk, write_atomic
+    from xlate.convert import tree
+    from xlate.convert.placement import HelperImport
     from xlate.convert.progress import on_terminal
     from xlate.convert.report import FileResult, format_json, format_text
 
@@ -169,6 +174,9 @@ def _convert(args) -> int:
     if out and not dirs and out.exists() and os.path.samefile(out, inputs[0]):
         raise UsageError(f"{out}: is the input file; use --in-place to overwrite it")
 
+    as_module = args.helpers == "module" or (args.helpers is None and bool(dirs))
+    if as_module and not dirs and not (out or args.in_place or args.diff):
+        raise UsageError("--helpers module writes _mx_compat.py beside the output: give -o OUT, --in-place or --diff")
     jobs: list[Job] = []
     copies: list[tuple[Path, Path]] = []
     for p in inputs:
@@ -180,11 +188,12 @@ def _convert(args) -> int:
                 return EXIT_ERROR
             for f in py:
                 target = (out / f.relative_to(p)) if out else (f if args.in_place else None)
-                jobs.append(Job(f, str(f), target))
+                jobs.append(Job(f, str(f), target, tree.helper_import(p, f) if as_module else None))
             if out and args.other_files == "copy":
                 copies.extend((f, out / f.relative_to(p)) for f in other)
         else:
-            jobs.append(Job(p, str(p), out if out else (p if args.in_place else None)))
+            jobs.append(Job(p, str(p), out if out else (p if args.in_place else None),
+                            HelperImport(level=None) if as_module else None))
 
     workers = args.jobs or (os.cpu_count() or 1)
     progress = on_terminal(sys.stderr, len(jobs))  # None unless stderr is a terminal
@@ -198,13 +207,22 @@ def _convert(args) -> int:
         print(f"xlate: {len(errors)} file(s) could not be converted; nothing was written", file=sys.stderr)
         return EXIT_ERROR
     done: list[FileResult] = [r for r in results if isinstance(r, FileResult)]
+    try:  # the tree's helper module(s), where converted files import them from
+        modules = _helper_modules(jobs, done, out)
+    except tree.HelperModuleConflict as e:
+        print(f"xlate: error: {e}; nothing was written", file=sys.stderr)
+        return EXIT_ERROR
+    if modules:  # a converted _mx_compat.py of the input gives way to the merged module
+        keep = [i for i, j in enumerate(jobs) if (j.target or j.source) not in modules]
+        jobs, done = [jobs[i] for i in keep], [done[i] for i in keep]
 
     to_stdout = not (out or args.in_place or args.diff)
     report_stream = sys.stderr  # in every mode: stdout carries code or diffs, or nothing
     if args.diff:
-        for r in done:
-            for line in difflib.unified_diff(_lines(r.source), _lines(r.output),
-                                             fromfile=f"a/{r.path}", tofile=f"b/{r.path}"):
+        pairs = [(r.path, r.source, r.output) for r in done]
+        pairs += [(str(path), _read_text(path) or "", text) for path, text in modules.items()]
+        for path, old, new in pairs:
+            for line in difflib.unified_diff(_lines(old), _lines(new), fromfile=f"a/{path}", tofile=f"b/{path}"):
                 # `patch` and `git apply` need this marker after a last line without newline
                 sys.stdout.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     elif to_stdout:
@@ -213,12 +231,15 @@ def _convert(args) -> int:
     else:
         try:
             if out and dirs:
-                publish_tree(out, [(j.target, r.output) for j, r in zip(jobs, done)], copies)
+                publish_tree(out, [(j.target, r.output) for j, r in zip(jobs, done)] + list(modules.items()),
+                             copies)
             else:
                 for j, r in zip(jobs, done):
                     if args.in_place and not r.changed:
                         continue
                     write_atomic(j.target, r.output)
+                for path, text in modules.items():
+                    write_atomic(path, text)
         except OSError as e:
             print(f"xlate: error: cannot write {e.filename or out}: {e.strerror or e}", file=sys.stderr)
             return EXIT_ERROR
@@ -227,6 +248,26 @@ def _convert(args) -> int:
     text = format_json(done, notes) if args.format == "json" else format_text(done, notes)
     report_stream.write(text)
     return EXIT_MANUAL if any(r.manual for r in done) and not args.exit_zero else EXIT_OK
+
+
+def _helper_modules(jobs, done, out) -> dict:
+    """Helper module path -> text, beside where the converted files go (or would go, for --diff)."""
+    from xlate.convert import tree
+
+    sources = {(j.target or j.source).resolve(): r.source for j, r in zip(jobs, done)}
+
+    def read(path: Path):
+        # the tree being converted may hold one (a second conversion); else what is on disk
+        return sources.get(path.resolve(), _read_text(path) if path.exists() else None)
+
+    return tree.plan_modules([(j.target or j.source, r) for j, r in zip(jobs, done)], read)
+
+
+def _read_text(path: Path):
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def _lines(text: str) -> list[str]:

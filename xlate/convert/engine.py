@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Callable, Iterable, Optional
 
 import libcst as cst
@@ -12,6 +13,7 @@ from xlate.convert.converter import Converter
 from xlate.convert.imports import fix_imports
 from xlate.convert.positions import locate
 from xlate.convert.report import Diagnostic, FileResult
+from xlate.runtime import closure
 
 
 class InputError(Exception):
@@ -68,8 +70,12 @@ def convert_source(
         out = module.visit(conv)
     # a helper a later rewrite replaced (a lazy layer made eager by Sequential.add) is not pasted
     helpers = [h for h in conv.helpers if conv.helper_uses[h] > 0]
+    helper_import = (options or {}).get("helper_import")
+    if helper_import is not None and helper_import.level is not None and _runs_as_script(tree):
+        helper_import = replace(helper_import, script=True)
     out, import_notes = fix_imports(out, analysis, survivors=conv.survivors, torch_uses=conv.torch_uses,
-                                    long_names=conv.long_names, helpers=helpers, enabled=rules.enabled)
+                                    long_names=conv.long_names, helpers=helpers, enabled=rules.enabled,
+                                    helper_import=helper_import)
     found = conv.found + import_notes
     positions = locate(module, [f[0] for f in found])
     diagnostics = [
@@ -77,7 +83,21 @@ def convert_source(
         for node, code, status, message in found
     ]
     diagnostics.sort(key=lambda d: (d.line, d.col, d.code))
-    return FileResult(path, source, _final_newline(source, out), diagnostics)
+    return FileResult(path, source, _final_newline(source, out), diagnostics, helpers=tuple(closure(helpers)),
+                      helper_import=helper_import if helpers else None)
+
+
+def _runs_as_script(tree: ast.Module) -> bool:
+    """The module has an `if __name__ == "__main__":` block at its top level and no relative
+    import of its own (with one, it cannot run as a plain script anyway)."""
+    if any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(tree)):
+        return False
+    for stmt in tree.body:
+        test = stmt.test if isinstance(stmt, ast.If) else None
+        if isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__" \
+                and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators):
+            return True
+    return False
 
 
 def _final_newline(source: str, module: cst.Module) -> str:

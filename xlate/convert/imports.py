@@ -6,11 +6,12 @@ import ast
 import functools
 import re
 from collections import Counter
-from typing import Callable
+from typing import Callable, Optional
 
 import libcst as cst
 
 from xlate.convert import names
+from xlate.convert.placement import HelperImport, inline_position
 from xlate.convert.visiting import FastTransformer
 from xlate.runtime import closure, sources as helper_sources
 
@@ -156,19 +157,25 @@ def _fix_commas(aliases):
 
 
 def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Counter, torch_uses: set[str],
-                long_names: frozenset, helpers: list[str], enabled: Callable[[str], bool]):
+                long_names: frozenset, helpers: list[str], enabled: Callable[[str], bool],
+                helper_import: Optional[HelperImport] = None):
     """Drop the MXNet imports nothing left uses (`survivors` counts the uses left per bound
     name), add the torch imports `torch_uses` needs (spelled out for `long_names`), and paste
-    the `helpers` the rewrites called with the helpers they call."""
+    the `helpers` the rewrites called, with the helpers they call, or import them from the
+    tree's helper module (Note [helper placement] in xlate/convert/placement.py)."""
     fixer = _ImportFixer(survivors, enabled)
     fixed = module.visit(fixer)
     root = analysis.scopes[()]
     uses = set(torch_uses)
+    helpers = [h for h in helpers if h not in root.other and h not in root.imports]
+    if helpers and helper_import is None:
+        uses.add("torch")  # the pasted helpers use it
     if uses & long_names:
         uses = (uses - long_names) | {"torch"}
     new_imports = [_statement(line) for short, mod, line in _TORCH_IMPORTS
                    if short in uses and root.imports.get(short) != mod]
-    helpers = [h for h in closure(helpers) if h not in root.other]
+    if helper_import is None:
+        helpers = [h for h in closure(helpers) if h not in root.other]
 
     # New imports go where the first top-level MXNet import was, with its comments.
     first_mx = next((i for i, s in enumerate(module.body) if _has_mx_import(s)), None)
@@ -185,8 +192,11 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
             body[anchor] = body[anchor].with_changes(leading_lines=())
         new_imports[0] = new_imports[0].with_changes(leading_lines=tuple(lead))
         body[anchor:anchor] = new_imports
-    if helpers:
-        at = _after_imports(body, helpers)
+    if helpers and helper_import is not None:
+        at = _after_imports(body, [])
+        body[at:at] = helper_import.statements(sorted(helpers))
+    elif helpers:
+        at = inline_position(body, _after_imports(body, helpers))
         blank = (cst.EmptyLine(), cst.EmptyLine())
         defs = [_statement(helper_sources()[h]).with_changes(leading_lines=blank) for h in helpers]
         if at < len(body):
@@ -229,6 +239,8 @@ def _after_imports(body: list, helpers: list) -> int:
             last = i
         elif not isinstance(stmt, (cst.SimpleStatementLine, cst.If, cst.Try)):
             break
+    if not helpers:
+        return last + 1
     uses = re.compile(r"\b(" + "|".join(map(re.escape, helpers)) + r")\b")
     for i, stmt in enumerate(body[:last + 1]):
         if not _is_import_line(stmt) and uses.search(cst.Module(body=[stmt]).code):

@@ -30,6 +30,8 @@ class FileResult:
     source: str
     output: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    helpers: tuple[str, ...] = ()  # the helpers the output uses, with what they use
+    helper_import: Optional[object] = None  # how it imports them (a tree's placement.HelperImport)
 
     @property
     def changed(self) -> bool:

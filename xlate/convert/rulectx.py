@@ -200,8 +200,7 @@ class Site:
         return call.with_changes(func=self.emit(self.rule.runtime_for(self.matched)), args=args)
 
     def helper(self, name: str) -> str:
-        self.conv.use_helper(name)
-        self.conv.torch_uses.add("torch")
+        self.conv.use_helper(name)  # pasted helpers bring `import torch` (xlate.convert.imports)
         return name
 
     def review(self, message: str) -> None:

@@ -1,0 +1,173 @@
+"""Where converted code finds its helpers (Note [helper placement] in xlate/convert/placement.py):
+after the user's code in a single file, from one `_mx_compat.py` per tree otherwise."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from xlate.cli import main
+from xlate.convert.engine import convert_source
+from xlate.runtime import sources
+
+MODEL = textwrap.dedent("""\
+    import logging
+    from mxnet.gluon import nn
+    log = logging.getLogger(__name__)
+
+    class Net(nn.HybridBlock):
+        def __init__(self, **kwargs):
+            super(Net, self).__init__(**kwargs)
+            self.bn = nn.BatchNorm()
+            self.out = nn.Dense(3)
+
+        def hybrid_forward(self, F, x):
+            return self.out(self.bn(x))
+
+    def build():
+        return Net()
+    """)
+
+
+def top_level(code: str) -> list[str]:
+    """Names of the top-level statements, helpers as `<helpers>` once."""
+    out = []
+    for node in ast.parse(code).body:
+        name = getattr(node, "name", None) or type(node).__name__
+        if name in sources():
+            name = "<helpers>"
+        if not out or out[-1] != name:
+            out.append(name)
+    return out
+
+
+def test_single_file_helpers_come_after_the_users_code():
+    r = convert_source(MODEL)
+    assert top_level(r.output) == ["Import", "ImportFrom", "Assign", "Net", "build", "<helpers>"]
+
+
+def test_helpers_stand_before_the_first_statement_that_may_run_them():
+    for tail, before in [("if __name__ == '__main__':\n    build()\n", "If"),
+                         ("net = build()\n", "Assign"),
+                         ("class Extra(nn.BatchNorm):\n    pass\n", "Extra")]:
+        out = convert_source(MODEL + tail).output
+        names = top_level(out)
+        assert names[names.index("<helpers>") + 1] == before, names
+        exec(compile(out, "<converted>", "exec"), {"__name__": "__main__"})  # runs: defined in time
+
+
+def test_calls_on_imported_names_do_not_pull_helpers_up():
+    out = convert_source(MODEL + "print(logging.INFO)\n").output
+    assert top_level(out)[-1] == "<helpers>"
+
+
+def write_tree(root: Path, files: dict) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+TREE = {
+    "pkg/__init__.py": "",
+    "pkg/common.py": """\
+        from mxnet.gluon import nn
+        def conv_bn(c):
+            out = nn.HybridSequential()
+            out.add(nn.Conv2D(c, 3, padding=1), nn.BatchNorm())
+            return out
+        """,
+    "pkg/sub/__init__.py": "",
+    "pkg/sub/model.py": """\
+        from mxnet.gluon import nn
+        from pkg.common import conv_bn
+        class Net(nn.HybridBlock):
+            def __init__(self, **kwargs):
+                super(Net, self).__init__(**kwargs)
+                self.body = conv_bn(4)
+                self.out = nn.Dense(3, activation='relu')
+            def hybrid_forward(self, F, x):
+                return self.out(self.body(x))
+        if __name__ == "__main__":
+            print(Net()(__import__("torch").ones(2, 3, 5, 5)).shape)
+        """,
+    "scripts/train.py": """\
+        from mxnet.gluon import nn
+        net = nn.Dense(2, activation='relu')
+        print(type(net).__name__)
+        """,
+}
+
+
+def test_a_tree_imports_its_helpers_from_one_module_per_package(tmp_path, capsys):
+    write_tree(tmp_path / "src", TREE)
+    out = tmp_path / "out"
+    assert main(["convert", str(tmp_path / "src"), "-o", str(out)]) == 0
+    common = (out / "pkg/common.py").read_text()
+    assert "from ._mx_compat import _mx_BatchNorm\n" in common and "class _mx_" not in common
+    model = (out / "pkg/sub/model.py").read_text()
+    # a package file that also runs as a script finds the module either way
+    assert "if __package__:\n    from .._mx_compat import _mx_Dense\nelse:\n    from _mx_compat import _mx_Dense" in model
+    assert "from _mx_compat import _mx_Dense\n" in (out / "scripts/train.py").read_text()
+    modules = sorted(str(p.relative_to(out)) for p in out.rglob("_mx_compat.py"))
+    assert modules == ["pkg/_mx_compat.py", "pkg/sub/_mx_compat.py", "scripts/_mx_compat.py"]
+    helpers = {n.name for n in ast.parse((out / "pkg/_mx_compat.py").read_text()).body
+               if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    assert {"_mx_BatchNorm", "_mx_Dense", "_mx_Deferred"} <= helpers  # with what they use
+    run = dict(cwd=out, capture_output=True, text=True, timeout=120)
+    as_package = subprocess.run([sys.executable, "-c", "import torch\nfrom pkg.sub.model import Net\n"
+                                 "print(Net()(torch.ones(2, 3, 5, 5)).shape)"], **run)
+    assert as_package.returncode == 0 and "torch.Size([2, 3])" in as_package.stdout, as_package.stderr
+    as_module = subprocess.run([sys.executable, "-m", "pkg.sub.model"], **run)
+    assert as_module.returncode == 0 and "torch.Size([2, 3])" in as_module.stdout, as_module.stderr
+    script = subprocess.run([sys.executable, "scripts/train.py"], **run)
+    assert script.returncode == 0 and "_mx_Dense" in script.stdout, script.stderr
+
+
+def test_converting_the_output_again_changes_nothing(tmp_path):
+    write_tree(tmp_path / "src", TREE)
+    assert main(["convert", str(tmp_path / "src"), "-o", str(tmp_path / "once")]) == 0
+    assert main(["convert", str(tmp_path / "once"), "-o", str(tmp_path / "twice")]) == 0
+    once = {p.relative_to(tmp_path / "once"): p.read_text() for p in (tmp_path / "once").rglob("*.py")}
+    twice = {p.relative_to(tmp_path / "twice"): p.read_text() for p in (tmp_path / "twice").rglob("*.py")}
+    assert once == twice
+
+
+def test_a_foreign_file_named_like_the_helper_module_stops_the_conversion(tmp_path, capsys):
+    write_tree(tmp_path / "src", {**TREE, "pkg/_mx_compat.py": "VALUE = 1\n"})
+    assert main(["convert", str(tmp_path / "src"), "-o", str(tmp_path / "out")]) == 2
+    assert "xlate did not write it" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_inline_helpers_for_a_tree_and_a_module_for_one_file(tmp_path):
+    write_tree(tmp_path / "src", TREE)
+    assert main(["convert", str(tmp_path / "src"), "-o", str(tmp_path / "inline"), "--helpers", "inline"]) == 0
+    assert not list((tmp_path / "inline").rglob("_mx_compat.py"))
+    assert "class _mx_BatchNorm" in (tmp_path / "inline/pkg/common.py").read_text()
+    single = tmp_path / "single"
+    single.mkdir()
+    (single / "m.py").write_text(MODEL)
+    assert main(["convert", str(single / "m.py"), "-o", str(single / "m_pt.py"), "--helpers", "module"]) == 0
+    assert "from _mx_compat import _mx_BatchNorm, _mx_Dense" in (single / "m_pt.py").read_text()
+    assert (single / "_mx_compat.py").is_file()
+
+
+def test_module_helpers_for_one_file_need_somewhere_to_write(tmp_path, capsys):
+    (tmp_path / "m.py").write_text(MODEL)
+    assert main(["convert", str(tmp_path / "m.py"), "--helpers", "module"]) == 2
+    assert "_mx_compat.py" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mode", ["--diff", "--in-place"])
+def test_diff_and_in_place_include_the_helper_module(tmp_path, capsys, mode):
+    write_tree(tmp_path / "src", TREE)
+    assert main(["convert", str(tmp_path / "src"), mode]) == 0
+    if mode == "--diff":
+        assert "b/" + str(tmp_path / "src/pkg/_mx_compat.py") in capsys.readouterr().out
+    else:
+        assert (tmp_path / "src/pkg/_mx_compat.py").is_file()

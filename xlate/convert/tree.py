@@ -1,0 +1,98 @@
+"""What converting a whole tree adds to converting its files one by one: where each file finds
+the tree's helper module, and the helper modules themselves (Note [helper placement] in
+xlate/convert/placement.py)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Iterable, Optional
+
+from xlate.convert.placement import MODULE_NAME, HelperImport
+from xlate.runtime import MODULE_DOC, module_text, sources
+
+FILE_NAME = MODULE_NAME + ".py"
+
+
+def helper_import(root: Path, path: Path) -> HelperImport:
+    """How `path` (a file under `root`) imports the helper module: relatively from the top of
+    its package (within the tree), or, outside any package, from its own folder."""
+    folder = path.parent
+    if not (folder / "__init__.py").is_file():
+        return HelperImport(level=None)
+    top, level = folder, 1
+    while top != root and top.parent != top and (top.parent / "__init__.py").is_file() \
+            and _within(top.parent, root):
+        top, level = top.parent, level + 1
+    return HelperImport(level=level, script=False)
+
+
+def _within(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def module_folders(path: Path, used: HelperImport) -> list[Path]:
+    """The folders (relative to the file's tree) whose helper module `path` imports."""
+    folders = []
+    if used.level is not None:
+        top = path.parent
+        for _ in range(used.level - 1):
+            top = top.parent
+        folders.append(top)
+    if used.level is None or used.script:
+        folders.append(path.parent)
+    return folders
+
+
+def existing_helpers(text: str) -> Optional[set]:
+    """The helpers of a helper module xlate wrote (None: the file is someone else's)."""
+    if not text.startswith(MODULE_DOC.splitlines()[0]):
+        return None
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None
+    return {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name in sources()}
+
+
+def helper_modules(needs: Iterable[tuple[Path, HelperImport, tuple, str]]) -> dict[Path, tuple[set, str]]:
+    """Folder -> (helpers, newline) for every (output file, its import, its helpers, its newline)."""
+    modules: dict[Path, tuple[set, str]] = {}
+    for path, used, helpers, newline in needs:
+        if not helpers:
+            continue
+        for folder in module_folders(path, used):
+            names, nl = modules.get(folder, (set(), newline))
+            modules[folder] = (names | set(helpers), nl)
+    return modules
+
+
+def render(helpers: set, newline: str) -> str:
+    return module_text(sorted(helpers), newline=newline)
+
+
+class HelperModuleConflict(Exception):
+    """A file named like the helper module exists where one must go, and xlate did not write it."""
+
+
+def plan_modules(entries: list[tuple[Path, object]], read) -> dict[Path, str]:
+    """Path -> text of every helper module the converted files need. `entries` pairs each
+    file's destination with its FileResult; `read(path)` gives the text already at a path (a
+    file of the tree being converted, or one on disk), or None. A helper module xlate wrote
+    before (a second conversion) keeps its helpers and gains the new ones."""
+    needs = []
+    for target, result in entries:
+        if result.helper_import is not None:
+            newline = "\r\n" if "\r\n" in result.output else "\n"
+            needs.append((target, result.helper_import, result.helpers, newline))
+    planned = {}
+    for folder, (helpers, newline) in sorted(helper_modules(needs).items()):
+        path = folder / FILE_NAME
+        old = read(path)
+        if old is not None:
+            kept = existing_helpers(old)
+            if kept is None:
+                raise HelperModuleConflict(f"{path}: the converted files import their helpers from this file, "
+                                           f"but it exists and xlate did not write it; rename it")
+            helpers = helpers | kept
+        planned[path] = render(helpers, newline)
+    return planned
