@@ -12,6 +12,7 @@ from xlate.convert.engine import convert_source
 def convert(src: str, **kw):
     result = convert_source(textwrap.dedent(src).lstrip("\n"), **kw)
     ast.parse(result.output)
+    assert convert_source(result.output).output == result.output  # idempotent
     return result
 
 
