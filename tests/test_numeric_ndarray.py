@@ -19,7 +19,8 @@ import pytest
 from mxsupport import import_mxnet, import_numpy, import_torch, seed_for
 
 from xlate.check import rule_cases
-from xlate.check.rule_cases import CASES, NUMERIC_RULES, RANDOM_CASES, RANDOM_DEFAULT_SHAPES, SPECIAL_CHECKS, Case
+from xlate.check.rule_cases import (CASES, NUMERIC_RULES, RANDOM_CASES, RANDOM_DEFAULT_SHAPES, RANDOM_LIKE_CASES,
+                                    SPECIAL_CHECKS, Case)
 
 pytestmark = pytest.mark.mxnet
 
@@ -68,7 +69,7 @@ def test_every_numeric_rule_has_a_case():
     # distributions and are compared statistically in test_numeric_init.py
     numeric_kinds = {r.code for r in catalogue.read()
                      if r.kind in ("call", "reference") and r.applicability != "manual"
-                     and r.family_file in ("0xx_ndarray.toml", "5xx_context_seed.toml")}
+                     and r.family_file in ("0xx_ndarray.toml", "5xx_context_seed.toml", "5xx_autograd.toml")}
     assert numeric_kinds <= set(NUMERIC_RULES), sorted(numeric_kinds - set(NUMERIC_RULES))
 
 
@@ -86,6 +87,17 @@ def test_random_default_shape(expr, frameworks):
 
 def test_random_shuffle_permutes_rows(frameworks):
     rule_cases.check_random_shuffle()
+
+
+@pytest.mark.parametrize("id,expr,moments,dtype", RANDOM_LIKE_CASES, ids=[c[0] for c in RANDOM_LIKE_CASES])
+def test_random_like_statistics(id, expr, moments, dtype, frameworks):
+    rule_cases.check_random_statistics(id, expr, moments, dtype, code="MX069:review")
+
+
+# -- MX530 autograd.is_training() in a block's forward ----------------------------------------------
+
+def test_is_training_follows_the_module_mode(frameworks):
+    _assert_equal(rule_cases.check_is_training())
 
 
 # -- MX507 seed ------------------------------------------------------------------------------------

@@ -109,7 +109,9 @@ class Rule:
 # parameter absent from the call but carrying `default` is emitted with that value,
 # because the two frameworks disagree on the default (nd.concat's dim=1). A parameter
 # not listed in `params` but present in `signature` passes through under its own name
-# only if it is listed; anything else unknown makes the call `manual`.
+# only if it is listed; anything else unknown makes the call `manual`. The one exception is
+# `name=` on an MXNet operator (a rule matching mxnet.ndarray/symbol names): it only names the
+# operator's node in the symbol graph, so binding drops it (rulectx.names_node).
 
 
 def _rules_dir() -> Path:

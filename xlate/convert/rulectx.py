@@ -283,13 +283,22 @@ def bind(rule: Rule, call: cst.Call, receiver: Optional[cst.BaseExpression] = No
         args[name] = a
     if len(positional) > len(slots):
         raise Manual(f"too many positional arguments for {rule.matches[0]}")
+    names = {s.lstrip("*") for s in signature}
     for a in call.args:
         if a.keyword is not None:
             key = a.keyword.value
-            if key not in {s.lstrip("*") for s in signature} or key in args:
+            if key == "name" and key not in names and names_node(rule):
+                continue
+            if key not in names or key in args:
                 raise Manual(f"argument `{key}=` has no PyTorch mapping")
             args[key] = a
     return args, varargs
+
+
+def names_node(rule: Rule) -> bool:
+    """True for an MXNet operator (`nd.clip`, `F.LeakyReLU`): its `name=` keyword only names
+    the node of the symbol graph hybridize builds and changes no value, so binding drops it."""
+    return any(m.startswith(("mxnet.ndarray.", "mxnet.symbol.")) for m in rule.matches)
 
 
 def unknown_receiver(site: Site) -> str:

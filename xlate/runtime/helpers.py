@@ -113,3 +113,160 @@ def _mx_sequence_mask(data, sequence_length=None, use_sequence_length=False, val
         keep = steps[None, :] < lengths[:, None]
     keep = keep.reshape(keep.shape + (1,) * (data.dim() - 2))
     return data.masked_fill(~keep, value)
+
+
+def _mx_lrn(data, nsize, alpha=0.0001, beta=0.75, knorm=2.0):
+    """MXNet LRN: an even nsize sums nsize - 1 channels around each one but still divides alpha by nsize."""
+    size = nsize if nsize % 2 else nsize - 1
+    return torch.nn.functional.local_response_norm(data, size, alpha=alpha * size / nsize, beta=beta, k=knorm)
+
+
+def _mx_convolution(data, weight, bias=None, stride=(), dilate=(), pad=(), num_group=1):
+    """MXNet Convolution (NCW/NCHW/NCDHW): the weight's rank picks conv1d/2d/3d; () means the default."""
+    conv = (torch.nn.functional.conv1d, torch.nn.functional.conv2d, torch.nn.functional.conv3d)[weight.dim() - 3]
+    return conv(data, weight, bias, stride=stride or 1, padding=pad or 0, dilation=dilate or 1, groups=num_group)
+
+
+def _mx_deconvolution(data, weight, bias=None, stride=(), dilate=(), pad=(), adj=(), num_group=1):
+    """MXNet Deconvolution (NCW/NCHW/NCDHW): the weight's rank picks conv_transpose1d/2d/3d; adj is output_padding."""
+    fns = (torch.nn.functional.conv_transpose1d, torch.nn.functional.conv_transpose2d,
+           torch.nn.functional.conv_transpose3d)
+    return fns[weight.dim() - 3](data, weight, bias, stride=stride or 1, padding=pad or 0,
+                                 output_padding=adj or 0, groups=num_group, dilation=dilate or 1)
+
+
+def _mx_pooling(data, kernel=(), pool_type="max", global_pool=False, pooling_convention="valid", stride=(),
+                pad=(), count_include_pad=True):
+    """MXNet Pooling (NCW/NCHW/NCDHW): 'full' rounds the output size up and keeps a last window that
+    covers only padding (-FLT_MAX for max, 0 for avg/sum); padding may exceed half the kernel."""
+    F = torch.nn.functional
+    dims = tuple(range(2, data.dim()))
+    if global_pool:
+        return {"max": torch.amax, "avg": torch.mean, "sum": torch.sum}[pool_type](data, dim=dims, keepdim=True)
+    if pooling_convention not in ("valid", "full") or pool_type not in ("max", "avg", "sum"):
+        raise ValueError(f"Pooling {pool_type!r} with {pooling_convention!r} convention is not translated")
+    n = len(dims)
+    kernel, stride, pad = tuple(kernel), tuple(stride) or (1,) * n, tuple(pad) or (0,) * n
+    sizes = data.shape[2:]
+    widths = []  # (left, right) padding per axis, the right one extended to the last window
+    for size, k, s, p in zip(sizes, kernel, stride, pad):
+        span = size + 2 * p - k
+        out = (-(-span // s) if pooling_convention == "full" else span // s) + 1
+        widths.append((p, max(p, (out - 1) * s + k - size - p)))
+    flat = [w for pair in reversed(widths) for w in pair]  # F.pad lists the last axis first
+    pool = (F.avg_pool1d, F.avg_pool2d, F.avg_pool3d)[n - 1]
+    if pool_type == "max":
+        low = torch.finfo(data.dtype).min  # MXNet's value for a window with no input in it
+        return (F.max_pool1d, F.max_pool2d, F.max_pool3d)[n - 1](F.pad(data, flat, value=low), kernel, stride)
+    window = 1
+    for k in kernel:
+        window *= k
+    total = pool(F.pad(data, flat), kernel, stride) * window
+    if pool_type == "sum":
+        return total
+    # the divisor: the window's cells inside the input (and its padding, with count_include_pad)
+    inside = torch.ones((1, 1) + tuple(sizes), dtype=data.dtype, device=data.device)
+    if count_include_pad:
+        inside = F.pad(inside, [w for p in reversed(pad) for w in (p, p)], value=1.0)
+        flat = [w - p for (l, r), p in zip(reversed(widths), reversed(pad)) for w in (l, r)]
+    count = (pool(F.pad(inside, flat), kernel, stride) * window).round()
+    return torch.where(count > 0, total / count.clamp(min=1), torch.zeros_like(total))
+
+
+def _mx_upsampling(*data, scale, sample_type, num_filter=0, multi_input_mode="concat"):
+    """MXNet UpSampling. 'nearest': each input repeated to the first one's size times `scale`, then
+    concatenated on channels (or summed); 'bilinear': data[1] is the weight of a grouped
+    conv_transpose2d (kernel 2 * scale - scale % 2, stride scale, padding ceil((scale - 1) / 2))."""
+    if sample_type == "bilinear":
+        x, weight = data
+        return torch.nn.functional.conv_transpose2d(x, weight, stride=scale, padding=scale // 2,
+                                                    groups=num_filter or x.shape[1])
+    size = [d * scale for d in data[0].shape[2:]]
+    outs = [x.repeat_interleave(size[0] // x.shape[2], dim=2).repeat_interleave(size[1] // x.shape[3], dim=3)
+            for x in data]
+    if len(outs) == 1:
+        return outs[0]
+    return torch.cat(outs, dim=1) if multi_input_mode == "concat" else torch.stack(outs).sum(dim=0)
+
+
+def _mx_bilinear_resize(data, like=None, height=1, width=1, scale_height=None, scale_width=None, mode="size",
+                        align_corners=True):
+    """MXNet contrib.BilinearResize2D: the output size by `mode` (scales used only when scale_height
+    is given; sizes truncated), then bilinear interpolation, align_corners=True by default."""
+    h, w = data.shape[2], data.shape[3]
+    if mode == "size":
+        size = (int(h * scale_height), int(w * scale_width)) if scale_height is not None else (height, width)
+    elif mode == "like":
+        size = tuple(like.shape[2:4])
+    elif mode == "odd_scale":
+        size = tuple(int((d - 1) * s + 1) if d % 2 else int(d * s) for d, s in ((h, scale_height), (w, scale_width)))
+    elif mode in ("to_even_down", "to_even_up", "to_odd_down", "to_odd_up"):
+        odd = mode.startswith("to_odd")
+        step = 1 if mode.endswith("_up") else -1
+        size = tuple(d + step if d % 2 != odd else d for d in (h, w))
+    else:
+        raise ValueError(f"BilinearResize2D mode {mode!r}")
+    if 0 in size:  # a scale that truncates a size to 0 gives MXNet an empty array
+        return data.flatten(2)[:, :, :0].reshape(data.shape[:2] + tuple(size))
+    if not align_corners:  # MXNet samples an axis resized to 1 at its first pixel, not its centre
+        data = data[:, :, :1] if size[0] == 1 else data
+        data = data[:, :, :, :1] if size[1] == 1 else data
+    return torch.nn.functional.interpolate(data, size=size, mode="bilinear", align_corners=bool(align_corners))
+
+
+def _mx_pad(data, mode="constant", pad_width=(), constant_value=0.0):
+    """MXNet pad: pad_width lists (before, after) per axis from the first; torch's F.pad from the last."""
+    pairs = [tuple(pad_width[i:i + 2]) for i in range(4, len(pad_width), 2)]
+    flat = [w for pair in reversed(pairs) for w in pair]
+    if mode == "constant":
+        return torch.nn.functional.pad(data, flat, value=constant_value)
+    return torch.nn.functional.pad(data, flat, mode={"edge": "replicate", "reflect": "reflect"}[mode])
+
+
+def _mx_take(a, indices, axis=0, mode="clip"):
+    """MXNet take: rows of `a` along `axis` by (float) ids, truncated; 'clip' clamps, 'wrap' wraps."""
+    n = a.shape[axis]
+    idx = indices.long()
+    if mode == "clip":
+        idx = idx.clamp(0, n - 1)
+    elif mode == "wrap":
+        idx = idx % n
+    axis = axis % a.dim()
+    out = torch.index_select(a, axis, idx.reshape(-1))
+    return out.reshape(a.shape[:axis] + idx.shape + a.shape[axis + 1:])
+
+
+def _mx_eye(N, M=0, k=0, dtype=torch.float32, device=None):
+    """MXNet eye: ones on the k-th diagonal (k > 0 above it) of an N x M (M=0: N x N) matrix."""
+    rows = torch.arange(N, device=device)[:, None]
+    cols = torch.arange(M or N, device=device)[None, :]
+    return (cols - rows == k).to(dtype)
+
+
+class _mx_FunctionBridge(torch.autograd.Function):
+    """Runs an _mx_autograd_Function's own forward and backward inside torch's autograd."""
+
+    @staticmethod
+    def forward(ctx, fn, *inputs):
+        ctx.fn = fn
+        outputs = fn.forward(*inputs)
+        return tuple(outputs) if isinstance(outputs, list) else outputs
+
+    @staticmethod
+    def backward(ctx, *output_grads):
+        grads = ctx.fn.backward(*output_grads)
+        return (None,) + (tuple(grads) if isinstance(grads, (list, tuple)) else (grads,))
+
+
+class _mx_autograd_Function:
+    """mx.autograd.Function: subclasses define forward(self, *inputs) and backward(self, *output_grads)
+    on tensors, keep tensors with save_for_backward and read them from saved_tensors."""
+
+    def __init__(self):
+        self.saved_tensors = ()
+
+    def save_for_backward(self, *args):
+        self.saved_tensors = args
+
+    def __call__(self, *inputs):
+        return _mx_FunctionBridge.apply(self, *inputs)

@@ -1,0 +1,43 @@
+"""autograd.is_training() in a Gluon block's forward -> `self.training`."""
+import ast
+from typing import Iterator, Optional
+
+from xlate.convert.rulectx import Manual, Site
+
+_FORWARDS = ("forward", "hybrid_forward")
+
+
+def transform(site: Site):
+    if site.args or site.varargs:
+        raise Manual("is_training() takes no arguments")
+    key = site.conv.scopes[-1]
+    me = None
+    if key and key[-1][0] in _FORWARDS and site.conv.analysis.gluon_class(key) is not None:
+        fn = _function(site.conv.analysis.tree, key)
+        params = (fn.args.posonlyargs + fn.args.args) if fn is not None else []
+        me = params[0].arg if params else None
+    if me is None:
+        raise Manual("outside a Gluon block's forward, MXNet's training flag is global (set by "
+                     "autograd.record(train_mode=...)/train_mode()): pass the mode in by hand, "
+                     "e.g. from the module's `self.training`")
+    return site.emit(me + ".training")
+
+
+def _function(tree: ast.Module, key: tuple) -> Optional[ast.AST]:
+    """The def/class a scope key names (Note [name resolution]: names with occurrence counts)."""
+    node: ast.AST = tree
+    for name, n in key:
+        found = [d for d in _defs(node) if d.name == name]
+        if n >= len(found):
+            return None
+        node = found[n]
+    return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+def _defs(node: ast.AST) -> Iterator[ast.AST]:
+    """Defs and classes directly in this scope (inside if/for/with/try too), in source order."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield child
+        elif isinstance(child, (ast.stmt, ast.excepthandler)) or type(child).__name__ == "match_case":
+            yield from _defs(child)
