@@ -282,7 +282,9 @@ class Converter(Statements, FastTransformer):
         try:
             site.args, site.varargs = bind(site.rule, site.node, site.receiver)
         except Manual as why:
-            if site.rule.runtime and self.rules.enabled(site.rule.code) and not self._suppressed(site.rule.code):
+            # `*args`/`**kwargs` are the helper's to bind; an argument Gluon's signature lacks is not
+            if isinstance(why, Dynamic) and site.rule.runtime and self.rules.enabled(site.rule.code) \
+                    and not self._suppressed(site.rule.code):
                 return self._at_run_time(site, str(why))
             return self._left(site, str(why), kw.get("head"))
         return self._apply(site, **kw)

@@ -268,7 +268,7 @@ def bind(rule: Rule, call: cst.Call, receiver: Optional[cst.BaseExpression] = No
     positional = [a for a in call.args if a.keyword is None]
     for a in call.args:
         if a.star:
-            raise Manual("arguments passed with * or ** cannot be mapped statically")
+            raise Dynamic("arguments passed with * or ** cannot be mapped statically")
     slots = [s for s in signature if not s.startswith("*")]
     star = next((s[1:] for s in signature if s.startswith("*")), None)
     if star is not None:
