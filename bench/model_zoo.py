@@ -163,7 +163,7 @@ def convert(package: Path, out: Path) -> dict:
     buf = io.StringIO()
     gc.collect()
     start = time.perf_counter()
-    with contextlib.redirect_stdout(buf):
+    with contextlib.redirect_stderr(buf):
         code = cli.main(["convert", str(package), "-o", str(out), "--format", "json", "-j", "1"])
     seconds = time.perf_counter() - start
     text = buf.getvalue()

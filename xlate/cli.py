@@ -143,7 +143,7 @@ def _convert(args) -> int:
     from xlate.convert import catalogue
     from xlate.convert.engine import InputError
     from xlate.convert.files import Job, convert_all, publish_tree, walk, write_atomic
-    from xlate.convert import tree
+    from xlate.convert import package, tree
     from xlate.convert.placement import HelperImport
     from xlate.convert.progress import on_terminal
     from xlate.convert.report import FileResult, format_json, format_text
@@ -186,9 +186,11 @@ def _convert(args) -> int:
             except InputError as e:
                 print(f"{e}", file=sys.stderr)
                 return EXIT_ERROR
+            contexts = package.tree_contexts(p, py, _read_bytes)  # Note [package facts]
             for f in py:
                 target = (out / f.relative_to(p)) if out else (f if args.in_place else None)
-                jobs.append(Job(f, str(f), target, tree.helper_import(p, f) if as_module else None))
+                jobs.append(Job(f, str(f), target, tree.helper_import(p, f) if as_module else None,
+                                contexts.get(f)))
             if out and args.other_files == "copy":
                 copies.extend((f, out / f.relative_to(p)) for f in other)
         else:
@@ -261,6 +263,13 @@ def _helper_modules(jobs, done, out) -> dict:
         return sources.get(path.resolve(), _read_text(path) if path.exists() else None)
 
     return tree.plan_modules([(j.target or j.source, r) for j, r in zip(jobs, done)], read)
+
+
+def _read_bytes(path: Path):
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 def _read_text(path: Path):

@@ -54,7 +54,7 @@ def convert_source(
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as e:
         raise InputError(path, e.raw_line, e.raw_column + 1, f"does not parse: {e.message}") from None
-    analysis = names.Analysis(tree)
+    analysis = names.Analysis(tree, context=(options or {}).get("context"))
     if not analysis.uses_mxnet:
         return FileResult(path, source, source)
     rules = RuleSet(catalogue.load(), _enabled(select, ignore))

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Optional
 
 from xlate.convert.engine import InputError, convert_source
+from xlate.convert.package import FileContext
 from xlate.convert.placement import HelperImport
 from xlate.convert.report import FileResult
 
@@ -24,6 +25,7 @@ class Job:
     display: str  # path shown in the report
     target: Optional[Path]  # where the converted text goes (None: stdout / diff only)
     helper_import: Optional[HelperImport] = None  # a tree's file: how it imports the helper module
+    context: Optional[FileContext] = None  # a tree's file: what the rest of the tree defines
 
 
 def _read(path: Path, display: str) -> tuple[str, bool]:
@@ -78,8 +80,8 @@ def _convert_one(args) -> FileResult | tuple:
     job, select, ignore, options = args
     try:
         text, bom = _read(job.source, job.display)
-        if job.helper_import is not None:
-            options = {**(options or {}), "helper_import": job.helper_import}
+        if job.helper_import is not None or job.context is not None:
+            options = {**(options or {}), "helper_import": job.helper_import, "context": job.context}
         result = convert_source(text, path=job.display, select=select, ignore=ignore, options=options)
     except InputError as e:
         # InputError does not survive pickling (its __init__ takes four arguments, its

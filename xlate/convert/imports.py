@@ -22,9 +22,10 @@ _TORCH_IMPORTS = (
 )
 
 
-def _is_mx_alias(alias: cst.ImportAlias, module: str | None) -> bool:
+def _is_mx_alias(alias: cst.ImportAlias, module: str | None, local_roots: frozenset = frozenset()) -> bool:
     full = cst.helpers.get_full_name_for_node(alias.name) or ""
-    return names.is_mxnet(f"{module}.{full}" if module else full)
+    dotted = f"{module}.{full}" if module else full
+    return names.is_mxnet(dotted) and dotted.split(".", 1)[0] not in local_roots  # the tree's own code stays
 
 
 def _bound_name(alias: cst.ImportAlias) -> str:
@@ -46,9 +47,10 @@ def _statement(text: str) -> cst.BaseStatement:
 
 
 class _ImportFixer(FastTransformer):
-    def __init__(self, survivors: Counter, enabled: Callable[[str], bool]):
+    def __init__(self, survivors: Counter, enabled: Callable[[str], bool], local_roots: frozenset = frozenset()):
         super().__init__()
         self.survivors = survivors
+        self.local_roots = local_roots
         self.enabled = enabled
         self.notes: list[tuple] = []
         self.dropped: set[int] = set()  # Pass nodes standing in for removed imports
@@ -68,7 +70,7 @@ class _ImportFixer(FastTransformer):
     def _keep(self, node, aliases, module: str | None):
         kept, dropped = [], []
         for alias in aliases:
-            if not _is_mx_alias(alias, module):
+            if not _is_mx_alias(alias, module, self.local_roots):
                 kept.append(alias)
                 continue
             name = _bound_name(alias)
@@ -102,7 +104,7 @@ class _ImportFixer(FastTransformer):
         module = ("." * len(updated.relative)) + (cst.helpers.get_full_name_for_node(updated.module) or "") \
             if updated.module is not None else None
         if isinstance(updated.names, cst.ImportStar):
-            if module and names.is_mxnet(module):
+            if module and names.is_mxnet(module) and module.split(".", 1)[0] not in self.local_roots:
                 self.notes.append((original, "MX003", "manual",
                                    f"`from {module} import *`: the names it brings in are not tracked"))
             return updated
@@ -163,7 +165,7 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
     name), add the torch imports `torch_uses` needs (spelled out for `long_names`), and paste
     the `helpers` the rewrites called, with the helpers they call, or import them from the
     tree's helper module (Note [helper placement] in xlate/convert/placement.py)."""
-    fixer = _ImportFixer(survivors, enabled)
+    fixer = _ImportFixer(survivors, enabled, analysis.context.local_roots)
     fixed = module.visit(fixer)
     root = analysis.scopes[()]
     uses = set(torch_uses)

@@ -20,9 +20,9 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
-MX_ROOTS = ("mxnet", "gluonnlp", "gluoncv")
-# a class deriving from one of these is a Gluon block (its super().__init__ takes prefix=...)
-GLUON_ROOTS = ("mxnet.gluon.", "gluonnlp.", "gluoncv.")
+from xlate.convert.context import AMBIGUOUS, GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext, is_mxnet
+from xlate.convert.kinds import kinds_of
+
 
 # MXNet's re-exports, longest prefix first; each resolves to one canonical spelling.
 _REEXPORTS = [
@@ -67,11 +67,7 @@ def canonical(dotted: str) -> str:
     return dotted
 
 
-def is_mxnet(name: Optional[str]) -> bool:
-    return bool(name) and name.split(".", 1)[0] in MX_ROOTS
 
-
-AMBIGUOUS = "<ambiguous>"
 ARRAY_ARGUMENT = ast.Constant(value=None)  # the value of an input of a Gluon block's forward
 ScopeKey = tuple  # tuple of (name, occurrence) pairs
 
@@ -89,19 +85,29 @@ class Scope:
     gluon: bool = False  # a class deriving from a Gluon block (here or in a class of this file)
     mx_bases: tuple = ()  # canonical names of its MXNet base classes
     attrs: dict = field(default_factory=dict)  # class scopes: `self.<attr> = value` in its methods
+    node: Optional[ast.AST] = None  # the def or class statement (None for the module)
 
 
 class Analysis:
     """What the pre-pass learnt about one file."""
 
-    def __init__(self, tree: ast.Module):
+    def __init__(self, tree: ast.Module, *, context: Optional[FileContext] = None):
         self.tree = tree  # rules that need file-wide facts walk it (C speed) instead of the CST
+        self.context = context or FileContext()  # the tree around the file (Note [package facts])
+        self.facts = self.context.facts
         self.scopes: dict[ScopeKey, Scope] = {}
         self.mx_imports: list[tuple[int, str]] = []  # (line, canonical) of every MXNet import
         self.uses_mxnet = False
+        self._kinds: dict = {}  # memo of kinds_of (Note [package facts])
         _Collector(self).run(tree)
         # every name some import binds, in any scope: a name outside it never resolves
         self.imported = frozenset(name for scope in self.scopes.values() for name in scope.imports)
+
+    @property
+    def uses_gluon(self) -> bool:
+        """The file may build Gluon blocks: it imports Gluon (or all of mxnet), or defines one."""
+        return any(c == "mxnet" or c.startswith(GLUON_ROOTS) or c == "mxnet.gluon" for _, c in self.mx_imports) \
+            or any(scope.gluon for scope in self.scopes.values())
 
     # -- names -------------------------------------------------------------
     def lookup(self, key: ScopeKey, name: str) -> Optional[str]:
@@ -152,28 +158,12 @@ class Analysis:
         return found
 
     def constructed_by(self, key: ScopeKey, expr: ast.expr) -> set[str]:
-        """Canonical names of the MXNet calls that may have made `expr` (a name or `self.attr`),
-        empty when anything else may have."""
-        values: list = []
-        if isinstance(expr, ast.Name):
-            scope = self.scopes.get(key)
-            while scope is not None and expr.id not in scope.values:
-                scope = scope.parent
-            values = scope.values[expr.id] if scope is not None else []
-        elif isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self":
-            scope = self.scopes.get(key)
-            while scope is not None and not scope.is_class:
-                scope = scope.parent
-            values = scope.attrs.get(expr.attr, []) if scope is not None else []
-            key = scope.key if scope is not None else key
-        made = set()
-        for v in values:
-            func = _dotted(v.func) if isinstance(v, ast.Call) else None
-            resolved = self.resolve(key, func) if func else None
-            if not resolved or resolved is AMBIGUOUS or not is_mxnet(resolved):
-                return set()
-            made.add(resolved)
-        return made
+        """Canonical names of the MXNet classes and calls that may have made `expr` (a name or
+        `self.attr`), a class or factory of this tree counting as the Gluon classes it is or
+        returns (Note [package facts]); empty when anything else may have."""
+        if not isinstance(expr, (ast.Name, ast.Attribute)):
+            return set()
+        return set(kinds_of(self, key, expr) or ())
 
     # -- NDArray-ness ------------------------------------------------------
     def classify(self, key: ScopeKey, expr: ast.expr, _seen: Optional[set] = None) -> Optional[str]:
@@ -265,7 +255,9 @@ class _Collector:
         if dotted in self.gluon_names:
             return True
         resolved = self.a.resolve(scope.key, dotted)
-        return bool(resolved) and resolved is not AMBIGUOUS and resolved.startswith(GLUON_ROOTS)
+        if not resolved or resolved is AMBIGUOUS:
+            return False
+        return resolved.startswith(GLUON_ROOTS) or any(k.startswith(GLUON_ROOTS) for k in self.a.facts.get(resolved, ()))
 
     def run(self, tree: ast.Module) -> None:
         root = Scope((), None)
@@ -287,6 +279,7 @@ class _Collector:
                 for dec in node.decorator_list:
                     self._expr(dec, scope)
                 inner = self._new_scope(scope, counts, node.name, isinstance(node, ast.ClassDef))
+                inner.node = node
                 if isinstance(node, ast.ClassDef):
                     for b in node.bases + [k.value for k in node.keywords]:
                         self._expr(b, scope)
@@ -301,14 +294,20 @@ class _Collector:
                         self._expr(node.returns, scope)
                 self._body(node.body, inner)
             elif isinstance(node, ast.Import):
+                local = self.a.context.localize
                 for alias in node.names:
                     if alias.asname:
-                        self._import(scope, alias.asname, alias.name, node.lineno)
+                        self._import(scope, alias.asname, local(alias.name), node.lineno)
                     else:
                         head = alias.name.split(".", 1)[0]
-                        self._import(scope, head, head, node.lineno, full=alias.name)
+                        self._import(scope, head, local(head), node.lineno, full=local(alias.name))
             elif isinstance(node, ast.ImportFrom):
                 module = "." * node.level + (node.module or "")
+                if node.level:  # the tree's own code, named absolutely when the tree is known
+                    absolute = self.a.context.absolute(node.level, node.module)
+                    module = LOCAL + absolute if absolute else module
+                else:
+                    module = self.a.context.localize(module)
                 for alias in node.names:
                     if alias.name != "*":
                         self._import(scope, alias.asname or alias.name, f"{module}.{alias.name}", node.lineno)

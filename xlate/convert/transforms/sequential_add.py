@@ -2,7 +2,7 @@
 filling deferred input sizes the previous layers determine (Note [deferred input sizes])."""
 import libcst as cst
 
-from xlate.convert import layerinfo
+from xlate.convert import kinds, layerinfo
 from xlate.convert.converter import _shape
 from xlate.convert.rulectx import Manual, Site, Skip
 
@@ -12,19 +12,44 @@ CONTAINERS = ("mxnet.gluon.nn.Sequential", "mxnet.gluon.nn.HybridSequential",
 
 def _container(site: Site, made: set) -> bool:
     conv, receiver = site.conv, site.receiver
+    analysis, key = conv.analysis, conv.scopes[-1]
     site.varargs = [a for a in site.node.args if a.keyword is None and not a.star]
-    if made and made <= set(CONTAINERS):
+    if made & set(CONTAINERS):  # of what may have made it, only a container has `.add`
         return True
     if isinstance(receiver, cst.Name) and receiver.value == "self":
-        return conv.analysis.gluon_class(conv.scopes[-1]) is not None
-    # `anything.add(nn.Dense(...))`: only a Gluon container takes a layer
-    return any(layerinfo.lookup(conv, a.value) is not None for a in site.varargs)
+        return analysis.gluon_class(key) is not None
+    if site.code(site.original.func.value) in kinds.proven_containers(analysis, key):
+        return True  # the same scope adds a Gluon block to it elsewhere
+    # `anything.add(nn.Dense(...))`: only a Gluon container takes a layer or a block
+    return any(layerinfo.lookup(conv, a.value) is not None for a in site.varargs) or any(
+        kinds.is_block(kinds.kinds_of(analysis, key, _shape(a.value)))
+        for a in site.original.args if a.keyword is None and not a.star)
+
+
+def _looks_like_a_block(site: Site) -> bool:
+    """An argument built by a call that may make a block: a class (CapWords), a callable the
+    function was given (`norm_layer(...)`, `block(...)`) or a method (`self._make_layer(...)`)."""
+    scope = site.conv.analysis.scopes.get(site.conv.scopes[-1])
+    params = {n for n, values in (scope.values.items() if scope is not None else ()) if None in values}
+    for arg in site.original.args:
+        func = arg.value.func if isinstance(arg.value, cst.Call) else None
+        root = func
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        if isinstance(func, cst.Name) and (func.value[:1].isupper() or func.value in params):
+            return True
+        if isinstance(func, cst.Attribute) and isinstance(root, cst.Name) and root.value == "self":
+            return True
+    return False
 
 
 def transform(site: Site):
     conv = site.conv
     made = conv.analysis.constructed_by(conv.scopes[-1], _shape(site.original.func.value))
     if not _container(site, made):
+        if conv.analysis.uses_gluon and _looks_like_a_block(site):
+            raise Manual(f"could not tell whether `{site.code(site.receiver).strip()}` is a Gluon Sequential; if "
+                         f"it is, `.add(a)` is torch's `.append(a)` (`.extend([a, b])` for several)")
         raise Skip()
     site.bind("seq", "*blocks")
     if not site.varargs:

@@ -1,0 +1,205 @@
+"""The kinds of a value: the MXNet Gluon classes it is, or is made by, one of (Note [package
+facts] in xlate/convert/package.py). Read off names.Analysis (passed in, never imported)."""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from xlate.convert.context import AMBIGUOUS, GLUON_ROOTS as GLUON, LOCAL, is_mxnet
+
+def local_modules(analysis) -> set[str]:
+    """The tree modules a file imports from (a `from pkg import name` may name a module)."""
+    found = set()
+    for scope in analysis.scopes.values():
+        for target in scope.imports.values():
+            if target.startswith(LOCAL):
+                dotted = target[len(LOCAL):]
+                found.add(dotted)
+                found.add(dotted.rsplit(".", 1)[0])
+    return found
+
+
+def top_level_kinds(analysis) -> dict[str, frozenset]:
+    """Kinds of the file's top-level classes and functions (those that are or give blocks)."""
+    out = {}
+    for key, scope in analysis.scopes.items():
+        if len(key) == 1 and scope.node is not None:
+            kinds = _scope_kinds(analysis, scope, frozenset())
+            if kinds:
+                out[key[0][0]] = kinds
+    return out
+
+
+def kinds_of(analysis, key: tuple, expr: ast.expr, seen: frozenset = frozenset()) -> Optional[frozenset]:
+    """The canonical MXNet names of what may have made `expr` (a call, a name, `self.attr`, a
+    conditional of those), a class or factory of the tree counting as the Gluon classes it is
+    or returns; None when something else may have (or it cannot be told)."""
+    memo = (key, id(expr))
+    if memo in analysis._kinds:
+        return analysis._kinds[memo]
+    if memo in seen:
+        return None
+    seen = seen | {memo}
+    result = _kinds(analysis, key, expr, seen)
+    analysis._kinds[memo] = result
+    return result
+
+
+def _kinds(analysis, key, expr, seen) -> Optional[frozenset]:
+    if isinstance(expr, ast.IfExp):
+        a, b = kinds_of(analysis, key, expr.body, seen), kinds_of(analysis, key, expr.orelse, seen)
+        return a | b if a is not None and b is not None else None
+    if isinstance(expr, ast.Call):
+        func = expr.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+            method = _method(analysis, key, func.attr)  # self._make_layer(...)
+            return _scope_kinds(analysis, method, seen) if method is not None else None
+        dotted = _dotted(func)
+        if dotted is None:
+            return None
+        resolved = analysis.resolve(key, dotted)
+        if resolved is AMBIGUOUS:
+            return None
+        if resolved is not None:
+            if is_mxnet(resolved):
+                return frozenset([resolved])
+            return analysis.facts.get(resolved)
+        local = _defined(analysis, key, dotted)  # a class or function of this file
+        return _scope_kinds(analysis, local, seen) if local is not None else None
+    values = _values(analysis, key, expr)
+    if not values:
+        return None
+    out: set = set()
+    for value_key, value in values:
+        kinds = kinds_of(analysis, value_key, value, seen) if value is not None else None
+        if kinds is None:
+            return None
+        out |= kinds
+    return frozenset(out)
+
+
+def _values(analysis, key, expr) -> list:
+    """(scope key, assigned expression) for each binding of a name or `self.attr`."""
+    if isinstance(expr, ast.Name):
+        scope = analysis.scopes.get(key)
+        while scope is not None and expr.id not in scope.values:
+            scope = scope.parent
+        return [(scope.key, v) for v in scope.values[expr.id]] if scope is not None else []
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self":
+        scope = analysis.scopes.get(key)
+        while scope is not None and not scope.is_class:
+            scope = scope.parent
+        return [(scope.key, v) for v in scope.attrs.get(expr.attr, [])] if scope is not None else []
+    return []
+
+
+def _defined(analysis, key, name: str):
+    """The scope of the class or function `name` defined in this file, seen from `key`."""
+    if "." in name:
+        return None
+    scope = analysis.scopes.get(key)
+    while scope is not None:
+        for child_key, child in analysis.scopes.items():
+            if child.parent is scope and child_key[-1][0] == name and child.node is not None:
+                return child
+        scope = scope.parent
+    return None
+
+
+def _method(analysis, key, name: str):
+    scope = analysis.scopes.get(key)
+    while scope is not None and not scope.is_class:
+        scope = scope.parent
+    if scope is None:
+        return None
+    for child_key, child in analysis.scopes.items():
+        if child.parent is scope and child_key[-1][0] == name and isinstance(child.node, ast.FunctionDef):
+            return child
+    return None
+
+
+def _scope_kinds(analysis, scope, seen) -> Optional[frozenset]:
+    """A class's Gluon kinds (from its bases), or what a function returns."""
+    node = scope.node
+    if isinstance(node, ast.ClassDef):
+        kinds: set = set()
+        parent = scope.parent.key
+        for base in node.bases:
+            dotted = _dotted(base)
+            if dotted is None:
+                continue
+            resolved = analysis.resolve(parent, dotted)
+            if resolved is AMBIGUOUS:
+                continue
+            if resolved is not None:
+                if is_mxnet(resolved) and resolved.startswith(GLUON):
+                    kinds.add(resolved)
+                kinds |= analysis.facts.get(resolved, frozenset())
+            else:
+                local = _defined(analysis, parent, dotted)
+                if local is not None and (id(local), "class") not in seen:
+                    kinds |= _scope_kinds(analysis, local, seen | {(id(local), "class")}) or frozenset()
+        return frozenset(k for k in kinds if k.startswith(GLUON)) or None
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        returns = [r.value for r in _returns(node) if r.value is not None]
+        if not returns:
+            return None
+        out: set = set()
+        for value in returns:
+            kinds = kinds_of(analysis, scope.key, value, seen)
+            if not kinds:
+                return None
+            out |= kinds
+        return frozenset(out)
+    return None
+
+
+def _returns(node) -> list:
+    """The return statements of a function, not of the functions and classes inside it."""
+    found, todo = [], list(node.body)
+    while todo:
+        stmt = todo.pop()
+        if isinstance(stmt, ast.Return):
+            found.append(stmt)
+        elif not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            todo.extend(c for c in ast.iter_child_nodes(stmt) if isinstance(c, ast.stmt) or isinstance(c, ast.excepthandler))
+    return found
+
+
+def _dotted(node) -> Optional[str]:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def is_block(kinds: Optional[frozenset]) -> bool:
+    return bool(kinds) and any(k.startswith(GLUON) for k in kinds)
+
+
+def proven_containers(analysis, key: tuple) -> frozenset:
+    """Receivers (dotted, as written) that scope `key` hands a Gluon block with `.add(...)`:
+    only a Gluon container takes one, so every `.add` on them is the container's."""
+    memo = ("containers", key)
+    if memo in analysis._kinds:
+        return analysis._kinds[memo]
+    scope = analysis.scopes.get(key)
+    body = scope.node.body if scope is not None and scope.node is not None else analysis.tree.body
+    found = set()
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add":
+            receiver = _dotted(node.func.value)
+            if receiver and any(is_block(kinds_of(analysis, key, a)) for a in node.args
+                                if not isinstance(a, ast.Starred)):
+                found.add(receiver)
+        todo.extend(ast.iter_child_nodes(node))
+    analysis._kinds[memo] = frozenset(found)
+    return analysis._kinds[memo]
