@@ -116,7 +116,8 @@ def test_hybrid_forward_rebinding_a_parameter_is_manual():
 
 @pytest.mark.parametrize("body,why", [
     ("def forward(self, x):\n        return x\n    def hybrid_forward(self, F, x, w):\n        return x", "both"),
-    ("def hybrid_forward(self, F, x, **kwargs):\n        return x * kwargs['w']", "kwargs"),
+    ("def hybrid_forward(self, F, x, **kwargs):\n        return x * len(kwargs)", "kwargs"),
+    ("def hybrid_forward(self, F, x, **kwargs):\n        return x * kwargs['w'] + f(**kwargs)", "kwargs"),
 ])
 def test_hybrid_forward_left_when_unsafe(body, why):
     src = ("from mxnet import gluon\nclass Net(gluon.HybridBlock):\n    def __init__(self):\n"
@@ -124,6 +125,15 @@ def test_hybrid_forward_left_when_unsafe(body, why):
     r = convert(src)
     assert "MX103" in codes(r, "manual"), why
     assert "hybrid_forward" in r.output
+
+
+def test_hybrid_forward_reads_parameters_from_kwargs():
+    src = ("from mxnet import gluon\nclass Net(gluon.HybridBlock):\n    def __init__(self):\n"
+           "        super().__init__()\n        self.w = self.params.get_constant('w', [1.0])\n"
+           "    def hybrid_forward(self, F, x, **kwargs):\n        w = kwargs['w']\n        return x * kwargs.get('w') * w\n")
+    r = convert(src)
+    assert "def forward(self, x, **kwargs):\n        w = self.w\n        return x * self.w * w" in r.output
+    assert not codes(r, "manual")
 
 
 def test_hybrid_forward_outside_a_gluon_class_is_left():

@@ -86,6 +86,8 @@ class Rule:
     # gives instance_of per class name)
     runtime: str | None = None
     instance_of: str | Mapping[str, str] | None = None
+    # a member reference rule that also applies inside a longer chain (`self._children.values()`)
+    chained: bool = False
     family_file: str = ""
 
     @property
@@ -160,6 +162,7 @@ def _rule(entry: dict[str, Any], source: str) -> Rule:
         unknown=entry.get("unknown", "report"),
         runtime=entry.get("runtime"),
         instance_of=entry.get("instance_of"),
+        chained=bool(entry.get("chained", False)),
         family_file=source,
     )
 

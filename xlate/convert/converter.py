@@ -65,6 +65,7 @@ class Converter(Statements, FastTransformer):
         self.chains: dict[tuple, tuple] = {}  # (scope, container code) -> (statement id, Shape)
         self.helper_uses: Counter = Counter()  # helper name -> uses emitted and still in the tree
         self.type_tests: set[int] = set()  # class expressions tested by isinstance/issubclass
+        self.arguments: set[int] = set()  # expressions passed as a call's argument
 
     # -- utilities used by rules ------------------------------------------
     def code_for(self, node: cst.CSTNode) -> str:
@@ -91,6 +92,8 @@ class Converter(Statements, FastTransformer):
             self.helper_uses[name] -= 1
 
     def report(self, node: cst.CSTNode, code: str, status: str, message: str) -> None:
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            node = node.name  # a definition's text starts with the blank lines and decorators above it
         self.found.append((node, code, status, message))
 
     # -- scopes -------------------------------------------------------------
@@ -188,6 +191,7 @@ class Converter(Statements, FastTransformer):
 
     def visit_Call(self, node: cst.Call) -> None:
         self.call_funcs.add(id(node.func))
+        self.arguments.update(id(a.value) for a in node.args)
         if isinstance(node.func, cst.Name) and node.func.value in ("isinstance", "issubclass") \
                 and len(node.args) == 2:
             tested = node.args[1].value
@@ -201,16 +205,17 @@ class Converter(Statements, FastTransformer):
         return self._reference(original, updated, original.value)
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
-        if self.store_depth or id(original) in self.inner or id(original) in self.call_funcs:
+        if self.store_depth:
             return updated
+        chained = id(original) in self.inner or id(original) in self.call_funcs
         dotted = _dotted(original, self.analysis.imported)
         if dotted is not None:
             head = dotted.split(".", 1)[0]
             if self.analysis.lookup(self.scopes[-1], head) is not None:
-                return self._reference(original, updated, dotted)
+                return updated if chained else self._reference(original, updated, dotted)
         member = "." + original.attr.value
         rule = self.rules.references.get(member)
-        if rule is None:
+        if rule is None or (chained and not rule.chained):  # `x.context.device_type` is no context
             return updated
         site = Site(self, rule, original, updated, matched=member, receiver=updated.value)
         site.args = {rule.signature[0] if rule.signature else "data": cst.Arg(updated.value)}
@@ -314,6 +319,8 @@ class Converter(Statements, FastTransformer):
         untyped = site.receiver_kind is None and receiver_node is not None and rule.receiver == "ndarray"
         try:
             if rule.applicability == "manual":
+                if rule.transform:  # it decides whether the match is MXNet's (and says why not)
+                    _transform(rule.transform)(site)
                 raise Manual(rule.summary)
             if untyped and rule.unknown == "leave":
                 raise Skip()  # `s.split(",")` on a string is not MXNet's split

@@ -260,6 +260,8 @@ class _Collector:
         return resolved.startswith(GLUON_ROOTS) or any(k.startswith(GLUON_ROOTS) for k in self.a.facts.get(resolved, ()))
 
     def run(self, tree: ast.Module) -> None:
+        # helpers taking F (Note in _gluon_namespace) only where hybrid_forward hands it out
+        self.hybrid = any(isinstance(n, ast.FunctionDef) and n.name == "hybrid_forward" for n in ast.walk(tree))
         root = Scope((), None)
         self.a.scopes[()] = root
         self._body(tree.body, root)
@@ -361,11 +363,12 @@ class _Collector:
         whose operators mean the same) as F: resolve it like `import mxnet.ndarray as F`."""
         params = node.args.posonlyargs + node.args.args
         if node.name == "hybrid_forward" and scope.is_class and len(params) >= 2 and self.a.uses_mxnet:
-            name = params[1].arg
-            inner.other.discard(name)
-            inner.values.pop(name, None)
-            inner.imports[name] = "mxnet.ndarray"
-            inner.mx_params.add(name)
+            self._namespace_param(inner, params[1].arg)
+        elif self.hybrid and (scope.gluon or not scope.is_class) \
+                and any(p.arg == "F" for p in params + node.args.kwonlyargs) \
+                and is_mxnet(self.a.scopes[()].imports.get("F", "mxnet")):
+            # a helper hybrid_forward hands its F to (`self.upsample(F, x)`): the same namespace
+            self._namespace_param(inner, "F")
         if node.name in ("forward", "hybrid_forward") and scope.is_class and scope.gluon:
             # a Gluon block is called with NDArrays: its inputs are arrays unless a default
             # says otherwise (`training=True`); `valid_length=None` is an optional array
@@ -376,6 +379,13 @@ class _Collector:
                     inner.values[p.arg] = [ARRAY_ARGUMENT]
             if node.args.vararg is not None:
                 inner.values[node.args.vararg.arg] = [ARRAY_ARGUMENT]
+
+    @staticmethod
+    def _namespace_param(inner: Scope, name: str) -> None:
+        inner.other.discard(name)
+        inner.values.pop(name, None)
+        inner.imports[name] = "mxnet.ndarray"
+        inner.mx_params.add(name)
 
     def _import(self, scope: Scope, name: str, dotted: str, line: int, full: str = "") -> None:
         scope.imports[name] = canonical(dotted) if is_mxnet(dotted) else dotted

@@ -84,6 +84,7 @@ class Conversion(Protocol):
     layers: dict  # id(emitted constructor) -> (node, LayerInfo)
     chains: dict  # (scope, container code) -> (statement id, Shape)
     line_before: dict  # id(statement) -> id of the statement just before it in straight-line code
+    arguments: set  # ids of expressions passed as a call's argument
 
     def code_for(self, node: cst.CSTNode) -> str: ...
     def resolve_expr(self, node: cst.BaseExpression) -> Optional[str]: ...

@@ -235,3 +235,11 @@ def _mx_lstm_bias(forget_bias=1.0):
         return tensor
 
     return init
+
+
+def _mx_param_attr(module, name, value):
+    """Gluon's `collect_params().setattr(name, value)` for what torch parameters cannot carry
+    (lr_mult, wd_mult): recorded on every parameter as `_mx_<name>`, for an optimizer built
+    with parameter groups to read."""
+    for param in module.parameters():
+        setattr(param, f"_mx_{name}", value)

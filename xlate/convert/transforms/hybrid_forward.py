@@ -42,6 +42,51 @@ class _ToSelf(cst.CSTTransformer):
         return updated
 
 
+class _FromKwargs(cst.CSTTransformer):
+    """`kwargs['gamma']` / `kwargs.get('gamma')` for a parameter Gluon passes -> `self.gamma`;
+    counts every other use of `kwargs`."""
+
+    def __init__(self, star: str, names: set, me: str):
+        super().__init__()
+        self.star, self.names, self.me = star, names, me
+        self.replaced: set = set()
+        self.other_uses = 0
+
+    def _key(self, node) -> str | None:
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == self.star \
+                and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            key = node.slice[0].slice.value
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get" \
+                and isinstance(node.func.value, cst.Name) and node.func.value.value == self.star and node.args:
+            key = node.args[0].value
+        else:
+            return None
+        if isinstance(key, cst.SimpleString) and key.evaluated_value in self.names:
+            return key.evaluated_value
+        return None
+
+    # a pattern is seen (visit) before the name inside it, which then is no other use
+    def visit_Subscript(self, node):
+        if self._key(node) is not None:
+            self.replaced.add(id(node.value))
+
+    def visit_Call(self, node):
+        if self._key(node) is not None:
+            self.replaced.add(id(node.func.value))
+
+    def visit_Name(self, node):
+        if node.value == self.star and id(node) not in self.replaced:
+            self.other_uses += 1
+
+    def leave_Subscript(self, original, updated):
+        key = self._key(original)
+        return updated if key is None else cst.Attribute(cst.Name(self.me), cst.Name(key))
+
+    def leave_Call(self, original, updated):
+        key = self._key(original)
+        return updated if key is None else cst.Attribute(cst.Name(self.me), cst.Name(key))
+
+
 def _names_in(target) -> set:
     if isinstance(target, cst.Name):
         return {target.value}
@@ -63,9 +108,15 @@ def transform(site: Site):
     registered = set(conv.analysis.block_params(cls))
     listed = [p for p in params[2:] + list(fn.params.kwonly_params) if p.name.value in registered]
     missing = registered - {p.name.value for p in listed}
+    body = fn.body
     if missing and isinstance(fn.params.star_kwarg, cst.Param):
-        raise Manual(f"parameters {', '.join(sorted(missing))} arrive through **{fn.params.star_kwarg.name.value}: "
-                     "read them as `self.<name>` by hand")
+        # `gamma = kwargs['gamma']`: Gluon passes its parameters in **kwargs
+        star = fn.params.star_kwarg.name.value
+        reader = _FromKwargs(star, missing, params[0].name.value)
+        body = body.visit(reader)
+        if reader.other_uses:
+            raise Manual(f"parameters {', '.join(sorted(missing))} arrive through **{star}, which the body also "
+                         f"uses otherwise: read them as `self.<name>` by hand")
     names = {p.name.value for p in listed}
     keep = [p for p in params[2:] if p.name.value not in names]
     kwonly = [p for p in fn.params.kwonly_params if p.name.value not in names]
@@ -77,7 +128,6 @@ def transform(site: Site):
     if not kwonly and isinstance(star, cst.ParamStar):
         star = cst.MaybeSentinel.DEFAULT
     new_params = fn.params.with_changes(params=[params[0], *keep], kwonly_params=kwonly, star_arg=star)
-    body = fn.body
     if names:
         renamer = _ToSelf(names, me)
         body = body.visit(renamer)

@@ -50,6 +50,12 @@ def _rewrite(site: Site, block):
                          "(DistributedDataParallel), not a parameter move")
         return site.emit("{net}.to({ctx})", net=block, ctx=ctx)
     name, value = site.literal("name"), site.literal("value")
+    if name in ("lr_mult", "wd_mult"):
+        site.review(f"setattr({name!r}, ...) -> recorded on each parameter as `_mx_{name}`, which a torch "
+                    f"optimizer ignores: build the optimizer with parameter groups "
+                    f"(`torch.optim.SGD([{{'params': ..., 'lr': base_lr * {name}}}])`)")
+        return site.emit("_mx_param_attr({net}, {name}, {value})", net=block, name=site.value("name"),
+                         value=site.value("value"))
     if name != "grad_req":
         raise Manual(f"setattr({site.code(site.value('name'))}, ...): lr_mult / wd_mult become optimizer "
                      "parameter groups in PyTorch (`torch.optim.SGD([{'params': ..., 'lr': ...}])`)")

@@ -24,7 +24,7 @@ from typing import Optional
 
 import libcst as cst
 
-from xlate.convert import names
+from xlate.convert import kinds, names
 
 # parameters of Gluon's own layers, as attributes of the layer
 GLUON_PARAMS = frozenset(("weight", "bias", "gamma", "beta", "alpha", "running_mean", "running_var"))
@@ -141,7 +141,10 @@ def _gluon(conv, dotted: Optional[str], classes: set) -> bool:
     if dotted in classes:
         return True
     resolved = conv.analysis.resolve((), dotted)
-    return resolved not in (None, names.AMBIGUOUS) and resolved.startswith(("mxnet.gluon", "gluoncv", "gluonnlp"))
+    if resolved in (None, names.AMBIGUOUS):
+        return False
+    # a class or factory of the converted tree that is or gives a Gluon block (Note [package facts])
+    return resolved.startswith(("mxnet.gluon", "gluoncv", "gluonnlp")) or kinds.is_block(conv.analysis.facts.get(resolved))
 
 
 def _blocks(conv, scan: _Scan, found: Facts) -> None:
@@ -180,7 +183,7 @@ def block_kind(site, node) -> str:
         return "unknown"
     if root.value == "self":
         cls = _enclosing_class(site.conv)
-        if cls in known.gluon_classes:
+        if cls in known.gluon_classes or site.conv.analysis.gluon_class(site.conv.scopes[-1]) is not None:
             return "yes"
         return "no" if root is node and cls in known.other_classes else "unknown"
     return "yes" if root.value in known.block_names else "unknown"

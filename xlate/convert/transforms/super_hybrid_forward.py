@@ -1,0 +1,23 @@
+"""`super().hybrid_forward(F, x)` in a Gluon block -> `super().forward(x)`: the parent's
+hybrid_forward became its forward, which takes no namespace."""
+import libcst as cst
+
+from xlate.convert.rulectx import Manual, Site, Skip
+
+
+def transform(site: Site):
+    call, conv = site.node, site.conv
+    receiver = site.receiver
+    is_super = isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super"
+    is_self = isinstance(receiver, cst.Name) and receiver.value == "self"
+    if not (is_super or is_self) or conv.analysis.gluon_class(conv.scopes[-1]) is None:
+        raise Skip()
+    args = list(call.args)
+    first = site.original.args[0].value if site.original.args else None
+    if first is None or conv.resolve_expr(first) not in ("mxnet.ndarray", "mxnet.symbol"):
+        raise Manual("hybrid_forward called without MXNet's namespace first: call `forward` with the inputs")
+    rest = args[1:]
+    if rest:
+        rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    site.fixed("`hybrid_forward(F, ...)` of a Gluon block -> `forward(...)`")
+    return call.with_changes(func=call.func.with_changes(attr=cst.Name("forward")), args=rest)
