@@ -175,11 +175,13 @@ class Analysis:
             scope = self.scopes.get(key)
             while scope is not None and expr.id not in scope.values and expr.id not in scope.imports:
                 scope = scope.parent
-            if scope is None or (key, expr.id) in seen or expr.id in scope.imports:
+            if scope is None or expr.id in scope.imports:
                 return None
-            seen.add((key, expr.id))
+            if (scope.key, expr.id) in seen:
+                return _CYCLE  # `x = x.T`: this binding adds nothing to what the others say
+            seen.add((scope.key, expr.id))
             kinds = {self.classify(scope.key, v, seen) if v is not None else None
-                     for v in scope.values[expr.id]}
+                     for v in scope.values[expr.id]} - {_CYCLE}
             return kinds.pop() if len(kinds) == 1 else None
         if isinstance(expr, ast.Call):
             func = _dotted(expr.func)
@@ -222,6 +224,28 @@ ND_METHODS = frozenset(
 # `data()` and `grad()` too: numpy has neither method).
 _FIXED_KIND = frozenset("as_in_context as_in_ctx copyto data grad".split())
 _NOT_ARRAYS = ("waitall", "save", "load", "split", "NDArray", "array_split")
+
+
+# `self.blocks` filled by `self.blocks.append(b)` in the class's methods: a loop over it binds
+# its target to `self.blocks<elements>`, whose values are what was appended
+ELEMENTS = "<elements>"
+_CYCLE = "<cycle>"
+
+
+def _appended(call: ast.expr):
+    """(attr, value) for `self.<attr>.append(value)`."""
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append" \
+            and len(call.args) == 1 and not call.keywords and isinstance(call.func.value, ast.Attribute) \
+            and isinstance(call.func.value.value, ast.Name) and call.func.value.value.id == "self":
+        return call.func.value.attr, call.args[0]
+    return None
+
+
+def _elements(iterable: ast.expr):
+    """What a `for` target over `iterable` is bound to: the elements of `self.<attr>`, else unknown."""
+    if isinstance(iterable, ast.Attribute) and isinstance(iterable.value, ast.Name) and iterable.value.id == "self":
+        return ast.Attribute(value=iterable.value, attr=iterable.attr + ELEMENTS)
+    return None
 
 
 _MATCH_CASE = (ast.match_case,) if hasattr(ast, "match_case") else ()
@@ -320,6 +344,11 @@ class _Collector:
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 for name in node.names:  # the name lives elsewhere: never local here
                     scope.values.setdefault(name, [])
+            elif isinstance(node, ast.Expr) and _appended(node.value) and scope.parent is not None \
+                    and scope.parent.is_class:  # `self.blocks.append(Block(...))` in a method
+                attr, value = _appended(node.value)
+                scope.parent.attrs.setdefault(attr + ELEMENTS, []).append(value)
+                self._expr(node.value, scope)
             elif isinstance(node, ast.Assign):
                 for target in node.targets:
                     self._target(target, scope, node.value if len(node.targets) == 1 else None)
@@ -338,7 +367,7 @@ class _Collector:
 
     def _compound(self, node: ast.AST, scope: Scope, counts: dict) -> None:
         if isinstance(node, (ast.For, ast.AsyncFor)):
-            self._target(node.target, scope, None)
+            self._target(node.target, scope, _elements(node.iter))
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
                 if item.optional_vars is not None:

@@ -84,15 +84,58 @@ def _mx_parameter(shape, *, init=None, dtype=torch.float32, requires_grad=True):
     """A Gluon `params.get(name, shape=..., init=...)` parameter. Gluon leaves it empty until
     `initialize()`; here it is filled at once: by `init`, or by Uniform(0.07), what the default
     `initialize()` gives a parameter without its own initializer. The tag (None: the global
-    initializer) tells a translated `initialize()` what to draw it with."""
+    initializer) tells a translated `initialize()` what to draw it with. A shape that is None
+    or holds a 0 is Gluon's deferred shape: the parameter stays uninitialised until
+    `_mx_set_shape` gives it its size (Note [deferred parameters])."""
+    if shape is None or 0 in ((shape,) if isinstance(shape, int) else tuple(shape)):
+        param = torch.nn.UninitializedParameter(requires_grad=requires_grad, dtype=dtype)
+        param._mx_init, param._mx_shape = init, shape
+        return param
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
-    if 0 in shape:  # Gluon's deferred size: an empty torch tensor would be silently wrong
-        raise ValueError(f"parameter shape {shape} has a 0 (deferred until the first forward in Gluon): "
-                         "give the size")
     param = torch.nn.Parameter(torch.empty(shape, dtype=dtype), requires_grad=requires_grad)
     param._mx_init = init
     with torch.no_grad():
         (init if init is not None else _mx_default_init)(param)
+    return param
+
+
+# Note [deferred parameters]
+# Gluon code that learns a parameter's size from its input declares it without one
+# (`params.get('W', allow_deferred_init=True)`, or a shape with a 0), sets `param.shape` in
+# the forward and calls `param._finish_deferred_init()` before `param.data()`. The translation
+# keeps the same object: a torch UninitializedParameter, registered on the module when it is
+# assigned, that `_mx_set_shape` materialises in place (so an optimizer built before the first
+# call holds the same tensor and updates it) and fills with its own initializer, or with the
+# one `_mx_initialize` was given while it had no shape (Gluon's default Uniform(0.07) when
+# initialize() never reached it, where Gluon would refuse to run). The state_dict is complete
+# after the first forward (torch cannot save or load a tensor without a shape).
+def _mx_set_shape(param, shape):
+    """Gluon's `param.shape = shape` (and `_finish_deferred_init()`): give a deferred parameter
+    its shape and initial values; a known shape must agree, 0 standing for any size."""
+    shape = (shape,) if isinstance(shape, int) else tuple(int(d) for d in shape)
+    if not torch.nn.parameter.is_lazy(param):
+        if len(shape) != param.dim() or any(d and d != n for d, n in zip(shape, param.shape)):
+            raise ValueError(f"parameter shape {tuple(param.shape)} is incompatible with {shape}")
+        return param
+    partial = getattr(param, "_mx_shape", None)
+    if partial is not None:
+        partial = (partial,) if isinstance(partial, int) else tuple(partial)
+        if len(partial) != len(shape) or any(p and p != d for p, d in zip(partial, shape)):
+            raise ValueError(f"parameter shape {partial} is incompatible with {shape}")
+    init = param._mx_init if getattr(param, "_mx_init", None) is not None else \
+        getattr(param, "_mx_global_init", _mx_default_init)
+    param.materialize(shape)
+    with torch.no_grad():
+        init(param)
+    param._mx_ready = True
+    return param
+
+
+def _mx_finish_deferred_init(param):
+    """Gluon's `param._finish_deferred_init()`: `_mx_set_shape` already did the work; a
+    parameter still without a shape is an error, as in Gluon."""
+    if torch.nn.parameter.is_lazy(param):
+        raise RuntimeError("the parameter's shape is not set: assign `param.shape` (`_mx_set_shape`) first")
     return param
 
 
@@ -125,6 +168,7 @@ def _mx_init_module(module, init, force_reinit):
     with torch.no_grad():
         for name, tensor in tensors:
             if torch.nn.parameter.is_lazy(tensor):
+                tensor._mx_global_init = init  # for a deferred parameter's `_mx_set_shape`
                 pending = True
                 continue
             if getattr(tensor, "_mx_ready", False) and not force_reinit:

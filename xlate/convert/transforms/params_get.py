@@ -31,7 +31,8 @@ def transform(site: Site):
     assign = _assignment(site)
     if site.matched == ".get_constant":
         return _constant(site, block, name, assign)
-    if not site.has("shape"):
+    deferred = site.literal("allow_deferred_init", False)
+    if not site.has("shape") and not deferred:
         if len(site.args) > 2:  # the receiver and the name
             raise Manual("`params.get` without `shape=` creates a parameter of unknown shape: give its shape")
         torch_name = _TORCH_NAME.get(name, name)
@@ -42,18 +43,18 @@ def transform(site: Site):
         raise Manual(f"assign `params.get({name!r}, ...)` to `self.{name}` so the translation can register it "
                      "under the same name")
     shape = site.literal("shape")
-    if shape is None:
-        raise Manual("`shape=None`: give the parameter's shape")
-    if shape is not NOT_LITERAL and _deferred(shape):
-        raise Manual(f"shape {shape} has a 0 (known only at the first forward): give the size, or build the "
-                     "parameter in the first forward by hand (nn.UninitializedParameter)")
+    if deferred is NOT_LITERAL:
+        raise Manual("`allow_deferred_init=` is not a literal: write True or False")
+    if shape is None or (shape is not NOT_LITERAL and _deferred(shape)):
+        site.fixed(f"`params.get({name!r}, ...)` with its shape deferred -> `_mx_parameter(...)`, a torch "
+                   "UninitializedParameter that `param.shape = ...` (`_mx_set_shape`) materialises")
     for arg in _OPTIMIZER:
         if site.has(arg) and site.literal(arg) not in (1, 1.0):
             raise Manual(f"`{arg}=` has no per-parameter counterpart in PyTorch: use an optimizer parameter group")
     for arg in ("stype", "grad_stype"):
         if site.literal(arg, "default") != "default":
             raise Manual(f"`{arg}=` (sparse storage) does not translate")
-    holes = {"shape": site.value("shape")}
+    holes = {"shape": site.value("shape") if site.has("shape") else cst.Name("None")}
     extra = ""
     if site.has("init") and site.literal("init", None) is not None:
         holes["init"] = _initializer(site, site.value("init"))
