@@ -6,7 +6,7 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from zoo_silent import LineMap
+from xlate.check.leftovers import LineMap
 
 
 class Tree:

@@ -1,4 +1,5 @@
-"""MXNet left in a converted tree, and whether the report says so at that line.
+"""MXNet left in a converted tree, and whether the report says so at that line (used by
+bench/model_zoo.py on real code and by the property tests on generated and fixture programs).
 
 Note [silent misses]
 A silent miss is an MXNet construct still in the converted output with no report at its
@@ -15,8 +16,8 @@ one `ast` pass), and five kinds of leftovers are collected:
                `self.params.get`, `net.collect_params()`), a method still named
                `hybrid_forward` (torch never calls it), and `.add(...)` on anything the file
                does not assign a set to (Sequential.add: torch has no such method).
-The corpus's own package name (gluoncv) is not MXNet here: its references point into the
-converted tree itself.
+A tree's own package (gluoncv, when converting GluonCV) is not MXNet: pass its name in
+`local` and its references count as the converted tree's own code.
 
 Report lines are lines of the ORIGINAL file, so output lines are mapped back by aligning the
 two files' stripped lines (difflib). In a block the converter changed, a line maps to the
@@ -45,7 +46,7 @@ from typing import Optional
 
 from xlate.convert import names
 
-MX = ("mxnet", "gluonnlp")
+MX_ROOTS = ("mxnet", "gluonnlp", "gluoncv")
 GLUON_ONLY_ATTRS = frozenset(
     "asnumpy asscalar as_in_context as_in_ctx attach_grad collect_params hybridize name_scope "
     "register_child reset_ctx list_ctx set_data wait_to_read tostype _children _reg_params "
@@ -165,7 +166,7 @@ def _undefined(tree: ast.Module) -> set:
 BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__spec__", "__path__", "__package__"}
 
 
-def leftovers(source: str, path: str, original: str = "") -> list[Leftover]:
+def leftovers(source: str, path: str, original: str = "", local: frozenset = frozenset()) -> list[Leftover]:
     """MXNet constructs left in one converted file (output line numbers). With the original
     text, names the converted file uses but never defines (hybrid_forward's `F` once its
     parameter is gone) count too, unless the original did not define them either."""
@@ -178,6 +179,7 @@ def leftovers(source: str, path: str, original: str = "") -> list[Leftover]:
     except SyntaxError:
         undefined = set()
     analysis = names.Analysis(tree)
+    MX = tuple(r for r in MX_ROOTS if r not in local)
     lines = source.splitlines()
     found: list[Leftover] = []
 
@@ -313,14 +315,15 @@ def statement_lines(source: str) -> dict[int, range]:
     return spans
 
 
-def find(originals: dict[str, str], converted: dict[str, str], diagnostics: dict[str, list[dict]]) -> list[Leftover]:
+def find(originals: dict[str, str], converted: dict[str, str], diagnostics: dict[str, list[dict]],
+         local: frozenset = frozenset()) -> list[Leftover]:
     """Every leftover in the converted tree with its original line and whether it is reported.
-    Keys of all three dicts: paths relative to the tree."""
+    Keys of all three dicts: paths relative to the tree; `local`: the tree's own packages."""
     out: list[Leftover] = []
     for rel, text in sorted(converted.items()):
         if text == originals.get(rel) and not diagnostics.get(rel):
             continue  # no MXNet found there (gluoncv/torch is PyTorch code already)
-        found = leftovers(text, rel, originals.get(rel, ""))
+        found = leftovers(text, rel, originals.get(rel, ""), local)
         if not found:
             continue
         lm = LineMap(originals.get(rel, ""), text)
