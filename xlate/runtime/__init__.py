@@ -42,10 +42,17 @@ def sources() -> dict[str, str]:
     return found
 
 
+@functools.lru_cache(maxsize=None)
+def _uses(name: str) -> tuple[str, ...]:
+    """The helpers `name`'s code refers to (names in code; docstrings and comments do not count)."""
+    known = sources()
+    found = {n.id for n in ast.walk(ast.parse(known[name])) if isinstance(n, ast.Name)}
+    return tuple(sorted(n for n in found if n in known and n != name))
+
+
 def closure(wanted) -> list[str]:
     """`wanted` with every helper they use, each after the ones it needs (a class after its
     bases; two helpers that call each other at run time may come in either order)."""
-    text = sources()
     order: list[str] = []
     seen: set = set()
 
@@ -53,9 +60,8 @@ def closure(wanted) -> list[str]:
         if name in seen:
             return
         seen.add(name)
-        for dep in HELPER_RE.findall(text[name]):
-            if dep in text and dep != name:
-                add(dep)
+        for dep in _uses(name):
+            add(dep)
         order.append(name)
 
     for name in wanted:

@@ -85,8 +85,8 @@ def _mx_parameter(shape, *, init=None, dtype=torch.float32, requires_grad=True):
     `initialize()`; here it is filled at once: by `init`, or by Uniform(0.07), what the default
     `initialize()` gives a parameter without its own initializer. The tag (None: the global
     initializer) tells a translated `initialize()` what to draw it with. A shape that is None
-    or holds a 0 is Gluon's deferred shape: the parameter stays uninitialised until
-    `_mx_set_shape` gives it its size (Note [deferred parameters])."""
+    or holds a 0 is Gluon's deferred shape: the parameter stays uninitialised until its shape
+    is set (Note [deferred parameters])."""
     if shape is None or 0 in ((shape,) if isinstance(shape, int) else tuple(shape)):
         param = torch.nn.UninitializedParameter(requires_grad=requires_grad, dtype=dtype)
         param._mx_init, param._mx_shape = init, shape
@@ -168,7 +168,7 @@ def _mx_init_module(module, init, force_reinit):
     with torch.no_grad():
         for name, tensor in tensors:
             if torch.nn.parameter.is_lazy(tensor):
-                tensor._mx_global_init = init  # for a deferred parameter's `_mx_set_shape`
+                tensor._mx_global_init = init  # what a deferred parameter is drawn with (Note [deferred parameters])
                 pending = True
                 continue
             if getattr(tensor, "_mx_ready", False) and not force_reinit:
