@@ -287,3 +287,16 @@ def _mx_param_attr(module, name, value):
     with parameter groups to read."""
     for param in module.parameters():
         setattr(param, f"_mx_{name}", value)
+
+
+def _mx_list_ctx(value):
+    """Gluon's `list_ctx()`: the devices a Parameter (a tensor: one device), a ParameterDict
+    (a dict of tensors) or a block's parameters live on, in first-seen order."""
+    if isinstance(value, torch.Tensor):
+        return [value.device]
+    tensors = value.values() if isinstance(value, dict) else value.parameters()
+    devices = []
+    for tensor in tensors:
+        if tensor.device not in devices:
+            devices.append(tensor.device)
+    return devices
