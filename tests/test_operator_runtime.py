@@ -36,6 +36,8 @@ def line(result, start: str) -> str:
     ("nd.concat(*outs, dim=1)", "torch.cat([*outs], dim=1)"),
     ("nd.concat(x, *outs)", "torch.cat([x, *outs], dim=1)"),  # MXNet's default dim still written
     ("nd.concat(*a, *b, dim=0)", "torch.cat([*a, *b], dim=0)"),
+    ("nd.concat(*[f(p) for p in ps], dim=2)", "torch.cat([f(p) for p in ps], dim=2)"),  # [*[...]] is [...]
+    ("nd.stack(*[a, b])", "torch.stack([a, b])"),
     ("nd.stack(*rows, axis=0)", "torch.stack([*rows], dim=0)"),
     ("nd.add_n(*terms)", "torch.stack([*terms]).sum(dim=0)"),
     ("nd.UpSampling(*maps, scale=2, sample_type='nearest')",
@@ -45,6 +47,18 @@ def test_starred_arrays_in_a_varargs_slot(call, expected):
     r = convert(f"from mxnet import nd\ny = {call}\n")
     assert line(r, "y =") == f"y = {expected}"
     assert not manual(r) and "mxnet" not in r.output
+
+
+def test_sequential_add_of_starred_blocks_extends():
+    # Sequential.add(*blocks) takes any number: never `append` of the list itself
+    r = convert("""
+        from mxnet.gluon import nn
+        net = nn.HybridSequential()
+        net.add(*[nn.Dense(4), nn.Dense(2)])
+        net.add(nn.Dense(3), *more)
+    """)
+    assert "net.extend([_mx_Dense(4), _mx_Dense(2)])" in r.output
+    assert "net.extend([_mx_Dense(3), *more])" in r.output and not manual(r)
 
 
 def test_starred_method_varargs_keep_their_star():

@@ -147,6 +147,10 @@ class Site:
         """The varargs as list or tuple elements, `*xs` still starred (Note [starred arguments])."""
         return [cst.StarredElement(a.value) if a.star else cst.Element(a.value) for a in self.varargs]
 
+    def vararg_list(self) -> cst.BaseExpression:
+        """The varargs as one list display; `*[a, b]` or `*[f(x) for x in xs]` alone is that list."""
+        return starred_list(self.vararg_elements())
+
     def bind(self, *signature: str, evident: bool = True) -> None:
         """Bind the call's arguments now, for a rule whose method name is common enough
         (`.get`, `.add`, `.setattr`) that it first checks the receiver (its catalogue
@@ -295,6 +299,14 @@ def bind(rule: Rule, call: cst.Call, receiver: Optional[cst.BaseExpression] = No
                 raise Manual(f"argument `{key}=` has no PyTorch mapping")
             args[key] = a
     return args, varargs
+
+
+def starred_list(elements: list) -> cst.BaseExpression:
+    """A list display of `elements`; a lone `*[...]` (a list display or comprehension) is that list."""
+    if len(elements) == 1 and isinstance(elements[0], cst.StarredElement) \
+            and isinstance(elements[0].value, (cst.List, cst.ListComp)) and not elements[0].value.lpar:
+        return elements[0].value
+    return cst.List(elements)
 
 
 def _check_stars(call: cst.Call, signature: list, method: bool) -> None:
