@@ -1253,9 +1253,19 @@ CASES = [
     C("norm-shapes", ("MX076", "MX504"), """
         def f(x, v):
             a = x.as_in_context(mx.cpu())
+            order, axes = 1, (0, 2)
             return [nd.norm(x), nd.norm(x, ord=1), nd.norm(v, axis=0), nd.norm(x, 2, 2, keepdims=True), a.norm(axis=1),
-                    ]
+                    nd.norm(x, ord=order, axis=axes), nd.norm(v, ord=order)]
         """, (2, 3, 4), (5,), grad=(0, 1)),
+    C("kwargs-new-operators", ("MX070", "MX071", "MX073", "MX076", "MX077", "MX078", "MX080", "MX083"), """
+        def f(x, y, z):
+            boxes = nd.abs(y.reshape((-1,))[:8].reshape((2, 4)))
+            return [nd.slice(x, **{'begin': (None, 1), 'end': (None, None), 'step': (1, -1)}),
+                    nd.slice_like(x, y, **{'axes': (1,)}), nd.reshape_like(x, z, **{'lhs_begin': 1, 'rhs_begin': 1}),
+                    nd.norm(x, **{'axis': 1, 'keepdims': True}), nd.L2Normalization(x, **{'mode': 'spatial'}),
+                    nd.reverse(x, **{'axis': 2}), nd.contrib.arange_like(x, **{'axis': 0, 'step': 2}),
+                    nd.contrib.box_iou(boxes, boxes, **{'format': 'center'})]
+        """, (2, 3, 4), (2, 2, 4), (2, 12)),
     # -- MX077 L2Normalization -------------------------------------------------------------------------
     C("l2-normalization", "MX077", ret("[nd.L2Normalization(x), nd.L2Normalization(x, mode='channel', eps=1e-3), "
                                        "nd.L2Normalization(x, mode='spatial')]"), (2, 3, 4, 5), grad=(0,),
@@ -1362,6 +1372,7 @@ DRAWS = {
     "leaky-relu-gelu": same(), "leaky-relu-selu-forward": same(),
     "sort-default": same(), "argsort-float": same(), "sort-axis-none": same(), "argsort-axis-none": same(),
     "as-in-context": same(), "copy-is-independent": same(), "context-roundtrip": same(),
+    "stop-gradient": same(), "shape-array": same(), "arange-like-gradient": same(),
 }
 assert set(DRAWS) <= set(BY_ID), sorted(set(DRAWS) - set(BY_ID))
 for _id, _draw in DRAWS.items():
