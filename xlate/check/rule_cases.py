@@ -316,6 +316,78 @@ def poolings(*, rank: int = 2, torch_exact: bool = False, max_side: int = 6):
     return strategy
 
 
+def slices(*, max_rank: int = 4, max_side: int = 5, negative_steps: bool = True):
+    """() -> one input and `begin`, `end`, `step` tuples for nd.slice: bounds None or anywhere in
+    [-side - 1, side + 1] (Python clips them; MXNet rejects a begin before -side), steps None or +-1, +-2 (negative ones with
+    `negative_steps`). The result is never empty: after backward through an empty slice MXNet
+    1.9.1 allocates arrays it cannot read back ("Check failed: delay_alloc")."""
+    _check_knobs(1, max_rank, max_side)
+
+    def strategy():
+        from hypothesis import assume, strategies as st
+
+        @st.composite
+        def draw(draw):
+            shape = draw(st.lists(st.integers(1, max_side), min_size=1, max_size=max_rank))
+            n = draw(st.integers(1, len(shape)))
+            begin = tuple(draw(st.one_of(st.none(), st.integers(-s, s + 1))) for s in shape[:n])
+            end = tuple(draw(st.one_of(st.none(), st.integers(-s - 1, s + 1))) for s in shape[:n])
+            steps = [None, 1, 2] + ([-1, -2] if negative_steps else [])
+            step = tuple(draw(st.sampled_from(steps)) for _ in range(n)) if draw(st.booleans()) else ()
+            sizes = [len(range(*slice(b, e, step[i] if step else None).indices(s)))
+                     for i, (b, e, s) in enumerate(zip(begin, end, shape))]
+            assume(all(sizes))
+            return (tuple(shape),), {"begin": begin, "end": end, "step": step}
+        return draw()
+    return strategy
+
+
+def boxes(*, max_boxes: int = 5, center: bool = False):
+    """() -> two ("const", boxes) inputs of shape (n, 4) and (m, 4) for box_iou: corners (x1, y1,
+    x2, y2) with sides in [-0.1, 0.6] (some negative: MXNet gives them area 0), or (x, y, w, h)."""
+    def strategy():
+        from hypothesis import strategies as st
+
+        coord = st.integers(-20, 100).map(lambda v: v / 100)
+        side = st.integers(-10, 60).map(lambda v: v / 100)
+
+        def box(t):
+            x, y, w, h = t
+            return [x, y, w, h] if center else [x, y, x + w, y + h]
+        one = st.tuples(coord, coord, side, side).map(box)
+        many = st.lists(one, min_size=1, max_size=max_boxes)
+        return st.tuples(many, many).map(lambda ab: ((("const", ab[0]), ("const", ab[1])), {}))
+    return strategy
+
+
+def nms_inputs(*, max_boxes: int = 8):
+    """() -> one ("const", rows) input of shape (batch, n, 6) (id, score, x1, y1, x2, y2) with ties
+    among the scores and three classes, and box_nms options `thresh`, `valid`, `topk`, `force`,
+    `background`, `fmt` (in, out)."""
+    def strategy():
+        from hypothesis import strategies as st
+
+        score = st.integers(0, 10).map(lambda v: v / 10)  # coarse: ties are common
+        coord = st.integers(-10, 100).map(lambda v: v / 100)
+        side = st.integers(-5, 60).map(lambda v: v / 100)
+        row = st.tuples(st.integers(0, 2).map(float), score, coord, coord, side, side).map(
+            lambda r: [r[0], r[1], r[2], r[3], r[2] + r[4], r[3] + r[5]])
+
+        @st.composite
+        def draw(draw):
+            n = draw(st.integers(1, max_boxes))
+            rows = draw(st.lists(st.lists(row, min_size=n, max_size=n), min_size=1, max_size=2))
+            options = {"thresh": draw(st.sampled_from([0.1, 0.3, 0.5, 0.7])),
+                       "valid": draw(st.sampled_from([0.0, 0.25, -1.0])),
+                       "topk": draw(st.sampled_from([-1, 1, 3, 20])), "force": draw(st.booleans()),
+                       "background": draw(st.sampled_from([-1, 0, 2])),
+                       "fmt": draw(st.sampled_from([("corner", "corner"), ("corner", "center"),
+                                                    ("center", "corner"), ("center", "center")]))}
+            return (("const", rows),), options
+        return draw()
+    return strategy
+
+
 TIES = ("const", [[1.0, 3.0, 3.0, -2.0], [5.0, 5.0, 0.5, 5.0], [-1.0, -4.0, -4.0, -1.0]])
 DOT = ("MX031",)
 
@@ -457,11 +529,20 @@ CASES = [
     C("split-negative-axis", "MX030", ret("nd.split(x, 2, axis=-1)"), (2, 3, 4)),
     C("slicechannel", "MX030", ret("nd.SliceChannel(x, num_outputs=2)"), (3, 4)),
     C("split-method", "MX030", meth("a.split(2, axis=2)"), (2, 3, 4), grad=(0,)),
-    C("split-runtime-count", "MX030:review", """
+    C("split-runtime-count", "MX030", """
         def f(x):
             n = x.shape[1] // 2
-            return nd.split(x, n)
-        """, (3, 4)),
+            return nd.split(x, n), nd.split(x, n - 1, axis=0)
+        """, (3, 4), grad=(0,)),
+    C("split-runtime-squeeze", ("MX030", "MX053", "MX504"), """
+        def f(x):
+            a = x.as_in_context(mx.cpu())
+            squeeze = x.shape[0] == 3
+            axis = x.ndim - 2
+            return [nd.split(x, 3, axis=0, squeeze_axis=squeeze), a.split(num_outputs=2, axis=-1,
+                    squeeze_axis=not squeeze), nd.slice_axis(x, axis=axis, begin=1, end=None),
+                    x.slice_axis(axis=axis - 1, begin=0, end=2)]
+        """, (3, 4, 2), grad=(0,)),
     # -- MX031 dot -------------------------------------------------------------------------------------
     C("dot-2d", DOT, ret("nd.dot(x, y)"), (3, 4), (4, 5), grad=(0, 1)),
     C("dot-1d-1d-shape-1", DOT, ret("nd.dot(x, y)"), (4,), (4,), grad=(0, 1)),
@@ -1021,6 +1102,222 @@ CASES = [
             p, s = Scale(0.5)(x, y)
             return p, s * 2
         """, (2, 3), (2, 3), grad=(0, 1)),
+    # -- starred arrays in a varargs slot: bound statically (Note [starred arguments]) -------------
+    C("concat-starred", "MX028", """
+        def f(x, y, z):
+            parts = [y, z]
+            return [nd.concat(*parts, dim=0), nd.concat(x, *parts), nd.concat(*(p * 2 for p in parts), x, dim=0)]
+        """, (2, 3), (2, 3), (2, 3), grad=(0, 1, 2)),
+    C("stack-starred", ("MX029", "MX057"), """
+        def f(x, y):
+            rows = [x, y, x * y]
+            return nd.stack(*rows, axis=1), nd.add_n(*rows)
+        """, (2, 3), (2, 3), grad=(0, 1)),
+    C("reshape-method-starred", ("MX023", "MX504"), """
+        def f(x):
+            a = x.as_in_context(mx.cpu())
+            spec, dims = (0, -1), [(-1, 2)]
+            return a.reshape(*spec), a.reshape(*dims), a.reshape(0, *spec[1:])
+        """, (2, 3, 4), grad=(0,)),
+    C("transpose-method-starred", ("MX025", "MX504"), """
+        def f(x):
+            a = x.as_in_context(mx.cpu())
+            axes = [(2, 0, 1)]
+            return a.transpose(*axes)
+        """, (2, 3, 4), grad=(0,)),
+    C("upsampling-starred", "MX062", """
+        def f(x, y):
+            inputs = [x, y]
+            return nd.UpSampling(*inputs, scale=2, sample_type='nearest', num_args=2)
+        """, (2, 2, 4, 6), (2, 3, 2, 3), grad=(0, 1)),
+    # -- **kwargs: the operator's helper takes MXNet's own parameters (Note [operator helpers]) -----
+    C("kwargs-concat-stack-clip", ("MX028", "MX029", "MX038"), """
+        def f(x, y):
+            dims, low = {'dim': 0}, {'a_min': -0.3, 'a_max': 0.4}
+            return [nd.concat(x, y, **dims), nd.stack(x, y, **{'axis': -1}), nd.clip(x, **low)]
+        """, (2, 3), (2, 3), grad=(0, 1)),
+    C("kwargs-activations", ("MX051", "MX034"), """
+        def f(x, y):
+            outs = [nd.Activation(x, **{'act_type': t}) for t in ('relu', 'sigmoid', 'tanh', 'softrelu', 'softsign')]
+            for kw in ({'act_type': 'leaky', 'slope': 0.1}, {'act_type': 'elu', 'slope': 0.7}, {'act_type': 'gelu'},
+                       {'act_type': 'prelu', 'gamma': y}, {}):
+                outs.append(nd.LeakyReLU(x, **kw))
+            outs.append(nd.softmax(x, **{'axis': 1, 'temperature': 2.0}))
+            outs.append(nd.log_softmax(x, **{'axis': 0}))
+            return outs
+        """, (2, 3, 4), ("pos", (3,)), grad=(0, 1)),
+    C("kwargs-shapes", ("MX023", "MX025", "MX053", "MX030"), """
+        def f(x):
+            spec = {'shape': (0, -3)}
+            return [nd.reshape(x, **spec), nd.reshape(x, *[(-1, 4)]), nd.transpose(x, **{'axes': (1, 2, 0)}),
+                    nd.transpose(x, *[(2, 1, 0)]), nd.slice_axis(x, **{'axis': 2, 'begin': 1, 'end': None}),
+                    nd.split(x, **{'num_outputs': 3, 'axis': 1, 'squeeze_axis': True}),
+                    nd.SliceChannel(x, **{'num_outputs': 1, 'axis': 0})]
+        """, (2, 3, 4), grad=(0,)),
+    C("kwargs-convolution-gluon", ("MX059", "MX121"), """
+        class Conv(mx.gluon.nn.Conv2D):  # a subclass reads Gluon's _kwargs
+            pass
+
+        def f(x, y, z):
+            conv = Conv(4, (3, 2), strides=(2, 1), padding=(1, 0), dilation=(1, 2), groups=2, in_channels=4)
+            nobias = Conv(4, 3, padding=1, use_bias=False, in_channels=4)
+            return [nd.Convolution(x, y, z, name='fwd', **conv._kwargs),
+                    nd.Convolution(x, nd.concat(y, y, dim=1)[:, :, :, :1].tile((1, 1, 1, 3)), name='fwd',
+                                   **nobias._kwargs)]
+        """, (2, 4, 5, 6), (4, 2, 3, 2), (4,), grad=(0, 1, 2)),
+    C("kwargs-deconvolution", "MX060", """
+        def f(x, y):
+            kw = {'kernel': (3, 3), 'stride': (2, 2), 'pad': (1, 1), 'adj': (1, 0), 'num_filter': 2, 'num_group': 2}
+            return nd.Deconvolution(x, y, workspace=256, **kw)
+        """, (2, 4, 3, 4), (4, 1, 3, 3), grad=(0, 1)),
+    C("kwargs-pooling-gluon", ("MX061", "MX123"), """
+        class Max(mx.gluon.nn.MaxPool2D):  # subclasses read Gluon's _kwargs
+            pass
+
+        class Avg(mx.gluon.nn.AvgPool2D):
+            pass
+
+        def f(x):
+            outs = []
+            for pool in (Max(3, 2, 1, ceil_mode=True), Avg(2, 1), Avg(3, 2, 1, count_include_pad=False)):
+                outs.append(nd.Pooling(x, name='fwd', **pool._kwargs))
+            outs.append(nd.Pooling(x, **{'kernel': (1, 1), 'global_pool': True, 'pool_type': 'avg'}))
+            return outs
+        """, (2, 3, 7, 6), grad=(0,)),
+    C("kwargs-resize-pad-lrn-upsampling", ("MX064", "MX065", "MX058", "MX062"), """
+        def f(x, y):
+            up = {'height': 7, 'width': 5}
+            return [nd.contrib.BilinearResize2D(x, **up), nd.contrib.BilinearResize2D(x, y, **{'mode': 'like'}),
+                    nd.pad(x, **{'mode': 'edge', 'pad_width': (0, 0, 0, 0, 1, 2, 0, 1)}),
+                    nd.LRN(x, **{'nsize': 2, 'alpha': 0.5}),
+                    nd.UpSampling(x, **{'scale': 2, 'sample_type': 'nearest'})]
+        """, (2, 3, 3, 4), (2, 3, 5, 6), grad=(0,)),
+    C("runtime-values-in-hybrid-forward", ("MX064", "MX051", "MX053", "MX103"), """
+        class Head(mx.gluon.HybridBlock):
+            def __init__(self, act, axis, **kwargs):
+                super().__init__(**kwargs)
+                self._up_kwargs = {'height': 6, 'width': 6}
+                self.act, self.axis = act, axis
+
+            def hybrid_forward(self, F, x):
+                y = F.contrib.BilinearResize2D(x, **self._up_kwargs)
+                y = F.Activation(y, act_type=self.act)
+                return F.slice_axis(y, axis=self.axis, begin=1, end=None)
+
+        def f(x):
+            return Head('tanh', 2)(x)
+        """, (2, 3, 4, 4), grad=(0,)),
+    # -- MX070 slice ---------------------------------------------------------------------------------
+    C("slice-drawn", "MX070", ret("nd.slice(x, begin={begin}, end={end}, step={step})"), (2, 3, 4), grad=(0,),
+      draw=slices(), options={"begin": (0, None, 1), "end": (None, 2, None), "step": ()}),
+    C("slice-negative-step", "MX070", ret("nd.slice(x, begin=(None, 2, 3), end=(None, 0, None), step=(1, -1, -2))"),
+      (2, 3, 4), grad=(0,)),
+    C("slice-bounds-at-run-time", ("MX070", "MX504"), """
+        def f(x):
+            a = x.as_in_context(mx.cpu())
+            n = x.shape[2] - 1
+            b, e = (0, n), (None, None)
+            return [nd.slice(x, begin=(None, None, n), end=(None, None, None)), nd.slice(x, b, e),
+                    a.slice(begin=(1,), end=(None,), step=(-1,))]
+        """, (3, 4, 5), grad=(0,)),
+    # -- MX071 slice_like -------------------------------------------------------------------------------
+    C("slice-like", ("MX071", "MX504"), """
+        def f(x, y):
+            a = x.as_in_context(mx.cpu())
+            return [nd.slice_like(x, y, axes=(2, 3)), nd.slice_like(x, y * 0, axes=(-1,)), nd.slice_like(x, y),
+                    a.slice_like(y, axes=(1,))]
+        """, (2, 4, 5, 6), (2, 3, 2, 4), grad=(0,)),
+    # -- MX072 stop_gradient / BlockGrad ----------------------------------------------------------
+    C("stop-gradient", "MX072", ret("nd.stop_gradient(x * 2) * x + nd.BlockGrad(x) * 3"), (2, 3), grad=(0,)),
+    # -- MX073 reshape_like --------------------------------------------------------------------------
+    C("reshape-like", ("MX073", "MX504"), """
+        def f(x, y, z):
+            a = x.as_in_context(mx.cpu())
+            return [nd.reshape_like(x, y), nd.reshape_like(x, y, lhs_begin=1, lhs_end=None, rhs_begin=1, rhs_end=None),
+                    nd.reshape_like(x * 1, y, lhs_begin=-2, rhs_begin=1), a.reshape_like(z, lhs_end=2, rhs_end=1)]
+        """, (2, 3, 4), (2, 12), (6, 4), grad=(0,)),
+    # -- MX074 broadcast_mod ----------------------------------------------------------------------------
+    C("broadcast-mod", "MX074", ret("nd.broadcast_mod(x, y)"),
+      ("const", [[5.5, -5.5, 5.5], [-5.5, 3.0, 7.25]]), ("const", [2.0, -2.0, 0.0]), grad=(0,)),
+    C("broadcast-mod-drawn", "MX074", ret("nd.broadcast_mod(x, y)"), (2, 3), ("pos", (1, 3)), grad=(0, 1),
+      draw=broadcasting(2, kinds=(None, "pos"))),
+    C("broadcast-mod-int", "MX074", ret("nd.broadcast_mod(x, y)"), ("int32", (3, 4), -9, 9), ("int32", (4,), -3, 3)),
+    # -- MX075 linspace -------------------------------------------------------------------------------------
+    C("linspace", "MX075", ret("[nd.linspace(0, 1, 7), nd.linspace(-1.3, 2.7, 6, endpoint=False), "
+                               "nd.linspace(2, 5, 1), nd.linspace(0, 10, 5, dtype='float64')]")),
+    # -- MX076 norm ---------------------------------------------------------------------------------------
+    C("norm-drawn", "MX076", ret("nd.norm(x, ord={ord}, axis={axis}, keepdims={keepdims})"), (2, 3, 4), grad=(0,),
+      draw=lambda: reductions(all_axes=True)().flatmap(
+          lambda so: __import__("hypothesis").strategies.sampled_from([1, 2]).map(
+              lambda o: (so[0], {**so[1], "ord": o}))), options={"ord": 2, "axis": 2, "keepdims": True}),
+    C("norm-shapes", ("MX076", "MX504"), """
+        def f(x, v):
+            a = x.as_in_context(mx.cpu())
+            order, axes = 1, (0, 2)
+            return [nd.norm(x), nd.norm(x, ord=1), nd.norm(v, axis=0), nd.norm(x, 2, 2, keepdims=True), a.norm(axis=1),
+                    nd.norm(x, ord=order, axis=axes), nd.norm(v, ord=order)]
+        """, (2, 3, 4), (5,), grad=(0, 1)),
+    C("kwargs-new-operators", ("MX070", "MX071", "MX073", "MX076", "MX077", "MX078", "MX080", "MX083"), """
+        def f(x, y, z):
+            boxes = nd.abs(y.reshape((-1,))[:8].reshape((2, 4)))
+            return [nd.slice(x, **{'begin': (None, 1), 'end': (None, None), 'step': (1, -1)}),
+                    nd.slice_like(x, y, **{'axes': (1,)}), nd.reshape_like(x, z, **{'lhs_begin': 1, 'rhs_begin': 1}),
+                    nd.norm(x, **{'axis': 1, 'keepdims': True}), nd.L2Normalization(x, **{'mode': 'spatial'}),
+                    nd.reverse(x, **{'axis': 2}), nd.contrib.arange_like(x, **{'axis': 0, 'step': 2}),
+                    nd.contrib.box_iou(boxes, boxes, **{'format': 'center'})]
+        """, (2, 3, 4), (2, 2, 4), (2, 12)),
+    # -- MX077 L2Normalization -------------------------------------------------------------------------
+    C("l2-normalization", "MX077", ret("[nd.L2Normalization(x), nd.L2Normalization(x, mode='channel', eps=1e-3), "
+                                       "nd.L2Normalization(x, mode='spatial')]"), (2, 3, 4, 5), grad=(0,),
+      draw=shaped(4, max_side=4), options={}),
+    C("l2-normalization-small-norm", "MX077", """
+        def f(x):
+            return [nd.L2Normalization(x * 1e-6, mode='channel'), nd.L2Normalization(x[:, 0]),
+                    nd.L2Normalization(x[0, 0])]
+        """, (2, 3, 4), grad=(0,)),
+    # -- MX078 reverse, MX079 shape_array, MX080 arange_like --------------------------------------------
+    C("reverse-flip", "MX078", """
+        def f(x):
+            axis = x.ndim - 1
+            return [nd.reverse(x, axis={axis}), nd.flip(x, axis=(0, 2)), nd.reverse(x, axis=axis)]
+        """, (2, 3, 4), grad=(0,), draw=lambda: on_axis(min_rank=3, max_rank=4)().map(
+            lambda so: (so[0], {"axis": so[1]["axis"] % len(so[0][0])})), options={"axis": 1}),
+    C("shape-array", "MX079", ret("[nd.shape_array(x), nd.shape_array(x * 2)]"), (2, 3, 4)),
+    C("arange-like", "MX080", """
+        def f(x, y):
+            return [nd.contrib.arange_like(x), nd.contrib.arange_like(x, axis=1), nd.contrib.arange_like(x, start=2,
+                    step=0.3, repeat=2, axis=-1), nd.contrib.arange_like(y, repeat=3)]
+        """, (2, 3, 4), ("int32", (2, 5), 0, 9)),
+    C("arange-like-gradient", "MX080", ret("nd.contrib.arange_like(x) * x"), (2, 3), grad=(0,)),
+    # -- MX042 broadcast_like with axes ------------------------------------------------------------------
+    C("broadcast-like-axes", "MX042", ret("[nd.broadcast_like(x, y, lhs_axes=1, rhs_axes=0), "
+                                          "nd.broadcast_like(x, y, lhs_axes=(0, 1), rhs_axes=(1, 0))]"),
+      (1, 1, 3), (4, 2), grad=(0,)),
+    # -- MX083 box_iou, MX084 box_nms --------------------------------------------------------------------
+    C("box-iou-corner", "MX083", ret("nd.contrib.box_iou(x, y)"),
+      ("const", [[0.0, 0.0, 2.0, 2.0], [1.0, 1.0, 3.0, 3.0], [0.0, 0.0, 0.0, 0.0], [2.0, 2.0, 1.0, 1.0]]),
+      ("const", [[1.0, 1.0, 2.0, 2.0], [0.0, 0.0, 0.0, 0.0], [5.0, 5.0, 6.0, 6.0]]), draw=boxes()),
+    # (MXNet's gradient through box_iou is zero; the translation's result is detached)
+    C("box-iou-no-gradient", "MX083", ret("nd.contrib.box_iou(x, y).sum() + x.sum() * 2"),
+      ("const", [[0.1, 0.2, 0.6, 0.5], [0.3, 0.1, 0.4, 0.9]]), ("const", [[0.2, 0.2, 0.5, 0.7]]), grad=(0,)),
+    C("box-iou-center", "MX083", ret("[nd.contrib.box_iou(x, y, format='center'), "
+                                     "nd.contrib.box_iou(x.reshape((1, -1, 4)), y, format='center')]"),
+      ("const", [[1.0, 1.0, 2.0, 2.0], [0.5, 0.5, 0.2, 0.4]]), ("const", [[1.5, 1.5, 1.0, 1.0], [0.4, 0.6, 0.3, -0.1]]),
+      draw=boxes(center=True)),
+    C("box-nms-drawn", "MX084", ret("nd.contrib.box_nms(x, overlap_thresh={thresh}, valid_thresh={valid}, "
+                                    "topk={topk}, id_index=0, background_id={background}, force_suppress={force}, "
+                                    "in_format={fmt}[0], out_format={fmt}[1])"),
+      ("const", [[[0, 0.5, 0.1, 0.1, 0.2, 0.2], [1, 0.4, 0.1, 0.1, 0.2, 0.2], [0, 0.3, 0.1, 0.1, 0.14, 0.14],
+                  [2, 0.6, 0.5, 0.5, 0.7, 0.8], [0, 0.6, 0.12, 0.1, 0.21, 0.2]]]), grad=(0,), draw=nms_inputs(),
+      options={"thresh": 0.1, "valid": 0.0, "topk": -1, "force": False, "background": -1,
+               "fmt": ("corner", "corner")}),
+    C("box-nms-kwargs-3d", "MX084", """
+        def f(x):
+            kw = {'overlap_thresh': 0.3, 'topk': 3, 'coord_start': 2, 'score_index': 1, 'id_index': 0,
+                  'force_suppress': True}
+            return [nd.contrib.box_nms(x, **kw), nd.contrib.box_nms(x.reshape((1, 1, 5, 6)), topk=0)]
+        """, ("const", [[0, 0.5, 0.1, 0.1, 0.2, 0.2], [1, 0.4, 0.1, 0.1, 0.2, 0.2], [0, 0.3, 0.1, 0.1, 0.14, 0.14],
+                        [2, 0.6, 0.5, 0.5, 0.7, 0.8], [0, 0.6, -0.12, 0.1, 0.21, 0.2]]), grad=(0,)),
 ]
 
 
@@ -1075,6 +1372,7 @@ DRAWS = {
     "leaky-relu-gelu": same(), "leaky-relu-selu-forward": same(),
     "sort-default": same(), "argsort-float": same(), "sort-axis-none": same(), "argsort-axis-none": same(),
     "as-in-context": same(), "copy-is-independent": same(), "context-roundtrip": same(),
+    "stop-gradient": same(), "shape-array": same(), "arange-like-gradient": same(),
 }
 assert set(DRAWS) <= set(BY_ID), sorted(set(DRAWS) - set(BY_ID))
 for _id, _draw in DRAWS.items():
@@ -1083,7 +1381,7 @@ for _id, _draw in DRAWS.items():
 # Every rule with numerical meaning is covered by a case or a special check.
 NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
                                         34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
-                                        52, 53, 54, 55, 57, *range(58, 70), *range(501, 508),
+                                        52, 53, 54, 55, 57, *range(58, 85), *range(501, 508),
                                         530, 531)]
 
 
@@ -1504,6 +1802,115 @@ def check_is_training() -> list:
     return rows
 
 
+# MX082 BatchNorm operator: the training flag is the module's; moving statistics updated in place.
+BATCH_NORM_OP = HEADER + """
+class Net(mx.gluon.HybridBlock):
+    def __init__(self, kw, **kwargs):
+        super().__init__(**kwargs)
+        self._kw = kw
+
+    def hybrid_forward(self, F, x, gamma, beta, mean, var):
+        if self._kw is None:
+            return F.BatchNorm(x, gamma, beta, mean, var, eps=1e-4, momentum=0.8, fix_gamma=False, name="bn")
+        return F.BatchNorm(x, gamma, beta, mean, var, name="bn", **self._kw)
+
+
+def make(kw):
+    return Net(kw)
+"""
+
+BATCH_NORM_CONFIGS = [None, {}, {"fix_gamma": False, "momentum": 0.7, "eps": 1e-5},
+                      {"fix_gamma": False, "axis": -1}, {"fix_gamma": False, "use_global_stats": True}]
+
+
+def check_batch_norm_op(*, seed: int = 0) -> list:
+    """MX082: inference (MXNet outside autograd.record(), torch in eval) and training (recorded, then
+    backward; torch in train): outputs, gradients of x, gamma, beta (MXNet's zero gradient of a
+    fixed gamma is torch's None), gamma itself (fix_gamma writes ones) and the moving statistics."""
+    mx, torch = import_mxnet(), import_torch()
+    result = convert(BATCH_NORM_OP)
+    check_codes(result, ["MX082", "MX103"])
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i, kw in enumerate(BATCH_NORM_CONFIGS):
+        axis = (kw or {}).get("axis", 1)
+        x = make_input(rng, (3, 2, 4) if axis == 1 else (3, 4, 2))
+        arrays = [x, make_input(rng, ("pos", (2,))), make_input(rng, (2,)), make_input(rng, (2,)),
+                  make_input(rng, ("pos", (2,)))]
+        head = make_input(rng, x.shape)
+        mx_net, pt_net = load(BATCH_NORM_OP, "make")(kw), load(result.output, "make")(kw)
+        for training in (False, True):
+            mx_in = [mx.nd.array(a) for a in arrays]
+            pt_in = [torch.from_numpy(a.copy()) for a in arrays]
+            pt_net.train(training)
+            if training:
+                for a in mx_in[:3]:
+                    a.attach_grad()
+                for a in pt_in[:3]:
+                    a.requires_grad_(True)
+                with mx.autograd.record():
+                    expected = mx_net(*mx_in)
+                expected.backward(mx.nd.array(head))
+                actual = pt_net(*pt_in)
+                actual.backward(torch.from_numpy(head))
+            else:
+                expected, actual = mx_net(*mx_in), pt_net(*pt_in)
+            what = f"{kw} {'training' if training else 'inference'}"
+            rows += compare_outputs(actual, expected, what=f"{what}: output")
+            rows += compare_outputs(pt_in[1:], mx_in[1:], what=f"{what}: gamma, beta, moving mean, var")
+            if training:
+                grads = [t.grad if t.grad is not None else torch.zeros_like(t) for t in pt_in[:3]]
+                rows += compare_outputs(grads, [a.grad for a in mx_in[:3]], what=f"{what}: gradients")
+    return rows
+
+
+# MX081 Dropout operator: the module's training flag decides; the masks are random.
+DROPOUT_OP = HEADER + """
+class Net(mx.gluon.HybridBlock):
+    def hybrid_forward(self, F, x):
+        return [F.Dropout(x, 0.4), F.Dropout(x, p=0.25, axes=(1,)), F.Dropout(x, p=0.5, mode='always')]
+
+
+def make():
+    return Net()
+"""
+
+
+def check_dropout_op(*, seed: int = 0) -> None:
+    """MX081: in inference 'training' dropout is the identity in both and 'always' still drops;
+    in training the dropped fraction is p, kept units are scaled by 1 / (1 - p), and the mask is
+    shared along `axes`."""
+    mx, torch = import_mxnet(), import_torch()
+    result = convert(DROPOUT_OP)
+    check_codes(result, ["MX081:review", "MX103"])
+    x = np.random.default_rng(seed).uniform(0.5, 1.5, size=(200, 100)).astype(np.float32)
+    mx_net, pt_net = load(DROPOUT_OP, "make")(), load(result.output, "make")()
+    pt_net.eval()
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        sides = {"MXNet inference": [o.asnumpy() for o in mx_net(mx.nd.array(x))],
+                 "PyTorch inference": [o.numpy() for o in pt_net(torch.from_numpy(x.copy()))]}
+        with mx.autograd.record():
+            sides["MXNet training"] = [o.asnumpy() for o in mx_net(mx.nd.array(x))]
+        pt_net.train()
+        sides["PyTorch training"] = [o.detach().numpy() for o in pt_net(torch.from_numpy(x.copy()))]
+    for side, (plain, shared, always) in sides.items():
+        training = side.endswith("training")
+        for out, p in ((plain, 0.4), (always, 0.5)):
+            if out is plain and not training:
+                assert np.array_equal(out, x), f"{side}: Dropout(mode='training') changed its input"
+                continue
+            kept = out != 0
+            assert abs(1 - kept.mean() - p) < 0.02, f"{side}: dropped {1 - kept.mean():.3f}, expected {p}"
+            assert np.allclose(out[kept], x[kept] / (1 - p), rtol=1e-6), f"{side}: kept units not scaled by 1/(1-p)"
+        if training:
+            rows = shared != 0
+            assert (rows == rows[:, :1]).all(), f"{side}: the mask is not shared along axis 1"
+            assert abs(1 - rows[:, 0].mean() - 0.25) < 0.08, f"{side}: dropped rows {1 - rows[:, 0].mean():.3f}"
+        else:
+            assert np.array_equal(shared, x), f"{side}: Dropout with axes changed its input in inference"
+
+
 @dataclass(frozen=True)
 class Special:
     """A check that is not a case: `run(seed)` raises AssertionError or returns compare rows."""
@@ -1525,4 +1932,6 @@ SPECIAL_CHECKS = [
               lambda seed, c=c: check_random_statistics(*c, seed=7 + seed, code="MX069:review"))
       for c in RANDOM_LIKE_CASES),
     Special("is-training-follows-mode", "MX530", lambda seed: check_is_training()),
+    Special("batch-norm-op-modes", "MX082", lambda seed: check_batch_norm_op(seed=seed)),
+    Special("dropout-op-modes", "MX081", lambda seed: check_dropout_op(seed=seed)),
 ]

@@ -84,7 +84,7 @@ class Rule:
     # layer is an instance of (what `isinstance(m, nn.Dense)` tests)
     # ({name} stands for the matched class's own name: `_mx_{name}` -> `_mx_Conv2D`; a table
     # gives instance_of per class name)
-    runtime: str | None = None
+    runtime: str | Mapping[str, str] | None = None
     instance_of: str | Mapping[str, str] | None = None
     # a member reference rule that also applies inside a longer chain (`self._children.values()`)
     chained: bool = False
@@ -95,7 +95,10 @@ class Rule:
         return int(self.code[2])
 
     def runtime_for(self, matched: str) -> str | None:
-        return self.runtime.replace("{name}", matched.rsplit(".", 1)[-1]) if self.runtime else None
+        short = matched.rsplit(".", 1)[-1]
+        if isinstance(self.runtime, Mapping):  # one helper per operator the rule matches
+            return self.runtime.get(short)
+        return self.runtime.replace("{name}", short) if self.runtime else None
 
     def instance_for(self, matched: str) -> str | None:
         short = matched.rsplit(".", 1)[-1]
@@ -196,6 +199,10 @@ def validate(rules: tuple[Rule, ...]) -> list[str]:
             problems.append(f"{where}: needs a target or a transform")
         if (r.runtime or r.instance_of) and r.kind != "call":
             problems.append(f"{where}: only a call rule names a run-time helper")
+        if isinstance(r.runtime, Mapping):
+            missing = sorted({m.rsplit(".", 1)[-1] for m in r.matches if not m.startswith(".")} - set(r.runtime))
+            if missing:
+                problems.append(f"{where}: its runtime table names no helper for {', '.join(missing)}")
         if r.unknown not in ("report", "leave") or r.receiver not in ("any", "ndarray"):
             problems.append(f"{where}: receiver/unknown have unknown values")
         for p in r.params.values():

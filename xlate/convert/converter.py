@@ -288,8 +288,8 @@ class Converter(Statements, FastTransformer):
             site.args, site.varargs = bind(site.rule, site.node, site.receiver)
         except Manual as why:
             # `*args`/`**kwargs` are the helper's to bind; an argument Gluon's signature lacks is not
-            if isinstance(why, Dynamic) and site.rule.runtime and self.rules.enabled(site.rule.code) \
-                    and not self._suppressed(site.rule.code):
+            if isinstance(why, Dynamic) and site.rule.runtime and site.receiver is None \
+                    and self.rules.enabled(site.rule.code) and not self._suppressed(site.rule.code):
                 return self._at_run_time(site, str(why))
             return self._left(site, str(why), kw.get("head"))
         return self._apply(site, **kw)
@@ -335,7 +335,8 @@ class Converter(Statements, FastTransformer):
                 return self._left(site, f"{rule.name}: this use is not handled", head)
             return site.node
         except Dynamic as why:
-            if rule.runtime and isinstance(site.node, cst.Call):
+            # the helper takes the operator's signature: a method call (`x.reshape(**kw)`) is not one
+            if rule.runtime and isinstance(site.node, cst.Call) and site.receiver is None:
                 return self._at_run_time(site, str(why))
             return self._left(site, str(why), head)
         except Manual as why:

@@ -144,6 +144,14 @@ class Site:
     def has(self, name: str) -> bool:
         return name in self.args
 
+    def vararg_elements(self) -> list:
+        """The varargs as list or tuple elements, `*xs` still starred (Note [starred arguments])."""
+        return [cst.StarredElement(a.value) if a.star else cst.Element(a.value) for a in self.varargs]
+
+    def vararg_list(self) -> cst.BaseExpression:
+        """The varargs as one list display; `*[a, b]` or `*[f(x) for x in xs]` alone is that list."""
+        return starred_list(self.vararg_elements())
+
     def bind(self, *signature: str, evident: bool = True) -> None:
         """Bind the call's arguments now, for a rule whose method name is common enough
         (`.get`, `.add`, `.setattr`) that it first checks the receiver (its catalogue
@@ -267,11 +275,9 @@ def bind(rule: Rule, call: cst.Call, receiver: Optional[cst.BaseExpression] = No
         signature = signature[1:]
     varargs: list = []
     positional = [a for a in call.args if a.keyword is None]
-    for a in call.args:
-        if a.star:
-            raise Dynamic("arguments passed with * or ** cannot be mapped statically")
     slots = [s for s in signature if not s.startswith("*")]
     star = next((s[1:] for s in signature if s.startswith("*")), None)
+    _check_stars(call, signature, receiver is not None)
     if star is not None:
         star_at = signature.index("*" + star)
         before, after = signature[:star_at], signature[star_at + 1:]
@@ -294,6 +300,36 @@ def bind(rule: Rule, call: cst.Call, receiver: Optional[cst.BaseExpression] = No
                 raise Manual(f"argument `{key}=` has no PyTorch mapping")
             args[key] = a
     return args, varargs
+
+
+def starred_list(elements: list) -> cst.BaseExpression:
+    """A list display of `elements`; a lone `*[...]` (a list display or comprehension) is that list."""
+    if len(elements) == 1 and isinstance(elements[0], cst.StarredElement) \
+            and isinstance(elements[0].value, (cst.List, cst.ListComp)) and not elements[0].value.lpar:
+        return elements[0].value
+    return cst.List(elements)
+
+
+def _check_stars(call: cst.Call, signature: list, method: bool) -> None:
+    """Note [starred arguments]: `*xs` is bound statically only where it lands in a varargs
+    parameter of MXNet's own callable: `nd.concat(*data)` (the rule's signature starts with
+    `*data`) or a method that takes `*args` (`x.reshape(*shape)`; the receiver is bound
+    already). `nd.reshape(x, *s)` fills `shape`, `reverse`, ... in MXNet: Dynamic, like
+    `**kwargs`, so a rule with a Gluon-signature helper writes the call for it. A method call
+    with `**` and positional arguments in the varargs slot is Manual: the helper takes the
+    operator's signature, which the method's `*args` do not follow."""
+    starred = [i for i, a in enumerate(a for a in call.args if a.keyword is None) if a.star == "*"]
+    double = any(a.star == "**" for a in call.args)
+    star_at = next((i for i, s in enumerate(signature) if s.startswith("*")), None)
+    if double:
+        if method and star_at is not None and any(a.keyword is None and a.star != "**" for a in call.args):
+            raise Manual("positional arguments and ** together on a method call cannot be mapped: "
+                         "pass the arguments by keyword, or call the function form")
+        raise Dynamic("arguments passed with ** cannot be mapped statically")
+    if not starred:
+        return
+    if star_at is None or not (star_at == 0 or method) or starred[0] < star_at:
+        raise Dynamic("arguments passed with * cannot be mapped statically")
 
 
 def names_node(rule: Rule) -> bool:

@@ -47,7 +47,7 @@ def mapped_args(site: Site) -> list[cst.Arg]:
             continue
         param = rule.params.get(name)
         if name == star and site.varargs:
-            value: cst.BaseExpression | None = cst.List([cst.Element(a.value) for a in site.varargs])
+            value: cst.BaseExpression | None = site.vararg_list()
         else:
             value = site.value(name)
         if value is None:

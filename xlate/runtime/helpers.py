@@ -7,45 +7,52 @@ it (with torch installed) and compare every helper against live MXNet.
 import torch
 
 
-def _mx_reshape(x, shape, reverse=False):
-    """MXNet reshape: 0 copies a dim, -1 infers, -2 copies the rest, -3 merges two, -4 splits one."""
+def _mx_reshape(data=None, shape=(), reverse=False, target_shape=(), keep_highest=False, out=None, name=None):
+    """MXNet reshape: 0 copies a dim, -1 infers, -2 copies the rest, -3 merges two, -4 splits one.
+    One list or tuple inside the shape is the shape, as NDArray.reshape(*shape) unwraps it."""
+    _mx_no_out(out)
+    if target_shape or keep_highest:
+        raise NotImplementedError("reshape's deprecated target_shape/keep_highest are not translated: use shape")
+    x = data
     src = list(x.shape)
     spec = [shape] if isinstance(shape, int) else list(shape)
+    if len(spec) == 1 and isinstance(spec[0], (list, tuple)):
+        spec = list(spec[0])
     if reverse:
         src, spec = src[::-1], spec[::-1]
-    out, i, j, infer = [], 0, 0, -1
+    dims, i, j, infer = [], 0, 0, -1
     while j < len(spec):
         d = spec[j]
         if d == 0:
-            out.append(src[i])
+            dims.append(src[i])
             i += 1
         elif d == -1:
             infer = j  # MXNet keeps the -1's place in the spec, even after a -4 shifted the output
-            out.append(1)
+            dims.append(1)
             i += 1
         elif d == -2:
-            out.extend(src[i:])
+            dims.extend(src[i:])
             i = len(src)
         elif d == -3:
-            out.append(src[i] * src[i + 1])
+            dims.append(src[i] * src[i + 1])
             i += 2
         elif d == -4:
             d0, d1, d2 = src[i], spec[j + 1], spec[j + 2]
             d1 = d0 // d2 if d1 == -1 else d1
             d2 = d0 // d1 if d2 == -1 else d2
-            out.extend([d1, d2])
+            dims.extend([d1, d2])
             i += 1
             j += 2
         else:
-            out.append(d)
+            dims.append(d)
             i += 1
         j += 1
     if infer >= 0:
         known = 1
-        for d in out:
+        for d in dims:
             known *= d
-        out[infer] = x.numel() // known
-    return x.reshape(out[::-1] if reverse else out)
+        dims[infer] = x.numel() // known
+    return x.reshape(dims[::-1] if reverse else dims)
 
 
 def _mx_dot(a, b, transpose_a=False, transpose_b=False):
@@ -115,30 +122,58 @@ def _mx_sequence_mask(data, sequence_length=None, use_sequence_length=False, val
     return data.masked_fill(~keep, value)
 
 
-def _mx_lrn(data, nsize, alpha=0.0001, beta=0.75, knorm=2.0):
+def _mx_lrn(data=None, alpha=0.0001, beta=0.75, knorm=2.0, nsize=None, out=None, name=None):
     """MXNet LRN: an even nsize sums nsize - 1 channels around each one but still divides alpha by nsize."""
+    _mx_no_out(out)
     size = nsize if nsize % 2 else nsize - 1
     return torch.nn.functional.local_response_norm(data, size, alpha=alpha * size / nsize, beta=beta, k=knorm)
 
 
-def _mx_convolution(data, weight, bias=None, stride=(), dilate=(), pad=(), num_group=1):
-    """MXNet Convolution (NCW/NCHW/NCDHW): the weight's rank picks conv1d/2d/3d; () means the default."""
+def _mx_convolution(data=None, weight=None, bias=None, kernel=(), stride=(), dilate=(), pad=(), num_filter=None,
+                    num_group=1, workspace=1024, no_bias=False, cudnn_tune=None, cudnn_off=False, layout=None,
+                    out=None, name=None):
+    """MXNet Convolution (NCW/NCHW/NCDHW): the weight's rank picks conv1d/2d/3d; () means the default.
+    MXNet takes a bias exactly when no_bias is false, so the bias given is the bias used."""
+    _mx_no_out(out)
+    _mx_conv_checks(weight, kernel, layout)
     conv = (torch.nn.functional.conv1d, torch.nn.functional.conv2d, torch.nn.functional.conv3d)[weight.dim() - 3]
     return conv(data, weight, bias, stride=stride or 1, padding=pad or 0, dilation=dilate or 1, groups=num_group)
 
 
-def _mx_deconvolution(data, weight, bias=None, stride=(), dilate=(), pad=(), adj=(), num_group=1):
+def _mx_conv_checks(weight, kernel, layout):
+    """What MXNet's Convolution/Deconvolution check that the torch functions cannot: the layout
+    is channel-first, and `kernel` (when given) is the weight's."""
+    if layout not in (None, "NCW", "NCHW", "NCDHW"):
+        raise NotImplementedError(f"layout={layout!r}: torch convolutions are channel-first; permute around the call")
+    kernel = (kernel,) if isinstance(kernel, int) else tuple(kernel)
+    if kernel and kernel != tuple(weight.shape[2:]):
+        raise ValueError(f"kernel={tuple(kernel)} does not match the weight's spatial shape {tuple(weight.shape[2:])}")
+
+
+def _mx_deconvolution(data=None, weight=None, bias=None, kernel=(), stride=(), dilate=(), pad=(), adj=(),
+                      target_shape=(), num_filter=None, num_group=1, workspace=512, no_bias=True, cudnn_tune=None,
+                      cudnn_off=False, layout=None, out=None, name=None):
     """MXNet Deconvolution (NCW/NCHW/NCDHW): the weight's rank picks conv_transpose1d/2d/3d; adj is output_padding."""
+    _mx_no_out(out)
+    _mx_conv_checks(weight, kernel, layout)
+    if target_shape:
+        raise NotImplementedError("Deconvolution target_shape= makes MXNet choose pad and adj itself: compute "
+                                  "them and pass pad=/adj= instead")
     fns = (torch.nn.functional.conv_transpose1d, torch.nn.functional.conv_transpose2d,
            torch.nn.functional.conv_transpose3d)
     return fns[weight.dim() - 3](data, weight, bias, stride=stride or 1, padding=pad or 0,
                                  output_padding=adj or 0, groups=num_group, dilation=dilate or 1)
 
 
-def _mx_pooling(data, kernel=(), pool_type="max", global_pool=False, pooling_convention="valid", stride=(),
-                pad=(), count_include_pad=True):
+def _mx_pooling(data=None, kernel=(), pool_type="max", global_pool=False, cudnn_off=False,
+                pooling_convention="valid", stride=(), pad=(), p_value=None, count_include_pad=None, layout=None,
+                out=None, name=None):
     """MXNet Pooling (NCW/NCHW/NCDHW): 'full' rounds the output size up and keeps a last window that
     covers only padding (-FLT_MAX for max, 0 for avg/sum); padding may exceed half the kernel."""
+    _mx_no_out(out)
+    if layout not in (None, "NCW", "NCHW", "NCDHW"):
+        raise NotImplementedError(f"Pooling layout={layout!r}: torch pools channel-first; permute around the call")
+    count_include_pad = count_include_pad is not False  # None (MXNet's default) counts the padding
     F = torch.nn.functional
     dims = tuple(range(2, data.dim()))
     if global_pool:
@@ -173,10 +208,14 @@ def _mx_pooling(data, kernel=(), pool_type="max", global_pool=False, pooling_con
     return torch.where(count > 0, total / count.clamp(min=1), torch.zeros_like(total))
 
 
-def _mx_upsampling(*data, scale, sample_type, num_filter=0, multi_input_mode="concat"):
+def _mx_upsampling(*data, scale, num_filter=0, sample_type, multi_input_mode="concat", num_args=None,
+                   workspace=512, out=None, name=None):
     """MXNet UpSampling. 'nearest': each input repeated to the first one's size times `scale`, then
     concatenated on channels (or summed); 'bilinear': data[1] is the weight of a grouped
     conv_transpose2d (kernel 2 * scale - scale % 2, stride scale, padding ceil((scale - 1) / 2))."""
+    _mx_no_out(out)
+    if sample_type not in ("nearest", "bilinear"):
+        raise ValueError(f"UpSampling sample_type={sample_type!r} is not one of MXNet's ('nearest', 'bilinear')")
     if sample_type == "bilinear":
         x, weight = data
         return torch.nn.functional.conv_transpose2d(x, weight, stride=scale, padding=scale // 2,
@@ -189,10 +228,11 @@ def _mx_upsampling(*data, scale, sample_type, num_filter=0, multi_input_mode="co
     return torch.cat(outs, dim=1) if multi_input_mode == "concat" else torch.stack(outs).sum(dim=0)
 
 
-def _mx_bilinear_resize(data, like=None, height=1, width=1, scale_height=None, scale_width=None, mode="size",
-                        align_corners=True):
+def _mx_bilinear_resize(data=None, like=None, height=1, width=1, scale_height=None, scale_width=None, mode="size",
+                        align_corners=True, out=None, name=None):
     """MXNet contrib.BilinearResize2D: the output size by `mode` (scales used only when scale_height
     is given; sizes truncated), then bilinear interpolation, align_corners=True by default."""
+    _mx_no_out(out)
     h, w = data.shape[2], data.shape[3]
     if mode == "size":
         size = (int(h * scale_height), int(w * scale_width)) if scale_height is not None else (height, width)
@@ -214,8 +254,9 @@ def _mx_bilinear_resize(data, like=None, height=1, width=1, scale_height=None, s
     return torch.nn.functional.interpolate(data, size=size, mode="bilinear", align_corners=bool(align_corners))
 
 
-def _mx_pad(data, mode="constant", pad_width=(), constant_value=0.0):
+def _mx_pad(data=None, mode="constant", pad_width=(), constant_value=0.0, out=None, name=None):
     """MXNet pad: pad_width lists (before, after) per axis from the first; torch's F.pad from the last."""
+    _mx_no_out(out)
     pairs = [tuple(pad_width[i:i + 2]) for i in range(4, len(pad_width), 2)]
     flat = [w for pair in reversed(pairs) for w in pair]
     if mode == "constant":

@@ -61,21 +61,26 @@ def _mx_initializer(init):
     raise TypeError(f"initializer {init!r}: pass a translated initializer (a function that fills a tensor)")
 
 
-def _mx_activation(x, activation):
-    """Gluon's `Activation(name)`: the five act_types MXNet's Activation operator knows."""
-    if activation is None:
+def _mx_activation(data, act_type, out=None, name=None):
+    """MXNet's Activation operator (and Gluon's `Activation(name)`, whose `None` is no activation):
+    relu, sigmoid, tanh, softrelu or softsign. Its parameters are the operator's (Note [operator
+    helpers] in operators.py)."""
+    if out is not None:
+        raise NotImplementedError("out= (writing into an existing array) is not translated: assign the result")
+    x = data
+    if act_type is None:
         return x
-    if activation == "relu":
+    if act_type == "relu":
         return torch.relu(x)
-    if activation == "sigmoid":
+    if act_type == "sigmoid":
         return torch.sigmoid(x)
-    if activation == "tanh":
+    if act_type == "tanh":
         return torch.tanh(x)
-    if activation == "softrelu":
+    if act_type == "softrelu":
         return torch.nn.functional.softplus(x)
-    if activation == "softsign":
+    if act_type == "softsign":
         return torch.nn.functional.softsign(x)
-    raise ValueError(f"unknown Gluon activation {activation!r}")
+    raise ValueError(f"unknown Gluon activation {act_type!r}")
 
 
 class _mx_Deferred(torch.nn.modules.lazy.LazyModuleMixin):

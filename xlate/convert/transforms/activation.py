@@ -1,5 +1,6 @@
 """nd.Activation / nd.LeakyReLU by act_type."""
-from xlate.convert.rulectx import Manual, Site
+from xlate.convert.rulectx import NOT_LITERAL, Manual, Site
+from xlate.convert.transforms import op_args as oa
 
 _ACTIVATION = {"relu": "torch.relu({x})", "sigmoid": "torch.sigmoid({x})", "tanh": "torch.tanh({x})",
                "softrelu": "F.softplus({x})", "softsign": "F.softsign({x})"}
@@ -15,11 +16,13 @@ def transform(site: Site):
         site.bind("data", "act_type")
     table, default = (_ACTIVATION, None) if op == "Activation" else (_LEAKY, "leaky")
     act = site.literal("act_type", default)
+    if act is NOT_LITERAL:  # the operator's helper decides at run time
+        return oa.run_time(site, site.rule.runtime_for(site.matched))
     if act == "rrelu":
         raise Manual("act_type='rrelu': MXNet returns [output, mask] here and draws its slopes while recording; "
                      "write `F.rrelu(x, lower, upper, training=...)` by hand")
     if act not in table:
-        raise Manual(f"act_type {act!r} is not translated (needs a literal act_type)")
+        raise Manual(f"act_type {act!r} is not one of MXNet's")
     if site.has("lower_bound") or site.has("upper_bound"):
         raise Manual("lower_bound/upper_bound only apply to rrelu")
     if act == "prelu" and not site.has("gamma"):

@@ -7,9 +7,20 @@ from xlate.convert.rulectx import Manual, Site
 _FORWARDS = ("forward", "hybrid_forward")
 
 
+GLOBAL_FLAG = ("outside a Gluon block's forward, MXNet's training flag is global (set by "
+               "autograd.record(train_mode=...)/train_mode()): pass the mode in by hand, "
+               "e.g. from the module's `self.training`")
+
+
 def transform(site: Site):
     if site.args or site.varargs:
         raise Manual("is_training() takes no arguments")
+    return site.emit(training_flag(site))
+
+
+def training_flag(site: Site) -> str:
+    """`self.training` (with the forward's own name for self) inside a Gluon block's forward,
+    where it is MXNet's autograd.is_training(); Manual elsewhere."""
     key = site.conv.scopes[-1]
     me = None
     if key and key[-1][0] in _FORWARDS and site.conv.analysis.gluon_class(key) is not None:
@@ -17,10 +28,8 @@ def transform(site: Site):
         params = (fn.args.posonlyargs + fn.args.args) if fn is not None else []
         me = params[0].arg if params else None
     if me is None:
-        raise Manual("outside a Gluon block's forward, MXNet's training flag is global (set by "
-                     "autograd.record(train_mode=...)/train_mode()): pass the mode in by hand, "
-                     "e.g. from the module's `self.training`")
-    return site.emit(me + ".training")
+        raise Manual(GLOBAL_FLAG)
+    return me + ".training"
 
 
 def _function(tree: ast.Module, key: tuple) -> Optional[ast.AST]:

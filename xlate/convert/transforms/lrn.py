@@ -10,4 +10,4 @@ def transform(site: Site):
         args = [(None, x), (None, nsize), *oa.passed(site, "alpha", "beta"),
                 ("k", site.value("knorm") if site.has("knorm") else "2.0")]
         return oa.call(site, "F.local_response_norm", args)
-    return oa.call(site, "_mx_lrn", [(None, x), (None, nsize), *oa.passed(site, "alpha", "beta", "knorm")])
+    return oa.call(site, "_mx_lrn", [(None, x), ("nsize", nsize), *oa.passed(site, "alpha", "beta", "knorm")])

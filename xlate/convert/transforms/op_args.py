@@ -9,7 +9,7 @@ from typing import Any, Optional, Sequence, Union
 
 import libcst as cst
 
-from xlate.convert.rulectx import NOT_LITERAL, Manual, Site, parse_source
+from xlate.convert.rulectx import NOT_LITERAL, Dynamic, Manual, Site, parse_source
 from xlate.convert.table import EQ, commas
 
 Value = Union[cst.BaseExpression, str]
@@ -38,10 +38,12 @@ def passed(site: Site, *names: Union[str, tuple[str, str]]) -> Args:
 
 
 def choice(site: Site, name: str, default: Any, allowed: Sequence, decide: str) -> Any:
-    """The literal value of an argument the translation depends on; Manual otherwise."""
+    """The literal value of an argument the translation depends on: Dynamic when it is only
+    known at run time (the rule's operator helper decides then), Manual when it is not one of
+    `allowed`."""
     value = site.literal(name, default)
     if value is NOT_LITERAL:
-        raise Manual(f"`{name}=` is not a literal: {decide}")
+        raise Dynamic(f"`{name}=` is known at run time")
     if value not in allowed:
         raise Manual(f"`{name}={value!r}` is not translated: {decide}")
     return value
@@ -65,3 +67,12 @@ def required(site: Site, name: str) -> cst.BaseExpression:
     if value is None:
         raise Manual(f"`{name}` is required here")
     return value
+
+
+def run_time(site: Site, helper: str, arrays: Sequence[str] = ("data",)) -> cst.Call:
+    """The operator's helper (Note [operator helpers] in xlate/runtime/operators.py) with the
+    bound arguments: the leading `arrays` (the first is a method call's receiver) positionally,
+    the others by keyword under MXNet's names, so it decides at run time what a literal would
+    have decided."""
+    return call(site, helper, [(None, required(site, name)) for name in arrays] +
+                [(name, arg.value) for name, arg in site.args.items() if name not in arrays])

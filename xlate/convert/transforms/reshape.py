@@ -9,9 +9,12 @@ _CODES = {0, -2, -3, -4}
 def _spec(site: Site):
     """The shape argument as one node, however it was passed."""
     if site.varargs:
-        if len(site.varargs) == 1:
+        if site.has("shape"):
+            raise Manual("reshape with both a shape argument and shape=")
+        if len(site.varargs) == 1 and not site.varargs[0].star:
             return site.varargs[0].value
-        return cst.Tuple([cst.Element(a.value) for a in site.varargs])
+        # `x.reshape(*dims)`: MXNet's method takes `*shape` and unwraps one list (`_mx_reshape` too)
+        return cst.Tuple(site.vararg_elements())
     node = site.value("shape")
     if node is None:
         raise Manual("reshape without a shape")
@@ -21,6 +24,8 @@ def _spec(site: Site):
 def _codes(site: Site, spec) -> object:
     """True/False when the spec's literal entries do/don't use special codes; None if unknown."""
     if isinstance(spec, (cst.Tuple, cst.List)):
+        if any(isinstance(e, cst.StarredElement) for e in spec.elements):
+            return None  # unpacked at run time: may hold special codes
         values = [site.evaluate(e.value) for e in spec.elements]
     else:
         value = site.evaluate(spec)

@@ -4,7 +4,7 @@ import libcst as cst
 
 from xlate.convert import kinds, layerinfo
 from xlate.convert.converter import _shape
-from xlate.convert.rulectx import Manual, Site, Skip
+from xlate.convert.rulectx import Manual, Site, Skip, starred_list
 
 CONTAINERS = ("mxnet.gluon.nn.Sequential", "mxnet.gluon.nn.HybridSequential",
               "mxnet.gluon.contrib.nn.HybridConcurrent", "mxnet.gluon.contrib.nn.Concurrent")
@@ -61,6 +61,10 @@ def transform(site: Site):
     shape = previous[1] if previous and stmt is not None and previous[0] == conv.line_before.get(id(stmt)) else None
     layers, filled = [], 0
     for arg in site.varargs:
+        if arg.star:  # `seq.add(*blocks)`: any number of blocks, sizes unknown from here on
+            layers.append(cst.StarredElement(arg.value))
+            shape = None
+            continue
         node, info = arg.value, layerinfo.lookup(conv, arg.value)
         start = None if concurrent else shape  # each branch of a Concurrent sees the container's input
         if info is not None and info.resolve is not None and start is not None:
@@ -75,7 +79,7 @@ def transform(site: Site):
     if filled:
         site.fixed(f"`add` -> Sequential `append`/`extend`; {filled} deferred input size(s) taken from the "
                    "previous layer")
-    if len(layers) == 1:
+    if len(layers) == 1 and not isinstance(layers[0], cst.StarredElement):
         return site.emit("{seq}.append({layer})", seq=site.receiver, layer=layers[0])
-    items = cst.List([cst.Element(n) for n in layers])
+    items = starred_list([n if isinstance(n, cst.StarredElement) else cst.Element(n) for n in layers])
     return site.emit("{seq}.extend({layers})", seq=site.receiver, layers=items)

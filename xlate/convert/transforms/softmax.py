@@ -1,15 +1,22 @@
-"""softmax/log_softmax with MXNet's axis=-1 written out and temperature applied."""
-from xlate.convert.rulectx import Manual, Site
+"""softmax/log_softmax with MXNet's axis=-1 written out and temperature applied; a dtype, or a
+flag only known at run time -> the operator's helper."""
+from xlate.convert.rulectx import NOT_LITERAL, Manual, Site
+from xlate.convert.transforms import op_args as oa
 
 
 def transform(site: Site):
     op = site.matched.rsplit(".", 1)[1]
-    for unsupported in ("length", "use_length", "dtype"):
-        if site.has(unsupported) and site.literal(unsupported) not in (None, False):
-            raise Manual(f"`{unsupported}=` is not translated")
+    use_length = site.literal("use_length", False)
+    if use_length not in (False, 0, NOT_LITERAL):
+        raise Manual("`use_length=True` masking is not translated: mask the positions past each length with -inf "
+                     "before torch.softmax")
+    temperature = site.literal("temperature")
+    if NOT_LITERAL in (use_length, temperature) or site.literal("dtype") is not None:
+        return oa.run_time(site, site.rule.runtime_for(site.matched))
+    # `length` is read only with use_length=True
     holes = {"x": site.value("data"), "axis": site.value("axis") if site.has("axis") else "-1"}
     x = "{x}"
-    if site.has("temperature") and site.literal("temperature") not in (None, 1, 1.0):
+    if temperature not in (None, 1, 1.0):
         holes["t"] = site.value("temperature")
         x = "{x} / {t}"
     if site.receiver is not None and x == "{x}":

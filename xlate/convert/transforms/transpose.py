@@ -10,11 +10,17 @@ def transform(site: Site):
     data = site.value("data")
     axes = [site.value("axes")] if site.has("axes") else [a.value for a in site.varargs]
     if site.receiver_kind is None:
-        if len(axes) == 2:
+        if len(axes) == 2 and not any(a.star for a in site.varargs):
             raise Skip()  # x.transpose(a, b): the same swap in torch, numpy and 2-D MXNet
         raise Manual(unknown_receiver(site))
     if not axes:
         return _reverse(site, data)
+    if any(a.star for a in site.varargs):
+        # `x.transpose(*axes)` passes MXNet one tuple of axes, which permute takes the same way
+        # (an empty `axes` reverses them all in MXNet; permute() raises)
+        return cst.Call(site.emit("{x}.permute", x=data), args=[a.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                                                                   if i == len(site.varargs) - 1 else a
+                                                                   for i, a in enumerate(site.varargs)])
     if len(axes) == 1:
         return site.emit("{x}.permute({axes})", x=data, axes=axes[0])
     holes = {f"a{i}": a for i, a in enumerate(axes)}
@@ -25,8 +31,8 @@ def _reverse(site: Site, data):
     ndim = _literal_rank(site, data)
     if ndim is not None:
         return site.emit("{x}.permute(" + ", ".join(str(d) for d in reversed(range(ndim))) + ")", x=data)
-    if not isinstance(data, (cst.Name, cst.Attribute)):
-        raise Manual("transpose() of an expression of unknown rank: assign it to a name first")
+    if not isinstance(data, (cst.Name, cst.Attribute)):  # evaluated once, whatever its rank
+        return site.emit("_mx_permute_axes({x})", x=data)
     return site.emit("{x}.permute(*reversed(range({x}.dim())))", x=data)
 
 

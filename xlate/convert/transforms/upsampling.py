@@ -1,7 +1,5 @@
 """nd.UpSampling: one input, nearest, literal scale -> F.interpolate; anything else `_mx_upsampling`."""
-import libcst as cst
-
-from xlate.convert.rulectx import Manual, Site
+from xlate.convert.rulectx import Dynamic, Manual, Site
 from xlate.convert.transforms import op_args as oa
 
 
@@ -9,7 +7,7 @@ def transform(site: Site):
     if not site.varargs:
         raise Manual("UpSampling without its input arrays")
     if any(a.star for a in site.varargs):
-        raise Manual("arrays passed with *: the count decides the meaning (bilinear takes data and weight)")
+        raise Dynamic("arrays passed with *: their count decides the meaning (bilinear takes data and weight)")
     oa.required(site, "scale")
     sample = oa.choice(site, "sample_type", None, ("nearest", "bilinear"), "write 'nearest' or 'bilinear'")
     scale = site.literal("scale")

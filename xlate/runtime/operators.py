@@ -1,0 +1,361 @@
+"""MXNet operators (`nd.*`, `F.*` in hybrid_forward) where no plain torch expression is exact.
+
+Note [operator helpers]
+Each helper takes the MXNet operator's own signature: the same parameter names, order and
+defaults (MXNet's `_Null` written as the operator's documented default), `out=` and `name=`
+included. A call whose arguments the converter cannot bind statically (`F.concat(*xs,
+**kw)`, `F.contrib.BilinearResize2D(x, **self._up_kwargs)`) is written verbatim with the
+helper as the function (Note [Gluon-signature modules] in layers.py), so the helper decides
+at run time what the static rule decides from literals. Arguments that only tune MXNet's
+kernels (`workspace`, `cudnn_tune`, `cudnn_off`) or name the symbol node (`name`) are
+accepted and ignored: they never change a value. A value the helper cannot honour (`out=`,
+a channel-last `layout`, a mode torch has no counterpart for) raises at run time with what
+to do instead. tests/test_numeric_ndarray.py compares each with MXNet 1.9.1.
+"""
+import torch
+
+
+def _mx_no_out(out):
+    """MXNet's `out=` writes the result into an existing array: refused (the helpers return it)."""
+    if out is not None:
+        raise NotImplementedError("out= (writing into an existing array) is not translated: assign the result")
+
+
+def _mx_concat(*data, dim=1, num_args=None, out=None, name=None):
+    """MXNet concat: joins along `dim`, 1 by default (torch.cat's default is 0)."""
+    _mx_no_out(out)
+    return torch.cat(data, dim=dim)
+
+
+def _mx_stack(*data, axis=0, num_args=None, out=None, name=None):
+    """MXNet stack: a new axis `axis` (0 by default)."""
+    _mx_no_out(out)
+    return torch.stack(data, dim=axis)
+
+
+def _mx_clip(data=None, a_min=None, a_max=None, out=None, name=None):
+    """MXNet clip: torch.clamp."""
+    _mx_no_out(out)
+    return torch.clamp(data, a_min, a_max)
+
+
+def _mx_leaky_relu(data=None, gamma=None, act_type="leaky", slope=0.25, lower_bound=0.125, upper_bound=0.334,
+                   out=None, name=None):
+    """MXNet LeakyReLU by act_type: 'leaky' (slope 0.25), 'elu' (alpha = slope), 'selu', 'gelu' (erf
+    form), 'prelu' (gamma per channel on axis 1, or shared)."""
+    _mx_no_out(out)
+    F = torch.nn.functional
+    if act_type == "leaky":
+        return F.leaky_relu(data, slope)
+    if act_type == "elu":
+        return F.elu(data, slope)
+    if act_type == "selu":
+        return torch.selu(data)
+    if act_type == "gelu":
+        return F.gelu(data)
+    if act_type == "prelu":
+        return F.prelu(data, gamma)
+    raise NotImplementedError(f"LeakyReLU act_type={act_type!r} is not translated (rrelu: MXNet returns "
+                              "[output, mask] and draws its slopes while recording; write F.rrelu by hand)")
+
+
+def _mx_softmax(data=None, length=None, axis=-1, temperature=None, dtype=None, use_length=False, out=None,
+                name=None):
+    """MXNet softmax: over `axis` (-1 by default), the input divided by `temperature` first."""
+    _mx_no_out(out)
+    if use_length:
+        raise NotImplementedError("softmax with use_length=True is not translated: mask the positions past "
+                                  "each length with -inf before torch.softmax")
+    x = data if temperature is None or temperature == 1.0 else data / temperature
+    return torch.softmax(x, dim=axis, dtype=_mx_dtype(dtype))
+
+
+def _mx_log_softmax(data=None, axis=-1, temperature=None, dtype=None, use_length=False, out=None, name=None):
+    """MXNet log_softmax: over `axis` (-1 by default), the input divided by `temperature` first."""
+    _mx_no_out(out)
+    if use_length:
+        raise NotImplementedError("log_softmax with use_length=True is not translated")
+    x = data if temperature is None or temperature == 1.0 else data / temperature
+    return torch.log_softmax(x, dim=axis, dtype=_mx_dtype(dtype))
+
+
+def _mx_permute_axes(data=None, axes=(), out=None, name=None):
+    """MXNet transpose: a full permutation; none reverses every axis."""
+    _mx_no_out(out)
+    axes = tuple(axes) if axes else tuple(reversed(range(data.dim())))
+    return data.permute(axes)
+
+
+def _mx_slice_axis(data=None, axis=None, begin=None, end=None, out=None, name=None):
+    """MXNet slice_axis: data[begin:end] along `axis`; end None runs to the end."""
+    _mx_no_out(out)
+    index = [slice(None)] * data.dim()
+    index[axis] = slice(begin, end)
+    return data[tuple(index)]
+
+
+def _mx_split(data=None, num_outputs=None, axis=1, squeeze_axis=False, out=None, name=None):
+    """MXNet split/SliceChannel: `num_outputs` equal pieces along `axis` (1 by default), each
+    without that axis with squeeze_axis; one output is the array itself, not a list."""
+    _mx_no_out(out)
+    size = data.shape[axis]
+    if size % num_outputs:
+        raise ValueError(f"split: axis {axis} of size {size} does not divide into {num_outputs} pieces")
+    parts = [p.squeeze(axis) if squeeze_axis else p for p in torch.split(data, size // num_outputs, dim=axis)]
+    if num_outputs == 1:
+        return parts[0] if squeeze_axis else data.clone()
+    return parts
+
+
+def _mx_slice(data=None, begin=None, end=None, step=(), out=None, name=None):
+    """MXNet slice: Python slicing per axis (None begin/end/step as in Python); a negative step,
+    which torch's indexing refuses, takes the elements in reverse order."""
+    _mx_no_out(out)
+    index = []
+    for i, (b, e) in enumerate(zip(begin, end)):
+        s = step[i] if i < len(step) and step[i] is not None else 1
+        if s > 0:
+            index.append(slice(b, e, s))
+        else:
+            ids = list(range(*slice(b, e, s).indices(data.shape[i])))
+            index.append(torch.tensor(ids, dtype=torch.int64, device=data.device))
+    if not any(isinstance(k, torch.Tensor) for k in index):
+        return data[tuple(index)]
+    result = data
+    for axis, k in enumerate(index):  # one axis at a time: index tensors on several axes would pair up
+        result = result[(slice(None),) * axis + (k,)]
+    return result
+
+
+def _mx_slice_like(data=None, shape_like=None, axes=(), out=None, name=None):
+    """MXNet slice_like: the first shape_like.shape[a] elements along each axis a of `axes` (every
+    axis by default)."""
+    _mx_no_out(out)
+    index = [slice(None)] * data.dim()
+    for a in (axes if len(axes) else range(data.dim())):
+        index[a % data.dim()] = slice(0, shape_like.shape[a % data.dim()])
+    return data[tuple(index)]
+
+
+def _mx_reshape_like(lhs=None, rhs=None, lhs_begin=None, lhs_end=None, rhs_begin=None, rhs_end=None, out=None,
+                     name=None):
+    """MXNet reshape_like: lhs.shape[lhs_begin:lhs_end] replaced by rhs.shape[rhs_begin:rhs_end]
+    (None: the start / the end, negative: from the end, as Python slices)."""
+    _mx_no_out(out)
+    return lhs.reshape(lhs.shape[:lhs_begin or 0] + rhs.shape[rhs_begin:rhs_end] +
+                       (lhs.shape[lhs_end:] if lhs_end is not None else ()))
+
+
+def _mx_broadcast_like(lhs=None, rhs=None, lhs_axes=None, rhs_axes=None, out=None, name=None):
+    """MXNet broadcast_like: lhs expanded to rhs's shape, or only its `lhs_axes` to the sizes of
+    rhs's `rhs_axes` (an int or a tuple each)."""
+    _mx_no_out(out)
+    if lhs_axes is None and rhs_axes is None:
+        return lhs.expand_as(rhs)
+    lhs_axes = (lhs_axes,) if isinstance(lhs_axes, int) else tuple(lhs_axes)
+    rhs_axes = (rhs_axes,) if isinstance(rhs_axes, int) else tuple(rhs_axes)
+    shape = list(lhs.shape)
+    for a, b in zip(lhs_axes, rhs_axes):
+        shape[a] = rhs.shape[b]
+    return lhs.expand(shape)
+
+
+def _mx_broadcast_mod(lhs=None, rhs=None, out=None, name=None):
+    """MXNet broadcast_mod: Python's % (the sign of the divisor), and 0 where the divisor is 0
+    (torch.remainder gives NaN there, or raises on integers)."""
+    _mx_no_out(out)
+    rhs = torch.as_tensor(rhs, dtype=lhs.dtype, device=lhs.device)
+    zero = rhs == 0
+    safe = torch.where(zero, torch.ones_like(rhs), rhs)
+    # 0 at a zero divisor, with MXNet's gradient 1 for lhs there
+    nothing = lhs - lhs.detach() if lhs.dtype.is_floating_point else torch.zeros_like(lhs)
+    return torch.where(zero, nothing, torch.remainder(lhs, safe))
+
+
+def _mx_vector_norm(data=None, ord=2, axis=None, out_dtype=None, keepdims=False, out=None, name=None):
+    """MXNet norm (ord 1 or 2): over `axis` (every axis when None); never 0-d, as MXNet 1.x has no
+    0-d arrays."""
+    _mx_no_out(out)
+    if ord not in (1, 2):
+        raise ValueError(f"norm: MXNet supports ord 1 and 2, not {ord!r}")
+    result = torch.linalg.vector_norm(data, ord, dim=axis, keepdim=keepdims)
+    result = torch.atleast_1d(result)
+    return result if out_dtype is None else result.to(_mx_dtype(out_dtype))
+
+
+def _mx_l2_normalization(data=None, eps=1e-10, mode="instance", out=None, name=None):
+    """MXNet L2Normalization: data / sqrt(sum(data^2) + eps) over every axis but the first
+    ('instance'), axis 1 ('channel') or the axes after the second ('spatial')."""
+    _mx_no_out(out)
+    axes = {"instance": range(1, data.dim()), "channel": (1,), "spatial": range(2, data.dim())}[mode]
+    square = data * data
+    total = square.sum(dim=tuple(axes), keepdim=True) if len(axes) else square  # dim=() would sum all
+    return data / torch.sqrt(total + eps)
+
+
+def _mx_reverse(data=None, axis=None, out=None, name=None):
+    """MXNet reverse/flip along `axis` (an int or a tuple)."""
+    _mx_no_out(out)
+    return torch.flip(data, (axis,) if isinstance(axis, int) else tuple(axis))
+
+
+def _mx_shape_array(data=None, out=None, name=None):
+    """MXNet shape_array: the shape as an int64 array on the input's device."""
+    _mx_no_out(out)
+    return torch.tensor(data.shape, dtype=torch.int64, device=data.device)
+
+
+def _mx_arange_like(data=None, start=0.0, step=1.0, repeat=1, ctx=None, axis=None, out=None, name=None):
+    """MXNet contrib.arange_like: start + step * (i // repeat) in the input's dtype, over the size of
+    `axis`, or over every element and shaped like the input when axis is None."""
+    _mx_no_out(out)
+    n = data.numel() if axis is None else data.shape[axis]
+    i = torch.div(torch.arange(n, device=data.device), repeat, rounding_mode="floor")
+    values = (start + step * i.double()).to(data.dtype)
+    return values.reshape(data.shape) if axis is None else values
+
+
+def _mx_dropout(data=None, p=0.5, mode="training", axes=(), cudnn_off=False, out=None, name=None, *, training):
+    """MXNet Dropout: kept units scaled by 1 / (1 - p), one mask shared along `axes`; 'training'
+    drops only in training mode (autograd.is_training()), 'always' whenever it runs. `training`
+    is the module's mode (the translation passes `self.training`)."""
+    _mx_no_out(out)
+    if not (training or mode == "always") or p == 0:
+        return data
+    shape = list(data.shape)
+    for a in axes:
+        shape[a] = 1
+    mask = torch.empty(shape, dtype=data.dtype, device=data.device).bernoulli_(1 - p)
+    return data * mask / (1 - p)
+
+
+def _mx_batch_norm(data=None, gamma=None, beta=None, moving_mean=None, moving_var=None, eps=1e-3, momentum=0.9,
+                   fix_gamma=True, use_global_stats=False, output_mean_var=False, axis=1, cudnn_off=False,
+                   min_calib_range=None, max_calib_range=None, out=None, name=None, *, training):
+    """MXNet BatchNorm operator. In training mode (`training`: the module's, as MXNet's
+    autograd.is_training()) without use_global_stats it normalises with the batch statistics
+    and updates moving_mean/moving_var in place (MXNet: in its backward pass), weighing the old
+    value by `momentum`, with the biased variance. fix_gamma (the default) uses gamma = 1 and,
+    as MXNet does, writes ones into gamma."""
+    _mx_no_out(out)
+    if output_mean_var:
+        raise NotImplementedError("BatchNorm output_mean_var=True is not translated: compute "
+                                  "torch.var_mean over the other axes by hand")
+    h = data.movedim(axis, 1)
+    weight = gamma
+    if fix_gamma:
+        with torch.no_grad():
+            gamma.fill_(1.0)
+        weight = None
+    if training and not use_global_stats:
+        with torch.no_grad():
+            var, mean = torch.var_mean(h, [0] + list(range(2, h.dim())), correction=0)
+            moving_mean.mul_(momentum).add_(mean, alpha=1 - momentum)
+            moving_var.mul_(momentum).add_(var, alpha=1 - momentum)
+        y = torch.nn.functional.batch_norm(h.contiguous(), None, None, weight, beta, True, 0.0, eps)
+    else:
+        y = torch.nn.functional.batch_norm(h.contiguous(), moving_mean, moving_var, weight, beta, False, 0.0, eps)
+    if y.requires_grad:
+        # torch's CPU batch_norm backward returns wrong gradients when its input and output
+        # gradient are laid out differently and a dimension has size 1 (torch 2.13)
+        y.register_hook(torch.Tensor.contiguous)
+    return y.movedim(1, axis)
+
+
+def _mx_box_iou(lhs=None, rhs=None, format="corner", out=None, name=None):
+    """MXNet contrib.box_iou: IoU of every box of lhs (..., 4) with every box of rhs (..., 4), shape
+    lhs.shape[:-1] + rhs.shape[:-1]; 0 where the boxes do not overlap; a box with a negative side
+    has area 0. MXNet's gradient is zero: the result is detached."""
+    _mx_no_out(out)
+    a, b = lhs.detach().reshape(-1, 4), rhs.detach().reshape(-1, 4)
+    inter = _mx_box_intersection(_mx_box_corners(a, format)[:, None], _mx_box_corners(b, format)[None, :])
+    union = _mx_box_area(a, format)[:, None] + _mx_box_area(b, format)[None, :] - inter
+    iou = torch.where(inter > 0, inter / torch.where(inter > 0, union, torch.ones_like(union)),
+                      torch.zeros_like(inter))
+    return iou.reshape(lhs.shape[:-1] + rhs.shape[:-1])
+
+
+def _mx_box_corners(boxes, format):
+    """Boxes (..., 4) as (xmin, ymin, xmax, ymax) from MXNet's 'corner' or 'center' (x, y, w, h) format."""
+    if format == "corner":
+        return boxes
+    if format != "center":
+        raise ValueError(f"box format {format!r} is not one of 'corner', 'center'")
+    half = boxes[..., 2:] / 2
+    return torch.cat([boxes[..., :2] - half, boxes[..., :2] + half], dim=-1)
+
+
+def _mx_box_area(boxes, format):
+    """Box areas in MXNet's 'corner' or 'center' format; 0 for a negative width or height."""
+    if format == "corner":
+        w, h = boxes[..., 2] - boxes[..., 0], boxes[..., 3] - boxes[..., 1]
+    else:
+        w, h = boxes[..., 2], boxes[..., 3]
+    return torch.where((w < 0) | (h < 0), torch.zeros_like(w), w * h)
+
+
+def _mx_box_intersection(a, b):
+    """Overlap area of corner boxes (broadcast), each side clipped at 0."""
+    w = (torch.minimum(a[..., 2], b[..., 2]) - torch.maximum(a[..., 0], b[..., 0])).clamp(min=0)
+    h = (torch.minimum(a[..., 3], b[..., 3]) - torch.maximum(a[..., 1], b[..., 1])).clamp(min=0)
+    return w * h
+
+
+def _mx_box_nms(data=None, overlap_thresh=0.5, valid_thresh=0, topk=-1, coord_start=2, score_index=1,
+                id_index=-1, background_id=-1, force_suppress=False, in_format="corner", out_format="corner",
+                out=None, name=None):
+    """MXNet contrib.box_nms on (..., n, k) boxes: per batch, the boxes scoring above valid_thresh
+    (and not of background_id) sorted by score (descending, stable), the first `topk` kept,
+    greedy suppression of a box whose IoU with a kept higher-scoring one exceeds overlap_thresh
+    (only within its class unless force_suppress), the kept rows first in score order, -1 rows
+    after. Gradients go to the kept rows' positions in the input, unchanged by a format
+    conversion, as MXNet's backward does."""
+    _mx_no_out(out)
+    shape = data.shape
+    rows = data.reshape(-1, shape[-2], shape[-1])
+    n = shape[-2]
+    k = n if topk < 0 else min(n, topk)
+    if k < 1:  # MXNet returns its input unchanged
+        return data.clone()
+    kept = []
+    for batch in rows:
+        scores = batch[:, score_index].detach()
+        valid = scores > valid_thresh
+        if id_index >= 0 and background_id >= 0:
+            valid &= batch[:, id_index].detach() != background_id
+        order = torch.sort(torch.where(valid, scores, torch.full_like(scores, float("-inf"))),
+                           descending=True, stable=True).indices[:min(k, int(valid.sum()))]
+        boxes = batch.detach()[order, coord_start:coord_start + 4]
+        corners, area = _mx_box_corners(boxes, in_format), _mx_box_area(boxes, in_format)
+        classes = batch.detach()[order, id_index] if id_index >= 0 and not force_suppress else None
+        keep = torch.ones(len(order), dtype=torch.bool, device=data.device)
+        for i in range(len(order)):
+            if not keep[i]:
+                continue
+            inter = _mx_box_intersection(corners[i], corners[i + 1:])
+            over = inter / (area[i] + area[i + 1:] - inter) > overlap_thresh
+            if classes is not None:
+                over &= classes[i + 1:] == classes[i]
+            keep[i + 1:] &= ~over
+        kept.append(order[keep])
+    out_rows = []
+    for batch, idx in zip(rows, kept):
+        picked = batch[idx]
+        if in_format != out_format:
+            coords = picked[:, coord_start:coord_start + 4]
+            moved = _mx_box_convert(coords, out_format)
+            # MXNet converts only boxes whose first coordinate is >= 0, and its backward passes the
+            # gradient through unchanged
+            moved = torch.where(coords[:, :1] >= 0, moved, coords)
+            picked = torch.cat([picked[:, :coord_start], coords + (moved - coords).detach(),
+                                picked[:, coord_start + 4:]], dim=1)
+        pad = batch.new_full((n - len(idx), shape[-1]), -1.0).detach()
+        out_rows.append(torch.cat([picked, pad], dim=0))
+    return torch.stack(out_rows).reshape(shape)
+
+
+def _mx_box_convert(boxes, to):
+    """Corner boxes to center ones (`to`='center') or center to corner ('corner')."""
+    if to == "corner":
+        return _mx_box_corners(boxes, "center")
+    return torch.cat([(boxes[..., :2] + boxes[..., 2:]) / 2, boxes[..., 2:] - boxes[..., :2]], dim=-1)
