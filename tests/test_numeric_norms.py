@@ -428,3 +428,23 @@ def test_initializers(expr, shape):
     for name, p in block._reg_params.items():
         target = getattr(module, {"gamma": "weight", "beta": "bias"}.get(name, name))
         np.testing.assert_array_equal(target.detach().numpy(), p.data().asnumpy(), err_msg=name)
+
+
+def test_a_batchnorm_subclass_with_its_own_hybrid_forward():
+    """A Gluon layer's subclass overriding hybrid_forward gets the layer's parameters by name
+    (gamma, beta, running_mean, running_var): they become `self.<name>` on the helper."""
+    source = HEADER + (
+        "class BatchNormCudnnOff(nn.BatchNorm):\n"
+        "    def __init__(self, **kwargs):\n"
+        "        super(BatchNormCudnnOff, self).__init__(**kwargs)\n"
+        "    def hybrid_forward(self, F, x, gamma, beta, running_mean, running_var):\n"
+        "        return F.BatchNorm(x, gamma, beta, running_mean, running_var, name='fwd', cudnn_off=True,\n"
+        "                           **self._kwargs)\n"
+        "layer = BatchNormCudnnOff(in_channels=3, momentum=0.7)\n")
+    result = convert_source(source)
+    assert "def forward(self, x):" in result.output and not [d for d in result.diagnostics if d.status == "manual"]
+    mx_space, pt_space = {}, {}
+    exec(source, mx_space)
+    exec(result.output, pt_space)
+    res = check_models(mx_space["layer"], pt_space["layer"], [InputSpec("x", "float32", (4, 3, 5))], seed=2)
+    assert not [c for c in res.checks if not c.ok] and any("running_mean" in c.what for c in res.checks)

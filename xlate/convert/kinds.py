@@ -203,3 +203,8 @@ def proven_containers(analysis, key: tuple) -> frozenset:
         todo.extend(ast.iter_child_nodes(node))
     analysis._kinds[memo] = frozenset(found)
     return analysis._kinds[memo]
+
+
+def kinds_of_class(analysis, scope) -> Optional[frozenset]:
+    """The Gluon classes a class of this file derives from (through the tree's classes too)."""
+    return _scope_kinds(analysis, scope, frozenset())

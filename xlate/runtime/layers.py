@@ -505,6 +505,10 @@ class _mx_PReLU(torch.nn.PReLU):
         super().__init__(in_channels, 0.25)
         _mx_setup(self, params, {"weight": alpha_initializer})
 
+    @property
+    def alpha(self):
+        return self.weight
+
 
 class _mx_ELU(torch.nn.ELU):
     """Gluon ELU(alpha)."""

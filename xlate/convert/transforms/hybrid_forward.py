@@ -6,6 +6,7 @@ the block registered through `self.params.get` as a keyword argument of the same
 """
 import libcst as cst
 
+from xlate.convert import kinds
 from xlate.convert.rulectx import Manual, Site
 
 
@@ -87,6 +88,26 @@ class _FromKwargs(cst.CSTTransformer):
         return updated if key is None else cst.Attribute(cst.Name(self.me), cst.Name(key))
 
 
+# the parameters a Gluon layer passes its hybrid_forward, by name; its Gluon-signature helper
+# has them under the same names (`gamma`/`beta`/`alpha` read the torch module's weight/bias)
+_LAYER_PARAMS = {
+    "BatchNorm": ("gamma", "beta", "running_mean", "running_var"),
+    "SyncBatchNorm": ("gamma", "beta", "running_mean", "running_var"),
+    "LayerNorm": ("gamma", "beta"), "InstanceNorm": ("gamma", "beta"), "GroupNorm": ("gamma", "beta"),
+    "Dense": ("weight", "bias"), "Embedding": ("weight",), "PReLU": ("alpha",),
+}
+
+
+def _layer_params(conv, cls) -> set:
+    """Parameters of the Gluon layer a class derives from (`class BNExtra(nn.BatchNorm)` with its
+    own `hybrid_forward(self, F, x, gamma, beta, running_mean, running_var)`)."""
+    found = set()
+    for kind in kinds.kinds_of_class(conv.analysis, cls) or ():
+        short = kind.rsplit(".", 1)[-1]
+        found.update(_LAYER_PARAMS.get(short, ("weight", "bias") if short.startswith("Conv") else ()))
+    return found
+
+
 def _names_in(target) -> set:
     if isinstance(target, cst.Name):
         return {target.value}
@@ -105,7 +126,7 @@ def transform(site: Site):
     if fn.params.posonly_params or len(params) < 2:
         raise Manual("hybrid_forward without (self, F, ...) parameters")
     me, namespace = params[0].name.value, params[1].name.value
-    registered = set(conv.analysis.block_params(cls))
+    registered = set(conv.analysis.block_params(cls)) | _layer_params(conv, cls)
     listed = [p for p in params[2:] + list(fn.params.kwonly_params) if p.name.value in registered]
     missing = registered - {p.name.value for p in listed}
     body = fn.body
