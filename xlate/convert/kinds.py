@@ -79,12 +79,20 @@ def _kinds(analysis, key, expr, seen) -> Optional[frozenset]:
 
 
 def _values(analysis, key, expr) -> list:
-    """(scope key, assigned expression) for each binding of a name or `self.attr`."""
+    """(scope key, assigned expression) for each binding of a name or `self.attr`; a
+    function's parameter is bound to what its callers in this file pass it."""
     if isinstance(expr, ast.Name):
         scope = analysis.scopes.get(key)
         while scope is not None and expr.id not in scope.values:
             scope = scope.parent
-        return [(scope.key, v) for v in scope.values[expr.id]] if scope is not None else []
+        if scope is None:
+            return []
+        values = [(scope.key, v) for v in scope.values[expr.id]]
+        if any(v is None for _, v in values) and _is_parameter(scope, expr.id):
+            passed = _passed(analysis, scope, expr.id)
+            if passed is not None:
+                values = [(k, v) for k, v in values if v is not None] + passed
+        return values
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self":
         scope = analysis.scopes.get(key)
         while scope is not None and not scope.is_class:
@@ -208,3 +216,79 @@ def proven_containers(analysis, key: tuple) -> frozenset:
 def kinds_of_class(analysis, scope) -> Optional[frozenset]:
     """The Gluon classes a class of this file derives from (through the tree's classes too)."""
     return _scope_kinds(analysis, scope, frozenset())
+
+
+def _is_parameter(scope, name: str) -> bool:
+    node = scope.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    return any(a.arg == name for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs)
+
+
+def _passed(analysis, scope, name: str) -> Optional[list]:
+    """(caller's scope key, argument) at every call of the function `scope` in this file that
+    passes parameter `name`; None when a call passes it in a way that cannot be followed (or
+    there is none)."""
+    node = scope.node
+    positional = [a.arg for a in node.args.posonlyargs + node.args.args]
+    method = scope.parent is not None and scope.parent.is_class
+    if method:
+        positional = positional[1:]  # self
+    calls = _calls(analysis).get((node.name, method))
+    if not calls:
+        return None
+    found = []
+    for key, call in calls:
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        value = next((k.value for k in call.keywords if k.arg == name), None)
+        if value is None and name in positional and positional.index(name) < len(call.args):
+            value = call.args[positional.index(name)]
+        if value is None:
+            return None  # its default: whatever that is, it is not followed
+        found.append((key, value))
+    return found
+
+
+def _calls(analysis) -> dict:
+    """(function name, is a method call on self) -> [(scope key, call)] over the whole file."""
+    memo = ("calls",)
+    if memo in analysis._kinds:
+        return analysis._kinds[memo]
+    found: dict = {}
+
+    def walk(node, key, counts):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                n = counts.get(child.name, 0)
+                counts[child.name] = n + 1
+                inner = key + ((child.name, n),)
+                for part in child.decorator_list + getattr(child, "bases", []):
+                    walk_expr(part, key)
+                walk_body(child.body, inner)
+            else:
+                if isinstance(child, ast.Call):
+                    record(child, key)
+                walk(child, key, counts)
+
+    def walk_body(body, key):
+        counts: dict = {}
+        for stmt in body:
+            wrapper = ast.Module(body=[stmt], type_ignores=[])
+            walk(wrapper, key, counts)
+
+    def walk_expr(expr, key):
+        for sub in ast.walk(expr):
+            if isinstance(sub, ast.Call):
+                record(sub, key)
+
+    def record(call, key):
+        func = call.func
+        if isinstance(func, ast.Name):
+            found.setdefault((func.id, False), []).append((key, call))
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+            found.setdefault((func.attr, True), []).append((key, call))
+
+    walk_body(analysis.tree.body, ())
+    analysis._kinds[memo] = found
+    return found
