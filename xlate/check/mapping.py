@@ -69,7 +69,15 @@ def register(family: Family) -> Family:
     return family
 
 
+def _registered() -> None:
+    """The families are declared in modules that import this one (layers, rnn, transformer):
+    imported here on first use, so that pairing never runs on an empty table, which would pair
+    every block by its parameter names and fail with a misleading error."""
+    from xlate.check import families  # noqa: F401
+
+
 def family_of(mx_block) -> Optional[Family]:
+    _registered()
     for cls in type(mx_block).__mro__:
         if cls.__name__ in _BY_MX:
             return _BY_MX[cls.__name__]
