@@ -308,3 +308,33 @@ def test_a_partly_initialised_model_gets_the_rest_initialised(tmp_path, wrong):
     result = check_models(net, load(f"{tmp_path}/p_pt.py:Net", {"wrong": wrong}, framework="pytorch"), X)
     assert result.ok != wrong, [c.mismatch.format() for c in result.checks if not c.ok]
     assert not np.any(net.head.weight.data().asnumpy() == own)  # its own values were redrawn too
+
+
+STEPS_BN_MX = '''
+from mxnet.gluon import nn
+
+
+def Net():
+    net = nn.HybridSequential()
+    net.add(nn.Dense(6, in_units=5), nn.BatchNorm(in_channels=6), nn.Dense(3, in_units=6))
+    return net
+'''
+
+
+def test_steps_restart_both_sides_from_the_same_running_statistics(tmp_path):
+    """The comparison's training pass moves BatchNorm's running statistics; the steps must start
+    both sides again from the values both started with (PyTorch's copy once aliased its live
+    buffers, so it restarted from the moved ones and step 1 differed in every statistic)."""
+    from pathlib import Path
+
+    from xlate.check.pair import Steps, check_models
+    from xlate.convert.engine import convert_source
+
+    mx_space, pt_space = {}, {}
+    exec(STEPS_BN_MX, mx_space)
+    exec(convert_source(STEPS_BN_MX).output, pt_space)
+    here = Path(__file__).parent / "mutants"
+    steps = Steps(f"{here}/steps_mx.py:make_step", f"{here}/steps.py:make_step", 2, labels=(parse("y:float32[8,3]"),))
+    result = check_models(mx_space["Net"](), pt_space["Net"](), [parse("x:float32[8,5]")], steps=steps)
+    assert result.ok, [c.mismatch.format() for c in result.checks if not c.ok]
+    assert any(c.what == "step 2: 1.running_var" for c in result.checks)

@@ -79,8 +79,8 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("--noise-floor", nargs="?", const="", default=None, metavar="K",
                    help="noise mode: also run the PyTorch model in float64 and judge what differs by how far each "
                         "side is from it; MXNet passes within K times PyTorch float32's own deviation (default K: "
-                        "200, measured; see Note [noise floor]). For deep models in training mode, where float32 "
-                        "rounding alone makes the sides differ")
+                        "50, measured; Note [noise floor] in xlate/check/noise.py). For deep models in training "
+                        "mode, where float32 rounding alone makes the sides differ")
     k.add_argument("--format", choices=("text", "json"), default="text")
     k.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
     k.add_argument("--rules", action="store_true",

@@ -40,13 +40,13 @@ class Check:
 
 
 def compared(what: str, expected, actual, tol: Tolerance, reference=None,
-             floor: Optional[NoiseFloor] = None) -> Check:
+             floor: Optional[NoiseFloor] = None, pt_reference=None) -> Check:
     """A check of `actual` against `expected`, with its greatest absolute difference; in noise
     mode (`reference`: the float64 result, `floor`) values that differ are judged against it."""
     mismatch, max_abs = measure(what, expected, actual, tol)
     if mismatch is None or mismatch.reason != "values" or reference is None or floor is None:
         return Check(what, mismatch, max_abs)  # equal, or a shape, NaN or Inf: no noise excuses those
-    judged, deviations = noise.judge(what, expected, actual, reference, tol, floor)
+    judged, deviations = noise.judge(what, expected, actual, reference, tol, floor, pt_reference)
     return Check(what, judged, max_abs, deviations)
 
 
@@ -157,23 +157,29 @@ def _pt_observe(pt_model, arrays, heads, specs, device, pairs=()) -> tuple[Obser
     training.update({f"training: gradient of {s.name}": g for s, g in zip(specs, grads) if g is not None})
     for name, p in pt_model.named_parameters():
         if p.grad is not None:
-            training[f"training: gradient of {name}"] = p.grad.detach().cpu().numpy()
+            training[f"training: gradient of {name}"] = _copy(p.grad)
     for name, b in pt_model.named_buffers():
-        training[f"training: {name} after the step"] = b.detach().cpu().numpy()
+        training[f"training: {name} after the step"] = _copy(b)
     for name, p in pt_model.named_parameters():  # frozen: what MXNet keeps with grad_req='null'
         if not p.requires_grad:
-            training[f"training: {name} after the step"] = p.detach().cpu().numpy()
+            training[f"training: {name} after the step"] = _copy(p)
     for pr in pairs:
         for m in pr.maps:
             target = getattr(pr.pt_module, m.pt, None)
             if m.to_mx is not None and target is not None and target.grad is not None:
-                grad = target.grad.detach().cpu().numpy()
+                grad = _copy(target.grad)
                 training[f"training: gradient of {_pt_name(pr, m)}{MX_LAYOUT}"] = m.to_mx(grad, pr.mx_block, pr.pt_module)
     return inference, training
 
 
+def _copy(tensor) -> np.ndarray:
+    """A tensor's values as they are now: .numpy() of a CPU tensor is a view of its storage,
+    which the model's next forward (running statistics) or load_state_dict would change."""
+    return tensor.detach().cpu().numpy().copy()
+
+
 def _judge(result: Result, phase: str, expected: Observations, actual: Observations, tol,
-           reference: Optional[Observations] = None) -> None:
+           reference: Optional[Observations] = None, pt_reference: Optional[Observations] = None) -> None:
     n_mx = sum(k.startswith(f"{phase}: output ") for k in expected)
     n_pt = sum(k.startswith(f"{phase}: output ") for k in actual)
     if n_mx != n_pt:
@@ -190,8 +196,8 @@ def _judge(result: Result, phase: str, expected: Observations, actual: Observati
             elif not key.startswith(f"{phase}: output "):
                 result.checks.append(Check(label, Mismatch(label, "PyTorch computes no such value")))
             continue
-        result.checks.append(compared(label, value, actual[key], tol(value.dtype),
-                                      (reference or {}).get(key), result.noise))
+        result.checks.append(compared(label, value, actual[key], tol(value.dtype), (reference or {}).get(key),
+                                      result.noise, (pt_reference or {}).get(key)))
 
 
 def _reference(replica, arrays, heads, specs, pairs, result: Result, pt_model) -> Optional[tuple]:
@@ -199,14 +205,18 @@ def _reference(replica, arrays, heads, specs, pairs, result: Result, pt_model) -
     with the same inputs and head gradients, upcast (inference, then training: as `pt_model`);
     None, with the reason in the advice and every comparison strict, when it cannot run."""
     try:
-        with noise.float64_default():
-            return _pt_observe(replica, [noise.upcast(a) for a in arrays], [noise.upcast(h) for h in heads],
-                               specs, "cpu", noise.in_copy(pairs, pt_model, replica))
+        return _run_float64(replica, arrays, heads, specs, pairs, pt_model)
     except Exception as e:
         result.advice.append(f"noise mode: the float64 copy of the PyTorch model did not run ({type(e).__name__}: "
                              f"{str(e).splitlines()[0] if str(e) else ''}); every quantity was compared strictly")
         result.noise = None
         return None
+
+
+def _run_float64(replica, arrays, heads, specs, pairs, pt_model) -> tuple[Observations, Observations]:
+    with noise.float64_default():
+        return _pt_observe(replica, [noise.upcast(a) for a in arrays], [noise.upcast(h) for h in heads],
+                           specs, "cpu", noise.in_copy(pairs, pt_model, replica))
 
 
 def _prepare(mx_net, pt_model, inputs, seed, device, keep_weights: bool = False):
@@ -274,8 +284,8 @@ def check_models(mx_net, pt_model, inputs: list[InputSpec], *, mx_ref: str = "MX
     PyTorch model; with `keep_weights`, both models keep the weights they hold (loaded from
     files, say), every mapped tensor is compared first, and the rest runs on them."""
     rng, arrays, pairs = _prepare(mx_net, pt_model, inputs, seed, device, keep_weights)
-    state = {k: v.detach().cpu().numpy() for k, v in pt_model.state_dict().items()}
-    mx_saved = {name: p.data().copy() for name, p in mx_net.collect_params().items()} if steps else {}
+    state = {k: _copy(v) for k, v in pt_model.state_dict().items()}  # not views: the model runs on
+    mx_saved = {name: p.data().copy() for name, p in mx_net.collect_params().items()}
     cpu_copy = copy.deepcopy(pt_model).to("cpu") if device != "cpu" else None
     fixed = _constants_and_rates(pairs, mx_net, pt_model, tolerance)
     advice = []
@@ -294,7 +304,13 @@ def check_models(mx_net, pt_model, inputs: list[InputSpec], *, mx_ref: str = "MX
     result = _compare_all(result, expected, actual, tolerance, reference)
     if cpu_copy is not None:
         _device_against_cpu(result, cpu_copy, arrays, heads, inputs, actual, tolerance, reference)
-    if not result.ok:
+    inference_ok = all(c.ok for c in result.checks if c.what.startswith("inference"))
+    if not result.ok and result.noise is not None and inference_ok:
+        _follow_kinks(result, expected, actual, pairs, mx_net, pt_model, state, (arrays, heads, inputs), tolerance,
+                      reference)
+    if not result.ok:  # both sides as they started (running statistics), as the inference comparison ran
+        for name, p in mx_net.collect_params().items():
+            p.set_data(mx_saved[name])
         pt_model.load_state_dict({k: torch_tensor(v) for k, v in state.items()})
         result.divergence = _divergence(pairs, mx_net, pt_model, arrays, device, tolerance_for("float32", tolerance),
                                         result.noise)
@@ -305,6 +321,37 @@ def check_models(mx_net, pt_model, inputs: list[InputSpec], *, mx_ref: str = "MX
         pt_model.zero_grad(set_to_none=True)  # no gradient left over from the comparison above
         _train(result, steps, mx_net, pt_model, pairs, inputs, rng, device, tolerance)
     return result
+
+
+def _follow_kinks(result: Result, expected, actual, pairs, mx_net, pt_model, state, run, tolerance,
+                  reference) -> None:
+    """Noise mode, training differing beyond the noise: where a float32 side's forward crossed a
+    kink (Note [kinks]), run the float64 reference again taking that side's branch there, and
+    judge the training quantities with MXNet's deviation measured against MXNet's and PyTorch
+    float32's against PyTorch's; the report names every value moved."""
+    arrays, heads, inputs = run
+    pt_model.load_state_dict({k: torch_tensor(v) for k, v in state.items()})
+    found = noise.find_kinks(pairs, mx_net, pt_model, arrays)
+    pt_model.load_state_dict({k: torch_tensor(v) for k, v in state.items()})
+    if not found:
+        return
+    followed = {}
+    for kinks in found:
+        replica = noise.float64_copy(pt_model)
+        handles = noise.follow(noise.in_copy(pairs, pt_model, replica), kinks)
+        try:
+            followed[kinks.side] = _run_float64(replica, arrays, heads, inputs, pairs, pt_model)[1]
+        except Exception:  # judged as before, against the plain float64 result
+            result.advice.append(f"noise mode: float32 rounding crossed a kink ({kinks.describe()}); the float64 "
+                                 f"reference could not be run again taking that branch")
+            return
+        finally:
+            for h in handles:
+                h.remove()
+    result.checks = [c for c in result.checks if not c.what.startswith("training")]
+    _judge(result, "training", expected[1], actual[1], lambda dtype: tolerance_for(dtype, tolerance),
+           followed.get("MXNet", reference[1]), followed.get("PyTorch float32", reference[1]))
+    result.advice.append(noise.kinks_followed(found, result.ok))
 
 
 def _constants_and_rates(pairs: list[Pair], mx_net, pt_model, tolerance) -> list[Check]:
