@@ -205,6 +205,8 @@ def test_project_config_runs_every_pair(models, tmp_path, monkeypatch, capsys):
     assert main(["check"]) == 1
     out = capsys.readouterr().out
     assert out.count("xlate check") == 2 and "Equal" in out and "DIVERGES" in out
+    assert main(["check", "--noise-floor", "7"]) == 1  # options given on the command line reach every pair
+    assert capsys.readouterr().out.count("K=7 times PyTorch float32's own deviation") == 2
     (tmp_path / "pyproject.toml").write_text("[tool.xlate.check]\n")
     assert main(["check"]) == 2
 

@@ -457,6 +457,8 @@ def _check_project(args) -> int:
                 argv += ["--input", spec]
         if args.rtol is not None:
             argv += ["--rtol", str(args.rtol), "--atol", str(args.atol)]
+        if args.noise_floor is not None:  # "" (the default K) or the K given
+            argv += ["--noise-floor"] + ([args.noise_floor] if args.noise_floor else [])
         rc = main(argv)
         worst = max(worst, rc)
     return worst
