@@ -82,7 +82,7 @@ def _divergence(pairs: list[Pair], mx_net, pt_model, arrays, device, tol,
             lambda b, inp, out, i=i: keep(seen_mx, i, flatten(out)[0].asnumpy())))
         handles.append(pr.pt_module.register_forward_hook(
             lambda m, inp, out, i=i: keep(seen_pt, i, flatten(out)[0].detach().cpu().numpy())))
-    replica = noise.float64_copy(pt_model) if floor is not None else None
+    replica = noise.float64_copy(pt_model) if floor is not None else None  # None: judged strictly
     if replica is not None:
         for i, pr in enumerate(noise.in_copy(pairs, pt_model, replica)):
             handles.append(pr.pt_module.register_forward_hook(
@@ -295,7 +295,8 @@ def check_models(mx_net, pt_model, inputs: list[InputSpec], *, mx_ref: str = "MX
     no_dropout(mx_net, pt_model)
     result = Result(mx_ref, pt_ref, {"mxnet": "cpu", "pytorch": device}, checks=fixed, advice=advice,
                     noise=noise_floor)
-    replica = noise.float64_copy(pt_model) if noise_floor is not None else None  # before anything runs
+    replica = noise.float64_copy(pt_model, result.advice) if noise_floor is not None else None  # before it runs
+    result.noise = noise_floor if replica is not None else None
     *expected, heads = _mx_observe(mx_net, pairs, arrays, rng, inputs)
     if record is not None:
         golden.save(record, mx_ref, pt_ref, inputs, seed, arrays, heads, state, expected, pt_args, mx_args)
@@ -338,6 +339,8 @@ def _follow_kinks(result: Result, expected, actual, pairs, mx_net, pt_model, sta
     followed = {}
     for kinks in found:
         replica = noise.float64_copy(pt_model)
+        if replica is None:
+            return
         handles = noise.follow(noise.in_copy(pairs, pt_model, replica), kinks)
         try:
             followed[kinks.side] = _run_float64(replica, arrays, heads, inputs, pairs, pt_model)[1]
@@ -422,8 +425,8 @@ def _train(result: Result, steps: Steps, mx_net, pt_model, pairs, inputs, rng, d
     mx_step = load_step(steps.mx_ref, mx_net, steps.mx_args, advice=result.advice)
     pt_step = load_step(steps.pt_ref, pt_model, steps.pt_args, advice=result.advice)
     ref_step, ref_pairs = None, [None] * len(pairs)
-    if result.noise is not None:
-        replica = noise.float64_copy(pt_model)
+    replica = noise.float64_copy(pt_model, result.advice) if result.noise is not None else None
+    if replica is not None:
         ref_step = load_step(steps.pt_ref, replica, steps.pt_args, advice=[])
         ref_pairs = noise.in_copy(pairs, pt_model, replica)
     tol = lambda dtype: tolerance_for(dtype, tolerance)  # noqa: E731
@@ -482,7 +485,8 @@ def check_against(directory: Path, pt_ref: Optional[str] = None, *, pt_kwargs=No
     no_dropout(None, pt_model)
     result = Result(ref.mx_ref + " (recorded)", pt_ref, {"mxnet": "recorded", "pytorch": device}, advice=advice,
                     noise=noise_floor)
-    replica = noise.float64_copy(pt_model) if noise_floor is not None else None
+    replica = noise.float64_copy(pt_model, result.advice) if noise_floor is not None else None
+    result.noise = noise_floor if replica is not None else None
     actual = _pt_observe(pt_model, ref.arrays, ref.heads, ref.inputs, device)
     reference = _reference(replica, ref.arrays, ref.heads, ref.inputs, [], result, pt_model) \
         if replica is not None else None
