@@ -17,8 +17,9 @@ says why and exits 0: the test suite never needs it.
 3. Each model of MODELS runs in a worker process (bench/zoo_worker.py; one model's crash or
    hang costs only that model): Gluon model with random weights, converted model, the
    checker's weight pairing (xlate.check.mapping), inference outputs compared at float32
-   tolerances, and for models marked `grad`, xlate.check.pair.check_models (training outputs,
-   every gradient, running statistics).
+   tolerances, and for models marked `grad`, xlate.check.pair.check_models in noise mode
+   (training outputs, every gradient, running statistics; what differs is judged against a
+   float64 copy of the converted model: "within float32 noise (K=...)" or "differs").
 4. Classifies each model by the first stage that fails, with the error's first line and the
    file:line in the converted code (and the original line, and what the report says there),
    then totals by cause and the most common root causes.
@@ -53,8 +54,13 @@ sys.path.insert(0, str(HERE))
 # Inputs are the smallest that Gluon accepts, measured on v0.10.0 (the global pools of
 # squeezenet/densenet/googlenet/residualattention need 224, inception 299); batch 2 where
 # gradients are checked (training-mode BatchNorm over one value per channel says little).
+# Gradients are checked in noise mode (Note [noise floor] in xlate/check/noise.py); at 2x32x32
+# the last BatchNorms of the mobilenets and resnet50_v1d see 2 values a channel and float32
+# cannot resolve their gradients at all (PyTorch's own float32 result is off by 10-100% of
+# them), so they get 2x64x64 (8 values); much larger inputs put many ReLU inputs within float32
+# noise of zero, and PyTorch's float32 result then crosses kinks of its own (Note [kinks]).
 S32, S64, S224 = [1, 3, 32, 32], [1, 3, 64, 64], [1, 3, 224, 224]
-G32 = [2, 3, 32, 32]
+G32, G64 = [2, 3, 32, 32], [2, 3, 64, 64]
 SEG = {"pretrained_base": False, "crop_size": 64, "base_size": 72}
 MODELS: list[tuple[str, list, dict, bool]] = [
     # classification: ResNet family
@@ -66,7 +72,7 @@ MODELS: list[tuple[str, list, dict, bool]] = [
     ("resnet18_v1b", [G32], {}, True),
     ("resnet50_v1b", [S32], {}, False),
     ("resnet50_v1c", [S32], {}, False),
-    ("resnet50_v1d", [G32], {}, True),
+    ("resnet50_v1d", [G64], {}, True),
     ("resnet50_v1e", [S32], {}, False),
     ("resnet50_v1s", [S32], {}, False),
     ("resnet50_v1b_gn", [S32], {}, False),
@@ -81,10 +87,10 @@ MODELS: list[tuple[str, list, dict, bool]] = [
     ("resnest50", [S32], {}, False),
     # classification: mobile and classic nets
     ("mobilenet1.0", [S32], {}, False),
-    ("mobilenet0.25", [G32], {}, True),
+    ("mobilenet0.25", [G64], {}, True),
     ("mobilenetv2_1.0", [S32], {}, False),
-    ("mobilenetv2_0.25", [G32], {}, True),
-    ("mobilenetv3_small", [G32], {}, True),
+    ("mobilenetv2_0.25", [G64], {}, True),
+    ("mobilenetv3_small", [G64], {}, True),
     ("mobilenetv3_large", [S32], {}, False),
     ("squeezenet1.0", [S224], {}, False),
     ("squeezenet1.1", [[2, 3, 224, 224]], {}, True),
@@ -398,6 +404,8 @@ def main(argv=None) -> int:
     from zoo_report import Tree, headline, locate, print_silent, print_table, root_causes
     from xlate.check import leftovers as zoo_silent
 
+    from xlate.check.noise import K as NOISE_K
+
     opts.corpus = corpus
     opts.work = opts.work.resolve()
     opts.work.mkdir(parents=True, exist_ok=True)
@@ -470,7 +478,9 @@ def main(argv=None) -> int:
               f"target). "
               f"After conversion: {r['imports']} import, {r['builds']} build, {r['runs']} run, "
               f"{r['pairs']} pair their weights, {r['outputs match']} give Gluon's outputs; "
-              f"gradients match for {head['gradient_match']} of the {head['gradient_models']} checked.")
+              f"gradients match for {head['gradient_match']} of the {head['gradient_models']} checked "
+              f"({head['gradient_within_noise']} of them within float32 noise, noise mode K={NOISE_K:g}; "
+              f"see Note [noise floor] in xlate/check/noise.py).")
         print("by cause: " + ", ".join(f"{c} {head['by_cause'][c]}" for c in CAUSES if c in head["by_cause"]))
         located = [x for x in results.values() if x.get("side") == "converted" and x["cause"] != "match"]
         flagged = sum(bool(x.get("report_at_line")) for x in located)

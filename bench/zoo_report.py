@@ -165,6 +165,8 @@ def headline(results: dict, models: list) -> dict:
     return {"models": len(results), "gluon_builds": sum(i > 0 for i in at), "reached": reached,
             "match": counts["match"], "gradient_models": len(grad_built),
             "gradient_match": sum(results[n]["cause"] == "match" for n in grad_built),
+            "gradient_within_noise": sum(results[n]["cause"] == "match" and bool(results[n].get("noise_excused"))
+                                         for n in grad_built),
             "by_cause": {c: counts[c] for c in counts}}
 
 
@@ -182,7 +184,10 @@ def print_table(results: dict) -> None:
         if r["cause"] == "match":
             extra = f"max |diff| {r.get('max_abs_difference', 0):.2g}"
             if r.get("gradient_checks"):
-                extra += f", {r['gradient_checks']} gradient/training checks"
+                extra += f", {r['gradient_checks']} gradient/training checks: {r.get('gradient_verdict', 'equal')}"
+                if r.get("noise_excused"):
+                    extra += (f" ({r['strict_failures']} differ strictly, {r['noise_excused']} within noise, "
+                              f"at most {r['noise_worst_ratio']:.3g}x PyTorch float32's deviation)")
             print(extra)
             continue
         print(r.get("at", ""))
@@ -194,6 +199,11 @@ def print_table(results: dict) -> None:
             print(f"{'':38}   report there: nothing manual/review (elsewhere in the function: {elsewhere})")
         if r.get("divergence"):
             print(f"{'':38}   first diverging layer: {str(r['divergence'])[:150]}")
+        if r.get("kink"):
+            print(f"{'':38}   {r['kink'][:260]}")
+        if r.get("gradient_checks") and r["cause"] == "gradients-differ":
+            print(f"{'':38}   noise mode (K={r['noise_k']:g}): differs; {r['strict_failures']} of "
+                  f"{r['gradient_checks']} differ strictly, {r['noise_excused']} of them within float32 noise")
 
 
 def print_silent(items: list, limit: int) -> dict:

@@ -205,6 +205,8 @@ def test_project_config_runs_every_pair(models, tmp_path, monkeypatch, capsys):
     assert main(["check"]) == 1
     out = capsys.readouterr().out
     assert out.count("xlate check") == 2 and "Equal" in out and "DIVERGES" in out
+    assert main(["check", "--noise-floor", "7"]) == 1  # options given on the command line reach every pair
+    assert capsys.readouterr().out.count("K=7 times PyTorch float32's own deviation") == 2
     (tmp_path / "pyproject.toml").write_text("[tool.xlate.check]\n")
     assert main(["check"]) == 2
 
@@ -238,3 +240,103 @@ def test_per_group_parameters_compare_gradients_in_mxnets_layout(tmp_path, capsy
     # replayed without the MXNet block, that gradient cannot be folded back: said, not skipped silently
     assert main(["check", "--against", str(tmp_path / "ref")]) == 0
     assert "not checked against a recording (needs MXNet): training: gradient of 0.weight" in capsys.readouterr().out
+
+
+def test_transfer_knows_the_families_without_importing_them_first():
+    """mapping.transfer() in a fresh interpreter that never imported xlate.check.families:
+    a BatchNorm (gamma/beta -> weight/bias) pairs by its family, not by its parameter names."""
+    import subprocess
+    import sys
+
+    code = textwrap.dedent('''
+        import mxnet as mx, torch
+        from xlate.check.mapping import transfer
+        net = mx.gluon.nn.BatchNorm(in_channels=3)
+        net.initialize()
+        net.gamma.set_data(mx.nd.array([0.5, 1.5, 2.5]))
+        bn = torch.nn.BatchNorm2d(3)
+        pairs = transfer(net, bn)
+        print([p.family.name for p in pairs], bn.weight.tolist())
+    ''')
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "['batchnorm'] [0.5, 1.5, 2.5]", done.stdout
+
+
+PARTLY_MX = '''
+from mxnet import gluon
+from mxnet.gluon import nn
+
+
+class Net(gluon.Block):
+    """Initialises its head itself, as GluonCV's segmentation models do (self.head.initialize())."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.body = nn.Dense(4, activation="tanh")  # in_units from the first input
+            self.head = nn.Dense(2, in_units=4)
+        self.head.initialize()
+
+    def forward(self, x):
+        return self.head(self.body(x))
+'''
+
+PARTLY_PT = '''
+import torch
+
+
+class Net(torch.nn.Module):
+    def __init__(self, wrong=False):
+        super().__init__()
+        self.body, self.head = torch.nn.Linear(3, 4), torch.nn.Linear(4, 2)
+        self.wrong = wrong
+
+    def forward(self, x):
+        h = self.body(x)
+        return self.head(h if self.wrong else torch.tanh(h))
+'''
+
+
+@pytest.mark.parametrize("wrong", [False, True])
+def test_a_partly_initialised_model_gets_the_rest_initialised(tmp_path, wrong):
+    from xlate.check.loading import load
+    from xlate.check.pair import check_models
+
+    (tmp_path / "p_mx.py").write_text(PARTLY_MX)
+    (tmp_path / "p_pt.py").write_text(PARTLY_PT)
+    net = load(f"{tmp_path}/p_mx.py:Net", {}, framework="mxnet")
+    own = net.head.weight.data().asnumpy().copy()
+    result = check_models(net, load(f"{tmp_path}/p_pt.py:Net", {"wrong": wrong}, framework="pytorch"), X)
+    assert result.ok != wrong, [c.mismatch.format() for c in result.checks if not c.ok]
+    assert not np.any(net.head.weight.data().asnumpy() == own)  # its own values were redrawn too
+
+
+STEPS_BN_MX = '''
+from mxnet.gluon import nn
+
+
+def Net():
+    net = nn.HybridSequential()
+    net.add(nn.Dense(6, in_units=5), nn.BatchNorm(in_channels=6), nn.Dense(3, in_units=6))
+    return net
+'''
+
+
+def test_steps_restart_both_sides_from_the_same_running_statistics(tmp_path):
+    """The comparison's training pass moves BatchNorm's running statistics; the steps must start
+    both sides again from the values both started with (PyTorch's copy once aliased its live
+    buffers, so it restarted from the moved ones and step 1 differed in every statistic)."""
+    from pathlib import Path
+
+    from xlate.check.pair import Steps, check_models
+    from xlate.convert.engine import convert_source
+
+    mx_space, pt_space = {}, {}
+    exec(STEPS_BN_MX, mx_space)
+    exec(convert_source(STEPS_BN_MX).output, pt_space)
+    here = Path(__file__).parent / "mutants"
+    steps = Steps(f"{here}/steps_mx.py:make_step", f"{here}/steps.py:make_step", 2, labels=(parse("y:float32[8,3]"),))
+    result = check_models(mx_space["Net"](), pt_space["Net"](), [parse("x:float32[8,5]")], steps=steps)
+    assert result.ok, [c.mismatch.format() for c in result.checks if not c.ok]
+    assert any(c.what == "step 2: 1.running_var" for c in result.checks)

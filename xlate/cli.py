@@ -76,6 +76,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="device for the PyTorch side (MXNet always runs on the CPU)")
     k.add_argument("--rtol", type=float, help="relative tolerance (default: torch.testing's for the dtype)")
     k.add_argument("--atol", type=float, help="absolute tolerance (default: torch.testing's for the dtype)")
+    k.add_argument("--noise-floor", nargs="?", const="", default=None, metavar="K",
+                   help="noise mode: also run the PyTorch model in float64 and judge what differs by how far each "
+                        "side is from it; MXNet passes within K times PyTorch float32's own deviation (default K: "
+                        "50, measured; Note [noise floor] in xlate/check/noise.py). For deep models in training "
+                        "mode, where float32 rounding alone makes the sides differ")
     k.add_argument("--format", choices=("text", "json"), default="text")
     k.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
     k.add_argument("--rules", action="store_true",
@@ -322,15 +327,15 @@ def _check(args) -> int:
     if (args.rtol is None) != (args.atol is None):
         raise UsageError("give both --rtol and --atol, or neither")
     tolerance = Tolerance(args.rtol, args.atol) if args.rtol is not None else None
+    noise_floor = _noise_floor(args.noise_floor)
     device = _device(args.device)
     try:
         if args.against:
             result = check_against(Path(args.against), args.pt, pt_kwargs=pt_kwargs if args.pt_args != "{}" else None,
-                                   device=device,
-                                   tolerance=tolerance)
+                                   device=device, tolerance=tolerance, noise_floor=noise_floor)
         else:
             result = check_pair(args.mx, args.pt, specs, mx_kwargs=mx_kwargs, pt_kwargs=pt_kwargs,
-                                seed=args.seed, device=device, tolerance=tolerance,
+                                seed=args.seed, device=device, tolerance=tolerance, noise_floor=noise_floor,
                                 record=Path(args.record) if args.record else None, keep_weights=args.keep_weights,
                                 steps=Steps(args.mx_step, args.pt_step, args.steps, *step_args, labels) if args.steps else None)
     except (LoadError, MappingError) as e:
@@ -344,6 +349,20 @@ def _check(args) -> int:
 
         write_atomic(Path(args.junit), output.junit(result))
     return EXIT_OK if result.ok else EXIT_MANUAL
+
+
+def _noise_floor(text: Optional[str]):
+    """--noise-floor: absent -> None (strict); without K -> the measured default K."""
+    if text is None:
+        return None
+    from xlate.check.noise import NoiseFloor
+
+    if not text:
+        return NoiseFloor()
+    try:
+        return NoiseFloor(float(text))
+    except ValueError:
+        raise UsageError(f"--noise-floor K must be a positive number, got {text!r}")
 
 
 def _convert_weights(args) -> int:
@@ -438,6 +457,8 @@ def _check_project(args) -> int:
                 argv += ["--input", spec]
         if args.rtol is not None:
             argv += ["--rtol", str(args.rtol), "--atol", str(args.atol)]
+        if args.noise_floor is not None:  # "" (the default K) or the K given
+            argv += ["--noise-floor"] + ([args.noise_floor] if args.noise_floor else [])
         rc = main(argv)
         worst = max(worst, rc)
     return worst

@@ -3,7 +3,7 @@ differ, by how much and where (the shape of torch.testing.assert_close's message
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -43,6 +43,7 @@ class Mismatch:
     first_index: Optional[tuple] = None
     expected_value: Optional[float] = None
     actual_value: Optional[float] = None
+    noise: Any = None  # noise mode (xlate.check.noise.Deviations): measured against the float64 result
 
     def format(self) -> str:
         if self.reason != "values":
@@ -51,6 +52,13 @@ class Mismatch:
         if self.first_index is not None:
             where = (f"; first at index {self.first_index}: expected {self.expected_value:.6g}, "
                      f"got {self.actual_value:.6g}")
+        if self.noise is not None:  # expected: the float64 result; actual: MXNet's
+            if self.first_index is not None:
+                where = (f"; first at index {self.first_index}: float64 {self.expected_value:.6g}, "
+                         f"MXNet {self.actual_value:.6g}")
+            how = "and" if self.noise.verdict == "unjudgeable" else "beyond float32 noise:"
+            return (f"{self.what}: {self.mismatched} of {self.total} elements differ "
+                    f"({100 * self.mismatched / max(self.total, 1):.1f}%) {how} {self.noise.summary()}{where}")
         return (f"{self.what}: {self.mismatched} of {self.total} elements differ "
                 f"({100 * self.mismatched / max(self.total, 1):.1f}%); greatest absolute difference "
                 f"{self.max_abs:.3g}, greatest relative difference {self.max_rel:.3g}{where}")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from xlate.check.inputs import InputSpec
-from xlate.check.mapping import Family, MappingError, ParamMap, register
+from xlate.check.registry import Family, MappingError, ParamMap, register
 from xlate.check.samples import Sample, check_knobs, floats, register_sample, strategies, torch_call
 
 

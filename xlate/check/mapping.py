@@ -16,64 +16,15 @@ that does not fit fails with the names and shapes on both sides, never silently.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Iterator, Optional
 
 import numpy as np
 
-from xlate.check.compare import Tolerance
-
-Convert = Callable[[np.ndarray, Any, Any], np.ndarray]  # (value, mx_block, pt_module) -> value
-
-
-class MappingError(Exception):
-    """The two models cannot be paired; the message names the parameters and shapes."""
-
-
-@dataclass(frozen=True)
-class ParamMap:
-    mx: str  # the Gluon block's own parameter name (its `_reg_params` key)
-    pt: str  # the torch module's parameter or buffer name
-    to_pt: Optional[Convert] = None
-    to_mx: Optional[Convert] = None  # the inverse (gradients, converting weights back)
-    optional: bool = False  # missing on both sides when disabled (use_bias=False)
-
-
-@dataclass(frozen=True)
-class Family:
-    name: str
-    mx_types: tuple[str, ...]  # Gluon block class names
-    pt_types: tuple[str, ...]  # torch module class names
-    params: tuple[ParamMap, ...] = ()
-    # for families whose names depend on the configuration (RNN layers x directions)
-    expand: Optional[Callable[[Any, Any], tuple[ParamMap, ...]]] = None
-    tolerance: Optional[Tolerance] = None
-
-    def maps(self, mx_block, pt_module) -> tuple[ParamMap, ...]:
-        return self.expand(mx_block, pt_module) if self.expand else self.params
-
-
-FAMILIES: dict[str, Family] = {}
-_BY_MX: dict[str, Family] = {}
-
-
-def register(family: Family) -> Family:
-    """Declare a family; a second declaration of a name or a block type is an error."""
-    if family.name in FAMILIES:
-        raise ValueError(f"layer family {family.name!r} is registered twice")
-    for t in family.mx_types:
-        if t in _BY_MX:
-            raise ValueError(f"Gluon block {t} already belongs to family {_BY_MX[t].name!r}")
-    FAMILIES[family.name] = family
-    for t in family.mx_types:
-        _BY_MX[t] = family
-    return family
-
-
-def family_of(mx_block) -> Optional[Family]:
-    for cls in type(mx_block).__mro__:
-        if cls.__name__ in _BY_MX:
-            return _BY_MX[cls.__name__]
-    return None
+# every family registered before any pairing: without them each block would be paired by its
+# parameter names, and fail with a misleading error (families -> layers -> registry: no cycle)
+from xlate.check import families  # noqa: F401
+from xlate.check.registry import (  # noqa: F401  (re-exported: where callers have found them)
+    _BY_MX, FAMILIES, Convert, Family, MappingError, ParamMap, family_of, register)
 
 
 # -- leaves -------------------------------------------------------------------------------

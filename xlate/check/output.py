@@ -11,8 +11,14 @@ def text(result: Result, inputs: str, seed: int) -> str:
     lines = [f"xlate check {result.mx_ref} vs {result.pt_ref}",
              f"devices: MXNet {result.devices['mxnet']}, PyTorch {result.devices['pytorch']}",
              f"inputs: {inputs} (seed {seed})"]
+    if result.noise is not None:
+        lines.append(f"noise mode: what differs is judged against a float64 copy of the PyTorch model; MXNet may "
+                     f"deviate from it by K={result.noise.k:g} times PyTorch float32's own deviation")
     for c in result.checks:
-        lines.append(f"  {'ok  ' if c.ok else 'FAIL'}  {c.what if c.ok else c.mismatch.format()}")
+        if not c.ok:
+            lines.append(f"  FAIL  {c.mismatch.format()}")
+        else:
+            lines.append(f"  ok    {c.what}" + (f" ({c.noise.summary()})" if c.noise is not None else ""))
     if result.divergence:
         lines.append(f"first layer whose outputs differ: {result.divergence}")
     for key in result.unchecked:
@@ -20,18 +26,37 @@ def text(result: Result, inputs: str, seed: int) -> str:
     lines.extend(result.advice)
     failed = sum(not c.ok for c in result.checks)
     lines.append(f"{'Equal' if result.ok else 'DIVERGES'}: {len(result.checks) - failed} of "
-                 f"{len(result.checks)} checks passed.")
+                 f"{len(result.checks)} checks passed{_noise_summary(result)}.")
     return "\n".join(lines) + "\n"
+
+
+def _noise_summary(result: Result) -> str:
+    """How many checks needed the noise allowance, and the worst of them."""
+    if result.noise is None:
+        return ""
+    excused = [c for c in result.checks if c.ok and c.noise is not None and c.noise.verdict == "noise"]
+    if not excused:
+        return f" (noise mode, K={result.noise.k:g}: none needed the noise allowance)"
+    worst = max(excused, key=lambda c: c.noise.ratio)
+    return (f" ({len(excused)} within float32 noise (K={result.noise.k:g}), at most {worst.noise.ratio:.3g}x "
+            f"PyTorch float32's deviation: {worst.what})")
 
 
 def as_json(result: Result, inputs: str, seed: int) -> str:
     return json.dumps({
         "mx": result.mx_ref, "pt": result.pt_ref, "devices": result.devices, "inputs": inputs,
         "seed": seed, "ok": result.ok, "divergence": result.divergence, "unchecked": result.unchecked,
-        "advice": result.advice,
-        "checks": [{"what": c.what, "ok": c.ok, "mismatch": None if c.ok else vars(c.mismatch)}
+        "advice": result.advice, "noise_floor": None if result.noise is None else vars(result.noise),
+        "checks": [{"what": c.what, "ok": c.ok, "mismatch": None if c.ok else _plain(c.mismatch),
+                    "noise": None if c.noise is None else vars(c.noise)}
                    for c in result.checks],
     }, indent=2, default=str) + "\n"
+
+
+def _plain(mismatch) -> dict:
+    fields = dict(vars(mismatch))
+    fields.pop("noise", None)  # given once, under the check's "noise"
+    return fields
 
 
 def junit(result: Result) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from xlate.check.mapping import Family, MappingError, ParamMap, register
+from xlate.check.registry import Family, MappingError, ParamMap, register
 from xlate.check.samples import (Sample, check_knobs, floats, gluon_call, register_sample, strategies,
                                  torch_call)
 

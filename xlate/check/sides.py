@@ -23,9 +23,13 @@ def mx_prepare(net, arrays, rng):
 
     params = net.collect_params()
     by_name: dict = {}
-    fresh = not any(p._data is not None for p in params.values())
-    if fresh:  # draw while initialising: one pass instead of initialising and overwriting
-        net.initialize(_asymmetric_initializer(mx, rng, by_name))
+    initializer = _asymmetric_initializer(mx, rng, by_name)
+    # draw while initialising (one pass instead of initialising and overwriting); parameters the
+    # model's own code initialised (GluonCV's segmentation models call self.head.initialize())
+    # are left to the loop below, which redraws them
+    for p in params.values():
+        if p._data is None and not p._deferred_init:
+            p.initialize(None, None, initializer)  # what net.initialize(initializer) does for each
     if any(p._data is None or 0 in p.shape for p in params.values()):  # deferred shapes need one pass
         net(*[mx.nd.array(a, dtype=a.dtype) for a in arrays])
     drawn = {}

@@ -42,7 +42,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from xlate.check.mapping import Family, MappingError, ParamMap, register
+from xlate.check.registry import Family, MappingError, ParamMap, register
 from xlate.check.samples import Sample, check_knobs, floats, gluon_call, register_sample, strategies
 
 # (gluonnlp attention-cell child, rows of in_proj_weight as a fraction of 3E)
