@@ -340,3 +340,37 @@ def test_steps_restart_both_sides_from_the_same_running_statistics(tmp_path):
     result = check_models(mx_space["Net"](), pt_space["Net"](), [parse("x:float32[8,5]")], steps=steps)
     assert result.ok, [c.mismatch.format() for c in result.checks if not c.ok]
     assert any(c.what == "step 2: 1.running_var" for c in result.checks)
+
+
+def test_a_block_shared_by_two_parents_pairs_once():
+    """GoogLeNet keeps `self.output` as an attribute and inside `self.head`: Gluon reaches it
+    twice, torch's named_modules() once."""
+    mx = pytest.importorskip("mxnet")
+    torch = pytest.importorskip("torch")
+    from mxnet.gluon import nn as gnn
+
+    from xlate.check.inputs import parse
+    from xlate.check.pair import check_models
+
+    class Gluon(gnn.HybridBlock):
+        def __init__(self):
+            super().__init__()
+            self.head = gnn.HybridSequential()
+            self.output = gnn.Dense(3, in_units=4)
+            self.head.add(self.output)
+
+        def hybrid_forward(self, F, x):
+            return self.head(x)
+
+    class Torch(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.head = torch.nn.Sequential()
+            self.output = torch.nn.Linear(4, 3)
+            self.head.append(self.output)
+
+        def forward(self, x):
+            return self.head(x)
+
+    result = check_models(Gluon(), Torch(), [parse("x:float32[2,4]")], seed=0)
+    assert result.ok and result.checks

@@ -672,3 +672,22 @@ def test_sequential_chain_end_to_end():
     ns: dict = {}
     exec(result.output, ns)
     assert_same(src, floats(2, 2, 5, 5), module=ns["layer"])
+
+
+# -- layers that move values (MX135, MX136) ------------------------------------------------------
+@pytest.mark.parametrize("src,shape", [
+    ("from mxnet.gluon.contrib.nn import PixelShuffle2D\nlayer = PixelShuffle2D(2)\n", (2, 8, 3, 5)),
+    ("from mxnet.gluon.contrib.nn import PixelShuffle2D\nlayer = PixelShuffle2D((2, 4))\n", (2, 16, 3, 5)),
+    ("from mxnet.gluon.contrib.nn import PixelShuffle1D\nlayer = PixelShuffle1D(3)\n", (2, 6, 5)),
+    ("from mxnet.gluon.contrib.nn import PixelShuffle3D\nlayer = PixelShuffle3D((2, 1, 3))\n", (1, 12, 2, 3, 2)),
+    ("f = (2, 2)\nfrom mxnet.gluon.contrib.nn import PixelShuffle2D\nlayer = PixelShuffle2D(f)\n", (2, 8, 3, 5)),
+    ("layer = nn.ReflectionPad2D(2)\n", (2, 3, 5, 6)),
+    ("layer = nn.ReflectionPad2D((0, 0, 0, 0, 1, 2, 3, 1))\n", (2, 3, 5, 6)),
+    ("p = 1\nlayer = nn.ReflectionPad2D(padding=p)\n", (2, 3, 5, 6)),
+])
+def test_layers_that_move_values(src, shape):
+    result = convert_source(HEAD + src, select=OURS)
+    assert {d.status for d in result.diagnostics if d.code in ("MX135", "MX136")} == {"fixed"}, result.diagnostics
+    ns: dict = {}
+    exec(compile(result.output, "<converted>", "exec"), ns)
+    assert_same(src, floats(*shape), module=ns["layer"])

@@ -28,13 +28,19 @@ from xlate.check.registry import (  # noqa: F401  (re-exported: where callers ha
 
 
 # -- leaves -------------------------------------------------------------------------------
-def mx_leaves(block, path: str = "") -> Iterator[tuple[str, Any]]:
-    """(path, block) for every Gluon block owning parameters, in registration order."""
+def mx_leaves(block, path: str = "", _seen: Optional[set] = None) -> Iterator[tuple[str, Any]]:
+    """(path, block) for every Gluon block owning parameters, in registration order; a block
+    reached twice (`self.output` also added to `self.head`) counts once, at its first path, as
+    torch's named_modules() counts a shared module."""
+    seen = set() if _seen is None else _seen
+    if id(block) in seen:
+        return
+    seen.add(id(block))
     if getattr(block, "_reg_params", None):
         yield path or type(block).__name__, block
     for name, child in getattr(block, "_children", {}).items():
         child = child() if callable(child) and not hasattr(child, "_children") else child  # weakref
-        yield from mx_leaves(child, f"{path}.{name}" if path else name)
+        yield from mx_leaves(child, f"{path}.{name}" if path else name, seen)
 
 
 def pt_leaves(module) -> Iterator[tuple[str, Any]]:

@@ -87,6 +87,7 @@ def _mx_parameter(shape, *, init=None, dtype=torch.float32, requires_grad=True):
     initializer) tells a translated `initialize()` what to draw it with. A shape that is None
     or holds a 0 is Gluon's deferred shape: the parameter stays uninitialised until its shape
     is set (Note [deferred parameters])."""
+    init = _mx_initializer(init)  # Gluon also takes an initializer's name ('ones')
     if shape is None or 0 in ((shape,) if isinstance(shape, int) else tuple(shape)):
         param = torch.nn.UninitializedParameter(requires_grad=requires_grad, dtype=dtype)
         param._mx_init, param._mx_shape = init, shape

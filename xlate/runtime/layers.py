@@ -548,3 +548,55 @@ class _mx_Swish(torch.nn.Module):
 
     def extra_repr(self):
         return f"beta={self.beta}"
+
+
+class _mx_PixelShuffle(torch.nn.Module):
+    """Gluon contrib PixelShuffle{1,2,3}D(factor): channels C*f1*...*fn become an n-D block of
+    f1 x ... x fn neighbours, factors per axis (torch's PixelShuffle takes one factor, 2-D only).
+    For n = 2 and one factor it is torch's pixel_shuffle."""
+
+    _mx_dims = 2
+
+    def __init__(self, factor):
+        super().__init__()
+        self.factor = tuple(factor) if isinstance(factor, (tuple, list)) else (factor,) * self._mx_dims
+
+    def forward(self, x):
+        n, f = self._mx_dims, self.factor
+        batch, channels, sizes = x.shape[0], x.shape[1], x.shape[2:]
+        blocks = 1
+        for k in f:
+            blocks *= k
+        y = x.reshape(batch, channels // blocks, *f, *sizes)
+        order = [0, 1] + [i for axis in range(n) for i in (2 + n + axis, 2 + axis)]
+        return y.permute(order).reshape(batch, channels // blocks, *[s * k for s, k in zip(sizes, f)])
+
+    def extra_repr(self):
+        return f"factor={self.factor}"
+
+
+class _mx_PixelShuffle1D(_mx_PixelShuffle):
+    _mx_dims = 1
+
+
+class _mx_PixelShuffle2D(_mx_PixelShuffle):
+    _mx_dims = 2
+
+
+class _mx_PixelShuffle3D(_mx_PixelShuffle):
+    _mx_dims = 3
+
+
+class _mx_ReflectionPad2D(torch.nn.ReflectionPad2d):
+    """Gluon ReflectionPad2D(padding): an int pads H and W on both sides (torch's
+    ReflectionPad2d(p)); a tuple is MXNet's pad_width, a (before, after) pair per axis of the
+    NCHW input, the N and C pairs zero."""
+
+    def __init__(self, padding=0, prefix=None, params=None):
+        _mx_no_params(params)
+        if isinstance(padding, (tuple, list)):
+            pad = tuple(padding)
+            if len(pad) != 8 or any(pad[:4]):
+                raise ValueError(f"ReflectionPad2D pads H and W only: pad_width {pad}")
+            padding = (pad[6], pad[7], pad[4], pad[5])  # torch: left, right, top, bottom
+        super().__init__(padding)

@@ -26,9 +26,13 @@ def transform(site: Site):
         site.bind(*GET_SIGNATURE)
     block = site.receiver.value
     name = site.literal("name")
+    assign = _assignment(site)
+    if site.matched == ".get_constant" and assign is not None and (name == assign or not isinstance(name, str)):
+        # a buffer is reached by its attribute; Gluon's own name (`'anchor_%d' % i`) only names
+        # the checkpoint entry, which convert-weights maps by structure
+        return _constant(site, block, assign, assign)
     if not isinstance(name, str) or not name.isidentifier():
         raise Manual("the parameter name is not a literal identifier: declare the nn.Parameter by hand")
-    assign = _assignment(site)
     if site.matched == ".get_constant":
         return _constant(site, block, name, assign)
     deferred = site.literal("allow_deferred_init", False)
