@@ -81,6 +81,7 @@ class Scope:
     other: set = field(default_factory=set)  # names bound by anything but an import
     values: dict = field(default_factory=dict)  # name -> [ast.expr | None]
     star_mx: list = field(default_factory=list)  # `from mxnet.x import *` (line numbers)
+    star_local: list = field(default_factory=list)  # `from .x import *` of the tree's own modules
     mx_params: set = field(default_factory=set)  # hybrid_forward's F: MXNet's namespace, passed in
     gluon: bool = False  # a class deriving from a Gluon block (here or in a class of this file)
     mx_bases: tuple = ()  # canonical names of its MXNet base classes
@@ -337,6 +338,8 @@ class _Collector:
                 for alias in node.names:
                     if alias.name != "*":
                         self._import(scope, alias.asname or alias.name, f"{module}.{alias.name}", node.lineno)
+                    elif module.startswith(LOCAL):
+                        scope.star_local.append(module)
                     elif is_mxnet(module):
                         scope.star_mx.append(node.lineno)
                         self.a.mx_imports.append((node.lineno, canonical(module)))
@@ -418,6 +421,8 @@ class _Collector:
 
     def _import(self, scope: Scope, name: str, dotted: str, line: int, full: str = "") -> None:
         scope.imports[name] = canonical(dotted) if is_mxnet(dotted) else dotted
+        if any(k.startswith(GLUON_ROOTS) for k in self.a.facts.get(dotted, ())):
+            self.a.uses_mxnet = True  # a Gluon block of the tree: `class Lrn(ConvBlock)` is Gluon code
         if is_mxnet(dotted) or is_mxnet(full):
             self.a.mx_imports.append((line, canonical(full or dotted)))
             self.a.uses_mxnet = True
