@@ -8,8 +8,10 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from xlate.convert import names, table
+from xlate.convert import func_values, names, table
 from xlate.convert.catalogue import RuleSet
+from xlate.convert.fstrings import FStrings
+from xlate.convert.leftovers import Leftovers, array_name, is_array
 from xlate.convert.rulectx import HELPER_RE, LOOSE, Manual, Site, Skip, bind, unknown_receiver
 from xlate.convert.statements import Statements
 from xlate.convert.visiting import FastTransformer
@@ -23,15 +25,15 @@ def _dotted(node: cst.BaseExpression, heads: Optional[frozenset] = None) -> Opti
     """`a.b.c` for a Name/Attribute chain (None otherwise, or when its head is not in `heads`)."""
     parts = []
     while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
+        parts.append(names.ident(node.attr.value))
         node = node.value
-    if isinstance(node, cst.Name) and (heads is None or node.value in heads):
-        parts.append(node.value)
+    if isinstance(node, cst.Name) and (heads is None or names.ident(node.value) in heads):
+        parts.append(names.ident(node.value))
         return ".".join(reversed(parts))
     return None
 
 
-class Converter(Statements, FastTransformer):
+class Converter(Statements, FStrings, Leftovers, FastTransformer):
     def __init__(self, module: cst.Module, analysis: names.Analysis, rules: RuleSet, *, long_names: frozenset,
                  options: Optional[dict] = None):
         super().__init__()
@@ -52,8 +54,10 @@ class Converter(Statements, FastTransformer):
         self.suppress: list[Optional[frozenset]] = []
         self.statement_stack: list[cst.SimpleStatementLine] = []
         self.statement_rewrites: dict[int, list[cst.BaseSmallStatement]] = {}
-        self.full_reductions: set[int] = set()  # emitted `.reshape(1)` calls (see MX033)
-        self.loose: set[int] = set()  # emitted operator expressions that may need parentheses
+        # Emitted nodes are looked up by id, and kept alive by these maps: a freed node's id
+        # is reused by the next node made, which would then look like it.
+        self.full_reductions: dict[int, cst.Call] = {}  # emitted `.reshape(1)` calls (see MX033)
+        self.loose: dict[int, cst.BaseExpression] = {}  # emitted operator expressions that may need parentheses
         self.layers: dict[int, tuple] = {}  # id(emitted constructor) -> (it, layerinfo.LayerInfo)
         self.unwrap: set[int] = set()  # With statements whose body replaces them (name_scope)
         self.with_stack: list[cst.With] = []
@@ -64,6 +68,10 @@ class Converter(Statements, FastTransformer):
         self.line_before: dict[int, Optional[int]] = {}
         self.chains: dict[tuple, tuple] = {}  # (scope, container code) -> (statement id, Shape)
         self.helper_uses: Counter = Counter()  # helper name -> uses emitted and still in the tree
+        self.fstring_quotes: list[str] = []  # quotes of the f-strings being visited, outermost first
+        self.fstring_marks: list[int] = []  # len(found) where each f-string replacement field began
+        self.left_nodes: dict[int, tuple] = {}  # id -> (MXNet expression left, its report, NDArray-valued?)
+        self.left_outers: dict[int, tuple] = {}  # report index -> (its message, constructs left with it)
 
     # -- utilities used by rules ------------------------------------------
     def code_for(self, node: cst.CSTNode) -> str:
@@ -79,15 +87,20 @@ class Converter(Statements, FastTransformer):
     def classify(self, node: cst.BaseExpression) -> Optional[str]:
         return self.analysis.classify(self.scopes[-1], _shape(node))
 
+    def is_number(self, node: cst.BaseExpression) -> bool:
+        return self.analysis.number(self.scopes[-1], _shape(node))
+
     def use_helper(self, name: str) -> None:
         if name not in self.helpers:
             self.helpers.append(name)
         self.helper_uses[name] += 1
 
     def dropped(self, node: cst.CSTNode) -> None:
-        """An emitted node a later rewrite threw away: its helpers lose a use each."""
+        """A node a later rewrite threw away: its helpers lose a use each, and MXNet code left
+        in it is no longer there to report, nor to keep its import."""
         for name in HELPER_RE.findall(self.module.code_for_node(node)):
             self.helper_uses[name] -= 1
+        self.forget_left(node)
 
     def report(self, node: cst.CSTNode, code: str, status: str, message: str) -> None:
         self.found.append((node, code, status, message))
@@ -105,21 +118,26 @@ class Converter(Statements, FastTransformer):
         self.counts.pop()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._enter(node.name.value)
+        self._enter(names.ident(node.name.value))
         self.last_line = None
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         self.last_line = None
-        rule = self.rules.defs.get(original.name.value)
-        if rule is not None and self.analysis.gluon_class(self.scopes[-1]) is not None:
+        rule = self.rules.defs.get(names.ident(original.name.value))
+        if rule is not None and self._method() and self.analysis.gluon_class(self.scopes[-1]) is not None:
             new = self._apply(Site(self, rule, original, updated, matched=original.name.value))
             self._leave()
             return new
         self._leave()
         return updated
 
+    def _method(self) -> bool:
+        """The def being left sits right in a class body (a def nested in a method is no method)."""
+        scope = self.analysis.scopes.get(self.scopes[-1])
+        return scope is not None and scope.parent is not None and scope.parent.is_class
+
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._enter(node.name.value)
+        self._enter(names.ident(node.name.value))
         self.last_line = None
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
@@ -132,6 +150,19 @@ class Converter(Statements, FastTransformer):
         self._outer(True)
 
     def leave_FunctionDef_decorators(self, node: cst.FunctionDef) -> None:
+        self._outer(False)
+
+    # (parameter names are stores: only their defaults and annotations are read, out there)
+    def visit_FunctionDef_params(self, node: cst.FunctionDef) -> None:
+        self._outer(True)
+
+    def leave_FunctionDef_params(self, node: cst.FunctionDef) -> None:
+        self._outer(False)
+
+    def visit_FunctionDef_returns(self, node: cst.FunctionDef) -> None:
+        self._outer(True)
+
+    def leave_FunctionDef_returns(self, node: cst.FunctionDef) -> None:
         self._outer(False)
 
     def visit_ClassDef_decorators(self, node: cst.ClassDef) -> None:
@@ -189,10 +220,11 @@ class Converter(Statements, FastTransformer):
         self.call_funcs.add(id(node.func))
 
     def leave_Name(self, original: cst.Name, updated: cst.Name):
-        if original.value not in self.analysis.imported or self.store_depth \
+        name = names.ident(original.value)
+        if name not in self.analysis.imported or self.store_depth \
                 or id(original) in self.inner or id(original) in self.call_funcs:
             return updated
-        return self._reference(original, updated, original.value)
+        return self._reference(original, updated, name)
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
         if self.store_depth or id(original) in self.inner or id(original) in self.call_funcs:
@@ -202,7 +234,7 @@ class Converter(Statements, FastTransformer):
             head = dotted.split(".", 1)[0]
             if self.analysis.lookup(self.scopes[-1], head) is not None:
                 return self._reference(original, updated, dotted)
-        member = "." + original.attr.value
+        member = "." + names.ident(original.attr.value)
         rule = self.rules.references.get(member)
         if rule is None:
             return updated
@@ -222,8 +254,29 @@ class Converter(Statements, FastTransformer):
             return updated
         rule = self.rules.references.get(resolved)
         if rule is None:
+            called = self.rules.calls.get(resolved)
+            if called is not None and resolved.startswith(("mxnet.ndarray.", "mxnet.context.")):
+                return self._function_value(original, updated, head, resolved, called)
             return self._no_rule(original, updated, head, resolved)
         return self._apply(Site(self, rule, original, updated, matched=resolved), head=head)
+
+    def _function_value(self, original, updated, head: str, resolved: str, rule):
+        """`func=nd.relu`: a function the catalogue converts calls of, passed as a value."""
+        if self._suppressed(rule.code) or not self.rules.enabled(rule.code):
+            return self._apply(Site(self, rule, original, updated, matched=resolved), head=head)
+        new, message = func_values.translate(self, rule, original, updated, resolved, self._rewrite)
+        if new is None:
+            self.survivors[head] += 1
+            self.report(original, rule.code, "manual", message)
+            self.mark_left(updated, len(self.found) - 1, array=False, head=head)
+            return updated
+        self.report(original, rule.code, STATUS[rule.applicability], message)
+        return new
+
+    def _rewrite(self, site: Site):
+        if site.rule.applicability == "manual":
+            raise Manual(site.rule.summary)
+        return _transform(site.rule.transform)(site) if site.rule.transform else table.apply(site)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call):
         dotted = _dotted(original.func, self.analysis.imported)
@@ -241,7 +294,7 @@ class Converter(Statements, FastTransformer):
             if resolved is not None:
                 return updated
         if isinstance(original.func, cst.Attribute):
-            member = "." + original.func.attr.value
+            member = "." + names.ident(original.func.attr.value)
             rule = self.rules.calls.get(member)
             if rule is not None:
                 site = Site(self, rule, original, updated, matched=member, receiver=updated.func.value)
@@ -249,9 +302,15 @@ class Converter(Statements, FastTransformer):
         return updated
 
     def _bound(self, site: Site, **kw):
+        receiver = kw.get("receiver_node")
+        kind = self.classify(receiver) if receiver is not None else "nd"
+        if kind == "pt":  # a torch tensor (second pass, or code already in torch): no MXNet method
+            return site.node
         try:
             site.args, site.varargs = bind(site.rule, site.node, site.receiver)
         except Manual as why:
+            if kind != "nd" and site.rule.receiver == "ndarray":
+                return site.node  # numpy's method, or torch's: MXNet's would reject these arguments
             return self._left(site, str(why), kw.get("head"))
         return self._apply(site, **kw)
 
@@ -263,8 +322,14 @@ class Converter(Statements, FastTransformer):
             if not self.rules.enabled(rule.code) and not self._suppressed(rule.code):
                 self.report(site.original, rule.code, "manual", f"{rule.name}: rule not selected")
             return site.node
+        inner = self.left_inside(site)
+        if inner is not None:
+            return self.left_with(site, inner, head)
         if receiver_node is not None:
-            site.receiver_kind = self.classify(receiver_node) if rule.receiver == "ndarray" else "nd"
+            kind = self.classify(receiver_node)
+            if kind == "pt":  # a torch tensor (second pass, or code already in torch): no MXNet method
+                return site.node
+            site.receiver_kind = kind if rule.receiver == "ndarray" else "nd"
             if site.receiver_kind == "np":
                 return site.node
         untyped = site.receiver_kind is None and receiver_node is not None and rule.receiver == "ndarray"
@@ -292,7 +357,7 @@ class Converter(Statements, FastTransformer):
             new = self._moved(new, new.with_changes(lpar=site.node.lpar, rpar=site.node.rpar))
         if isinstance(new, LOOSE) and not new.lpar:
             new = self._moved(new, new.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
-            self.loose.add(id(new))
+            self.loose[id(new)] = new
         return new
 
     def _moved(self, old, new):
@@ -306,7 +371,7 @@ class Converter(Statements, FastTransformer):
     # change how it binds (a whole right-hand side, an argument, an element), drop them.
     def _unwrap(self, original, updated):
         value = updated.value
-        if value is None or id(value) not in self.loose:
+        if value is None or self.loose.get(id(value)) is not value:
             return updated
         return updated.with_changes(value=self._moved(value, value.with_changes(lpar=[], rpar=[])))
 
@@ -331,12 +396,15 @@ class Converter(Statements, FastTransformer):
         if head:
             self.survivors[head] += 1
         self.report(site.original, site.rule.code, "manual", message)
+        self.mark_left(site.node, len(self.found) - 1, array=is_array(site), head=head)
         return site.node
 
     def _no_rule(self, original, updated, head: str, resolved: str):
         self.survivors[head] += 1
         if not self._suppressed(NO_RULE):
             self.report(original, NO_RULE, "manual", f"`{resolved}` has no rule yet: translate it by hand")
+        self.mark_left(updated, len(self.found) - 1 if not self._suppressed(NO_RULE) else None,
+                       array=array_name(resolved), head=head)
         return updated
 
     def _ambiguous(self, original, updated, head: str):
@@ -344,6 +412,8 @@ class Converter(Statements, FastTransformer):
         if not self._suppressed(AMBIGUOUS_NAME):
             self.report(original, AMBIGUOUS_NAME, "manual",
                         f"`{head}` is an MXNet import here but is also rebound in this scope; not rewritten")
+        self.mark_left(updated, len(self.found) - 1 if not self._suppressed(AMBIGUOUS_NAME) else None,
+                       array=False, head=head)
         return updated
 
 
@@ -351,9 +421,9 @@ def _shape(node: cst.BaseExpression) -> ast.expr:
     """The parts of an expression names.Analysis.classify looks at, as `ast` nodes, built
     structurally (re-parsing the rendered text cost 0.2x parse + render on dense code)."""
     if isinstance(node, cst.Name):
-        return ast.Name(id=node.value)
+        return ast.Name(id=names.ident(node.value))
     if isinstance(node, cst.Attribute):
-        return ast.Attribute(value=_shape(node.value), attr=node.attr.value)
+        return ast.Attribute(value=_shape(node.value), attr=names.ident(node.attr.value))
     if isinstance(node, cst.Call):
         return ast.Call(func=_shape(node.func), args=[], keywords=[])
     if isinstance(node, cst.Subscript):

@@ -49,7 +49,7 @@ def transform(site: Site):
             raise Manual("a full reduction with keepdims=True on an expression: assign it to a name first")
         return site.emit(call + sep + "dim=tuple(range({x}.dim())), keepdim=True)", **holes)
     node = site.emit(call + ").reshape(1)", **holes)
-    site.conv.full_reductions.add(id(node))
+    site.conv.full_reductions[id(node)] = node
     return node
 
 
