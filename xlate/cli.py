@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import functools
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
 EXIT_OK, EXIT_MANUAL, EXIT_ERROR = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for Ctrl-C
 
 
 class UsageError(Exception):
@@ -33,6 +36,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("-j", "--jobs", type=int, default=0, help="worker processes for trees (default: CPU count)")
     c.add_argument("--hybridize", choices=("drop", "compile"), default="drop",
                    help="net.hybridize(): remove it (default) or write net.compile() (MX600)")
+    c.add_argument("--keep-going", action="store_true",
+                   help="write every file that converts even when others do not (those are listed, "
+                        "and the exit code is still 2); by default nothing is written then")
     k = sub.add_parser("check", help="compare an MXNet model with its PyTorch translation",
                        description="Run both models with the same weights on the same inputs and compare "
                                    "outputs and gradients. Importing the model files runs their code.")
@@ -90,6 +96,31 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _interruptible(command):
+    """Ctrl-C exits 130 without a traceback; SIGTERM unwinds the same way (so temporary files
+    and staging folders are removed on the way out, where Python would die at once and leave
+    them) and exits 143. What was being written is cleaned up by the writers' own handlers."""
+    @functools.wraps(command)
+    def run(argv: Optional[Sequence[str]] = None) -> int:
+        def terminate(signum, frame):
+            raise SystemExit(128 + signum)
+
+        try:
+            previous = signal.signal(signal.SIGTERM, terminate)
+        except ValueError:  # not the main thread (main() called from a thread): signals stay as they are
+            previous = None
+        try:
+            return command(argv)
+        except KeyboardInterrupt:
+            return EXIT_INTERRUPTED
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
+
+    return run
+
+
+@_interruptible
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -116,13 +147,19 @@ def _codes(text: Optional[str]) -> Optional[list[str]]:
     bad = [c for c in codes if not c.startswith("MX") or not c[2:].isdigit() or len(c) > 5]
     if bad:
         raise UsageError(f"not a rule code or prefix: {', '.join(bad)}")
+    from xlate.convert import catalogue
+
+    known = [r.code for r in catalogue.load()]
+    unknown = [c for c in codes if not any(k.startswith(c) for k in known)]
+    if unknown:
+        raise UsageError(f"no rule has the code or prefix {', '.join(unknown)}; `xlate rules` lists them")
     return codes
 
 
 def _convert(args) -> int:
     from xlate.convert import catalogue
     from xlate.convert.engine import InputError
-    from xlate.convert.files import Job, convert_all, publish_tree, walk, write_atomic
+    from xlate.convert.files import Job, convert_all, publish_tree, walk, write_all
     from xlate.convert.report import FileResult, format_json, format_text
 
     select, ignore = _codes(args.select), _codes(args.ignore)
@@ -172,12 +209,13 @@ def _convert(args) -> int:
     results = convert_all(jobs, select=select, ignore=ignore, workers=workers,
                           options={"hybridize": args.hybridize})
     errors = [r for r in results if isinstance(r, InputError)]
-    if errors:
+    if errors and not args.keep_going:
         for e in errors:
             print(f"{e}", file=sys.stderr)
         print(f"xlate: {len(errors)} file(s) could not be converted; nothing was written", file=sys.stderr)
         return EXIT_ERROR
-    done: list[FileResult] = [r for r in results if isinstance(r, FileResult)]
+    converted = [(j, r) for j, r in zip(jobs, results) if isinstance(r, FileResult)]
+    done: list[FileResult] = [r for _, r in converted]
 
     to_stdout = not (out or args.in_place or args.diff)
     report_stream = sys.stderr if (to_stdout or args.diff) else sys.stdout
@@ -189,16 +227,13 @@ def _convert(args) -> int:
                 sys.stdout.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     elif to_stdout:
         for r in done:
-            sys.stdout.write(r.output)
+            _write_stdout(r)
     else:
         try:
             if out and dirs:
-                publish_tree(out, [(j.target, r.output) for j, r in zip(jobs, done)], copies)
-            else:
-                for j, r in zip(jobs, done):
-                    if args.in_place and not r.changed:
-                        continue
-                    write_atomic(j.target, r.output)
+                publish_tree(out, [(j.target, r.data) for j, r in converted], copies)
+            else:  # every file is written under a temporary name before the first is renamed
+                write_all([(j.target, r.data) for j, r in converted if r.changed or not args.in_place])
         except OSError as e:
             print(f"xlate: error: cannot write {e.filename or out}: {e.strerror or e}", file=sys.stderr)
             return EXIT_ERROR
@@ -206,7 +241,27 @@ def _convert(args) -> int:
     notes = {r.code: r.notes for r in catalogue.load()}
     text = format_json(done, notes) if args.format == "json" else format_text(done, notes)
     report_stream.write(text)
+    if errors:  # --keep-going
+        return _not_converted(errors)
     return EXIT_MANUAL if any(r.manual for r in done) else EXIT_OK
+
+
+def _write_stdout(result) -> None:
+    """The converted code, in its file's own encoding (a latin-1 file declares latin-1)."""
+    if result.encoding == "utf-8" or not hasattr(sys.stdout, "buffer"):
+        sys.stdout.write(result.output)
+        return
+    sys.stdout.flush()
+    sys.stdout.buffer.write(result.data)
+    sys.stdout.buffer.flush()
+
+
+def _not_converted(errors: list) -> int:
+    """--keep-going: the files left out, after the report of those converted."""
+    print(f"xlate: {len(errors)} file(s) could not be converted and were not written:", file=sys.stderr)
+    for e in errors:
+        print(f"  {e}", file=sys.stderr)
+    return EXIT_ERROR
 
 
 def _lines(text: str) -> list[str]:

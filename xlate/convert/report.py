@@ -30,6 +30,12 @@ class FileResult:
     source: str
     output: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    encoding: str = "utf-8"  # the file's own (PEP 263): the output is written back in it
+
+    @property
+    def data(self) -> bytes:
+        """The output as the bytes to write."""
+        return self.output.encode(self.encoding)
 
     @property
     def changed(self) -> bool:
