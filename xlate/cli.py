@@ -96,6 +96,10 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+class _Terminated(BaseException):
+    """SIGTERM, raised where the main thread is (like KeyboardInterrupt for SIGINT)."""
+
+
 def _interruptible(command):
     """Ctrl-C exits 130 without a traceback; SIGTERM unwinds the same way (so temporary files
     and staging folders are removed on the way out, where Python would die at once and leave
@@ -103,7 +107,7 @@ def _interruptible(command):
     @functools.wraps(command)
     def run(argv: Optional[Sequence[str]] = None) -> int:
         def terminate(signum, frame):
-            raise SystemExit(128 + signum)
+            raise _Terminated()
 
         try:
             previous = signal.signal(signal.SIGTERM, terminate)
@@ -112,12 +116,26 @@ def _interruptible(command):
         try:
             return command(argv)
         except KeyboardInterrupt:
-            return EXIT_INTERRUPTED
+            return _interrupted(EXIT_INTERRUPTED)
+        except _Terminated:
+            return _interrupted(128 + signal.SIGTERM)
         finally:
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)
 
     return run
+
+
+def _interrupted(code: int) -> int:
+    from xlate.convert.parsing import converting
+
+    if converting():
+        # A conversion thread is still in LibCST's native parser: an interpreter shutting down
+        # around it aborts (SIGABRT). Everything to clean up has been cleaned up by now.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
 
 
 @_interruptible

@@ -15,6 +15,7 @@ rejects, and is reported as not parsing.
 from __future__ import annotations
 
 import ast
+import gc
 import re
 import sys
 import threading
@@ -103,23 +104,39 @@ _RECURSION_LIMIT = 400_000
 _lock = threading.Lock()
 _active = 0
 _saved_limit = 0
+_saved_gc: list = []
+_THREAD = "xlate-convert"
+_running: list = []  # one entry per conversion thread still at work (list.append/pop are atomic)
+
+# Note [no cyclic GC while converting]
+# LibCST makes millions of small objects (a node per token and per piece of whitespace). Each
+# time enough of them have been made, Python's cyclic collector walks every object alive,
+# so on a 50,000-line file the collections alone grow with the square of its length (2.5x
+# the whole conversion). Syntax trees hold no cycles, and reference counting frees what a
+# conversion drops: the collector stays off while one runs, and is switched back on after.
 
 
 def deep(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """fn(*args, **kwargs) on a thread with a deep stack and a recursion limit to match."""
+    """fn(*args, **kwargs) on a thread with a deep stack and a recursion limit to match, and the
+    cyclic garbage collector off."""
     global _active, _saved_limit
     result: list = []
 
     def run() -> None:
+        _running.append(None)
         try:
             result.append((True, fn(*args, **kwargs)))
         except BaseException as e:  # noqa: BLE001 -- handed to the caller's thread
             result.append((False, e))
+        finally:
+            _running.pop()
 
     with _lock:
         if _active == 0:
             _saved_limit = sys.getrecursionlimit()
             sys.setrecursionlimit(max(_saved_limit, _RECURSION_LIMIT))
+            _saved_gc[:] = [gc.isenabled()]
+            gc.disable()  # Note [no cyclic GC while converting]
         _active += 1
     try:
         _start(run).join()
@@ -128,10 +145,18 @@ def deep(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
             _active -= 1
             if _active == 0:
                 sys.setrecursionlimit(_saved_limit)
+                if _saved_gc and _saved_gc[0]:
+                    gc.enable()
     ok, value = result[0]
     if ok:
         return value
     raise value
+
+
+def converting() -> bool:
+    """Whether a conversion thread is running (after an interrupt of the thread waiting for it;
+    Thread.is_alive() is not to be trusted then: an interrupted join() can mark it stopped)."""
+    return bool(_running)
 
 
 def _start(run: Callable[[], None]) -> threading.Thread:
@@ -141,7 +166,7 @@ def _start(run: Callable[[], None]) -> threading.Thread:
         except (ValueError, RuntimeError):  # a platform where it cannot be set: the default stack
             old_size = None
         try:
-            thread = threading.Thread(target=run, name="xlate-convert", daemon=True)
+            thread = threading.Thread(target=run, name=_THREAD, daemon=True)
             thread.start()
         finally:
             if old_size is not None:
