@@ -286,8 +286,15 @@ def test_randint_with_a_number_variable_converts():
 
 
 def test_a_function_call_around_a_call_without_rule_is_left_too():
-    result = convert_source("from mxnet import nd\ny = nd.relu(nd.no_such_op(2))\nz = nd.relu(y)\n")
-    assert result.output == "import torch\nfrom mxnet import nd\ny = nd.relu(nd.no_such_op(2))\nz = torch.relu(y)\n"
+    """Through a variable too: `y` holds what MXNet code left for a human made."""
+    source = "from mxnet import nd\ny = nd.relu(nd.no_such_op(2))\nz = nd.relu(y)\nw = nd.relu(v)\n"
+    result = convert_source(source)
+    assert result.output == ("import torch\nfrom mxnet import nd\ny = nd.relu(nd.no_such_op(2))\nz = nd.relu(y)\n"
+                             "w = torch.relu(v)\n")
+    assert [(d.line, d.code) for d in result.diagnostics if d.status == "manual"] == [(1, "MX002"), (2, "MX900"),
+                                                                                    (3, "MX044")]
+    assert "`relu` applied to it stays MXNet too" in result.diagnostics[1].message
+    assert "`y` holds an NDArray from MXNet code left for a human" in result.diagnostics[2].message
 
 
 # == MXNet functions passed as values ===============================================================

@@ -12,7 +12,7 @@ from xlate.convert import func_values, names, table
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.fstrings import FStrings
 from xlate.convert.leftovers import Leftovers, array_name, is_array
-from xlate.convert.rulectx import HELPER_RE, LOOSE, Manual, Site, Skip, bind, unknown_receiver
+from xlate.convert.rulectx import HELPER_RE, LOOSE, Manual, Site, Skip, bind, node_literal, unknown_receiver
 from xlate.convert.statements import Statements
 from xlate.convert.visiting import FastTransformer
 
@@ -50,6 +50,7 @@ class Converter(Statements, FStrings, Leftovers, FastTransformer):
         self.survivors: Counter = Counter()  # MXNet import names still referenced
         self.inner: set[int] = set()  # Name/Attribute nodes that are part of a longer chain
         self.call_funcs: set[int] = set()
+        self.shaped: set[int] = set()  # original calls whose result is reshaped to (1,) or read with .item()
         self.store_depth = 0
         self.suppress: list[Optional[frozenset]] = []
         self.statement_stack: list[cst.SimpleStatementLine] = []
@@ -72,6 +73,7 @@ class Converter(Statements, FStrings, Leftovers, FastTransformer):
         self.fstring_marks: list[int] = []  # len(found) where each f-string replacement field began
         self.left_nodes: dict[int, tuple] = {}  # id -> (MXNet expression left, its report, NDArray-valued?)
         self.left_outers: dict[int, tuple] = {}  # report index -> (its message, constructs left with it)
+        self.left_names: set[tuple] = set()  # (scope, name) assigned a left NDArray expression
 
     # -- utilities used by rules ------------------------------------------
     def code_for(self, node: cst.CSTNode) -> str:
@@ -130,6 +132,15 @@ class Converter(Statements, FStrings, Leftovers, FastTransformer):
             return new
         self._leave()
         return updated
+
+    def _own_member(self, receiver: cst.BaseExpression, member: str) -> bool:
+        """`self.<member>` where the enclosing class assigns `self.<member>` or defines it."""
+        if not (isinstance(receiver, cst.Name) and receiver.value == "self" and member.startswith(".")):
+            return False
+        scope = self.analysis.scopes.get(self.scopes[-1])
+        while scope is not None and not scope.is_class:
+            scope = scope.parent
+        return scope is not None and (member[1:] in scope.attrs or member[1:] in scope.other)
 
     def _method(self) -> bool:
         """The def being left sits right in a class body (a def nested in a method is no method)."""
@@ -218,6 +229,12 @@ class Converter(Statements, FStrings, Leftovers, FastTransformer):
 
     def visit_Call(self, node: cst.Call) -> None:
         self.call_funcs.add(id(node.func))
+        # `x.mean().reshape(1)`, `x.mean().item()`: the reduction's 0-d result is never seen
+        func = node.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) and (
+                func.attr.value == "item" and not node.args
+                or func.attr.value == "reshape" and len(node.args) == 1 and node_literal(node.args[0].value) in (1, (1,))):
+            self.shaped.add(id(func.value))
 
     def leave_Name(self, original: cst.Name, updated: cst.Name):
         name = names.ident(original.value)
@@ -306,6 +323,8 @@ class Converter(Statements, FStrings, Leftovers, FastTransformer):
         kind = self.classify(receiver) if receiver is not None else "nd"
         if kind == "pt":  # a torch tensor (second pass, or code already in torch): no MXNet method
             return site.node
+        if receiver is not None and self._own_member(receiver, site.matched):
+            return site.node  # `self.softmax(x)` calls what the class put in `self.softmax`
         try:
             site.args, site.varargs = bind(site.rule, site.node, site.receiver)
         except Manual as why:
@@ -325,6 +344,10 @@ class Converter(Statements, FStrings, Leftovers, FastTransformer):
         inner = self.left_inside(site)
         if inner is not None:
             return self.left_with(site, inner, head)
+        held = self.left_name_inside(site)
+        if held is not None:
+            return self._left(site, f"`{held}` holds an NDArray from MXNet code left for a human, so this "
+                                    f"stays MXNet too (PyTorch's needs a tensor): translate that first", head)
         if receiver_node is not None:
             kind = self.classify(receiver_node)
             if kind == "pt":  # a torch tensor (second pass, or code already in torch): no MXNet method
@@ -389,6 +412,8 @@ class Converter(Statements, FStrings, Leftovers, FastTransformer):
                 site = Site(self, rule, original, updated, matched=member, receiver=receiver)
                 site.args = {"target": cst.Arg(receiver), "value": cst.Arg(updated.value)}
                 return self._apply(site, receiver_node=target.value)
+        if isinstance(target, cst.Name):
+            self.left_assigned(names.ident(target.value), updated.value)
         return self._unwrap(original, updated)
     leave_Arg = leave_Element = leave_Expr = _unwrap
 

@@ -4,8 +4,10 @@ A rewrite around a left NDArray expression would give code that runs in neither 
 `nd.random.randint(0, n, shape).astype('float32')` with the inner call left becomes
 `nd.random.randint(...).to(torch.float32)`, a torch method on an NDArray. So an MXNet
 construct whose receiver or argument is a left NDArray expression is left as well, and the
-inner construct's report says so (one report for the expression, not one per layer). Code a
-user keeps MXNet on purpose (`--select`, `# xlate: ignore`) is mixed by design and not followed.
+inner construct's report says so (one report for the expression, not one per layer). Through a
+variable (`ious = F.contrib.box_iou(a, b)` left, then `ious.argmax(axis=-1)`), the later rewrite
+is left and reported at its own line. Code a user keeps MXNet on purpose (`--select`,
+`# xlate: ignore`) is mixed by design and not followed.
 """
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ from xlate.convert.rulectx import Site
 
 
 class Leftovers:
-    """Mixed into the Converter, which sets `left_nodes` and `left_outers` up (its __init__)."""
+    """Mixed into the Converter, which sets `left_nodes`, `left_outers` and `left_names` up (its
+    __init__)."""
 
     def mark_left(self, node: cst.CSTNode, report: Optional[int], *, array: bool, head: Optional[str]) -> None:
         """`node` (in the output tree) stays MXNet; found[report] is its report (None: it has
@@ -55,6 +58,26 @@ class Leftovers:
                 return found
         return None
 
+    def left_assigned(self, name: str, value: cst.BaseExpression) -> None:
+        """`name = <a left NDArray expression>`: uses of `name` hold an NDArray (the module docstring)."""
+        if self._array_left(value) is not None:
+            self.left_names.add((self.scopes[-1], name))
+
+    def left_name_inside(self, site: Site) -> Optional[str]:
+        """A name this rewrite would take as input that some assignment in its scope (or one
+        it reads) set to a left NDArray expression."""
+        for node in [site.receiver, *(a.value for a in site.args.values()), *(a.value for a in site.varargs)]:
+            if isinstance(node, cst.Name):
+                name = names.ident(node.value)
+                scope = self.analysis.scopes.get(self.scopes[-1])
+                while scope is not None:
+                    if (scope.key, name) in self.left_names:
+                        return name
+                    if name in scope.other or name in scope.imports:
+                        break
+                    scope = scope.parent
+        return None
+
     def left_with(self, site: Site, inner: int, head: Optional[str]):
         """Leave `site` because its input is left: the inner report says so."""
         if head:
@@ -68,15 +91,17 @@ class Leftovers:
         verb = "stays" if len(outer) == 1 else "stay"
         self.found[inner] = (node, code, status,
                              f"{base}; {', '.join(outer)} applied to it {verb} MXNet too (PyTorch's needs a tensor)")
-        self.mark_left(site.node, inner, array=is_array(site), head=head)
+        # its input is an NDArray: so is what an NDArray method makes of it
+        array = site.matched[1:] in names.ND_METHODS if site.matched.startswith(".") else array_name(site.matched)
+        self.mark_left(site.node, inner, array=array, head=head)
         return site.node
 
 
 def is_array(site: Site) -> bool:
     """Whether the MXNet construct of `site`, left as it is, gives an NDArray."""
     matched = site.matched
-    if matched.startswith("."):
-        return matched[1:] in names.ND_METHODS
+    if matched.startswith("."):  # a method: on a value known to be an NDArray
+        return matched[1:] in names.ND_METHODS and site.receiver_kind == "nd"
     return array_name(matched)
 
 

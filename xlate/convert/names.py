@@ -228,15 +228,25 @@ class Analysis:
                     return "pt"
             if isinstance(expr.func, ast.Attribute):
                 method = expr.func.attr
-                if method == "asnumpy":
+                if method in ("asnumpy", "numpy"):  # an NDArray's, a tensor's: numpy arrays have neither
                     return "np"
+                if method in TORCH_MODULE_METHODS:
+                    return "pt"
                 if method in ND_METHODS:
                     return self.classify(key, expr.func.value, seen) if method not in _FIXED_KIND else "nd"
-                if method not in _TORCH_NOT_TENSORS and self.classify(key, expr.func.value, seen) == "pt":
-                    return "pt"
+                if self.classify(key, expr.func.value, seen) == "pt":  # what torch values give is torch's
+                    return "np" if method == "numpy" else "pt"
             return None
-        if isinstance(expr, ast.Attribute) and expr.attr == "T":
+        if isinstance(expr, ast.Attribute) and (expr.attr == "T" or self.classify(key, expr.value, seen) == "pt"):
             return self.classify(key, expr.value, seen)
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self":
+            # `self.w = _mx_parameter(...)` in a method: a torch value wherever the class reads it
+            scope = self.scopes.get(key)
+            while scope is not None and not scope.is_class:
+                scope = scope.parent
+            values = scope.attrs.get(expr.attr, []) if scope is not None else []
+            if values and all(v is not None and self.classify(scope.key, v, seen) == "pt" for v in values):
+                return "pt"
         if isinstance(expr, ast.Subscript):
             return self.classify(key, expr.value, seen)
         if isinstance(expr, ast.UnaryOp):
@@ -293,10 +303,12 @@ ND_METHODS = frozenset(
 _FIXED_KIND = frozenset("as_in_context as_in_ctx copyto data grad".split())
 _NOT_ARRAYS = ("waitall", "save", "load", "split", "NDArray", "array_split")
 NOT_ARRAYS = _NOT_ARRAYS  # nd.* functions that make no NDArray
-# torch calls and tensor methods whose result is no tensor (the rest of `torch.*` makes tensors
-# or torch objects, which no MXNet rule applies to either)
+# torch calls whose result is no tensor (the rest of `torch.*` makes tensors or torch objects,
+# which no MXNet rule applies to either)
 _NOT_TENSORS = ("torch.save", "torch.load", "torch.split", "torch.chunk", "torch.unbind")
-_TORCH_NOT_TENSORS = frozenset("item tolist numpy size dim numel split chunk unbind".split())
+# nn.Module methods a Gluon block does not have (it has collect_params): what they give is torch's
+TORCH_MODULE_METHODS = frozenset("parameters named_parameters buffers named_buffers modules named_modules "
+                                 "children named_children state_dict".split())
 
 
 _MATCH_CASE = (ast.match_case,) if hasattr(ast, "match_case") else ()
@@ -403,7 +415,10 @@ class _Collector:
 
     def _compound(self, node: ast.AST, scope: Scope, counts: dict) -> None:
         if isinstance(node, (ast.For, ast.AsyncFor)):
-            self._target(node.target, scope, None)
+            # `for p in net.parameters()`: p is a torch parameter (a Gluon block has no such method)
+            torch_items = isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Attribute) \
+                and node.iter.func.attr in TORCH_MODULE_METHODS
+            self._target(node.target, scope, node.iter if torch_items else None)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
                 if item.optional_vars is not None:

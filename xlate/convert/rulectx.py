@@ -80,6 +80,7 @@ class Conversion(Protocol):
     unwrap: set  # ids of With statements whose body replaces them
     store_depth: int  # > 0 inside an assignment target, a parameter name...
     full_reductions: dict  # id -> emitted `.reshape(1)` call (MX033)
+    shaped: set  # ids of original calls whose result is `.reshape(1)`-ed or `.item()`-ed right away
     layers: dict  # id(emitted constructor) -> (node, LayerInfo)
     chains: dict  # (scope, container code) -> (statement id, Shape)
     line_before: dict  # id(statement) -> id of the statement just before it in straight-line code
