@@ -308,3 +308,36 @@ def test_functions_passed_as_values():
     zeros = next(d for d in result.diagnostics if d.line == 3)
     assert zeros.code == "MX011" and zeros.status == "manual" and "passed as a value" in zeros.message
     assert "no rule yet" not in zeros.message
+
+
+def test_a_method_stored_in_an_attribute_is_no_ndarray_method():
+    """`self.softmax(x)` calls the module the class stored there (it became `self.softmax(dim=x)`)."""
+    source = ("from mxnet import gluon\nclass N(gluon.Block):\n    def __init__(self):\n"
+              "        super().__init__()\n        self.softmax = Softmax2D()\n"
+              "    def forward(self, x):\n        return self.softmax(x)\n")
+    result = convert_source(source)
+    assert "return self.softmax(x)\n" in result.output
+    assert [d.code for d in result.diagnostics if d.line == 7] == []
+
+
+@pytest.mark.parametrize("line", [
+    "flat = p.detach().cpu().numpy().flatten()",  # numpy's flatten
+    "for w in net.parameters():\n    w.initialize()",  # a torch parameter: no Gluon method
+    "y = torch.topk(x, 2).indices.flatten(1)",  # an attribute of a torch value
+    "m = loss.mean().reshape(1)\nk = loss.mean().item()",  # already MXNet's shape
+])
+def test_torch_values_get_no_mxnet_rule(line):
+    source = f"import mxnet as mx\nimport torch\n{line}\nkeep = mx.nd.no_such_op(1)\n"
+    result = convert_source(source)
+    assert result.output == source
+    assert [d.code for d in result.diagnostics] == ["MX002", "MX900"]
+
+
+def test_a_parameter_attribute_made_by_a_helper_is_torch():
+    """A second pass over a converted `self.params.get` parameter whose `initialize()` was left."""
+    source = ("import mxnet as mx\nimport torch\nclass N(torch.nn.Module):\n    def __init__(self, ctx):\n"
+              "        super().__init__()\n        self.w = _mx_parameter((2,), init=torch.nn.init.zeros_)\n"
+              "        self.w.initialize(ctx=ctx)\nkeep = mx.nd.no_such_op(1)\n")
+    result = convert_source(source)
+    assert result.output == source
+    assert [d.code for d in result.diagnostics] == ["MX002", "MX900"]
