@@ -167,6 +167,16 @@ def test_one_line_name_scope_is_unwrapped():
     _compiles(result.output)
 
 
+def test_what_a_dropped_with_item_left_keeps_no_import():
+    """Found by bench/fuzz.py: the unwrapped `with` item held MXNet left for a human, whose
+    import stayed (and a second pass removed it)."""
+    source = ("from mxnet import nd, gluon\nclass N(gluon.Block):\n    def __init__(self):\n"
+              "        super().__init__()\n        with nd.no_such_op(gluon).name_scope():\n            self.d = 1\n")
+    first = convert_source(source)
+    assert "mxnet" not in first.output and "no_such_op" not in first.output
+    assert convert_source(first.output).output == first.output
+
+
 @pytest.mark.parametrize("source,expected", [
     ("from mxnet import nd\nx = \uff4e\uff44.array([1, 2])\n",
      "import torch\nx = torch.tensor([1, 2], dtype=torch.float32)\n"),

@@ -75,6 +75,8 @@ class Statements:
         self._compound_done(original, updated)
         if id(original) not in self.unwrap:
             return updated
+        for item in updated.items:  # `self.name_scope()` goes: what was left in it is gone too
+            self.dropped(item.item)
         if isinstance(updated.body, cst.SimpleStatementSuite):  # `with self.name_scope(): self.d = ...`
             suite = updated.body
             return cst.SimpleStatementLine(suite.body, leading_lines=updated.leading_lines,
