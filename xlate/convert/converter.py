@@ -33,7 +33,7 @@ def _dotted(node: cst.BaseExpression, heads: Optional[frozenset] = None) -> Opti
     return None
 
 
-class Converter(Statements, FStrings, Leftovers, FastTransformer):
+class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, FastTransformer):
     def __init__(self, module: cst.Module, analysis: names.Analysis, rules: RuleSet, *, long_names: frozenset,
                  options: Optional[dict] = None):
         super().__init__()
@@ -141,6 +141,9 @@ class Converter(Statements, FStrings, Leftovers, FastTransformer):
         while scope is not None and not scope.is_class:
             scope = scope.parent
         return scope is not None and (member[1:] in scope.attrs or member[1:] in scope.other)
+
+    def rewrite(self, site: Site):
+        return _rewrite(site)
 
     def _method(self) -> bool:
         """The def being left sits right in a class body (a def nested in a method is no method)."""
@@ -273,27 +276,9 @@ class Converter(Statements, FStrings, Leftovers, FastTransformer):
         if rule is None:
             called = self.rules.calls.get(resolved)
             if called is not None and resolved.startswith(("mxnet.ndarray.", "mxnet.context.")):
-                return self._function_value(original, updated, head, resolved, called)
+                return self.function_value(original, updated, head, resolved, called)
             return self._no_rule(original, updated, head, resolved)
         return self._apply(Site(self, rule, original, updated, matched=resolved), head=head)
-
-    def _function_value(self, original, updated, head: str, resolved: str, rule):
-        """`func=nd.relu`: a function the catalogue converts calls of, passed as a value."""
-        if self._suppressed(rule.code) or not self.rules.enabled(rule.code):
-            return self._apply(Site(self, rule, original, updated, matched=resolved), head=head)
-        new, message = func_values.translate(self, rule, original, updated, resolved, self._rewrite)
-        if new is None:
-            self.survivors[head] += 1
-            self.report(original, rule.code, "manual", message)
-            self.mark_left(updated, len(self.found) - 1, array=False, head=head)
-            return updated
-        self.report(original, rule.code, STATUS[rule.applicability], message)
-        return new
-
-    def _rewrite(self, site: Site):
-        if site.rule.applicability == "manual":
-            raise Manual(site.rule.summary)
-        return _transform(site.rule.transform)(site) if site.rule.transform else table.apply(site)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call):
         dotted = _dotted(original.func, self.analysis.imported)
@@ -458,6 +443,13 @@ def _shape(node: cst.BaseExpression) -> ast.expr:
     if isinstance(node, cst.BinaryOperation):
         return ast.BinOp(left=_shape(node.left), op=ast.Add(), right=_shape(node.right))
     return ast.Constant(None)
+
+
+def _rewrite(site: Site):
+    """The rule's rewrite of a site that is bound already (raises Manual or Skip)."""
+    if site.rule.applicability == "manual":
+        raise Manual(site.rule.summary)
+    return _transform(site.rule.transform)(site) if site.rule.transform else table.apply(site)
 
 
 _TRANSFORMS: dict[str, Callable[[Site], cst.BaseExpression]] = {}

@@ -17,7 +17,26 @@ import libcst as cst
 from xlate.convert.catalogue import Rule
 from xlate.convert.rulectx import Manual, Site, Skip, bind
 
+STATUS = {"safe": "fixed", "review": "review", "manual": "manual"}
+
 _DEFAULTS = {"device_id": "0"}  # MXNet's default for a parameter a caller may leave out
+
+
+class FunctionValues:
+    """Mixed into the Converter (its `rewrite` applies a bound rule)."""
+
+    def function_value(self, original, updated, head: str, resolved: str, rule: Rule):
+        """`func=nd.relu`: a function the catalogue converts calls of, passed as a value."""
+        if self._suppressed(rule.code) or not self.rules.enabled(rule.code):
+            return self._apply(Site(self, rule, original, updated, matched=resolved), head=head)
+        new, message = translate(self, rule, original, updated, resolved, self.rewrite)
+        if new is None:
+            self.survivors[head] += 1
+            self.report(original, rule.code, "manual", message)
+            self.mark_left(updated, len(self.found) - 1, array=False, head=head)
+            return updated
+        self.report(original, rule.code, STATUS[rule.applicability], message)
+        return new
 
 
 def translate(conv, rule: Rule, original: cst.CSTNode, updated: cst.BaseExpression, resolved: str,
