@@ -136,6 +136,16 @@ def test_the_recursion_limit_is_given_back():
     assert sys.getrecursionlimit() == before
 
 
+def test_no_cyclic_gc_while_converting_and_back_on_after():
+    """Note [no cyclic GC while converting]: collections walking a growing heap of LibCST nodes
+    made a 50,000-line conversion superlinear."""
+    from xlate.convert import parsing
+
+    assert gc.isenabled()
+    assert parsing.deep(gc.isenabled) is False
+    assert gc.isenabled()
+
+
 # == valid Python that LibCST cannot read ===========================================================
 LONE_BACKSLASH = "if x:\n    y = nd.ones(1)\n\\\nelse:\n    y = 2\n"
 FORM_FEED_BLOCK = "if x:\n\x0c    if y:\n        z = nd.ones(1)\n"
