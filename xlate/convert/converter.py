@@ -46,6 +46,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         self.scopes: list[tuple] = [()]
         self.counts: list[dict] = [{}]
         self.found: list[tuple[cst.CSTNode, str, str, str]] = []  # node, code, status, message
+        self.anchors: dict[int, cst.CSTNode] = {}  # id(reported node) -> the line, def or class it was reported in
+        self.defs: list[cst.CSTNode] = []  # the defs and classes being visited, innermost last
         self.torch_uses: set[str] = set()
         self.helpers: list[str] = []
         self.survivors: Counter = Counter()  # MXNet import names still referenced
@@ -110,6 +112,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
     def report(self, node: cst.CSTNode, code: str, status: str, message: str) -> None:
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             node = node.name  # a definition's text starts with the blank lines and decorators above it
+        if self.statement_stack or self.defs:  # where positions.locate looks for it first
+            self.anchors.setdefault(id(node), (self.statement_stack or self.defs)[-1])
         self.found.append((node, code, status, message))
 
     # -- scopes -------------------------------------------------------------
@@ -127,15 +131,15 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._enter(names.ident(node.name.value))
         self.last_line = None
+        self.defs.append(node)
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         self.last_line = None
         rule = self.rules.defs.get(names.ident(original.name.value))
         if rule is not None and self._method() and self.analysis.gluon_class(self.scopes[-1]) is not None:
-            new = self._apply(Site(self, rule, original, updated, matched=original.name.value))
-            self._leave()
-            return new
+            updated = self._apply(Site(self, rule, original, updated, matched=original.name.value))
         self._leave()
+        self.defs.pop()
         return updated
 
     def _own_member(self, receiver: cst.BaseExpression, member: str) -> bool:
@@ -158,10 +162,12 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._enter(names.ident(node.name.value))
         self.last_line = None
+        self.defs.append(node)
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
         self.last_line = None
         self._leave()
+        self.defs.pop()
         return updated
 
     # Decorators, defaults, bases and annotations belong to the enclosing scope.

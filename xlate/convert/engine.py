@@ -7,7 +7,7 @@ from typing import Callable, Iterable, Optional
 
 import libcst as cst
 
-from xlate.convert import catalogue, names
+from xlate.convert import catalogue, cold, names
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.converter import Converter
 from xlate.convert.imports import fix_imports
@@ -55,11 +55,16 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
     # names otherwise; an MXNet import of that name still in use is only known afterwards,
     # which costs a second pass in that (rare) case.
     long_names = frozenset(short for short in _SHORT if _bound_elsewhere(analysis, short))
+    fast = (options or {}).get("cold", True)  # Note [cold statements]
+    pairing = cold.Pairing(source, module, tree, cold.hot_words(analysis, rules) if fast else None)
+    cold_ids = frozenset(pairing.cold)
     conv = Converter(module, analysis, rules, long_names=long_names, options=options)
+    conv.cold = cold_ids
     out = module.visit(conv)
     kept = frozenset(s for s in (conv.torch_uses & set(_SHORT)) - long_names if _mx_import_kept(analysis, conv, s))
     if kept:
         conv = Converter(module, analysis, rules, long_names=long_names | kept, options=options)
+        conv.cold = cold_ids
         out = module.visit(conv)
     # a helper a later rewrite replaced (a lazy layer made eager by Sequential.add) is not pasted
     helpers = [h for h in conv.helpers if conv.helper_uses[h] > 0]
@@ -70,7 +75,7 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
                                     long_names=conv.long_names, helpers=helpers, enabled=rules.enabled,
                                     helper_import=helper_import)
     found = [f for f in conv.found if f is not None] + import_notes  # None: a report taken back
-    positions = locate(module, [f[0] for f in found])
+    positions = locate(module, [f[0] for f in found], conv.anchors, pairing) if fast else locate(module, [f[0] for f in found])
     diagnostics = [
         Diagnostic(path, *positions.get(id(node), (1, 1)), code, status, message, counts=code not in _UNCOUNTED)
         for node, code, status, message in found

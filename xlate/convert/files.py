@@ -12,7 +12,7 @@ import tempfile
 import threading
 import tokenize
 import traceback
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Optional
@@ -137,15 +137,41 @@ def convert_all(jobs: list[Job], *, select, ignore, workers: int, options: dict 
     args = [(job, select, ignore, options) for job in jobs]
     if workers <= 1 or len(jobs) < 4:
         return _collect(map(_convert_one, args), progress)
+    _warm()
+    # largest first, one file a task: no worker is left alone with a big file at the end
+    order = sorted(range(len(jobs)), key=lambda i: -_size(jobs[i].source))
+    results: list = [None] * len(jobs)
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),))
     try:
-        chunks = pool.map(_convert_one, args, chunksize=max(1, len(args) // (workers * 4)))
-        results = _collect(chunks, progress)
+        pending = {pool.submit(_convert_one, args[i]): i for i in order}
+        for done, future in enumerate(as_completed(pending), 1):
+            results[pending[future]] = _unpack(future.result())
+            if progress is not None:
+                progress(done)
     except BaseException:  # Ctrl-C, SIGTERM: the workers go now, not after their queue
         _stop(pool)
         raise
     pool.shutdown()
     return results
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _warm() -> None:
+    """Load once, before the workers fork, what every conversion needs: the catalogue, its
+    transforms and the helper sources (each worker would otherwise load its own)."""
+    from xlate.convert import catalogue, converter
+    from xlate.runtime import sources
+
+    for rule in catalogue.load():
+        if rule.transform:
+            converter._transform(rule.transform)
+    sources()
 
 
 def _collect(results: Iterable, progress: Optional[Callable[[int], None]]) -> list[FileResult | InputError]:

@@ -23,6 +23,7 @@ from pathlib import Path
 from xlate.convert import names
 from xlate.convert.context import LOCAL, FileContext
 from xlate.convert.kinds import local_modules, top_level_kinds
+from xlate.convert.parsing import no_gc
 
 def module_names(root: Path, files: list[Path]) -> dict[Path, tuple[str, bool]]:
     """File -> (dotted module name, is a package's __init__), as Python imports it with the
@@ -50,14 +51,15 @@ def tree_contexts(root: Path, files: list[Path], read) -> dict[Path, FileContext
     by_module = {name: path for path, (name, _) in modules.items() if name}
     roots = frozenset(name.split(".", 1)[0] for name in by_module)
     analyses = {}
-    for path in files:
-        try:
-            tree = ast.parse(read(path))
-        except (SyntaxError, ValueError, TypeError, OSError, UnicodeDecodeError, RecursionError, MemoryError):
-            continue  # the conversion reports it
-        name, is_package = modules[path]
-        analyses[path] = names.Analysis(tree, context=FileContext(name, is_package, roots))
-    facts = _fixed_point(analyses, modules)
+    with no_gc():  # Note [no cyclic GC while converting]
+        for path in files:
+            try:
+                tree = ast.parse(read(path))
+            except (SyntaxError, ValueError, TypeError, OSError, UnicodeDecodeError, RecursionError, MemoryError):
+                continue  # the conversion reports it
+            name, is_package = modules[path]
+            analyses[path] = names.Analysis(tree, context=FileContext(name, is_package, roots))
+        facts = _fixed_point(analyses, modules)
     contexts = {}
     for path, analysis in analyses.items():
         name, is_package = modules[path]

@@ -26,6 +26,7 @@ def _hook(cls: type, kind: str, node_type: type) -> Any:
 class FastTransformer(cst.CSTTransformer):
     _visit_fields: dict = {}
     _leave_fields: dict = {}
+    cold: frozenset = frozenset()  # ids of nodes whose children are not walked (Note [cold statements])
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -42,7 +43,7 @@ class FastTransformer(cst.CSTTransformer):
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         fn = _hook(type(self), "visit", type(node))
-        return fn is None or fn(self, node) is not False
+        return (fn is None or fn(self, node) is not False) and id(node) not in self.cold
 
     def on_leave(self, original_node, updated_node):
         fn = _hook(type(self), "leave", type(original_node))
