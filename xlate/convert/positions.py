@@ -37,6 +37,19 @@ class _Locator(CodegenState):
             else:
                 self._col += len(chunk)
             self.found.setdefault(id(node), (self._line, self._col + 1))
+            if len(self.found) == len(self.wanted):
+                raise _AllFound()  # the rest of the render is not needed
+
+
+class _AllFound(Exception):
+    pass
+
+
+def _render(node: cst.CSTNode, state: _Locator) -> None:
+    try:
+        node._codegen(state)
+    except _AllFound:
+        pass
 
 
 def locate(module: cst.Module, nodes, anchors: Optional[dict] = None, pairing=None) -> dict[int, tuple[int, int]]:
@@ -56,7 +69,7 @@ def locate(module: cst.Module, nodes, anchors: Optional[dict] = None, pairing=No
     rest = wanted - found.keys()  # reported elsewhere than where they sit
     if rest:
         state = _Locator(default_indent=module.default_indent, default_newline=module.default_newline, wanted=rest)
-        module._codegen(state)
+        _render(module, state)
         found.update(state.found)
     return found
 
@@ -71,7 +84,7 @@ def _within(module: cst.Module, stmt: cst.CSTNode, keys: set, first: int, indent
     state = _Locator(default_indent=module.default_indent, default_newline=module.default_newline,
                      wanted=frozenset(keys | {id(stmt.name)}) if header else frozenset(keys))
     state.indent_tokens = [indent] if indent else []
-    stmt._codegen(state)
+    _render(stmt, state)
     if header:  # `def`/`class` and its name share a line (a backslash between them: not found)
         name_line = state.found.get(id(stmt.name), (None,))[0]
         if name_line is None:
