@@ -56,6 +56,10 @@ class Converter(Statements, FastTransformer):
         self.loose: set[int] = set()  # emitted operator expressions that may need parentheses
         self.layers: dict[int, tuple] = {}  # id(emitted constructor) -> (it, layerinfo.LayerInfo)
         self.unwrap: set[int] = set()  # With statements whose body replaces them (name_scope)
+        self.around: dict[int, tuple[list, list]] = {}  # With id -> statements before and after it
+        self.insertions: dict[int, list] = {}  # open statement id -> statements to put before it
+        self.block_stack: list = []  # the statement lists being visited (Module, IndentedBlock bodies)
+        self.compound_stack: list = []  # the compound statements being visited (for, while, if, with, try, def, class)
         self.with_stack: list[cst.With] = []
         self.removed: dict[int, cst.CSTNode] = {}  # statement lines a rule deleted (their comments stay)
         # Straight-line order of simple statements: the one left just before each statement,
@@ -111,9 +115,11 @@ class Converter(Statements, FastTransformer):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._enter(node.name.value)
         self.last_line = None
+        self.compound_stack.append(node)
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         self.last_line = None
+        self.compound_stack.pop()
         rule = self.rules.defs.get(original.name.value)
         if rule is not None and self.analysis.gluon_class(self.scopes[-1]) is not None:
             new = self._apply(Site(self, rule, original, updated, matched=original.name.value))
@@ -125,9 +131,11 @@ class Converter(Statements, FastTransformer):
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._enter(node.name.value)
         self.last_line = None
+        self.compound_stack.append(node)
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
         self.last_line = None
+        self.compound_stack.pop()
         self._leave()
         return updated
 
@@ -282,6 +290,21 @@ class Converter(Statements, FastTransformer):
                 site = Site(self, rule, original, updated, matched=member, receiver=updated.func.value)
                 return self._bound(site, receiver_node=original.func.value)
         return updated
+
+    _COMPARISONS = {cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.LessThanEqual: "<=",
+                    cst.GreaterThan: ">", cst.GreaterThanEqual: ">="}
+
+    def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison):
+        """`a == b` on arrays (the operator rules: MXNet compares to float 0/1, torch to bool)."""
+        if len(original.comparisons) != 1:
+            return updated
+        op = self._COMPARISONS.get(type(original.comparisons[0].operator))
+        rule = self.rules.operators.get(op) if op else None
+        if rule is None:
+            return updated
+        site = Site(self, rule, original, updated, matched=op)
+        site.args = {"lhs": cst.Arg(updated.left), "rhs": cst.Arg(updated.comparisons[0].comparator)}
+        return self._apply(site)
 
     def _bound(self, site: Site, **kw):
         try:
