@@ -98,6 +98,9 @@ class Statements:
         self.last_line = None
         self._header_done(original, updated)
         before, after = self.around.pop(id(original), ([], []))
+        if id(original) in self.unwrap:
+            for item in updated.items:  # `self.name_scope()` goes: what was left in it is gone too
+                self.dropped(item.item)
         if id(original) not in self.unwrap:
             body = [updated]
         elif isinstance(updated.body, cst.IndentedBlock):

@@ -7,7 +7,7 @@ from xlate.convert.transforms.compare_dtype import in_chain
 
 def transform(site: Site):
     data = site.value("data")
-    if (isinstance(data, cst.Call) and id(data) in site.conv.full_reductions
+    if (isinstance(data, cst.Call) and site.conv.full_reductions.get(id(data)) is data
             and isinstance(data.func, cst.Attribute)):
         data = data.func.value
     chained = in_chain(site, data)

@@ -2,7 +2,7 @@
 `y.backward(g)` as it is, after `trainer.zero_grad()` (grad_zeroing)."""
 import libcst as cst
 
-from xlate.convert.rulectx import Site
+from xlate.convert.rulectx import Site, Skip
 from xlate.convert.transforms import grad_zeroing
 
 _EQ = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
@@ -30,7 +30,9 @@ def transform(site: Site):
         what = "`y.sum().backward()` kept"
     else:
         what = "`y.backward()` -> `y.sum().backward()` (" + _SUM + ")"
-    trainer = grad_zeroing.place(site)
+    trainer, added = grad_zeroing.place(site)
+    if (args or summed) and not added and not grad_zeroing.attaches_grad(site):
+        raise Skip()  # torch's backward as it stands (a converted file converted again)
     if trainer is not None:
         site.fixed(f"{what}, after `{trainer}.zero_grad()` ({_WRITE}; the trainer's step then scales by "
                    "1/batch_size)")

@@ -57,9 +57,10 @@ def _step_in(site: Site, stmts) -> Optional[str]:
     return None
 
 
-def place(site: Site) -> Optional[str]:
+def place(site: Site) -> tuple[Optional[str], bool]:
     """Put `trainer.zero_grad()` before the statement holding this backward in the block of
-    the step that follows it; the trainer's expression, or None when no step follows."""
+    the step that follows it; (the trainer's expression, or None when no step follows; whether
+    the call was added, False when it is there already)."""
     conv = site.conv
     open_statements = list(conv.compound_stack) + list(conv.statement_stack[-1:])
     for block in reversed(conv.block_stack):
@@ -67,17 +68,18 @@ def place(site: Site) -> Optional[str]:
         if holder is None:
             continue
         if isinstance(holder, (cst.FunctionDef, cst.ClassDef)):
-            return None
+            return None, False
         index = next(i for i, b in enumerate(block) if b is holder)
         trainer = _step_in(site, block[index + 1:])
         if trainer is not None:
             zero = cst.Expr(site.emit(f"{trainer}.zero_grad()"))
             previous = block[index - 1] if index else None
-            if not (isinstance(previous, cst.SimpleStatementLine) and len(previous.body) == 1
-                    and site.code(previous.body[0]).strip() == f"{trainer}.zero_grad()"):
+            there = isinstance(previous, cst.SimpleStatementLine) and len(previous.body) == 1 \
+                and site.code(previous.body[0]).strip() == f"{trainer}.zero_grad()"
+            if not there:
                 conv.insert_before(holder, [zero])  # (a converted file converted again has it)
-            return trainer
-    return None
+            return trainer, not there
+    return None, False
 
 
 def in_loop(site: Site) -> bool:
@@ -88,6 +90,16 @@ def in_loop(site: Site) -> bool:
         if isinstance(node, (cst.For, cst.While)):
             return True
     return False
+
+
+def attaches_grad(site: Site) -> bool:
+    """The file calls MXNet's `attach_grad()` (gone from a converted file)."""
+    analysis = site.conv.analysis
+    found = getattr(analysis, "_xlate_attaches_grad", None)
+    if found is None:
+        found = any(isinstance(n, ast.Attribute) and n.attr == "attach_grad" for n in ast.walk(analysis.tree))
+        analysis._xlate_attaches_grad = found
+    return found
 
 
 def uses_trainer(site: Site) -> bool:
