@@ -554,8 +554,8 @@ class _mx_Trainer:
         self._update(ignore_stale_grad)
 
     def allreduce_grads(self):
-        """Gradients are summed over devices by the data-parallel wrapper (DataParallel, or
-        DistributedDataParallel with _mx_ddp_sum) during backward: nothing is left to do."""
+        """The slices of every device run through the one model (Note [one process, several
+        devices]), so backward has already summed their gradients: nothing is left to do."""
 
     def update(self, batch_size, ignore_stale_grad=False):
         self._optimizer.rescale_grad = self._scale / batch_size
