@@ -53,10 +53,15 @@ def _two_ctx_data(rng):
     return rng.randn(40, 2, 6, 6).astype("float32"), rng.randint(0, 5, 40).astype("float32")
 
 
+def _rollover_data(rng):  # 21 rows in batches of 8: 5 rows roll over into the next epoch
+    return rng.uniform(-1, 1, (21, 4)).astype("float32"), rng.uniform(-1, 1, (21, 2)).astype("float32")
+
+
 SCRIPTS = [
     Script("train_mlp_l2", _mlp_data, steps=4),
     Script("train_convnet_bn", _image_data, steps=4, batchnorm=True),
     Script("train_two_ctx", _two_ctx_data, steps=3, contexts=2),
+    Script("train_dataloader_rollover", _rollover_data, steps=3),  # steps are epochs here
 ]
 
 
