@@ -11,8 +11,9 @@ _CONVERT = ("the file must be a PyTorch state_dict: convert an MXNet .params fil
 
 def _save(site: Site, block):
     site.fixed("-> torch.save(state_dict()): a PyTorch file (parameters and buffers, running statistics "
-               "included), which MXNet cannot read")
-    return site.emit("torch.save({net}.state_dict(), {f})", net=block, f=site.value("filename"))
+               "included), which MXNet cannot read; an MXNet parameter file already at that path is copied to "
+               "`<path>.mxnet` first, with a warning (xlate convert-weights needs it)")
+    return site.emit("torch.save({net}.state_dict(), _mx_checkpoint_path({f}))", net=block, f=site.value("filename"))
 
 
 def _strict(site: Site):
