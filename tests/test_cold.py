@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from fuzzgen import mx_programs
-from test_leftovers import gluon_programs
+from test_leftovers import gluon_programs, training_scripts
 from xlate.convert import catalogue, cold, names
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.engine import convert_source
@@ -73,6 +73,12 @@ def test_odd_programs_convert_alike(source):
 @settings(max_examples=30, **PROFILE)
 @given(gluon_programs())
 def test_generated_gluon_models_convert_alike(source):
+    _same(source)
+
+
+@settings(max_examples=25, **PROFILE)
+@given(training_scripts())
+def test_generated_training_scripts_convert_alike(source):
     _same(source)
 
 

@@ -152,3 +152,94 @@ def test_generated_gluon_models_leave_nothing_unreported(source):
 def test_generated_gluon_models_convert_idempotently(source):
     once = convert_source(source).output
     assert convert_source(once).output == once
+
+
+# -- generated training scripts (issue 9) -----------------------------------------------------------
+# The training loop's idioms in the spellings real scripts use: losses built in one place and
+# called in another (or passed as classes), optimizers by name, by variable and as objects,
+# schedulers, a list of contexts however it is spelled, split_and_load loops, autograd modes,
+# metrics, accuracy from comparisons, DataLoaders, clipping, learning-rate changes.
+LOSSES = ["gluon.loss.L2Loss()", "gluon.loss.SoftmaxCrossEntropyLoss(sparse_label=flag)", "loss_cls()",
+          "gluon.loss.HuberLoss(rho=rho)", "gluon.loss.SigmoidBinaryCrossEntropyLoss(from_sigmoid=False)",
+          "gluon.loss.KLDivLoss(from_logits=flag)", "gluon.loss.CTCLoss()"]
+TRAINERS = [
+    "gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': lr, 'momentum': 0.9, 'wd': wd})",
+    "gluon.Trainer(net.collect_params(), optimizer, {'learning_rate': lr})",
+    "gluon.Trainer(net.collect_params(), mx.optimizer.Adam(learning_rate=lr, epsilon=1e-3))",
+    "gluon.Trainer(params, 'adam', {'learning_rate': lr, 'lr_scheduler': "
+    "mx.lr_scheduler.FactorScheduler(step=10, factor=0.5)})",
+    "gluon.Trainer(net.collect_params(), 'nag', optimizer_params, kvstore=kv)",
+]
+CONTEXTS = ["ctx = [mx.cpu(0), mx.cpu(1)]", "ctx = [mx.gpu(i) for i in range(num_gpus)]", "ctx = mx.cpu()",
+            "ctx = devices"]
+PREPARE = [
+    "net.initialize(mx.init.Xavier(), ctx=ctx)",
+    "net.collect_params().initialize(init.Normal(0.01), ctx=ctx)",
+    "metric = mx.metric.Accuracy()",
+    "metric = mx.metric.create(['acc', 'ce'])",
+    "loader = gluon.data.DataLoader(gluon.data.ArrayDataset(X, y), batch_size=batch_size, shuffle=True, "
+    "last_batch='rollover')",
+    "loader = gluon.data.DataLoader(dataset.transform_first(fn), batch_size, last_batch='discard')",
+    "schedule = mx.lr_scheduler.CosineScheduler(max_update=100, base_lr=lr)",
+]
+STEP = [
+    ["with autograd.record():", "    out = net(data)", "    l = loss(out, label)", "l.backward()",
+     "trainer.step(batch_size)"],
+    ["data_list = gluon.utils.split_and_load(data, ctx, even_split=False)",
+     "label_list = gluon.utils.split_and_load(label, ctx)",
+     "with autograd.record():", "    ls = [loss(net(X_), Y_) for X_, Y_ in zip(data_list, label_list)]",
+     "for l in ls:", "    l.backward()", "trainer.step(data.shape[0])"],
+    ["with autograd.record(train_mode=False):", "    l = loss(net(data), label)", "l.backward()",
+     "trainer.step(batch_size, ignore_stale_grad=True)"],
+    ["with autograd.record():", "    l = loss(net(data), label)",
+     "    if autograd.is_training():", "        l = l * 2",
+     "autograd.backward([l])", "grads = [p.grad() for p in net.collect_params().values()]",
+     "gluon.utils.clip_global_norm(grads, 1.0)", "trainer.step(1)"],
+]
+AFTER = [
+    "acc = (net(data).argmax(axis=1) == label).mean().asscalar()",
+    "metric.update([label], [net(data)])",
+    "name, value = metric.get()",
+    "nd.waitall()",
+    "trainer.set_learning_rate(trainer.learning_rate * 0.1)",
+    "with autograd.predict_mode():\n            val = net(data)",
+    "with autograd.pause():\n            val = loss(net(data), label).mean().asscalar()",
+    "net.save_parameters('model.params')",
+    "total += l.sum().asscalar()",
+    "x = data.copy()\n        x.attach_grad()",
+]
+TRAIN_HEADER = '''\
+import mxnet as mx
+from mxnet import autograd, gluon, init, nd
+
+
+'''
+
+
+@st.composite
+def training_scripts(draw):
+    lines = ["def train(net, X, y, data, label, dataset, fn, devices, params, optimizer, optimizer_params, kv,",
+             "          loss_cls=gluon.loss.L1Loss, flag=True, rho=1.0, lr=0.1, wd=1e-4, batch_size=8, num_gpus=2,",
+             "          total=0.0):",
+             "    " + draw(st.sampled_from(CONTEXTS)),
+             *("    " + p for p in draw(st.lists(st.sampled_from(PREPARE), max_size=3, unique=True))),
+             "    loss = " + draw(st.sampled_from(LOSSES)),
+             "    trainer = " + draw(st.sampled_from(TRAINERS)),
+             "    for epoch in range(2):"]
+    lines += ["        " + s for s in draw(st.sampled_from(STEP))]
+    lines += ["        " + s for s in draw(st.lists(st.sampled_from(AFTER), max_size=4, unique=True))]
+    lines += ["    return net", ""]
+    return TRAIN_HEADER + "\n".join(lines)
+
+
+@settings(max_examples=60, **PROFILE)
+@given(training_scripts())
+def test_generated_training_scripts_leave_nothing_unreported(source):
+    assert silent(source) == [], source
+
+
+@settings(max_examples=25, **PROFILE)
+@given(training_scripts())
+def test_generated_training_scripts_convert_idempotently(source):
+    once = convert_source(source).output
+    assert convert_source(once).output == once

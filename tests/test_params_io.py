@@ -241,3 +241,25 @@ def test_the_conversion_says_what_it_left(converted):
     mine = {c for c in by_code if c[2] in "156" and c[2:4] in ("16", "17", "51", "52", "61")}
     assert mine and all("manual" not in by_code[c] for c in mine)
     assert "mx." not in result.output and "collect_params" not in result.output
+
+
+def test_saving_over_an_mxnet_checkpoint_keeps_it(converted, tmp_path, capsys):
+    """A converted script run in the original's folder saves where MXNet saved: the MXNet file
+    there is copied to `<path>.mxnet` first (with a warning), so convert-weights can still read
+    it; a PyTorch file there is simply overwritten."""
+    _, space, original = converted
+    g, t = _pair(4)
+    f = tmp_path / "model.params"
+    original["save"](g, str(f))
+    mxnet_bytes = f.read_bytes()
+    space["save"](t, str(f))
+    assert (tmp_path / "model.params.mxnet").read_bytes() == mxnet_bytes
+    assert "held MXNet parameters" in capsys.readouterr().out
+    loaded = mx.nd.load(str(tmp_path / "model.params.mxnet"))  # still MXNet's file
+    assert len(loaded) == len(list(g.collect_params().keys()))
+    state = torch.load(f)
+    for name, value in t.state_dict().items():
+        assert torch.equal(state[name], value)
+    (tmp_path / "model.params.mxnet").unlink()
+    space["save"](t, str(f))  # a PyTorch file there: overwritten, nothing copied
+    assert not (tmp_path / "model.params.mxnet").exists()

@@ -649,6 +649,9 @@ def _nodes_at(source: str) -> dict[tuple[int, int], list[ast.AST]]:
     return at
 
 
+_COMPARISONS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+
+
 def _check_position(source: str, d, at: dict) -> str | None:
     """None when d's line:col is where the construct it names starts; otherwise what is wrong."""
     nodes = at.get((d.line, d.col), [])
@@ -661,6 +664,8 @@ def _check_position(source: str, d, at: dict) -> str | None:
     else:
         names = {m.rsplit(".", 1)[-1] for m in RULES[d.code].matches}
     for n in nodes:
+        if isinstance(n, ast.Compare) and len(n.ops) == 1 and _COMPARISONS.get(type(n.ops[0])) in names:
+            return None  # `a == b` on NDArrays (MX540)
         target = n.func if isinstance(n, ast.Call) else n
         if isinstance(target, ast.Attribute) and target.attr in names:
             return None  # nd.concat(...), x.sum().asscalar(), nd.NDArray, x.size

@@ -1102,6 +1102,69 @@ CASES = [
             p, s = Scale(0.5)(x, y)
             return p, s * 2
         """, (2, 3), (2, 3), grad=(0, 1)),
+    # -- the training loop's autograd (issue 9): gradients and modes as MXNet computes them --------
+    C("backward-of-a-vector", ("MX536", "MX056", "MX532:review"), """
+        def f(x):
+            a = x * 1
+            a.attach_grad()
+            with mx.autograd.record():
+                y = (a * a * 3 - a).sum(axis=1)
+            y.backward()
+            return a.grad
+        """, (2, 3)),
+    C("backward-with-head-gradient", ("MX536", "MX056", "MX532:review"), """
+        def f(x, y):
+            a = x * 1
+            a.attach_grad()
+            with mx.autograd.record():
+                z = a * y * a
+            z.backward(y * 2 - 1)
+            return a.grad
+        """, (2, 3), (2, 3)),
+    C("attach-grad-add", ("MX536:review", "MX056", "MX532:review"), """
+        def f(x, y):
+            a = x * 1
+            a.attach_grad(grad_req='add')
+            for k in range(3):
+                with mx.autograd.record():
+                    z = a * y * (k + 1)
+                z.backward()
+            return a.grad
+        """, (2, 3), (2, 3)),
+    C("autograd-grad-and-backward", ("MX537", "MX056", "MX532:review"), """
+        def f(x, y):
+            a = x * 1
+            a.attach_grad()
+            with mx.autograd.record():
+                z = a * a * y
+                g = mx.autograd.grad(z, [a], retain_graph=True)[0]
+            with mx.autograd.record():
+                u = a * y
+                v = a * a
+            mx.autograd.backward([u, v])
+            return g, a.grad
+        """, (2, 3), (2, 3)),
+    C("autograd-modes-on-a-model", ("MX532", "MX533", "MX534", "MX538"), """
+        def f(x):
+            net = mx.gluon.nn.BatchNorm(in_channels=3)
+            net.initialize()
+            with mx.autograd.train_mode():
+                a = net(x)
+            with mx.autograd.predict_mode():
+                b = net(x)
+            with mx.autograd.record():
+                with mx.autograd.predict_mode():
+                    c = net(x)
+                with mx.autograd.pause():
+                    d = net(x) + mx.autograd.is_recording()
+                e = net(x) * (1 + mx.autograd.is_recording())
+            return a, b, c, d, e, net(x)
+        """, (4, 3)),
+    C("comparison-dtype", "MX540", """
+        def f(x, y):
+            a = x.as_in_context(mx.cpu())
+            return (a > y) * 2 + (a == a) - (a <= 0.1), (a != y).mean(axis=1), (a < y).sum(axis=0), 1 - (a >= y)
+        """, (2, 3), (2, 3)),
     # -- starred arrays in a varargs slot: bound statically (Note [starred arguments]) -------------
     C("concat-starred", "MX028", """
         def f(x, y, z):
@@ -1382,7 +1445,7 @@ for _id, _draw in DRAWS.items():
 NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
                                         34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
                                         52, 53, 54, 55, 57, *range(58, 85), *range(501, 508),
-                                        530, 531)]
+                                        530, 531, 56, 532, 533, 534, 536, 537, 538, 540)]
 
 
 # -- frameworks ------------------------------------------------------------------------------

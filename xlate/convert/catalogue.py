@@ -18,7 +18,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 APPLICABILITIES = ("safe", "review", "manual")
-KINDS = ("call", "reference", "assign", "def", "import", "report")
+KINDS = ("call", "reference", "assign", "def", "operator", "import", "report")
 CODE_RE = re.compile(r"^MX\d{3}$")
 # Codes of rules that were removed; a code is never reused, so these stay refused.
 RETIRED = {
@@ -193,9 +193,10 @@ def validate(rules: tuple[Rule, ...]) -> list[str]:
             problems.append(f"{where}: no before/after example")
         if r.applicability != "safe" and not r.notes:
             problems.append(f"{where}: a {r.applicability} rule needs notes")
-        if r.kind in ("call", "reference", "assign", "def") and not r.matches:
+        if r.kind in ("call", "reference", "assign", "def", "operator") and not r.matches:
             problems.append(f"{where}: matches nothing")
-        if r.kind in ("call", "reference", "assign", "def") and not (r.target or r.transform) and r.applicability != "manual":
+        if r.kind in ("call", "reference", "assign", "def", "operator") and not (r.target or r.transform) \
+                and r.applicability != "manual":
             problems.append(f"{where}: needs a target or a transform")
         if (r.runtime or r.instance_of) and r.kind != "call":
             problems.append(f"{where}: only a call rule names a run-time helper")
@@ -210,7 +211,7 @@ def validate(rules: tuple[Rule, ...]) -> list[str]:
                 problems.append(f"{where}: parameter {p.name} is not in the signature")
     claimed: dict[tuple, str] = {}  # one rule per (kind, matched name): a second would be shadowed
     for r in rules:
-        for m in r.matches if r.kind in ("call", "reference", "assign", "def") else ():
+        for m in r.matches if r.kind in ("call", "reference", "assign", "def", "operator") else ():
             other = claimed.setdefault((r.kind, m), r.code)
             if other != r.code:
                 problems.append(f"{r.family_file}: {r.code}: {r.kind} `{m}` is already matched by {other}")
@@ -251,7 +252,8 @@ class RuleSet:
     on arrays, the member name with a leading dot (`.sum`). `assigns` holds the rules for
     assignments to an attribute (`p.grad_req = 'null'`), keyed `.grad_req`; `defs` the rules for
     methods of Gluon classes, keyed by the method's name (`hybrid_forward`); `classes` the
-    call rules of Gluon classes with a Gluon-signature helper, for the class used as a value.
+    call rules of Gluon classes with a Gluon-signature helper, for the class used as a value;
+    `operators` the rules for Python operators on arrays, keyed by the operator (`==`).
     """
 
     def __init__(self, rules: Iterable[Rule], enabled: Callable[[str], bool]):
@@ -260,11 +262,12 @@ class RuleSet:
         self.assigns: dict[str, Rule] = {}
         self.defs: dict[str, Rule] = {}
         self.classes: dict[str, Rule] = {}
+        self.operators: dict[str, Rule] = {}
         self.all = {r.code: r for r in rules}
         self.enabled = enabled
         for r in rules:
             index = {"call": self.calls, "reference": self.references, "assign": self.assigns,
-                     "def": self.defs}.get(r.kind)
+                     "def": self.defs, "operator": self.operators}.get(r.kind)
             if index is not None:
                 for m in r.matches:
                     index[m] = r

@@ -64,6 +64,10 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         self.loose: dict[int, cst.BaseExpression] = {}  # emitted operator expressions that may need parentheses
         self.layers: dict[int, tuple] = {}  # id(emitted constructor) -> (it, layerinfo.LayerInfo)
         self.unwrap: set[int] = set()  # With statements whose body replaces them (name_scope)
+        self.around: dict[int, tuple[list, list]] = {}  # With id -> statements before and after it
+        self.insertions: dict[int, list] = {}  # open statement id -> statements to put before it
+        self.block_stack: list = []  # the statement lists being visited (Module, IndentedBlock bodies)
+        self.compound_stack: list = []  # the compound statements being visited (for, while, if, with, try, def, class)
         self.with_stack: list[cst.With] = []
         self.removed: dict[int, cst.CSTNode] = {}  # statement lines a rule deleted (their comments stay)
         # Straight-line order of simple statements: the one left just before each statement,
@@ -132,9 +136,11 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         self._enter(names.ident(node.name.value))
         self.last_line = None
         self.defs.append(node)
+        self.compound_stack.append(node)
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         self.last_line = None
+        self.compound_stack.pop()
         rule = self.rules.defs.get(names.ident(original.name.value))
         if rule is not None and self._method() and self.analysis.gluon_class(self.scopes[-1]) is not None:
             updated = self._apply(Site(self, rule, original, updated, matched=original.name.value))
@@ -163,9 +169,11 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         self._enter(names.ident(node.name.value))
         self.last_line = None
         self.defs.append(node)
+        self.compound_stack.append(node)
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
         self.last_line = None
+        self.compound_stack.pop()
         self._leave()
         self.defs.pop()
         return updated
@@ -345,6 +353,21 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
                 return self._bound(site, receiver_node=original.func.value)
         return updated
 
+    _COMPARISONS = {cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.LessThanEqual: "<=",
+                    cst.GreaterThan: ">", cst.GreaterThanEqual: ">="}
+
+    def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison):
+        """`a == b` on arrays (the operator rules: MXNet compares to float 0/1, torch to bool)."""
+        if len(original.comparisons) != 1:
+            return updated
+        op = self._COMPARISONS.get(type(original.comparisons[0].operator))
+        rule = self.rules.operators.get(op) if op else None
+        if rule is None:
+            return updated
+        site = Site(self, rule, original, updated, matched=op)
+        site.args = {"lhs": cst.Arg(updated.left), "rhs": cst.Arg(updated.comparisons[0].comparator)}
+        return self._apply(site)
+
     def _bound(self, site: Site, **kw):
         receiver = kw.get("receiver_node")
         kind = self.classify(receiver) if receiver is not None else "nd"
@@ -456,6 +479,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         if isinstance(target, cst.Attribute):
             member = "." + target.attr.value
             rule = self.rules.assigns.get(member)
+            if rule is not None and self._own_member(target.value, member) \
+                    and self.analysis.gluon_class(self.scopes[-1]) is None:
+                rule = None  # `self.lr_mult = {}` in a class of its own (the optimizer helpers)
             if rule is not None:
                 receiver = updated.targets[0].target.value
                 site = Site(self, rule, original, updated, matched=member, receiver=receiver)

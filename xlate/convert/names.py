@@ -53,6 +53,13 @@ _REEXPORTS = [
     ("mxnet.gluon.nn.activations", "mxnet.gluon.nn"),
     ("mxnet.gluon.rnn.rnn_layer", "mxnet.gluon.rnn"),
     ("mxnet.gluon.rnn.rnn_cell", "mxnet.gluon.rnn"),
+    # the training loop's modules (issue 9): classes re-exported by their packages
+    ("mxnet.optimizer.optimizer", "mxnet.optimizer"),
+    ("mxnet.gluon.data.dataloader", "mxnet.gluon.data"),
+    ("mxnet.gluon.data.dataset", "mxnet.gluon.data"),
+    ("mxnet.gluon.data.sampler", "mxnet.gluon.data"),
+    ("mxnet.gluon.data.vision.datasets", "mxnet.gluon.data.vision"),
+    ("mxnet.gluon.contrib.estimator.estimator", "mxnet.gluon.contrib.estimator"),
 ]
 _REEXPORTS.sort(key=lambda pair: -pair[0].count("."))
 

@@ -79,6 +79,9 @@ class Conversion(Protocol):
     statement_stack: list  # the simple statement lines being visited
     with_stack: list  # the With statements being visited
     unwrap: set  # ids of With statements whose body replaces them
+    around: dict  # id of a With statement -> (small statements before it, after it)
+    block_stack: list  # the original statement lists being visited, outermost first
+    compound_stack: list  # the original compound statements (and defs) being visited, outermost first
     store_depth: int  # > 0 inside an assignment target, a parameter name...
     full_reductions: dict  # id -> emitted `.reshape(1)` call (MX033)
     shaped: set  # ids of original calls whose result is `.reshape(1)`-ed or `.item()`-ed right away
@@ -95,6 +98,7 @@ class Conversion(Protocol):
     def dropped(self, node: cst.CSTNode) -> None: ...
     def statement_of(self, call: cst.CSTNode) -> Optional[cst.SimpleStatementLine]: ...
     def replace_statement(self, stmt: cst.SimpleStatementLine, smalls: list) -> None: ...
+    def insert_before(self, stmt: cst.CSTNode, smalls: list) -> None: ...
 
 
 class Manual(Exception):

@@ -37,14 +37,34 @@ class Statements:
         self.last_line = id(original)
         smalls = self.statement_rewrites.pop(id(original), None)
         if smalls is None:
-            return updated
+            return self._inserted(original, updated)
         if not smalls:
             self.removed[id(updated)] = updated
             return updated
         lines = [cst.SimpleStatementLine([small]) for small in smalls]
         lines[0] = lines[0].with_changes(leading_lines=updated.leading_lines,
                                          trailing_whitespace=updated.trailing_whitespace)
-        return cst.FlattenSentinel(lines)
+        return self._inserted(original, cst.FlattenSentinel(lines))
+
+    # -- statements rules add before a statement still being visited -------------------
+    def insert_before(self, stmt: cst.CSTNode, smalls: list) -> None:
+        """Let a rule put statements before `stmt`, an open statement (the one being visited or
+        one that contains it: `trainer.zero_grad()` before the `for` whose body calls
+        backward); each small statement is added once."""
+        pending = self.insertions.setdefault(id(stmt), [])
+        known = {cst.Module([]).code_for_node(s) for s in pending}
+        pending.extend(s for s in smalls if cst.Module([]).code_for_node(s) not in known)
+
+    def _inserted(self, original, result):
+        smalls = self.insertions.pop(id(original), None)
+        if not smalls:
+            return result
+        lines = list(result.nodes) if isinstance(result, cst.FlattenSentinel) else [result]
+        added = [cst.SimpleStatementLine([small]) for small in smalls]
+        first = lines[0]
+        added[0] = added[0].with_changes(leading_lines=first.leading_lines)
+        lines[0] = first.with_changes(leading_lines=[])
+        return cst.FlattenSentinel(added + lines)
 
     def _header(self, node) -> None:
         body = getattr(node, "body", None)
@@ -58,10 +78,12 @@ class Statements:
     def _compound(self, node) -> None:
         self._header(node)
         self.last_line = None
+        self.compound_stack.append(node)
 
     def _compound_done(self, original, updated):
         self.last_line = None
-        return self._header_done(original, updated)
+        self.compound_stack.pop()
+        return self._inserted(original, self._header_done(original, updated))
 
     visit_For = visit_While = visit_If = _compound
     leave_For = leave_While = leave_If = _compound_done
@@ -72,31 +94,40 @@ class Statements:
 
     def leave_With(self, original: cst.With, updated: cst.With):
         self.with_stack.pop()
-        self._compound_done(original, updated)
+        self.compound_stack.pop()
+        self.last_line = None
+        self._header_done(original, updated)
+        before, after = self.around.pop(id(original), ([], []))
+        if id(original) in self.unwrap:
+            for item in updated.items:  # `self.name_scope()` goes: what was left in it is gone too
+                self.dropped(item.item)
         if id(original) not in self.unwrap:
-            return updated
-        for item in updated.items:  # `self.name_scope()` goes: what was left in it is gone too
-            self.dropped(item.item)
-        if isinstance(updated.body, cst.SimpleStatementSuite):  # `with self.name_scope(): self.d = ...`
-            suite = updated.body
-            return cst.SimpleStatementLine(suite.body, leading_lines=updated.leading_lines,
-                                           trailing_whitespace=suite.trailing_whitespace)
-        # `with self.name_scope():` goes; its body moves out a level with the comments kept
-        body = list(updated.body.body)
-        lead = list(updated.leading_lines)
-        for comment in (updated.body.header.comment,):
+            body = [updated]
+        elif isinstance(updated.body, cst.IndentedBlock):
+            # `with self.name_scope():` goes; its body moves out a level with the comments kept
+            body = list(updated.body.body)
+            comment = updated.body.header.comment
             if comment is not None:
-                lead.append(cst.EmptyLine(comment=comment))
-        lead += list(body[0].leading_lines)
-        body[0] = body[0].with_changes(leading_lines=lead)
-        return cst.FlattenSentinel(body)
+                body[0] = body[0].with_changes(leading_lines=[cst.EmptyLine(comment=comment),
+                                                              *body[0].leading_lines])
+        else:  # `with autograd.record(): y = f(x)` on one line
+            body = [cst.SimpleStatementLine(list(updated.body.body), trailing_whitespace=updated.body.trailing_whitespace)]
+        lines = [cst.SimpleStatementLine([small]) for small in before] + body + \
+            [cst.SimpleStatementLine([small]) for small in after]
+        if len(lines) == 1 and lines[0] is updated:
+            return self._inserted(original, updated)
+        lead = list(updated.leading_lines) + list(lines[0].leading_lines)
+        lines[0] = lines[0].with_changes(leading_lines=lead)
+        return self._inserted(original, cst.FlattenSentinel(lines))
 
     def visit_Try(self, node) -> None:
         self.last_line = None
+        self.compound_stack.append(node)
 
     def leave_Try(self, original, updated):
         self.last_line = None
-        return updated
+        self.compound_stack.pop()
+        return self._inserted(original, updated)
 
     # -- statements rules deleted ------------------------------------------------
     def _drop_removed(self, body: list) -> tuple[list, list]:
@@ -119,6 +150,10 @@ class Statements:
     # every block body starts a new straight line of statements (an `else:` after an `if:`)
     def visit_IndentedBlock(self, node) -> None:
         self.last_line = None
+        self.block_stack.append(node.body)
+
+    def visit_Module(self, node) -> None:
+        self.block_stack.append(node.body)
 
     def visit_SimpleStatementSuite(self, node) -> None:
         self.last_line = None
@@ -129,6 +164,7 @@ class Statements:
 
     def leave_IndentedBlock(self, original, updated):
         self.last_line = None
+        self.block_stack.pop()
         if not self.removed:
             return updated
         body, carry = self._drop_removed(updated.body)
@@ -140,6 +176,7 @@ class Statements:
         return updated.with_changes(body=body, footer=[*carry, *updated.footer])
 
     def leave_Module(self, original, updated):
+        self.block_stack.pop()
         if not self.removed:
             return updated
         body, carry = self._drop_removed(updated.body)

@@ -17,6 +17,18 @@ except BatchNorm's scale=False, which ignores gamma altogether (`fix_gamma`). Th
 freeze the parameter (requires_grad=False) and keep using it the same way. `in_channels=0`
 (Gluon's default) takes the size from axis `axis` of the first input, like torch's Lazy
 modules.
+
+Note [statistics in backward]
+MXNet's BatchNorm moves its running mean and variance in the backward pass (layers.md 3.6:
+hybridized or not), torch's in the forward pass. A forward pass in training mode that no
+backward follows (a validation loss computed under `autograd.record()`, a forward under
+`autograd.train_mode()` without recording) leaves MXNet's statistics alone: 0.36 apart after
+one such pass if the translation moved them. `_mx_BatchNorm` computes the batch statistics
+in the forward pass and applies them from a gradient hook on its output, once for each
+backward that reaches the layer, in backward's order (two forward passes and one backward
+apply the second pass's statistics first, as MXNet does). Under torch.no_grad(), or when
+nothing that needs a gradient leads to the layer, no backward can come: nothing moves, as in
+MXNet.
 """
 import torch
 
@@ -50,12 +62,26 @@ class _mx_Norm(_mx_Deferred):
             getattr(self, name).materialize((size,))
 
 
+def _mx_running_update(running_mean, running_var, tracked, mean, var, momentum):
+    """The gradient hook that moves BatchNorm's running statistics when backward reaches the
+    layer's output (Note [statistics in backward])."""
+
+    def update(grad):
+        with torch.no_grad():
+            running_mean.mul_(1 - momentum).add_(mean, alpha=momentum)
+            running_var.mul_(1 - momentum).add_(var, alpha=momentum)
+            tracked.add_(1)
+
+    return update
+
+
 class _mx_BatchNorm(_mx_Norm, torch.nn.BatchNorm2d):
     """Gluon BatchNorm. MXNet's `momentum` weighs the running value, torch's the new batch
     (torch's is 1 - MXNet's); the running variance is updated with the biased batch variance
     (torch: unbiased); scale=False ignores `weight` (MXNet's fix_gamma); use_global_stats=True
-    normalises with the running statistics in training too. MXNet updates the statistics in
-    backward, this in forward."""
+    normalises with the running statistics in training too. Like MXNet, the running statistics
+    move when backward passes through the layer, not in the forward pass (Note [statistics in
+    backward])."""
 
     _mx_sized = ("weight", "bias", "running_mean", "running_var")
 
@@ -76,12 +102,12 @@ class _mx_BatchNorm(_mx_Norm, torch.nn.BatchNorm2d):
         h = x.movedim(self.axis, 1).contiguous()
         weight = self.weight if self.scale else None
         if self.training and not self.use_global_stats:
-            with torch.no_grad():
-                var, mean = torch.var_mean(h, [0] + list(range(2, h.dim())), correction=0)
-                self.running_mean.mul_(1 - self.momentum).add_(mean, alpha=self.momentum)
-                self.running_var.mul_(1 - self.momentum).add_(var, alpha=self.momentum)
-                self.num_batches_tracked.add_(1)
             y = torch.nn.functional.batch_norm(h, None, None, weight, self.bias, True, 0.0, self.eps)
+            if y.requires_grad:  # Note [statistics in backward]
+                with torch.no_grad():
+                    var, mean = torch.var_mean(h, [0] + list(range(2, h.dim())), correction=0)
+                y.register_hook(_mx_running_update(self.running_mean, self.running_var, self.num_batches_tracked,
+                                                   mean, var, self.momentum))
         else:
             y = torch.nn.functional.batch_norm(h, self.running_mean, self.running_var, weight, self.bias,
                                                False, 0.0, self.eps)

@@ -2,6 +2,7 @@
 import libcst as cst
 
 from xlate.convert.rulectx import Site
+from xlate.convert.transforms.compare_dtype import in_chain
 
 
 def transform(site: Site):
@@ -9,4 +10,7 @@ def transform(site: Site):
     if (isinstance(data, cst.Call) and site.conv.full_reductions.get(id(data)) is data
             and isinstance(data.func, cst.Attribute)):
         data = data.func.value
-    return site.emit("{x}.item()", x=data)
+    chained = in_chain(site, data)
+    if chained is not data:
+        site.fixed("`x.asscalar()` -> `x.item()`, the comparison it reduces made float32 as in MXNet (MX540)")
+    return site.emit("{x}.item()", x=chained)

@@ -1,5 +1,6 @@
 """`net.initialize(init, ctx, verbose, force_reinit)` (a Block, or `net.collect_params()`) ->
-`_mx_initialize(net, init)`, then `net.to(ctx)` for a single context."""
+`_mx_initialize(net, init)`, then `net.to(ctx)` for a single context, `_mx_to_ctx(net, ctx)` for a list
+of them (Note [one process, several devices])."""
 import libcst as cst
 
 from xlate.convert.rulectx import Manual, Site, Skip
@@ -58,9 +59,6 @@ def transform(site: Site):
     block = _block(site)
     has_ctx = site.value("ctx") is not None and site.literal("ctx") is not None
     devices = param_evidence.single_device(site, "ctx") if has_ctx else "none"
-    if devices == "no":  # decided before anything is emitted: a left call must not pull in helpers
-        raise Manual("initialize(ctx=[...]) over several contexts is data parallelism: a training-loop "
-                     "translation (DistributedDataParallel); initialise once and move the model to its device")
     name = site.literal("init")
     init = site.value("init")
     if isinstance(name, str):
@@ -77,14 +75,16 @@ def transform(site: Site):
         site.fixed("initialize() -> _mx_initialize(): Gluon's initializers per parameter, the global one "
                    "elsewhere" + dropped)
         return call
-    if devices == "unknown":
-        site.review("`ctx` must be one device here: a list of contexts is data parallelism (a training-loop "
-                    "translation), and `.to()` rejects a list" + dropped)
-    else:
+    if devices == "yes":
         site.fixed("initialize(ctx=) -> _mx_initialize() then .to(device)" + dropped)
+        move_form = "{net}.to({ctx})"
+    else:  # a list of contexts (data parallelism), or a value that may be one
+        site.fixed("initialize(ctx=) -> _mx_initialize() then `_mx_to_ctx(net, ctx)`: the model on the device, or on "
+                   "the first of a list of them, where split_and_load puts every slice (MX560)" + dropped)
+        move_form = "_mx_to_ctx({net}, {ctx})"
     statement = site.conv.statement_of(site.original)
     if statement is None or not _simple(block):
-        return site.emit("{call}.to({ctx})", call=call, ctx=site.value("ctx"))
-    move = site.emit("{net}.to({ctx})", net=block, ctx=site.value("ctx"))
+        return site.emit(move_form.replace("{net}", "{call}"), call=call, ctx=site.value("ctx"))
+    move = site.emit(move_form, net=block, ctx=site.value("ctx"))
     site.conv.replace_statement(statement, [cst.Expr(call), cst.Expr(move)])
     return call

@@ -11,8 +11,9 @@ _CONVERT = ("the file must be a PyTorch state_dict: convert an MXNet .params fil
 
 def _save(site: Site, block):
     site.fixed("-> torch.save(state_dict()): a PyTorch file (parameters and buffers, running statistics "
-               "included), which MXNet cannot read")
-    return site.emit("torch.save({net}.state_dict(), {f})", net=block, f=site.value("filename"))
+               "included), which MXNet cannot read; an MXNet parameter file already at that path is copied to "
+               "`<path>.mxnet` first, with a warning (xlate convert-weights needs it)")
+    return site.emit("torch.save({net}.state_dict(), _mx_checkpoint_path({f}))", net=block, f=site.value("filename"))
 
 
 def _strict(site: Site):
@@ -38,10 +39,10 @@ def _load(site: Site, block):
                      "(`net.to(dtype)`) before load_state_dict")
     strict, lenient = _strict(site)
     ctx = site.value("ctx") if site.literal("ctx") is not None else None
-    if ctx is not None and param_evidence.single_device(site, "ctx") == "no":
-        raise Manual("load_parameters(ctx=[...]) onto several contexts is data parallelism: load once, "
-                     "then wrap the model for the devices (a training-loop translation)")
-    where = ctx if ctx is not None else cst.SimpleString('"cpu"')
+    # a list of contexts (or a value that may be one): load on the CPU, then the model goes to the
+    # first device, where split_and_load puts every slice (Note [one process, several devices])
+    several = ctx is not None and param_evidence.single_device(site, "ctx") != "yes"
+    where = ctx if ctx is not None and not several else cst.SimpleString('"cpu"')
     strict_arg = ", strict={s}" if strict is not None else ""
     holes = {"net": block, "f": site.value("filename"), "where": where}
     if strict is not None:
@@ -52,11 +53,14 @@ def _load(site: Site, block):
     if ctx is None:
         return call
     statement = site.conv.statement_of(site.original)
+    move = "_mx_to_ctx({net}, {ctx})" if several else "{net}.to({ctx})"
     if statement is None or not isinstance(block, (cst.Name, cst.Attribute)):
+        if several:
+            return site.emit("_mx_to_ctx({net}, {ctx}).load_state_dict(torch.load({f}, map_location={where})"
+                             + strict_arg + ")", **holes, ctx=ctx)
         return site.emit("{net}.to({ctx}).load_state_dict(torch.load({f}, map_location={ctx})" + strict_arg
                          + ")", **holes, ctx=ctx)
-    site.conv.replace_statement(statement, [cst.Expr(call), cst.Expr(site.emit("{net}.to({ctx})", net=block,
-                                                                                 ctx=ctx))])
+    site.conv.replace_statement(statement, [cst.Expr(call), cst.Expr(site.emit(move, net=block, ctx=ctx))])
     return call
 
 

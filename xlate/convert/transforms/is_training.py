@@ -28,8 +28,22 @@ def training_flag(site: Site) -> str:
         params = (fn.args.posonlyargs + fn.args.args) if fn is not None else []
         me = params[0].arg if params else None
     if me is None:
-        raise Manual(GLOBAL_FLAG)
+        return _lexical(site)
     return me + ".training"
+
+
+def _lexical(site: Site) -> str:
+    """Inside a `with autograd.record():` (or pause / train_mode / predict_mode) block the
+    flag is known: the literal."""
+    from xlate.convert.transforms import train_models
+
+    if not any(train_models.autograd_call(site, w) for w in site.conv.with_stack):
+        raise Manual(GLOBAL_FLAG)
+    training = train_models.state(site, site.conv.with_stack)[1]
+    if not isinstance(training, bool):
+        return f"bool({training})"
+    site.fixed(f"`autograd.is_training()` inside this autograd block -> `{training}`")
+    return str(training)
 
 
 def _function(tree: ast.Module, key: tuple) -> Optional[ast.AST]:

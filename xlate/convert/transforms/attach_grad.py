@@ -1,0 +1,15 @@
+"""`x.attach_grad(grad_req='write')` -> `x.requires_grad_()`; another grad_req -> `_mx_attach_grad`."""
+import libcst as cst
+
+from xlate.convert.rulectx import Manual, Site
+
+
+def transform(site: Site):
+    if site.has("stype") and site.literal("stype") not in (None, "default"):
+        raise Manual("attach_grad(stype=...): sparse gradients have no torch counterpart here; attach a dense one")
+    x = site.value("data")
+    if site.literal("grad_req", "write") == "write":
+        return site.emit("{x}.requires_grad_()", x=x)
+    call = site.emit("_mx_attach_grad({x})", x=x)
+    first = call.args[0].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return call.with_changes(args=[first, site.args["grad_req"].with_changes(comma=cst.MaybeSentinel.DEFAULT)])

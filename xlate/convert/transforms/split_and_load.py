@@ -1,0 +1,16 @@
+"""`gluon.utils.split_and_load(...)` / `split_data(...)` -> the helper with the call's own
+arguments (Note [one process, several devices] in xlate/runtime/parallel.py)."""
+from xlate.convert.rulectx import Site
+
+
+def transform(site: Site):
+    name = site.matched.rsplit(".", 1)[-1]
+    if name == "split_data":
+        site.fixed("`split_data(data, n, batch_axis, even_split)` -> `_mx_split_data(...)`: MXNet's slice sizes "
+                   "(the first size % n slices one longer; torch.chunk cuts others)")
+    else:
+        site.review("`split_and_load(data, ctx_list, ...)` -> `_mx_split_and_load(...)`: MXNet's slices, all on the "
+                    "first device, where the model is; their backward calls add up to the gradients MXNet sums over "
+                    "devices, so the steps are MXNet's, without a parallel speed-up (BatchNorm keeps one copy of "
+                    "its running statistics where MXNet keeps one per device)")
+    return site.verbatim()

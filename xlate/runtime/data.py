@@ -1,0 +1,255 @@
+"""Gluon's data pipeline (`gluon.data`): datasets, samplers and the DataLoader, in torch.
+
+Copied as text into converted programs (xlate/runtime/__init__.py): torch and other `_mx_*`
+helpers only. tests/test_numeric_data.py compares the batches with MXNet 1.9.1.
+
+Note [Gluon data]
+`_mx_DataLoader` takes Gluon's arguments and is a `torch.utils.data.DataLoader` driven by
+Gluon's own batch sampler, so batches come in MXNet's order with MXNet's sizes:
+last_batch='keep' / 'discard' / 'rollover' (rollover carries the incomplete last batch into
+the next epoch, and the loader's length changes between epochs, as in Gluon; torch's
+drop_last only discards). The default batchify stacks tensors, turns tuples into *lists*
+of batches (Gluon's `default_batchify_fn` returns a list), and keeps the dtypes of numpy
+values (an int64 label stays int64; a Python float becomes float64, as np.asarray makes it);
+a custom `batchify_fn` is the collate function. `num_workers` > 0 runs torch's worker
+processes (the dataset must be picklable, as with Gluon's multiprocessing pool).
+shuffle=True permutes with torch's generator: MXNet draws from numpy's global generator, so a
+seeded run gives a different order (the same distribution); every other sampler gives
+MXNet's order. Datasets keep Gluon's methods (`transform`, `transform_first` with `lazy`,
+`filter`, `shard`, `take`, `sample`), so a user subclass of `gluon.data.Dataset` keeps them.
+"""
+import torch
+
+
+class _mx_Dataset(torch.utils.data.Dataset):
+    """Gluon's Dataset base class: __getitem__/__len__ and the transform methods."""
+
+    def __getitem__(self, idx):
+        raise NotImplementedError
+
+    def __len__(self):
+        raise NotImplementedError
+
+    def filter(self, fn):
+        return _mx_SampledDataset(self, _mx_FilterSampler(fn, self))
+
+    def shard(self, num_shards, index):
+        if not 0 <= index < num_shards:
+            raise AssertionError(f"Shard index of out bound: {index} out of {num_shards}")
+        length = len(self)
+        shard_len, rest = length // num_shards, length % num_shards
+        start = shard_len * index + min(index, rest)
+        end = start + shard_len + (index < rest)
+        return _mx_SampledDataset(self, _mx_SequentialSampler(end - start, start))
+
+    def take(self, count):
+        if count is None or count > len(self):
+            count = len(self)
+        return _mx_SampledDataset(self, _mx_SequentialSampler(count))
+
+    def sample(self, sampler):
+        return _mx_SampledDataset(self, sampler)
+
+    def transform(self, fn, lazy=True):
+        trans = _mx_LazyTransformDataset(self, fn)
+        return trans if lazy else _mx_SimpleDataset([item for item in trans])
+
+    def transform_first(self, fn, lazy=True):
+        return self.transform(_mx_TransformFirst(fn), lazy)
+
+
+class _mx_SimpleDataset(_mx_Dataset):
+    """Gluon SimpleDataset: a dataset over a list (or anything indexable)."""
+
+    def __init__(self, data):
+        self._data = data
+
+    def __len__(self):
+        return len(self._data)
+
+    def __getitem__(self, idx):
+        return self._data[idx]
+
+
+class _mx_ArrayDataset(_mx_Dataset):
+    """Gluon ArrayDataset: items are tuples of the arrays' rows (one array: its row)."""
+
+    def __init__(self, *args):
+        if len(args) == 0:
+            raise AssertionError("Needs at least 1 arrays")
+        self._length = len(args[0])
+        for i, data in enumerate(args):
+            if len(data) != self._length:
+                raise AssertionError(f"All arrays must have the same length; array[0] has length {self._length} "
+                                     f"while array[{i + 1}] has {len(data)}.")
+        self._data = list(args)
+
+    def __getitem__(self, idx):
+        if len(self._data) == 1:
+            return self._data[0][idx]
+        return tuple(data[idx] for data in self._data)
+
+    def __len__(self):
+        return self._length
+
+
+class _mx_LazyTransformDataset(_mx_Dataset):
+    def __init__(self, data, fn):
+        self._data = data
+        self._fn = fn
+
+    def __len__(self):
+        return len(self._data)
+
+    def __getitem__(self, idx):
+        item = self._data[idx]
+        return self._fn(*item) if isinstance(item, tuple) else self._fn(item)
+
+
+class _mx_TransformFirst:
+    """Applies fn to the first element of an item (transform_first), a picklable callable."""
+
+    def __init__(self, fn):
+        self._fn = fn
+
+    def __call__(self, x, *args):
+        return (self._fn(x),) + args if args else self._fn(x)
+
+
+class _mx_SampledDataset(_mx_Dataset):
+    def __init__(self, dataset, sampler):
+        self._dataset = dataset
+        self._sampler = sampler
+        self._indices = list(iter(sampler))
+
+    def __len__(self):
+        return len(self._sampler)
+
+    def __getitem__(self, idx):
+        return self._dataset[self._indices[idx]]
+
+
+class _mx_Sampler:
+    """Gluon's Sampler base class: an iterable of indices with a length."""
+
+    def __iter__(self):
+        raise NotImplementedError
+
+    def __len__(self):
+        raise NotImplementedError
+
+
+class _mx_SequentialSampler(_mx_Sampler):
+    def __init__(self, length, start=0):
+        self._length = length
+        self._start = start
+
+    def __iter__(self):
+        return iter(range(self._start, self._start + self._length))
+
+    def __len__(self):
+        return self._length
+
+
+class _mx_RandomSampler(_mx_Sampler):
+    """A random permutation per epoch, drawn with torch's generator (MXNet: numpy's)."""
+
+    def __init__(self, length):
+        self._length = length
+
+    def __iter__(self):
+        return iter(torch.randperm(self._length).tolist())
+
+    def __len__(self):
+        return self._length
+
+
+class _mx_FilterSampler(_mx_Sampler):
+    def __init__(self, fn, dataset):
+        self._fn = fn
+        self._dataset = dataset
+        self._indices = [i for i, sample in enumerate(dataset) if fn(sample)]
+
+    def __iter__(self):
+        return iter(self._indices)
+
+    def __len__(self):
+        return len(self._indices)
+
+
+class _mx_BatchSampler(_mx_Sampler):
+    """Gluon BatchSampler: batches of `batch_size` indices; the last incomplete one kept,
+    discarded, or rolled over into the next epoch."""
+
+    def __init__(self, sampler, batch_size, last_batch="keep"):
+        self._sampler = sampler
+        self._batch_size = batch_size
+        self._last_batch = last_batch
+        self._prev = []
+
+    def __iter__(self):
+        batch, self._prev = self._prev, []
+        for i in self._sampler:
+            batch.append(i)
+            if len(batch) == self._batch_size:
+                yield batch
+                batch = []
+        if batch:
+            if self._last_batch == "keep":
+                yield batch
+            elif self._last_batch == "rollover":
+                self._prev = batch
+            elif self._last_batch != "discard":
+                raise ValueError(f"last_batch must be one of 'keep', 'discard', or 'rollover', but got "
+                                 f"{self._last_batch}")
+
+    def __len__(self):
+        if self._last_batch == "keep":
+            return (len(self._sampler) + self._batch_size - 1) // self._batch_size
+        if self._last_batch == "discard":
+            return len(self._sampler) // self._batch_size
+        if self._last_batch == "rollover":
+            return (len(self._prev) + len(self._sampler)) // self._batch_size
+        raise ValueError(f"last_batch must be one of 'keep', 'discard', or 'rollover', but got {self._last_batch}")
+
+
+def _mx_default_batchify_fn(data):
+    """Gluon's default_batchify_fn: stack arrays, a list of batches for tuples, numpy values
+    and Python numbers as numpy would type them."""
+    first = data[0]
+    if isinstance(first, torch.Tensor):
+        return torch.stack(data)
+    if isinstance(first, tuple):
+        return [_mx_default_batchify_fn(list(items)) for items in zip(*data)]
+    if isinstance(first, bool):
+        return torch.tensor(data, dtype=torch.bool)
+    if isinstance(first, float):
+        return torch.tensor(data, dtype=torch.float64)
+    if isinstance(first, int):
+        return torch.tensor(data, dtype=torch.int64)
+    return torch.stack([torch.as_tensor(x) for x in data])
+
+
+class _mx_DataLoader(torch.utils.data.DataLoader):
+    """Gluon DataLoader (Note [Gluon data]): Gluon's arguments, torch's loader underneath."""
+
+    def __init__(self, dataset, batch_size=None, shuffle=False, sampler=None, last_batch=None, batch_sampler=None,
+                 batchify_fn=None, num_workers=0, pin_memory=False, pin_device_id=0, prefetch=None,
+                 thread_pool=False, timeout=120, auto_reload=False):
+        if batch_sampler is None:
+            if batch_size is None:
+                raise ValueError("batch_size must be specified unless batch_sampler is specified")
+            if sampler is None:
+                sampler = _mx_RandomSampler(len(dataset)) if shuffle else _mx_SequentialSampler(len(dataset))
+            elif shuffle:
+                raise ValueError("shuffle must not be specified if sampler is specified")
+            batch_sampler = _mx_BatchSampler(sampler, batch_size, last_batch if last_batch else "keep")
+        elif batch_size is not None or shuffle or sampler is not None or last_batch is not None:
+            raise ValueError("batch_size, shuffle, sampler and last_batch must not be specified if batch_sampler "
+                             "is specified.")
+        workers = num_workers if num_workers >= 0 else 0
+        extra = {"prefetch_factor": max(1, prefetch // workers) if prefetch else 2, "timeout": timeout} \
+            if workers > 0 else {}
+        super().__init__(dataset, batch_sampler=batch_sampler, num_workers=workers,
+                         collate_fn=batchify_fn or _mx_default_batchify_fn, pin_memory=pin_memory, **extra)
+        self._batch_sampler = batch_sampler
