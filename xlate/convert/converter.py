@@ -15,6 +15,7 @@ from xlate.convert.statements import Statements
 from xlate.convert.visiting import FastTransformer
 
 STATUS = {"safe": "fixed", "review": "review", "manual": "manual"}
+NP_METHOD_LEFT = "MX798"  # a method numpy shares, on an mx.np array, with no dialect rule (Note [numpy dialect])
 NO_RULE = "MX900"
 AMBIGUOUS_NAME = "MX901"
 
@@ -214,7 +215,7 @@ class Converter(Statements, FastTransformer):
             if self.analysis.lookup(self.scopes[-1], head) is not None:
                 return updated if chained else self._reference(original, updated, dotted)
         member = "." + original.attr.value
-        rule = self.rules.references.get(member)
+        rule, member = self._member_rule(self.rules.references, member, original.value)
         if rule is None or (chained and not rule.chained):  # `x.context.device_type` is no context
             return updated
         site = Site(self, rule, original, updated, matched=member, receiver=updated.value)
@@ -276,12 +277,27 @@ class Converter(Statements, FastTransformer):
             if resolved is not None:
                 return updated
         if isinstance(original.func, cst.Attribute):
-            member = "." + original.func.attr.value
-            rule = self.rules.calls.get(member)
+            rule, member = self._member_rule(self.rules.calls, "." + original.func.attr.value, original.func.value)
             if rule is not None:
                 site = Site(self, rule, original, updated, matched=member, receiver=updated.func.value)
                 return self._bound(site, receiver_node=original.func.value)
         return updated
+
+    def _member_rule(self, index: dict, member: str, receiver: cst.BaseExpression) -> tuple:
+        """The rule for `.member` on `receiver`, and the name it matches (Note [numpy dialect] in
+        names.py): on an mx.np array (or, in a numpy-mode file, a receiver of unknown kind) the
+        dialect's rule for `mxnet.numpy.ndarray.member` where there is one; an NDArray rule for a
+        method numpy shares never translates an mx.np array (a rule that says so stands in)."""
+        rule = index.get(member)
+        dialect = index.get(names.NP_ARRAY + member)
+        if rule is None and dialect is None:
+            return None, member
+        kind = self.classify(receiver)
+        if dialect is not None and (kind == "mxnp" or (kind is None and self.analysis.np_mode)):
+            return dialect, names.NP_ARRAY + member
+        if kind == "mxnp" and rule is not None and rule.receiver == "ndarray":
+            return self.rules.all[NP_METHOD_LEFT], member
+        return rule, member
 
     def _bound(self, site: Site, **kw):
         try:
