@@ -15,6 +15,7 @@ from xlate.convert.statements import Statements
 from xlate.convert.visiting import FastTransformer
 
 STATUS = {"safe": "fixed", "review": "review", "manual": "manual"}
+COURSE_LIBRARY = "MX790"  # `from d2l import mxnet as d2l`: reported, never rewritten
 NP_METHOD_LEFT = "MX798"  # a method numpy shares, on an mx.np array, with no dialect rule (Note [numpy dialect])
 NO_RULE = "MX900"
 AMBIGUOUS_NAME = "MX901"
@@ -67,6 +68,8 @@ class Converter(Statements, FastTransformer):
         self.helper_uses: Counter = Counter()  # helper name -> uses emitted and still in the tree
         self.type_tests: set[int] = set()  # class expressions tested by isinstance/issubclass
         self.arguments: set[int] = set()  # expressions passed as a call's argument
+        self.decorator_exprs: set[int] = set()  # the expressions of decorators (`@use_np`)
+        self.dropped_decorators: set[int] = set()  # ... that a rule removes
 
     # -- utilities used by rules ------------------------------------------
     def code_for(self, node: cst.CSTNode) -> str:
@@ -91,6 +94,13 @@ class Converter(Statements, FastTransformer):
         """An emitted node a later rewrite threw away: its helpers lose a use each."""
         for name in HELPER_RE.findall(self.module.code_for_node(node)):
             self.helper_uses[name] -= 1
+
+    def drop_decorator(self, expr: cst.CSTNode) -> bool:
+        """Remove the decorator whose expression `expr` is (False: it is not a decorator)."""
+        if id(expr) not in self.decorator_exprs:
+            return False
+        self.dropped_decorators.add(id(expr))
+        return True
 
     def report(self, node: cst.CSTNode, code: str, status: str, message: str) -> None:
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
@@ -180,11 +190,31 @@ class Converter(Statements, FastTransformer):
     visit_AsName = visit_Global = visit_Nonlocal = _store_in
     leave_AsName = leave_Global = leave_Nonlocal = _store_out_node
 
+    def visit_Decorator(self, node: cst.Decorator) -> None:
+        self.decorator_exprs.add(id(node.decorator))
+
+    def leave_Decorator(self, original: cst.Decorator, updated: cst.Decorator):
+        return cst.RemovalSentinel.REMOVE if id(original.decorator) in self.dropped_decorators else updated
+
     def visit_Import(self, node: cst.Import) -> bool:
+        for alias in node.names:
+            self._course_library(node, cst.helpers.get_full_name_for_node(alias.name) or "")
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        if not node.relative and node.module is not None and not isinstance(node.names, cst.ImportStar):
+            module = cst.helpers.get_full_name_for_node(node.module) or ""
+            for alias in node.names:
+                self._course_library(node, f"{module}.{cst.helpers.get_full_name_for_node(alias.name)}")
         return False
+
+    def _course_library(self, node: cst.CSTNode, dotted: str) -> None:
+        """A course's helper library with an MXNet backend (`from d2l import mxnet as d2l`):
+        left, and reported with what to do (Note [course libraries] in names.py)."""
+        if names.course_library(dotted) and not self._suppressed(COURSE_LIBRARY):
+            rule = self.rules.all.get(COURSE_LIBRARY)
+            if rule is not None and self.rules.enabled(COURSE_LIBRARY):
+                self.report(node, COURSE_LIBRARY, "manual", rule.summary.replace("`d2l.mxnet`", f"`{dotted}`"))
 
     # -- references -----------------------------------------------------------
     def visit_Attribute(self, node: cst.Attribute) -> None:

@@ -275,6 +275,19 @@ _NP_NOT_ARRAYS = ("split", "array_split", "hsplit", "vsplit", "dsplit", "nonzero
                   "shape", "ndim", "size", "use_np")
 
 
+# Note [course libraries]
+# Textbook code imports its course's helper library with an MXNet backend (`from d2l import
+# mxnet as d2l`, `import d2l.mxnet`). Its functions are MXNet code written against the same
+# dialect, and another backend's module (d2l.torch) has different functions and signatures:
+# the import is reported, never rewritten; the advice is to convert the library itself with
+# xlate and import the converted module. Such an import makes the file one xlate converts.
+COURSE_LIBRARIES = ("d2l.mxnet",)
+
+
+def course_library(dotted: str) -> bool:
+    return any(dotted == lib or dotted.startswith(lib + ".") for lib in COURSE_LIBRARIES)
+
+
 def _numpy_mode(analysis: "Analysis") -> bool:
     """Note [numpy dialect]: set_np()/use_np anywhere, or the dialect imported and `nd` not."""
     dialect = legacy = False
@@ -496,6 +509,8 @@ class _Collector:
 
     def _import(self, scope: Scope, name: str, dotted: str, line: int, full: str = "") -> None:
         scope.imports[name] = canonical(dotted) if is_mxnet(dotted) else dotted
+        if course_library(dotted) or course_library(full):  # Note [course libraries]
+            self.a.uses_mxnet = True
         if is_mxnet(dotted) or is_mxnet(full):
             self.a.mx_imports.append((line, canonical(full or dotted)))
             self.a.uses_mxnet = True

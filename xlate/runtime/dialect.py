@@ -111,3 +111,24 @@ def _mx_np_pad(x, pad_width=None, mode="constant", constant_values=0, **kwargs):
     if mode != "constant":
         raise NotImplementedError(f"np.pad mode={mode!r} is not translated (constant only)")
     return torch.nn.functional.pad(x, flat, value=constant_values)
+
+
+def _mx_npx_topk(data=None, axis=-1, k=1, ret_typ="indices", is_ascend=False, dtype="float32", out=None, name=None):
+    """npx.topk / nd.topk: the k largest (smallest with is_ascend) along `axis` (None: the flattened
+    array); 'indices' as `dtype` (float32 by default), 'value', 'both' a list [values, indices],
+    'mask' 0/1 of the input's shape and dtype (N7.14-N7.17)."""
+    if out is not None:
+        raise NotImplementedError("out= (writing into an existing array) is not translated: assign the result")
+    x = data.reshape(-1) if axis is None else data
+    dim = 0 if axis is None else axis
+    values, indices = torch.topk(x, k, dim=dim, largest=not is_ascend)
+    indices_as = indices.to(_mx_dtype(dtype) or torch.float32)
+    if ret_typ == "indices":
+        return indices_as
+    if ret_typ == "value":
+        return values
+    if ret_typ == "both":
+        return [values, indices_as]
+    if ret_typ == "mask":
+        return torch.zeros_like(x).scatter(dim, indices, 1.0).reshape(data.shape)
+    raise ValueError(f"topk ret_typ={ret_typ!r} is not one of MXNet's")
