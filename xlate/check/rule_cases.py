@@ -34,6 +34,9 @@ import numpy as np
 from xlate.check.compare import EXACT, Mismatch, compare, tolerance_for
 
 HEADER = "import mxnet as mx\nimport numpy as np\nfrom mxnet import nd\n"
+# numpy-dialect cases (xlate/check/dialect_cases.py): `np` is mxnet.numpy there, the inputs are
+# mx.np arrays and MXNet runs them in numpy mode (np_shape and np_array on, as npx.set_np() does)
+DIALECT_HEADER = "import mxnet as mx\nfrom mxnet import np, npx\n"
 
 
 @dataclass
@@ -46,6 +49,7 @@ class Case:
     # a strategy factory: () -> strategy of (specs, options); None keeps `args` fixed
     draw: Optional[Callable[[], Any]] = None
     options: dict = field(default_factory=dict)
+    dialect: bool = False  # an mx.np snippet (DIALECT_HEADER)
 
     @property
     def source(self) -> str:
@@ -55,7 +59,7 @@ class Case:
         text = textwrap.dedent(self.src).lstrip("\n")
         for key, value in options.items():
             text = text.replace("{" + key + "}", repr(value))
-        return HEADER + text
+        return (DIALECT_HEADER if self.dialect else HEADER) + text
 
     @property
     def rule(self) -> str:
@@ -71,9 +75,9 @@ class Case:
         return self.draw()
 
 
-def C(id, codes, src, *args, grad=(), draw=None, options=None):
+def C(id, codes, src, *args, grad=(), draw=None, options=None, dialect=False):
     return Case(id, src, tuple(args), (codes,) if isinstance(codes, str) else tuple(codes), tuple(grad), draw,
-                dict(options or {}))
+                dict(options or {}), dialect)
 
 
 def ret(expr: str) -> str:
@@ -1321,6 +1325,9 @@ CASES = [
 ]
 
 
+from xlate.check.dialect_cases import DIALECT_CASES, DIALECT_DRAWS, DIALECT_RANDOM_CASES  # noqa: E402  (built from C and ret above)
+
+CASES += DIALECT_CASES
 _IDS = [c.id for c in CASES]
 assert len(set(_IDS)) == len(_IDS), "case ids must be unique"
 BY_ID = {c.id: c for c in CASES}
@@ -1373,6 +1380,7 @@ DRAWS = {
     "sort-default": same(), "argsort-float": same(), "sort-axis-none": same(), "argsort-axis-none": same(),
     "as-in-context": same(), "copy-is-independent": same(), "context-roundtrip": same(),
     "stop-gradient": same(), "shape-array": same(), "arange-like-gradient": same(),
+    **DIALECT_DRAWS,
 }
 assert set(DRAWS) <= set(BY_ID), sorted(set(DRAWS) - set(BY_ID))
 for _id, _draw in DRAWS.items():
@@ -1487,17 +1495,26 @@ def flat_outputs(out) -> list:
     return [o for item in out for o in flat_outputs(item)] if isinstance(out, (list, tuple)) else [out]
 
 
-def run_mx(fn: Callable, inputs: Sequence, grad: Sequence[int] = (), heads: Optional[list] = None):
-    """Call the MXNet function; with `grad`, backward `heads` and return the input gradients."""
+def run_mx(fn: Callable, inputs: Sequence, grad: Sequence[int] = (), heads: Optional[list] = None, *,
+           dialect: bool = False):
+    """Call the MXNet function; with `grad`, backward `heads` and return the input gradients.
+    `dialect`: mx.np inputs, run in numpy mode (what `npx.set_np()` turns on), which is then off again."""
     mx = import_mxnet()
-    args = [mx.nd.array(a, dtype=a.dtype) for a in inputs]
+    if dialect:
+        with mx.util.np_shape(True), mx.util.np_array(True):
+            return _run_mx(mx, mx.np.array, fn, inputs, grad, heads)
+    return _run_mx(mx, mx.nd.array, fn, inputs, grad, heads)
+
+
+def _run_mx(mx, array: Callable, fn: Callable, inputs: Sequence, grad: Sequence[int], heads: Optional[list]):
+    args = [array(a, dtype=a.dtype) for a in inputs]
     if not grad:
         return fn(*args), None
     for i in grad:
         args[i].attach_grad()
     with mx.autograd.record():
         out = fn(*args)
-    mx.autograd.backward(flat_outputs(out), [mx.nd.array(h, dtype=h.dtype) for h in heads])
+    mx.autograd.backward(flat_outputs(out), [array(h, dtype=h.dtype) for h in heads])
     return out, [args[i].grad for i in grad]
 
 
@@ -1592,13 +1609,13 @@ def check_case(case: Case, inputs: Sequence, *, options: Optional[dict] = None, 
     check_codes(result, case.codes)
     mx_f, torch_f = load(source), load(result.output)
     inputs = list(inputs)
-    expected, _ = run_mx(mx_f, inputs)
+    expected, _ = run_mx(mx_f, inputs, dialect=case.dialect)
     actual, _ = run_torch(torch_f, inputs)
     rows = compare_outputs(actual, expected)
     if case.grad:
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         heads = [make_input(rng, tuple(o.shape)) for o in flat_outputs(expected)]
-        expected_out, expected_grads = run_mx(mx_f, inputs, case.grad, heads)
+        expected_out, expected_grads = run_mx(mx_f, inputs, case.grad, heads, dialect=case.dialect)
         actual_out, actual_grads = run_torch(torch_f, inputs, case.grad, heads)
         rows += compare_outputs(actual_out, expected_out, what="out (recorded)")
         rows += compare_outputs(actual_grads, expected_grads, what="grad")
@@ -1642,14 +1659,19 @@ RANDOM_DEFAULT_SHAPES = ["nd.random.uniform()", "nd.random.normal()", "nd.random
 
 
 def check_random_statistics(id: str, expr: str, moments: tuple, dtype: str, *, seed: int = 7,
-                            code: str = "MX015:review") -> None:
-    """Both sides draw from the same distribution: mean, std, dtype, shape and support."""
+                            code: str = "MX015:review", dialect: bool = False) -> None:
+    """Both sides draw from the same distribution: mean, std, dtype, shape and support
+    (`dialect`: an mx.np expression, drawn in numpy mode)."""
     mx, torch = import_mxnet(), import_torch()
-    source = HEADER + ret(expr)
+    source = (DIALECT_HEADER if dialect else HEADER) + ret(expr)
     result = convert(source)
     check_codes(result, [code])
     mx.random.seed(seed)
-    expected = load(source)().asnumpy()
+    if dialect:
+        with mx.util.np_shape(True), mx.util.np_array(True):
+            expected = load(source)().asnumpy()
+    else:
+        expected = load(source)().asnumpy()
     with torch.random.fork_rng():
         torch.manual_seed(seed)
         actual = load(result.output)()
@@ -1876,22 +1898,38 @@ def make():
 """
 
 
-def check_dropout_op(*, seed: int = 0) -> None:
-    """MX081: in inference 'training' dropout is the identity in both and 'always' still drops;
-    in training the dropped fraction is p, kept units are scaled by 1 / (1 - p), and the mask is
-    shared along `axes`."""
+DIALECT_DROPOUT_OP = DIALECT_HEADER + """
+class Net(mx.gluon.HybridBlock):
+    def forward(self, x):
+        return [npx.dropout(x, 0.4), npx.dropout(x, p=0.25, axes=(1,)), npx.dropout(x, p=0.5, mode='always')]
+
+
+def make():
+    return Net()
+"""
+
+
+def check_dropout_op(*, seed: int = 0, dialect: bool = False) -> None:
+    """MX081 (`dialect`: MX728, npx.dropout in a numpy-mode block): in inference 'training'
+    dropout is the identity in both and 'always' still drops; in training the dropped fraction
+    is p, kept units are scaled by 1 / (1 - p), and the mask is shared along `axes`."""
+    import contextlib
+
     mx, torch = import_mxnet(), import_torch()
-    result = convert(DROPOUT_OP)
-    check_codes(result, ["MX081:review", "MX103"])
+    source = DIALECT_DROPOUT_OP if dialect else DROPOUT_OP
+    result = convert(source)
+    check_codes(result, ["MX728:review", "MX100"] if dialect else ["MX081:review", "MX103"])
     x = np.random.default_rng(seed).uniform(0.5, 1.5, size=(200, 100)).astype(np.float32)
-    mx_net, pt_net = load(DROPOUT_OP, "make")(), load(result.output, "make")()
+    mx_net, pt_net = load(source, "make")(), load(result.output, "make")()
     pt_net.eval()
-    with torch.random.fork_rng():
+    array = mx.np.array if dialect else mx.nd.array
+    with torch.random.fork_rng(), (mx.util.np_shape(True) if dialect else contextlib.nullcontext()), \
+            (mx.util.np_array(True) if dialect else contextlib.nullcontext()):
         torch.manual_seed(seed)
-        sides = {"MXNet inference": [o.asnumpy() for o in mx_net(mx.nd.array(x))],
+        sides = {"MXNet inference": [o.asnumpy() for o in mx_net(array(x))],
                  "PyTorch inference": [o.numpy() for o in pt_net(torch.from_numpy(x.copy()))]}
         with mx.autograd.record():
-            sides["MXNet training"] = [o.asnumpy() for o in mx_net(mx.nd.array(x))]
+            sides["MXNet training"] = [o.asnumpy() for o in mx_net(array(x))]
         pt_net.train()
         sides["PyTorch training"] = [o.detach().numpy() for o in pt_net(torch.from_numpy(x.copy()))]
     for side, (plain, shared, always) in sides.items():
@@ -1934,4 +1972,8 @@ SPECIAL_CHECKS = [
     Special("is-training-follows-mode", "MX530", lambda seed: check_is_training()),
     Special("batch-norm-op-modes", "MX082", lambda seed: check_batch_norm_op(seed=seed)),
     Special("dropout-op-modes", "MX081", lambda seed: check_dropout_op(seed=seed)),
+    Special("np-dropout-modes", "MX728", lambda seed: check_dropout_op(seed=seed, dialect=True)),
+    *(Special(f"np-random-{c[0]}", "MX709",
+              lambda seed, c=c: check_random_statistics(*c, seed=7 + seed, code="MX709:review", dialect=True))
+      for c in DIALECT_RANDOM_CASES),
 ]

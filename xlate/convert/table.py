@@ -22,8 +22,10 @@ def convert_dtype(site: Site, node: cst.BaseExpression) -> cst.BaseExpression:
         name = _DTYPE_ALIASES.get(value, value)
     else:
         resolved = site.conv.resolve_expr(node)
-        if resolved and resolved.split(".")[0] in ("numpy", "torch"):
+        if resolved and (resolved.split(".")[0] in ("numpy", "torch") or resolved.startswith("mxnet.numpy.")):
             name = resolved.rsplit(".", 1)[1]
+        elif text.startswith("torch.") and text.count(".") == 1:  # mx.np's `np.float32`, already rewritten (MX717)
+            name = text[len("torch."):]
         elif text in ("float", "int", "bool"):
             name = _DTYPE_ALIASES.get(text, text)
     if name not in _DTYPES:
