@@ -99,3 +99,16 @@ def test_real_numpy_named_np_beside_mx_np_runs_as_before():
     assert expected[2] == actual[2] == "float64" and str(expected[3]) == str(actual[3]) == "float32"
     assert expected[0] == actual[0]
     assert abs(float(expected[1]) - float(actual[1])) < 1e-6
+
+
+def test_dialect_functions_passed_as_values():
+    """d2l's library aliases (`sigmoid = npx.sigmoid`, `ones = np.ones`): a function of one
+    parameter becomes torch's, the others are reported under their own rule with the lambda
+    advice (not as MX900, "no rule yet")."""
+    source = "from mxnet import np, npx\nnpx.set_np()\nsigmoid = npx.sigmoid\nones = np.ones\n"
+    result = convert_source(source)
+    assert "sigmoid = torch.sigmoid" in result.output
+    by_line = {d.line: d for d in result.diagnostics if d.line in (3, 4)}
+    assert by_line[3].code == "MX725" and by_line[3].status == "fixed"
+    assert by_line[4].code == "MX703" and by_line[4].status == "manual" and "passed as a value" in by_line[4].message
+    assert "ones = np.ones" in result.output

@@ -320,7 +320,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
             return self._class_value(original, updated, head, resolved)
         if rule is None:
             called = self.rules.calls.get(resolved)
-            if called is not None and resolved.startswith(("mxnet.ndarray.", "mxnet.context.")):
+            if called is not None and resolved.startswith(("mxnet.ndarray.", "mxnet.context.", *names.NP_ROOTS)):
                 return self.function_value(original, updated, head, resolved, called)
             return self._no_rule(original, updated, head, resolved)
         return self._apply(Site(self, rule, original, updated, matched=resolved), head=head)
