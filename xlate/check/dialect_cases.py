@@ -149,6 +149,10 @@ DIALECT_RANDOM_CASES = [
     ("uniform", "np.random.uniform(-1, 3, size=(200000,))", (1.0, 4 / 12 ** 0.5), "float32"),
     ("uniform-keywords", "np.random.uniform(low=2, high=2.5, size=(400, 500))", (2.25, 0.5 / 12 ** 0.5), "float32"),
     ("randint", "np.random.randint(-2, 5, size=(200000,))", (1.0, (48 / 12) ** 0.5), "int64"),
+    # a size known only at run time (an int, a shape): _mx_np_size
+    ("normal-size-at-run-time", "np.random.normal(1.5, 2, size=int(2e5))", (1.5, 2.0), "float32"),
+    ("uniform-shape-at-run-time", "np.random.uniform(-1, 3, size=tuple([400, 500]))", (1.0, 4 / 12 ** 0.5),
+     "float32"),
 ]
 
 # Shapes (and axes) drawn around the fixed examples, where the snippet allows any.

@@ -25,6 +25,16 @@ def _mx_np_array(object, dtype=None, ctx=None):
     return out if ctx is None else out.to(ctx)
 
 
+def _mx_np_size(size):
+    """NumPy's `size=` as torch's samplers take it: None draws one value (a 0-d array, N5.1), an
+    int is a 1-tuple, a shape stays a shape."""
+    if size is None:
+        return ()
+    if isinstance(size, (tuple, list, torch.Size)):
+        return tuple(int(n) for n in size)
+    return (int(size),)
+
+
 def _mx_np_dot(a, b, out=None):
     """mx.np.dot (NumPy's dot): a's last axis with b's second-to-last (its only one when 1-D), every
     pair of the other axes kept (N3.1-N3.4); torch.matmul batches instead when both are 3-D or more.

@@ -82,14 +82,14 @@ def _size(site: Site):
     value = site.literal("size")
     if isinstance(value, int):
         return site.emit("({n},)", n=site.value("size"))
-    if value is NOT_LITERAL:
-        raise Manual("`size=` is not a literal: torch's samplers take a tuple (an int needs `(n,)`)")
+    if value is NOT_LITERAL:  # an int, a tuple or None, known only at run time
+        return site.emit(f"{site.helper('_mx_np_size')}({{n}})", n=site.value("size"))
     return site.value("size")
 
 
 def _count(site: Site, size):
     value = site.literal("size")
-    if isinstance(value, (tuple, list)):
+    if isinstance(value, (tuple, list)) or value is NOT_LITERAL:
         raise Manual("np.random.choice with a shape for size: reshape the draw by hand")
     return size if isinstance(size, str) else site.value("size")
 
