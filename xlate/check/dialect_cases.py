@@ -47,6 +47,12 @@ DIALECT_CASES = [
     D("linspace-no-endpoint", "MX707", ret("np.linspace(0, 1, 5, endpoint=False)")),
     D("eye", "MX708", ret("(np.eye(3), np.eye(2, 4), np.identity(2))")),
     D("eye-offset", "MX708", ret("np.eye(3, 4, k=1)")),
+    # a dtype known only at run time: _mx_dtype maps it then (NumPy's `float` is float64)
+    D("dtype-at-run-time", ("MX703", "MX705", "MX706"), """
+        def f(x):
+            dt, wide = x.dtype, float
+            return np.zeros((2,), dtype=dt), np.ones_like(x, dtype=wide), np.arange(3, dtype=dt), np.zeros(2, dtype=int)
+        """, (2, 3)),
     # -- MX710/711 element-wise ---------------------------------------------------------------------
     D("unary", "MX710", ret("np.exp(x) + np.tanh(x) - np.abs(x) + np.square(x) + np.sign(x) + np.sin(x)"),
       (2, 3), grad=(0,)),

@@ -5,7 +5,7 @@ from typing import Callable
 
 import libcst as cst
 
-from xlate.convert.rulectx import Manual, Site
+from xlate.convert.rulectx import NOT_LITERAL, Manual, Site
 
 _DTYPES = {
     "float16", "float32", "float64", "bfloat16", "uint8", "int8", "int16", "int32", "int64", "bool",
@@ -28,6 +28,9 @@ def convert_dtype(site: Site, node: cst.BaseExpression) -> cst.BaseExpression:
             name = text[len("torch."):]
         elif text in ("float", "int", "bool"):
             name = _DTYPE_ALIASES.get(text, text)
+    if name not in _DTYPES and value is NOT_LITERAL and site.rule.family == 7:
+        # the numpy dialect: a dtype known only at run time (`dtype=x.dtype`, a parameter), mapped then
+        return site.emit(f"{site.helper('_mx_dtype')}({{d}})", d=node)
     if name not in _DTYPES:
         raise Manual(f"dtype `{text}` is not a literal dtype xlate can map; pass a torch dtype")
     return site.emit(f"torch.{name}")
