@@ -104,7 +104,7 @@ def test_real_numpy_named_np_beside_mx_np_runs_as_before():
 def test_dialect_functions_passed_as_values():
     """d2l's library aliases (`sigmoid = npx.sigmoid`, `ones = np.ones`): a function of one
     parameter becomes torch's, the others are reported under their own rule with the lambda
-    advice (not as MX900, "no rule yet")."""
+    advice (not as MX900, "no rule yet"); rule_cases' np-unary-as-value runs one."""
     source = "from mxnet import np, npx\nnpx.set_np()\nsigmoid = npx.sigmoid\nones = np.ones\n"
     result = convert_source(source)
     assert "sigmoid = torch.sigmoid" in result.output
@@ -112,3 +112,7 @@ def test_dialect_functions_passed_as_values():
     assert by_line[3].code == "MX725" and by_line[3].status == "fixed"
     assert by_line[4].code == "MX703" and by_line[4].status == "manual" and "passed as a value" in by_line[4].message
     assert "ones = np.ones" in result.output
+    # a unary ufunc: a lambda of the one array (d2l's `exp = np.exp`)
+    result = convert_source("from mxnet import np\nexp = np.exp\nr = np.round\n")
+    assert "exp = lambda x: torch.exp(torch.as_tensor(x))" in result.output
+    assert [d.status for d in result.diagnostics if d.line == 3] == ["manual"]  # round takes decimals too

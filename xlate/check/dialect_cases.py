@@ -56,6 +56,11 @@ DIALECT_CASES = [
     # -- MX710/711 element-wise ---------------------------------------------------------------------
     D("unary", "MX710", ret("np.exp(x) + np.tanh(x) - np.abs(x) + np.square(x) + np.sign(x) + np.sin(x)"),
       (2, 3), grad=(0,)),
+    D("unary-as-value", "MX710", """
+        def f(x):
+            g = np.exp
+            return g(x) + list(map(np.tanh, [x]))[0]
+        """, (2, 3), grad=(0,)),
     D("unary-positive", "MX710", ret("np.log(x) + np.sqrt(x)"), ("pos", (3, 2)), grad=(0,)),
     D("binary", "MX711", ret("np.add(x, y) * np.subtract(x, 0.5) / np.maximum(y, -0.2) + np.power(np.abs(x), 2)"),
       (2, 3), (2, 3), grad=(0, 1)),
