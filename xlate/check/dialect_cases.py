@@ -149,6 +149,7 @@ DIALECT_CASES = [
     D("method-dot", "MX742", meth("a.dot(y)"), (2, 3), (3, 2)),
     D("method-astype-transpose", "MX743", meth("(a.astype('float64'), a.transpose(), a.T, a.transpose(1, 0, 2))"),
       (2, 3, 2)),
+    D("compare-astype", "MX743", meth("(a > 0).astype('float32') * 2 + (a < y).astype('float32')"), (2, 3), (2, 3)),
     D("attribute-size", "MX744", meth("a * a.size"), (2, 3)),
     D("as-nd-as-np", "MX745", ret("x.as_nd_ndarray().as_np_ndarray() * 2"), (2, 3)),
 ]

@@ -547,6 +547,8 @@ def _shape(node: cst.BaseExpression) -> ast.expr:
         return ast.UnaryOp(op=ast.USub(), operand=_shape(node.expression))
     if isinstance(node, cst.BinaryOperation):
         return ast.BinOp(left=_shape(node.left), op=ast.Add(), right=_shape(node.right))
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:  # `a < b`: an array of a's kind
+        return ast.BinOp(left=_shape(node.left), op=ast.Add(), right=_shape(node.comparisons[0].comparator))
     return ast.Constant(None)
 
 

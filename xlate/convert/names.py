@@ -283,6 +283,8 @@ class Analysis:
             return self.classify(key, expr.value, seen)
         if isinstance(expr, ast.UnaryOp):
             return self.classify(key, expr.operand, seen)
+        if isinstance(expr, ast.Compare) and len(expr.comparators) == 1:  # `a < b`: as `a - b`
+            expr = ast.BinOp(left=expr.left, op=ast.Sub(), right=expr.comparators[0])
         if isinstance(expr, ast.BinOp):
             kinds = {self.classify(key, expr.left, seen), self.classify(key, expr.right, seen)}
             if "pt" in kinds and kinds <= {"pt", None}:
