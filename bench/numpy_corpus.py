@@ -151,15 +151,29 @@ def count_references(src: Path, out: Path, report: dict) -> dict:
             "silent": silent, "causes": causes.most_common()}
 
 
-def parse_counts(out: Path) -> dict:
-    ok, bad = 0, []
+def imports_mxnet(tree: ast.Module) -> bool:
+    return any(isinstance(n, ast.Import) and any(a.name.split(".")[0] == "mxnet" for a in n.names)
+               or isinstance(n, ast.ImportFrom) and n.level == 0 and (n.module or "").split(".")[0] == "mxnet"
+               for n in ast.walk(tree))
+
+
+def parse_counts(src: Path, out: Path) -> dict:
+    """Output files that parse, and files that import MXNet before and after."""
+    ok, bad, before, after = 0, [], 0, 0
+    for text in texts(src).values():
+        try:
+            before += imports_mxnet(ast.parse(text))
+        except SyntaxError:
+            pass
     for rel, text in texts(out).items():
         try:
-            ast.parse(text)
+            tree = ast.parse(text)
             ok += 1
+            after += imports_mxnet(tree)
         except SyntaxError as e:
             bad.append(f"{rel}:{e.lineno}: {e.msg}")
-    return {"converted_files": ok + len(bad), "parse": ok, "parse_failures": bad}
+    return {"converted_files": ok + len(bad), "parse": ok, "parse_failures": bad,
+            "import_mxnet_before": before, "import_mxnet_after": after}
 
 
 BLOCK_MXNET = ("import sys, importlib.abc\n"
@@ -267,7 +281,12 @@ def definitions(source: str) -> str:
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
                 and "set_np" in ast.unparse(node.value.func):
             keep.append(node)
-    return "\n".join(ast.get_source_segment(source, n) or ast.unparse(n) for n in keep) + "\n"
+    lines = source.splitlines()
+
+    def text(node):  # with its decorators (`@d2l.add_to_class(...)`)
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        return "\n".join(lines[start - 1:node.end_lineno])
+    return "\n".join(text(n) for n in keep) + "\n"
 
 
 def _module(name: str, source: str, filename: str) -> types.ModuleType:
@@ -438,7 +457,7 @@ def main(argv=None) -> int:
         report = convert(src, out)
         row = {"convert_s": round(time.monotonic() - start, 1), "summary": report.get("summary")}
         row.update(count_references(src, out, report))
-        row.update(parse_counts(out))
+        row.update(parse_counts(src, out))
         if not args.no_run:
             if part == "gluonnlp":
                 modules = sorted("gluonnlp." + p.relative_to(out).with_suffix("").as_posix().replace("/", ".")
@@ -454,7 +473,8 @@ def main(argv=None) -> int:
               f"{row['convert_s']} s")
         print(f"   dialect references: {row['references']}, converted {row['converted']} "
               f"({row['share_converted']}%), left {row['left']} (silent {row['silent']})")
-        print(f"   parse after conversion: {row['parse']}/{row['converted_files']} (with _mx_compat.py)")
+        print(f"   parse after conversion: {row['parse']}/{row['converted_files']} (with _mx_compat.py); files "
+              f"importing mxnet: {row['import_mxnet_before']} before, {row['import_mxnet_after']} after")
         if "modules" in row:
             print(f"   import without mxnet: {row['import']}/{row['modules']}  {row['import_failures'][:6]}")
         if "library_import" in row:
