@@ -145,7 +145,8 @@ def count_references(src: Path, out: Path, report: dict) -> dict:
                     if d["status"] != "fixed" and (d["code"].startswith("MX7") or (
                         d["code"] == "MX900" and "mxnet.numpy" in d["message"])))
     total = sum(before.values())
-    return {"open_items": items.most_common(), "files": len(originals), "dialect_files": sum(1 for v in before.values() if v),
+    return {"open_items": items.most_common(), "files": len(originals),
+            "dialect_files": sum(1 for v in before.values() if v),
             "references": total, "left": len(left), "converted": total - len(left),
             "share_converted": round(100 * (total - len(left)) / total, 1) if total else None,
             "silent": silent, "causes": causes.most_common()}

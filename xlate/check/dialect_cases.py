@@ -3,14 +3,14 @@
 Each snippet is MXNet numpy-dialect code (`from mxnet import np, npx`, DIALECT_HEADER): the
 MXNet side takes mx.np arrays and runs in numpy mode, the torch side takes tensors; values,
 shapes and dtypes must agree (float32 by default in both, int64 from argmax, 0-d arrays from
-full reductions: docs/semantics/numpy_dialect.md). Import this table through rule_cases, which
-appends it to CASES (it builds on rule_cases' helpers).
+full reductions: docs/semantics/numpy_dialect.md). rule_cases appends this table to CASES; both
+are built from xlate/check/case_kit.py.
 """
 from __future__ import annotations
 
 import re
 
-from xlate.check.rule_cases import C, along, broadcasting, matmuls, on_axis, ret, same
+from xlate.check.case_kit import C, along, broadcasting, matmuls, on_axis, ret, same
 
 
 def D(id, codes, src, *args, **kw):
@@ -132,7 +132,7 @@ DIALECT_CASES = [
     D("npx-activation", "MX726", ret("(npx.activation(x, act_type='tanh'), npx.activation(x, act_type='softrelu'), "
                                      "npx.leaky_relu(x), npx.leaky_relu(x, slope=0.1))"), (2, 3)),
     D("npx-batch-flatten", "MX727", ret("npx.batch_flatten(x)"), (2, 3, 2)),
-    # -- MX729/MX730 synchronisation, devices (MX728 dropout: rule_cases.check_dropout_op) ------------------------
+    # -- MX729/MX730 synchronisation, devices (MX728 dropout: rule_cases.check_dropout_op) ---------
     D("waitall", "MX729", """
         def f(x):
             y = x * 2
