@@ -16,6 +16,7 @@ the comparisons skip.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -69,6 +70,11 @@ CASES = (
     # a dropped transpose_b fails on values, not shapes
     Case("custom_params", "build", ("tokens:int64[4,7]<20",),
          {"vocab_size": 20, "max_length": 7, "embed_size": 8, "hidden_size": 8, "num_tags": 4}),
+    # the numpy dialect: npx.set_np() in the file, so the blocks take and return mx.np arrays;
+    # np/npx in forward, F.np/F.npx in hybrid_forward, d2l's masked softmax (npx.sequence_mask
+    # with integer lengths, some 0) and additive attention, npx.pick of an argmax
+    Case("numpy_gluon", "build", ("queries:float32[2,3,5]", "keys:float32[2,4,5]", "values:float32[2,4,6]",
+                                  "valid_lens:int64[2]<5"), {"num_hiddens": 8, "num_classes": 3}),
 )
 
 
@@ -87,10 +93,26 @@ def compare_fixture(case: Case, pt_path: Optional[Path] = None):
 
     mx_ref = f"{FIXTURES / case.folder / 'model_mx.py'}:{case.factory}"
     pt_ref = f"{pt_path or pt_file(case)}:{case.factory}"
-    mx_net, pt_model = load(mx_ref, dict(case.kwargs)), load(pt_ref, dict(case.kwargs))
-    result = check_models(mx_net, pt_model, [parse(s) for s in case.inputs], mx_ref=mx_ref, pt_ref=pt_ref,
-                          seed=seed_for(case.id))
+    with numpy_mode_kept():  # a numpy-dialect model file turns MXNet's numpy mode on for the process
+        mx_net, pt_model = load(mx_ref, dict(case.kwargs)), load(pt_ref, dict(case.kwargs))
+        result = check_models(mx_net, pt_model, [parse(s) for s in case.inputs], mx_ref=mx_ref, pt_ref=pt_ref,
+                              seed=seed_for(case.id))
     return result, mx_net, pt_model
+
+
+@contextmanager
+def numpy_mode_kept():
+    """MXNet's numpy mode (npx.set_np()) as it was before, whatever the block did to it."""
+    import mxnet as mx
+
+    before = mx.util.is_np_shape(), mx.util.is_np_array()
+    try:
+        yield
+    finally:
+        if (mx.util.is_np_shape(), mx.util.is_np_array()) != before:
+            mx.npx.reset_np()
+            if any(before):
+                mx.util.set_np(shape=before[0], array=before[1])
 
 
 def failures(result) -> str:
@@ -156,3 +178,21 @@ def test_every_model_fixture_has_a_case():
     """A new fixture folder with a Gluon model needs a row in CASES."""
     models = {p.parent.name for p in FIXTURES.glob("*/model_mx.py") if "gluon" in p.read_text(encoding="utf-8")}
     assert models and models <= {c.folder for c in CASES}, sorted(models - {c.folder for c in CASES})
+
+
+def test_numpy_dialect_fixture_catches_a_wrong_axis(tmp_path):
+    """The numpy-mode comparison compares: log_softmax over the steps instead of the classes
+    (the same size here, so only the values differ) fails, and numpy mode is off afterwards."""
+    from mxsupport import import_mxnet, import_torch
+
+    mx = import_mxnet()
+    import_torch()
+    case = next(c for c in CASES if c.folder == "numpy_gluon")
+    text = pt_file(case).read_text(encoding="utf-8")
+    wrong = text.replace("torch.log_softmax(self.dense(torch.tanh(x)), dim=-1)",
+                         "torch.log_softmax(self.dense(torch.tanh(x)), dim=1)")
+    assert wrong != text
+    (tmp_path / "model_pt.py").write_text(wrong, encoding="utf-8")
+    result, _, _ = compare_fixture(case, tmp_path / "model_pt.py")
+    assert not result.ok and any("output" in c.what for c in result.checks if not c.ok)
+    assert not mx.util.is_np_array() and not mx.util.is_np_shape()

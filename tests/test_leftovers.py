@@ -243,3 +243,89 @@ def test_generated_training_scripts_leave_nothing_unreported(source):
 def test_generated_training_scripts_convert_idempotently(source):
     once = convert_source(source).output
     assert convert_source(once).output == once
+
+
+# -- generated numpy-dialect code (npx.set_np(), mx.np arrays, d2l style) -------------------------
+DIALECT_FORWARD = [
+    "x = npx.relu(self.dense(x))",
+    "x = {np}.tanh(x) + {np}.ones_like(x)",
+    "x = {npx}.softmax(x, axis=-1)",
+    "x = {npx}.log_softmax(x, axis=-1, length=lengths, use_length=True)",
+    "x = x.reshape(-1, 4)",
+    "x = {npx}.reshape(x, (-2, -1))",
+    "x = {np}.concatenate([x, x], axis=-1)[:, :4]",
+    "x = {np}.flipud(x)",
+    "x = {npx}.batch_flatten(x)",
+    "x = x * {np}.random.uniform(size=x.shape)",
+    "x = {np}.linalg.svd(x)[0]",
+    "x = {npx}.topk(x, k=2, ret_typ='both')[0]",
+    "x = x.sum(axis=-1, keepdims=True) + x.mean()",
+    "x = {np}.pad(x, ((0, 0), (1, 1)))",
+    "x = {npx}.sequence_mask(x, {np}.array([1, 2]), True, axis=1)",
+    "x = {npx}.pick(x, {np}.argmax(x, axis=-1), axis=-1)",
+    "x = {np}.where(x > 0, x, {np}.zeros_like(x)).astype('float32')",
+    "x = x.T.argsort(axis=0).T",
+]
+DIALECT_SCRIPT = [
+    "w = np.random.normal(0, 0.01, (4, 1))\nw.attach_grad()",
+    "with autograd.record():\n    loss = ((np.dot(x, w) - y) ** 2).mean()\nloss.backward()",
+    "w[:] = w - 0.1 * w.grad",
+    "npx.waitall()",
+    "npx.save('w.npy', w)",
+    "print(np.mean(x).item(), float(np.sum(x)))",
+    "z = onp.array([1.0]) + x.asnumpy()",
+    "d = x.as_nd_ndarray()",
+    "c = npx.cpu()\ng = npx.gpu(0) if npx.num_gpus() else c",
+    "n = x.size + x.ndim + len(x.shape)",
+    "y = net(x)\np = net.dense.weight.data()\nq = p.asnumpy()",
+    "v = np.array(onp.ones((2, 2)), dtype=np.float32, ctx=npx.cpu())",
+    "e = np.linalg.eigh(x)\nt = np.unique(x)",
+]
+DIALECT_HEADER = '''\
+import numpy as onp
+from mxnet import autograd, gluon, np, npx
+from mxnet.gluon import nn
+{set_np}
+
+class Net(nn.HybridBlock):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.dense = nn.Dense(4, flatten=False)
+
+'''
+
+
+@st.composite
+def dialect_programs(draw):
+    hybrid = draw(st.booleans())  # hybrid_forward(self, F, x) with F.np / F.npx, or forward with np / npx
+    names = {"np": "F.np", "npx": "F.npx"} if hybrid else {"np": "np", "npx": "npx"}
+    forward = [op.format(**names) for op in draw(st.lists(st.sampled_from(DIALECT_FORWARD), min_size=1,
+                                                          max_size=5))]
+    script = draw(st.lists(st.sampled_from(DIALECT_SCRIPT), max_size=5))
+    head = "    def hybrid_forward(self, F, x, lengths=None):" if hybrid else "    def forward(self, x, lengths=None):"
+    return DIALECT_HEADER.format(set_np=draw(st.sampled_from(["npx.set_np()", ""]))) + "\n".join([
+        head,
+        *("        " + line for line in forward),
+        "        return x",
+        "",
+        "",
+        "def train(x, y):",
+        "    net = Net()",
+        "    net.initialize()",
+        *("    " + line for op in script for line in op.split("\n")),
+        "    return net",
+        "",
+    ])
+
+
+@settings(max_examples=60, **PROFILE)
+@given(dialect_programs())
+def test_generated_dialect_code_leaves_nothing_unreported(source):
+    assert silent(source) == [], source
+
+
+@settings(max_examples=25, **PROFILE)
+@given(dialect_programs())
+def test_generated_dialect_code_converts_idempotently(source):
+    once = convert_source(source).output
+    assert convert_source(once).output == once

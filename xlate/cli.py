@@ -94,7 +94,7 @@ def _parser() -> argparse.ArgumentParser:
                         "on hypothesis-drawn shapes")
     k.add_argument("--examples", type=int, default=5, metavar="N", help="with --rules: configurations per sample")
     k.add_argument("--family", action="append", metavar="NAME", 
-                   help="with --rules: only this family, ndarray, devices or a rule code (repeatable)")
+                   help="with --rules: only this family, ndarray, devices, numpy or a rule code (repeatable)")
     w = sub.add_parser("convert-weights", help="convert an MXNet parameter file to a PyTorch state_dict",
                        description="Load an MXNet parameter file into the Gluon model, map it onto the PyTorch "
                                    "translation with the checker's per-family tables, prove the result loads with "

@@ -222,7 +222,7 @@ def find_kinks(pairs, mx_net, pt_model, arrays, limit: float = 1e-3) -> list:
     import mxnet as mx
     import torch
 
-    from xlate.check.sides import flatten
+    from xlate.check.sides import flatten, mx_array
 
     replica = float64_copy(pt_model)
     if replica is None:
@@ -242,7 +242,7 @@ def find_kinks(pairs, mx_net, pt_model, arrays, limit: float = 1e-3) -> list:
             lambda m, inp, out, i=i: keep("ref", i, flatten(out)[0].detach().numpy())))
     try:
         with mx.autograd.record():
-            mx_net(*[mx.nd.array(a, dtype=a.dtype) for a in arrays])
+            mx_net(*[mx_array(mx)(a, dtype=a.dtype) for a in arrays])
         pt_model.train()
         replica.train()
         device = next((p.device for p in pt_model.parameters()), "cpu")

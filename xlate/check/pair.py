@@ -24,7 +24,8 @@ from xlate.check.noise import Deviations, NoiseFloor
 from xlate.check.inputs import InputSpec, draw
 from xlate.check.loading import LoadError, load, load_step  # noqa: F401  (LoadError: re-exported)
 from xlate.check.mapping import MappingError, Pair, is_constant, mx_to_pt_value, pair, transfer
-from xlate.check.sides import dropout_rates, flatten, lazy, mx_kept, mx_prepare, mx_run, no_dropout, pt_run, torch_tensor
+from xlate.check.sides import (dropout_rates, flatten, lazy, mx_array, mx_kept, mx_prepare, mx_run, no_dropout,
+                               pt_run, torch_tensor)
 
 
 @dataclass
@@ -433,7 +434,7 @@ def _train(result: Result, steps: Steps, mx_net, pt_model, pairs, inputs, rng, d
     numpy = lambda v: v.detach().cpu().numpy() if hasattr(v, "detach") else np.asarray(v)  # noqa: E731
     for k in range(1, steps.count + 1):
         batch = [draw(s, rng) for s in list(inputs) + list(steps.labels)]
-        mx_loss = mx_step(*[mx.nd.array(a, dtype=a.dtype) for a in batch])
+        mx_loss = mx_step(*[mx_array(mx)(a, dtype=a.dtype) for a in batch])
         pt_loss = numpy(pt_step(*[torch.as_tensor(a).to(device) for a in batch]))
         mx_loss = mx_loss.asnumpy() if hasattr(mx_loss, "asnumpy") else np.asarray(mx_loss)
         ref_loss = None

@@ -18,374 +18,24 @@ still flow to `x`).
 Random draws (MX015), the seed (MX507) and counting GPUs (MX503) cannot be compared value by
 value: `SPECIAL_CHECKS` holds their checks, which raise AssertionError on a difference.
 
+The numpy dialect's cases (family 7xx) are in dialect_cases.py and appended to CASES; both
+tables are built from case_kit.py (Case, snippet helpers, shape strategies).
+
 mxnet, torch and hypothesis are imported when a check runs, not with this module.
 """
 from __future__ import annotations
 
-import re
-import textwrap
 import warnings
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
 from xlate.check.compare import EXACT, Mismatch, compare, tolerance_for
-
-HEADER = "import mxnet as mx\nimport numpy as np\nfrom mxnet import nd\n"
-
-
-@dataclass
-class Case:
-    id: str
-    src: str
-    args: tuple = ()
-    codes: tuple = ()
-    grad: tuple = ()
-    # a strategy factory: () -> strategy of (specs, options); None keeps `args` fixed
-    draw: Optional[Callable[[], Any]] = None
-    options: dict = field(default_factory=dict)
-
-    @property
-    def source(self) -> str:
-        return self.source_for(self.options)
-
-    def source_for(self, options: dict) -> str:
-        text = textwrap.dedent(self.src).lstrip("\n")
-        for key, value in options.items():
-            text = text.replace("{" + key + "}", repr(value))
-        return HEADER + text
-
-    @property
-    def rule(self) -> str:
-        """The rule the case is filed under: its first code."""
-        return self.codes[0].partition(":")[0]
-
-    def inputs(self):
-        """A strategy of (input specs, snippet options)."""
-        if self.draw is None:
-            from hypothesis import strategies as st
-
-            return st.just((self.args, dict(self.options)))
-        return self.draw()
-
-
-def C(id, codes, src, *args, grad=(), draw=None, options=None):
-    return Case(id, src, tuple(args), (codes,) if isinstance(codes, str) else tuple(codes), tuple(grad), draw,
-                dict(options or {}))
-
-
-def ret(expr: str) -> str:
-    """A snippet whose f returns `expr` of its inputs x, y, z (as many as it uses)."""
-    params = [p for p in ("x", "y", "z") if re.search(rf"\b{p}\b", expr)]
-    return f"def f({', '.join(params)}):\n    return {expr}\n"
-
-
-def meth(expr: str) -> str:
-    """Like `ret`, with `a` bound to x as a known NDArray (for method forms)."""
-    params = [p for p in ("x", "y", "z") if p == "x" or re.search(rf"\b{p}\b", expr)]
-    return f"def f({', '.join(params)}):\n    a = x.as_in_context(mx.cpu())\n    return {expr}\n"
-
-
-# -- shape strategies (small sizes; keyword-only knobs) ----------------------------------------
-
-def _check_knobs(min_rank: int, max_rank: int, max_side: int) -> None:
-    if not 0 <= min_rank <= max_rank:
-        raise ValueError(f"need 0 <= min_rank <= max_rank, got {min_rank}, {max_rank}")
-    if max_side < 1:
-        raise ValueError(f"max_side must be at least 1, got {max_side}")
-
-
-def same(n: int = 1, *, min_rank: int = 1, max_rank: int = 4, max_side: int = 4, kind: Optional[str] = None):
-    """() -> `n` inputs of one drawn shape (as ("kind", shape) specs with `kind`)."""
-    _check_knobs(min_rank, max_rank, max_side)
-
-    def strategy():
-        from hypothesis import strategies as st
-
-        shape = st.lists(st.integers(1, max_side), min_size=min_rank, max_size=max_rank).map(tuple)
-        return shape.map(lambda s: (tuple((kind, s) if kind else s for _ in range(n)), {}))
-    return strategy
-
-
-def along(n: int, *, axis: Optional[int] = None, min_rank: int = 1, max_rank: int = 4, max_side: int = 4,
-          hole: str = "dim", negative: bool = True):
-    """() -> `n` inputs whose shapes agree but at one axis (concat); `axis` None draws it into `hole`
-    (from [-rank, rank), or [0, rank) without `negative`)."""
-    _check_knobs(min_rank, max_rank, max_side)
-
-    def strategy():
-        from hypothesis import strategies as st
-
-        @st.composite
-        def draw(draw):
-            rank = draw(st.integers(max(min_rank, 1 if axis is None else (axis + 1 if axis >= 0 else -axis)),
-                                    max_rank))
-            ax = draw(st.integers(-rank if negative else 0, rank - 1)) if axis is None else axis
-            base = draw(st.lists(st.integers(1, max_side), min_size=rank, max_size=rank))
-            shapes = []
-            for _ in range(n):
-                s = list(base)
-                s[ax] = draw(st.integers(1, max_side))
-                shapes.append(tuple(s))
-            return tuple(shapes), ({} if axis is not None else {hole: ax})
-        return draw()
-    return strategy
-
-
-def on_axis(n: int = 1, *, min_rank: int = 1, max_rank: int = 4, max_side: int = 4, hole: str = "axis",
-            extra_axis: bool = False):
-    """() -> `n` inputs of one shape and a drawn axis in [-rank, rank) (`extra_axis`: in [-rank-1, rank])."""
-    _check_knobs(min_rank, max_rank, max_side)
-
-    def strategy():
-        from hypothesis import strategies as st
-
-        @st.composite
-        def draw(draw):
-            shape = tuple(draw(st.lists(st.integers(1, max_side), min_size=max(min_rank, 1), max_size=max_rank)))
-            rank = len(shape) + int(extra_axis)
-            return tuple(shape for _ in range(n)), {hole: draw(st.integers(-rank, rank - 1))}
-        return draw()
-    return strategy
-
-
-def splits(*, max_rank: int = 4, max_side: int = 3, max_outputs: int = 3):
-    """() -> one input and `axis`, `n`, `squeeze` for nd.split: the axis' size is a multiple of n."""
-    _check_knobs(1, max_rank, max_side)
-
-    def strategy():
-        from hypothesis import strategies as st
-
-        @st.composite
-        def draw(draw):
-            shape = draw(st.lists(st.integers(1, max_side), min_size=1, max_size=max_rank))
-            axis = draw(st.integers(-len(shape), len(shape) - 1))
-            n = draw(st.integers(1, max_outputs))
-            squeeze = draw(st.booleans())
-            shape[axis] = n * (1 if squeeze else draw(st.integers(1, max_side)))
-            return (tuple(shape),), {"axis": axis, "n": n, "squeeze": squeeze}
-        return draw()
-    return strategy
-
-
-def reductions(*, min_rank: int = 1, max_rank: int = 4, max_side: int = 4, all_axes: bool = True,
-               none_keepdims: bool = True):
-    """() -> one input and `axis` (an int, a tuple of distinct axes or None), `keepdims`.
-
-    A tuple may cover every axis unless `all_axes=False`; `none_keepdims=False` draws axis=None
-    only with keepdims=False."""
-    _check_knobs(min_rank, max_rank, max_side)
-
-    def strategy():
-        from hypothesis import strategies as st
-
-        @st.composite
-        def draw(draw):
-            shape = tuple(draw(st.lists(st.integers(1, max_side), min_size=max(min_rank, 1), max_size=max_rank)))
-            rank = len(shape)
-            one = st.integers(-rank, rank - 1)
-            several = st.lists(st.integers(0, rank - 1), min_size=1, max_size=rank if all_axes else rank - 1,
-                               unique=True).map(tuple)
-            axis = draw(st.one_of(one, several, st.none()))
-            keepdims = draw(st.booleans()) if axis is not None or none_keepdims else False
-            return (shape,), {"axis": axis, "keepdims": keepdims}
-        return draw()
-    return strategy
-
-
-def broadcasting(n: int = 2, *, min_rank: int = 1, max_rank: int = 4, max_side: int = 4,
-                 kinds: Sequence[Optional[str]] = ()):
-    """() -> `n` inputs of one rank whose sizes are the drawn size or 1 (each broadcasts)."""
-    _check_knobs(min_rank, max_rank, max_side)
-
-    def strategy():
-        from hypothesis import strategies as st
-
-        @st.composite
-        def draw(draw):
-            full = draw(st.lists(st.integers(1, max_side), min_size=min_rank, max_size=max_rank))
-            shapes = [tuple(s if draw(st.booleans()) else 1 for s in full) for _ in range(n)]
-            specs = tuple((kinds[i], s) if i < len(kinds) and kinds[i] else s for i, s in enumerate(shapes))
-            return specs, {}
-        return draw()
-    return strategy
-
-
-def fixed_rank(*ranks: int, max_side: int = 4, kind: Optional[str] = None):
-    """() -> one input per rank in `ranks`, every size drawn (ops that need a given rank)."""
-    def strategy():
-        from hypothesis import strategies as st
-
-        side = st.integers(1, max_side)
-        shapes = st.tuples(*(st.tuples(*([side] * r)) for r in ranks))
-        return shapes.map(lambda ss: (tuple((kind, s) if kind else s for s in ss), {}))
-    return strategy
-
-
-def matmuls(*, batch: int = 0, transpose_a: bool = False, transpose_b: bool = False, max_side: int = 4):
-    """() -> x, y for a (batched) matrix product with the transpose flags, every size drawn."""
-    def strategy():
-        from hypothesis import strategies as st
-
-        side = st.integers(1, max_side)
-
-        def shapes(t):
-            lead, m, k, n = t[:batch], t[batch], t[batch + 1], t[batch + 2]
-            x = (*lead, k, m) if transpose_a else (*lead, m, k)
-            y = (*lead, n, k) if transpose_b else (*lead, k, n)
-            return (x, y), {}
-        return st.tuples(*([side] * (batch + 3))).map(shapes)
-    return strategy
-
-
-
-def shaped(rank: int, *, min_side: int = 1, max_side: int = 4, **options):
-    """() -> one input of `rank` drawn sizes, and each option drawn from `options[name](st)`
-    (`st` is hypothesis.strategies: `shaped(4, nsize=lambda st: st.integers(1, 6))`)."""
-    _check_knobs(rank, rank, max_side)
-
-    def strategy():
-        from hypothesis import strategies as st
-
-        shape = st.tuples(*([st.integers(min_side, max_side)] * rank))
-        return st.tuples(shape, st.fixed_dictionaries({k: f(st) for k, f in options.items()})).map(
-            lambda so: ((so[0],), so[1]))
-    return strategy
-
-
-def convolutions(*, rank: int = 2, transposed: bool = False, max_side: int = 5):
-    """() -> x, weight and bias for nd.Convolution/Deconvolution of `rank` spatial axes, and the
-    `kernel`, `stride`, `pad`, `dilate`, `groups`, `filters` (and `adj`) options, sizes valid."""
-    _check_knobs(rank, rank, max_side)
-
-    def strategy():
-        from hypothesis import strategies as st
-
-        @st.composite
-        def draw(draw):
-            def axes(lo, hi):
-                return tuple(draw(st.integers(lo, hi)) for _ in range(rank))
-            groups = draw(st.integers(1, 2))
-            c, o = groups * draw(st.integers(1, 2)), groups * draw(st.integers(1, 2))
-            kernel, stride, dilate, pad = axes(1, 3), axes(1, 2), axes(1, 2), axes(0, 2)
-            sizes = []
-            for k, s, d, p in zip(kernel, stride, dilate, pad):
-                side = draw(st.integers(1, max_side))
-                sizes.append(side if transposed else max(side, d * (k - 1) + 1 - 2 * p))
-            options = {"kernel": kernel, "stride": stride, "pad": pad, "dilate": dilate, "groups": groups,
-                       "filters": o}
-            if transposed:  # torch and MXNet want adj below the stride; the output must not be empty
-                options["adj"] = tuple(draw(st.integers(0, s - 1)) for s in stride)
-                options["pad"] = tuple(min(p, ((h - 1) * s + d * (k - 1) + a) // 2) for p, h, s, d, k, a in
-                                       zip(pad, sizes, stride, dilate, kernel, options["adj"]))
-                weight = (c, o // groups, *kernel)
-            else:
-                weight = (o, c // groups, *kernel)
-            return ((draw(st.integers(1, 2)), c, *sizes), weight, (o,)), options
-        return draw()
-    return strategy
-
-
-def poolings(*, rank: int = 2, torch_exact: bool = False, max_side: int = 6):
-    """() -> one input for nd.Pooling and its `kernel`, `stride`, `pad`, `kind`, `convention` and
-    `include` options: with `torch_exact`, what torch's own pooling computes the same way
-    (valid convention, max/avg, padding at most half the kernel), else any of MXNet's
-    (sum, 'full', padding up to the kernel's size - 1; average with 'full' only in fixed cases,
-    as MXNet's own backward differs from its forward there)."""
-    _check_knobs(rank, rank, max_side)
-
-    def strategy():
-        from hypothesis import strategies as st
-
-        @st.composite
-        def draw(draw):
-            kernel = tuple(draw(st.integers(1, 3)) for _ in range(rank))
-            stride = tuple(draw(st.integers(1, 3)) for _ in range(rank))
-            pad = tuple(draw(st.integers(0, k // 2 if torch_exact else k - 1)) for k in kernel)
-            sizes = tuple(max(draw(st.integers(1, max_side)), k - 2 * p) for k, p in zip(kernel, pad))
-            kinds = ("max", "avg") if torch_exact else ("max", "avg", "sum")
-            options = {"kernel": kernel, "stride": stride, "pad": pad, "kind": draw(st.sampled_from(kinds)),
-                       "convention": "valid" if torch_exact else draw(st.sampled_from(("valid", "full"))),
-                       "include": draw(st.booleans())}
-            if options["kind"] == "avg" and options["convention"] == "full":  # MX061: reviewed, fixed cases
-                options["kind"] = "sum"
-            return ((draw(st.integers(1, 2)), draw(st.integers(1, 3)), *sizes),), options
-        return draw()
-    return strategy
-
-
-def slices(*, max_rank: int = 4, max_side: int = 5, negative_steps: bool = True):
-    """() -> one input and `begin`, `end`, `step` tuples for nd.slice: bounds None or anywhere in
-    [-side - 1, side + 1] (Python clips them; MXNet rejects a begin before -side), steps None or +-1, +-2 (negative ones with
-    `negative_steps`). The result is never empty: after backward through an empty slice MXNet
-    1.9.1 allocates arrays it cannot read back ("Check failed: delay_alloc")."""
-    _check_knobs(1, max_rank, max_side)
-
-    def strategy():
-        from hypothesis import assume, strategies as st
-
-        @st.composite
-        def draw(draw):
-            shape = draw(st.lists(st.integers(1, max_side), min_size=1, max_size=max_rank))
-            n = draw(st.integers(1, len(shape)))
-            begin = tuple(draw(st.one_of(st.none(), st.integers(-s, s + 1))) for s in shape[:n])
-            end = tuple(draw(st.one_of(st.none(), st.integers(-s - 1, s + 1))) for s in shape[:n])
-            steps = [None, 1, 2] + ([-1, -2] if negative_steps else [])
-            step = tuple(draw(st.sampled_from(steps)) for _ in range(n)) if draw(st.booleans()) else ()
-            sizes = [len(range(*slice(b, e, step[i] if step else None).indices(s)))
-                     for i, (b, e, s) in enumerate(zip(begin, end, shape))]
-            assume(all(sizes))
-            return (tuple(shape),), {"begin": begin, "end": end, "step": step}
-        return draw()
-    return strategy
-
-
-def boxes(*, max_boxes: int = 5, center: bool = False):
-    """() -> two ("const", boxes) inputs of shape (n, 4) and (m, 4) for box_iou: corners (x1, y1,
-    x2, y2) with sides in [-0.1, 0.6] (some negative: MXNet gives them area 0), or (x, y, w, h)."""
-    def strategy():
-        from hypothesis import strategies as st
-
-        coord = st.integers(-20, 100).map(lambda v: v / 100)
-        side = st.integers(-10, 60).map(lambda v: v / 100)
-
-        def box(t):
-            x, y, w, h = t
-            return [x, y, w, h] if center else [x, y, x + w, y + h]
-        one = st.tuples(coord, coord, side, side).map(box)
-        many = st.lists(one, min_size=1, max_size=max_boxes)
-        return st.tuples(many, many).map(lambda ab: ((("const", ab[0]), ("const", ab[1])), {}))
-    return strategy
-
-
-def nms_inputs(*, max_boxes: int = 8):
-    """() -> one ("const", rows) input of shape (batch, n, 6) (id, score, x1, y1, x2, y2) with ties
-    among the scores and three classes, and box_nms options `thresh`, `valid`, `topk`, `force`,
-    `background`, `fmt` (in, out)."""
-    def strategy():
-        from hypothesis import strategies as st
-
-        score = st.integers(0, 10).map(lambda v: v / 10)  # coarse: ties are common
-        coord = st.integers(-10, 100).map(lambda v: v / 100)
-        side = st.integers(-5, 60).map(lambda v: v / 100)
-        row = st.tuples(st.integers(0, 2).map(float), score, coord, coord, side, side).map(
-            lambda r: [r[0], r[1], r[2], r[3], r[2] + r[4], r[3] + r[5]])
-
-        @st.composite
-        def draw(draw):
-            n = draw(st.integers(1, max_boxes))
-            rows = draw(st.lists(st.lists(row, min_size=n, max_size=n), min_size=1, max_size=2))
-            options = {"thresh": draw(st.sampled_from([0.1, 0.3, 0.5, 0.7])),
-                       "valid": draw(st.sampled_from([0.0, 0.25, -1.0])),
-                       "topk": draw(st.sampled_from([-1, 1, 3, 20])), "force": draw(st.booleans()),
-                       "background": draw(st.sampled_from([-1, 0, 2])),
-                       "fmt": draw(st.sampled_from([("corner", "corner"), ("corner", "center"),
-                                                    ("center", "corner"), ("center", "center")]))}
-            return (("const", rows),), options
-        return draw()
-    return strategy
+from xlate.check.case_kit import (  # noqa: F401  (the table's pieces, found here by its users)
+    DIALECT_HEADER, HEADER, C, Case, along, boxes, broadcasting, convolutions, fixed_rank, matmuls, meth, nms_inputs,
+    on_axis, poolings, reductions, ret, same, shaped, slices, splits)
 
 
 TIES = ("const", [[1.0, 3.0, 3.0, -2.0], [5.0, 5.0, 0.5, 5.0], [-1.0, -4.0, -4.0, -1.0]])
@@ -1384,6 +1034,9 @@ CASES = [
 ]
 
 
+from xlate.check.dialect_cases import DIALECT_CASES, DIALECT_DRAWS, DIALECT_RANDOM_CASES  # noqa: E402  (after the case kit)
+
+CASES += DIALECT_CASES
 _IDS = [c.id for c in CASES]
 assert len(set(_IDS)) == len(_IDS), "case ids must be unique"
 BY_ID = {c.id: c for c in CASES}
@@ -1436,6 +1089,7 @@ DRAWS = {
     "sort-default": same(), "argsort-float": same(), "sort-axis-none": same(), "argsort-axis-none": same(),
     "as-in-context": same(), "copy-is-independent": same(), "context-roundtrip": same(),
     "stop-gradient": same(), "shape-array": same(), "arange-like-gradient": same(),
+    **DIALECT_DRAWS,
 }
 assert set(DRAWS) <= set(BY_ID), sorted(set(DRAWS) - set(BY_ID))
 for _id, _draw in DRAWS.items():
@@ -1550,17 +1204,26 @@ def flat_outputs(out) -> list:
     return [o for item in out for o in flat_outputs(item)] if isinstance(out, (list, tuple)) else [out]
 
 
-def run_mx(fn: Callable, inputs: Sequence, grad: Sequence[int] = (), heads: Optional[list] = None):
-    """Call the MXNet function; with `grad`, backward `heads` and return the input gradients."""
+def run_mx(fn: Callable, inputs: Sequence, grad: Sequence[int] = (), heads: Optional[list] = None, *,
+           dialect: bool = False):
+    """Call the MXNet function; with `grad`, backward `heads` and return the input gradients.
+    `dialect`: mx.np inputs, run in numpy mode (what `npx.set_np()` turns on), which is then off again."""
     mx = import_mxnet()
-    args = [mx.nd.array(a, dtype=a.dtype) for a in inputs]
+    if dialect:
+        with mx.util.np_shape(True), mx.util.np_array(True):
+            return _run_mx(mx, mx.np.array, fn, inputs, grad, heads)
+    return _run_mx(mx, mx.nd.array, fn, inputs, grad, heads)
+
+
+def _run_mx(mx, array: Callable, fn: Callable, inputs: Sequence, grad: Sequence[int], heads: Optional[list]):
+    args = [array(a, dtype=a.dtype) for a in inputs]
     if not grad:
         return fn(*args), None
     for i in grad:
         args[i].attach_grad()
     with mx.autograd.record():
         out = fn(*args)
-    mx.autograd.backward(flat_outputs(out), [mx.nd.array(h, dtype=h.dtype) for h in heads])
+    mx.autograd.backward(flat_outputs(out), [array(h, dtype=h.dtype) for h in heads])
     return out, [args[i].grad for i in grad]
 
 
@@ -1655,13 +1318,13 @@ def check_case(case: Case, inputs: Sequence, *, options: Optional[dict] = None, 
     check_codes(result, case.codes)
     mx_f, torch_f = load(source), load(result.output)
     inputs = list(inputs)
-    expected, _ = run_mx(mx_f, inputs)
+    expected, _ = run_mx(mx_f, inputs, dialect=case.dialect)
     actual, _ = run_torch(torch_f, inputs)
     rows = compare_outputs(actual, expected)
     if case.grad:
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         heads = [make_input(rng, tuple(o.shape)) for o in flat_outputs(expected)]
-        expected_out, expected_grads = run_mx(mx_f, inputs, case.grad, heads)
+        expected_out, expected_grads = run_mx(mx_f, inputs, case.grad, heads, dialect=case.dialect)
         actual_out, actual_grads = run_torch(torch_f, inputs, case.grad, heads)
         rows += compare_outputs(actual_out, expected_out, what="out (recorded)")
         rows += compare_outputs(actual_grads, expected_grads, what="grad")
@@ -1705,14 +1368,19 @@ RANDOM_DEFAULT_SHAPES = ["nd.random.uniform()", "nd.random.normal()", "nd.random
 
 
 def check_random_statistics(id: str, expr: str, moments: tuple, dtype: str, *, seed: int = 7,
-                            code: str = "MX015:review") -> None:
-    """Both sides draw from the same distribution: mean, std, dtype, shape and support."""
+                            code: str = "MX015:review", dialect: bool = False) -> None:
+    """Both sides draw from the same distribution: mean, std, dtype, shape and support
+    (`dialect`: an mx.np expression, drawn in numpy mode)."""
     mx, torch = import_mxnet(), import_torch()
-    source = HEADER + ret(expr)
+    source = (DIALECT_HEADER if dialect else HEADER) + ret(expr)
     result = convert(source)
     check_codes(result, [code])
     mx.random.seed(seed)
-    expected = load(source)().asnumpy()
+    if dialect:
+        with mx.util.np_shape(True), mx.util.np_array(True):
+            expected = load(source)().asnumpy()
+    else:
+        expected = load(source)().asnumpy()
     with torch.random.fork_rng():
         torch.manual_seed(seed)
         actual = load(result.output)()
@@ -1939,22 +1607,38 @@ def make():
 """
 
 
-def check_dropout_op(*, seed: int = 0) -> None:
-    """MX081: in inference 'training' dropout is the identity in both and 'always' still drops;
-    in training the dropped fraction is p, kept units are scaled by 1 / (1 - p), and the mask is
-    shared along `axes`."""
+DIALECT_DROPOUT_OP = DIALECT_HEADER + """
+class Net(mx.gluon.HybridBlock):
+    def forward(self, x):
+        return [npx.dropout(x, 0.4), npx.dropout(x, p=0.25, axes=(1,)), npx.dropout(x, p=0.5, mode='always')]
+
+
+def make():
+    return Net()
+"""
+
+
+def check_dropout_op(*, seed: int = 0, dialect: bool = False) -> None:
+    """MX081 (`dialect`: MX728, npx.dropout in a numpy-mode block): in inference 'training'
+    dropout is the identity in both and 'always' still drops; in training the dropped fraction
+    is p, kept units are scaled by 1 / (1 - p), and the mask is shared along `axes`."""
+    import contextlib
+
     mx, torch = import_mxnet(), import_torch()
-    result = convert(DROPOUT_OP)
-    check_codes(result, ["MX081:review", "MX103"])
+    source = DIALECT_DROPOUT_OP if dialect else DROPOUT_OP
+    result = convert(source)
+    check_codes(result, ["MX728:review", "MX100"] if dialect else ["MX081:review", "MX103"])
     x = np.random.default_rng(seed).uniform(0.5, 1.5, size=(200, 100)).astype(np.float32)
-    mx_net, pt_net = load(DROPOUT_OP, "make")(), load(result.output, "make")()
+    mx_net, pt_net = load(source, "make")(), load(result.output, "make")()
     pt_net.eval()
-    with torch.random.fork_rng():
+    array = mx.np.array if dialect else mx.nd.array
+    with torch.random.fork_rng(), (mx.util.np_shape(True) if dialect else contextlib.nullcontext()), \
+            (mx.util.np_array(True) if dialect else contextlib.nullcontext()):
         torch.manual_seed(seed)
-        sides = {"MXNet inference": [o.asnumpy() for o in mx_net(mx.nd.array(x))],
+        sides = {"MXNet inference": [o.asnumpy() for o in mx_net(array(x))],
                  "PyTorch inference": [o.numpy() for o in pt_net(torch.from_numpy(x.copy()))]}
         with mx.autograd.record():
-            sides["MXNet training"] = [o.asnumpy() for o in mx_net(mx.nd.array(x))]
+            sides["MXNet training"] = [o.asnumpy() for o in mx_net(array(x))]
         pt_net.train()
         sides["PyTorch training"] = [o.detach().numpy() for o in pt_net(torch.from_numpy(x.copy()))]
     for side, (plain, shared, always) in sides.items():
@@ -1997,4 +1681,8 @@ SPECIAL_CHECKS = [
     Special("is-training-follows-mode", "MX530", lambda seed: check_is_training()),
     Special("batch-norm-op-modes", "MX082", lambda seed: check_batch_norm_op(seed=seed)),
     Special("dropout-op-modes", "MX081", lambda seed: check_dropout_op(seed=seed)),
+    Special("np-dropout-modes", "MX728", lambda seed: check_dropout_op(seed=seed, dialect=True)),
+    *(Special(f"np-random-{c[0]}", "MX709",
+              lambda seed, c=c: check_random_statistics(*c, seed=7 + seed, code="MX709:review", dialect=True))
+      for c in DIALECT_RANDOM_CASES),
 ]

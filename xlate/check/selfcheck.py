@@ -138,7 +138,7 @@ def _run_sample(sample: Sample, out: FamilyResult, *, examples: int, seed: int, 
             out.failures.append(Failure(sample.name, describe(config), _first_problem(result)))
 
 
-RULE_GROUPS = {"ndarray": 0, "devices": 5}  # --family names for the rule rows, by catalogue family
+RULE_GROUPS = {"ndarray": 0, "devices": 5, "numpy": 7}  # --family names for the rule rows, by catalogue family
 
 
 def rule_rows() -> dict[str, list[str]]:

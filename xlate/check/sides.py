@@ -31,7 +31,7 @@ def mx_prepare(net, arrays, rng):
         if p._data is None and not p._deferred_init:
             p.initialize(None, None, initializer)  # what net.initialize(initializer) does for each
     if any(p._data is None or 0 in p.shape for p in params.values()):  # deferred shapes need one pass
-        net(*[mx.nd.array(a, dtype=a.dtype) for a in arrays])
+        net(*[mx_array(mx)(a, dtype=a.dtype) for a in arrays])
     drawn = {}
     for name, p in params.items():
         if is_constant(p):  # keeps its real value, to be compared with the translation's
@@ -39,7 +39,7 @@ def mx_prepare(net, arrays, rng):
         value = by_name.get(name)
         if value is None:  # initialised before we came (by the model's own code)
             value = asymmetric_like(p.shape, name, rng)
-            p.set_data(mx.nd.array(value, dtype=p.dtype))
+            p.set_data(mx_array(mx)(value, dtype=p.dtype))
         drawn[id(p)] = value.astype(p.dtype, copy=False)
     return drawn
 
@@ -52,7 +52,7 @@ def mx_kept(net, arrays) -> None:
     params = net.collect_params()
     if any(p._data is None for p in params.values()):
         try:
-            net(*[mx.nd.array(a, dtype=a.dtype) for a in arrays])
+            net(*[mx_array(mx)(a, dtype=a.dtype) for a in arrays])
         except Exception:  # an uninitialised parameter: listed below
             pass
     missing = [f"{name} {p.shape}" for name, p in params.items() if p._data is None]
@@ -76,10 +76,16 @@ def _asymmetric_initializer(mx, rng, by_name: dict):
     return Asymmetric()
 
 
+def mx_array(mx):
+    """The array constructor Gluon blocks take now: mx.np.array once a model's file has turned
+    numpy mode on (`npx.set_np()`, the numpy dialect), else mx.nd.array."""
+    return mx.np.array if mx.util.is_np_array() else mx.nd.array
+
+
 def mx_run(net, arrays, train: bool, heads=None):
     import mxnet as mx
 
-    xs = [mx.nd.array(a, dtype=a.dtype) for a in arrays]
+    xs = [mx_array(mx)(a, dtype=a.dtype) for a in arrays]
     if not train:
         return [o.asnumpy() for o in flatten(net(*xs))], None
     for x in xs:
@@ -87,7 +93,7 @@ def mx_run(net, arrays, train: bool, heads=None):
             x.attach_grad()
     with mx.autograd.record():
         outs = flatten(net(*xs))
-    mx.autograd.backward(outs, [mx.nd.array(h) for h in heads])
+    mx.autograd.backward(outs, [mx_array(mx)(h) for h in heads])
     grads = [x.grad.asnumpy() if np.issubdtype(x.dtype, np.floating) else None for x in xs]
     return [o.asnumpy() for o in outs], grads
 

@@ -34,6 +34,7 @@ FAMILIES = {
     4: "losses",
     5: "training loop, devices and seeds",
     6: "hybridize, export and io",
+    7: "numpy dialect: mx.np / mx.npx",
     9: "report only",
 }
 

@@ -11,6 +11,7 @@ Every rewrite the converter makes is triggered by one of:
     `.grad_req = ...`; the last part of every canonical name counts too), after a dot
     (the name of an MXNet function matters only behind its module, itself a hot name),
   - a `def` or `class` (scopes are counted by the converter, and `def` rules match names),
+    an import (the converter reports some, e.g. a course library's),
   - an operator some rule matches (`==` on an NDArray), when the catalogue has one.
 A statement whose source text holds none of these words (comments and strings count: a
 false alarm only costs the walk) is *cold*: the converter still sees the statement node
@@ -34,7 +35,7 @@ import libcst as cst
 from xlate.convert.context import LOCAL, is_mxnet
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_ALWAYS = ("def", "class", "lambda")  # scopes (imports: the converter skips those itself)
+_ALWAYS = ("def", "class", "lambda", "import")  # scopes; imports (a course library's is reported)
 
 
 class _Mismatch(Exception):

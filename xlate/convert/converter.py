@@ -18,6 +18,8 @@ from xlate.convert.statements import Statements
 from xlate.convert.visiting import FastTransformer
 
 STATUS = {"safe": "fixed", "review": "review", "manual": "manual"}
+COURSE_LIBRARY = "MX790"  # `from d2l import mxnet as d2l`: reported, never rewritten
+NP_METHOD_LEFT = "MX798"  # a method numpy shares, on an mx.np array, with no dialect rule (Note [numpy dialect])
 NO_RULE = "MX900"
 AMBIGUOUS_NAME = "MX901"
 
@@ -78,6 +80,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         self.helper_uses: Counter = Counter()  # helper name -> uses emitted and still in the tree
         self.type_tests: set[int] = set()  # class expressions tested by isinstance/issubclass
         self.arguments: set[int] = set()  # expressions passed as a call's argument
+        self.decorator_exprs: set[int] = set()  # the expressions of decorators (`@use_np`)
+        self.dropped_decorators: set[int] = set()  # ... that a rule removes
         self.fstring_quotes: list[str] = []  # quotes of the f-strings being visited, outermost first
         self.fstring_marks: list[int] = []  # len(found) where each f-string replacement field began
         self.left_nodes: dict[int, tuple] = {}  # id -> (MXNet expression left, its report, NDArray-valued?)
@@ -112,6 +116,13 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         for name in HELPER_RE.findall(self.module.code_for_node(node)):
             self.helper_uses[name] -= 1
         self.forget_left(node)
+
+    def drop_decorator(self, expr: cst.CSTNode) -> bool:
+        """Remove the decorator whose expression `expr` is (False: it is not a decorator)."""
+        if id(expr) not in self.decorator_exprs:
+            return False
+        self.dropped_decorators.add(id(expr))
+        return True
 
     def report(self, node: cst.CSTNode, code: str, status: str, message: str) -> None:
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
@@ -239,11 +250,31 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
     visit_AsName = visit_Global = visit_Nonlocal = _store_in
     leave_AsName = leave_Global = leave_Nonlocal = _store_out_node
 
+    def visit_Decorator(self, node: cst.Decorator) -> None:
+        self.decorator_exprs.add(id(node.decorator))
+
+    def leave_Decorator(self, original: cst.Decorator, updated: cst.Decorator):
+        return cst.RemovalSentinel.REMOVE if id(original.decorator) in self.dropped_decorators else updated
+
     def visit_Import(self, node: cst.Import) -> bool:
+        for alias in node.names:
+            self._course_library(node, cst.helpers.get_full_name_for_node(alias.name) or "")
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        if not node.relative and node.module is not None and not isinstance(node.names, cst.ImportStar):
+            module = cst.helpers.get_full_name_for_node(node.module) or ""
+            for alias in node.names:
+                self._course_library(node, f"{module}.{cst.helpers.get_full_name_for_node(alias.name)}")
         return False
+
+    def _course_library(self, node: cst.CSTNode, dotted: str) -> None:
+        """A course's helper library with an MXNet backend (`from d2l import mxnet as d2l`):
+        left, and reported with what to do (Note [course libraries] in names.py)."""
+        if names.course_library(dotted) and not self._suppressed(COURSE_LIBRARY):
+            rule = self.rules.all.get(COURSE_LIBRARY)
+            if rule is not None and self.rules.enabled(COURSE_LIBRARY):
+                self.report(node, COURSE_LIBRARY, "manual", rule.summary.replace("`d2l.mxnet`", f"`{dotted}`"))
 
     # -- references -----------------------------------------------------------
     def visit_Attribute(self, node: cst.Attribute) -> None:
@@ -281,7 +312,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
             if self.analysis.lookup(self.scopes[-1], head) is not None:
                 return updated if chained else self._reference(original, updated, dotted)
         member = "." + names.ident(original.attr.value)
-        rule = self.rules.references.get(member)
+        rule, member = self._member_rule(self.rules.references, member, original.value)
         if rule is None or (chained and not rule.chained):  # `x.context.device_type` is no context
             return updated
         site = Site(self, rule, original, updated, matched=member, receiver=updated.value)
@@ -303,7 +334,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
             return self._class_value(original, updated, head, resolved)
         if rule is None:
             called = self.rules.calls.get(resolved)
-            if called is not None and resolved.startswith(("mxnet.ndarray.", "mxnet.context.")):
+            if called is not None and resolved.startswith(("mxnet.ndarray.", "mxnet.context.", *names.NP_ROOTS)):
                 return self.function_value(original, updated, head, resolved, called)
             return self._no_rule(original, updated, head, resolved)
         return self._apply(Site(self, rule, original, updated, matched=resolved), head=head)
@@ -347,7 +378,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
                 return updated
         if isinstance(original.func, cst.Attribute):
             member = "." + names.ident(original.func.attr.value)
-            rule = self.rules.calls.get(member)
+            rule, member = self._member_rule(self.rules.calls, member, original.func.value)
             if rule is not None:
                 site = Site(self, rule, original, updated, matched=member, receiver=updated.func.value)
                 return self._bound(site, receiver_node=original.func.value)
@@ -368,6 +399,22 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         site.args = {"lhs": cst.Arg(updated.left), "rhs": cst.Arg(updated.comparisons[0].comparator)}
         return self._apply(site)
 
+    def _member_rule(self, index: dict, member: str, receiver: cst.BaseExpression) -> tuple:
+        """The rule for `.member` on `receiver`, and the name it matches (Note [numpy dialect] in
+        names.py): on an mx.np array (or, in a numpy-mode file, a receiver of unknown kind) the
+        dialect's rule for `mxnet.numpy.ndarray.member` where there is one; an NDArray rule for a
+        method numpy shares never translates an mx.np array (a rule that says so stands in)."""
+        rule = index.get(member)
+        dialect = index.get(names.NP_ARRAY + member)
+        if rule is None and dialect is None:
+            return None, member
+        kind = self.classify(receiver)
+        if dialect is not None and (kind == "mxnp" or (kind is None and self.analysis.np_mode)):
+            return dialect, names.NP_ARRAY + member
+        if kind == "mxnp" and rule is not None and rule.receiver == "ndarray":
+            return self.rules.all[NP_METHOD_LEFT], member
+        return rule, member
+
     def _bound(self, site: Site, **kw):
         receiver = kw.get("receiver_node")
         kind = self.classify(receiver) if receiver is not None else "nd"
@@ -382,7 +429,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
             if isinstance(why, Dynamic) and site.rule.runtime and site.receiver is None \
                     and self.rules.enabled(site.rule.code) and not self._suppressed(site.rule.code):
                 return self._at_run_time(site, str(why))
-            if kind != "nd" and (site.rule.receiver == "ndarray"
+            if kind not in ("nd", "mxnp") and (site.rule.receiver == "ndarray"
                                  or (receiver is not None and isinstance(why, ForeignKeyword))):
                 return site.node  # numpy's method, or torch's: MXNet's would reject these arguments
             return self._left(site, str(why), kw.get("head"))
@@ -532,6 +579,8 @@ def _shape(node: cst.BaseExpression) -> ast.expr:
         return ast.UnaryOp(op=ast.USub(), operand=_shape(node.expression))
     if isinstance(node, cst.BinaryOperation):
         return ast.BinOp(left=_shape(node.left), op=ast.Add(), right=_shape(node.right))
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:  # `a < b`: an array of a's kind
+        return ast.BinOp(left=_shape(node.left), op=ast.Add(), right=_shape(node.comparisons[0].comparator))
     return ast.Constant(None)
 
 

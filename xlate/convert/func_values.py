@@ -20,6 +20,10 @@ from xlate.convert.rulectx import Manual, Site, Skip, bind
 STATUS = {"safe": "fixed", "review": "review", "manual": "manual"}
 
 _DEFAULTS = {"device_id": "0"}  # MXNet's default for a parameter a caller may leave out
+# The numpy dialect's unary ufuncs (`exp = np.exp` in d2l's library): the one array is all a
+# caller passes; one passing NumPy's `out=`/`where=` gets a TypeError from the lambda, never
+# another value.
+ONE_ARRAY = frozenset({"MX710"})
 
 
 class FunctionValues:
@@ -44,7 +48,9 @@ def translate(conv, rule: Rule, original: cst.CSTNode, updated: cst.BaseExpressi
     """(the function's translation, a message), or (None, why not)."""
     short = resolved.rsplit(".", 1)[-1]
     params = [p for p in rule.signature if not p.startswith("*")]
-    if rule.signature == ("...",) or len(params) != len(rule.signature) or len(params) > 1:
+    if rule.code in ONE_ARRAY and short not in ("round", "around"):
+        params = ["x"]
+    elif rule.signature == ("...",) or len(params) != len(rule.signature) or len(params) > 1:
         spelled = conv.code_for(original)
         return None, (f"`{spelled}` is passed as a value, not called: its calls convert ({rule.code}), but which "
                       f"arguments its callers pass is not known here; wrap it in a lambda that takes those "

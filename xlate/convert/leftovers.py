@@ -101,9 +101,13 @@ def is_array(site: Site) -> bool:
     """Whether the MXNet construct of `site`, left as it is, gives an NDArray."""
     matched = site.matched
     if matched.startswith("."):  # a method: on a value known to be an NDArray
-        return matched[1:] in names.ND_METHODS and site.receiver_kind == "nd"
+        return matched[1:] in names.ND_METHODS and site.receiver_kind in ("nd", "mxnp")
     return array_name(matched)
 
 
 def array_name(resolved: str) -> bool:
+    if resolved.startswith(names.NP_ARRAY + "."):  # an mx.np array's method, matched by its dialect rule
+        return resolved.rsplit(".", 1)[-1] in names.ND_METHODS
+    if resolved.startswith(names.NP_ROOTS):
+        return not resolved.endswith(names.NP_NOT_ARRAYS)
     return resolved.startswith("mxnet.ndarray.") and not resolved.endswith(names.NOT_ARRAYS)

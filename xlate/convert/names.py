@@ -13,6 +13,18 @@ A name bound to an MXNet import and bound some other way in the same scope is am
 it is not rewritten and the use is reported. The same analysis records, per scope, the
 values assigned to plain names, so a receiver can be classified as an NDArray, a numpy
 array or unknown without type inference.
+
+Note [numpy dialect]
+MXNet 1.6+ has a second array API beside `nd`: `mx.np` / `mx.npx` (canonical names
+`mxnet.numpy.*`, `mxnet.numpy_extension.*`; `F.np` in a hybrid_forward and `mx.nd.np` are
+re-exports). Its arrays follow NumPy where NumPy has the method (`x.flatten()` is 1-D, a full
+`x.sum()` 0-d, `x.reshape` has no codes, `x.argmax()` int64), so `classify` tells three kinds
+apart: 'nd' (a legacy NDArray), 'mxnp' (an mx.np array) and 'np' (real NumPy). The converter
+sends a method that numpy shares, on an 'mxnp' receiver, to the dialect's rule for
+`mxnet.numpy.ndarray.<method>` and never to nd's. A file is in numpy mode (`np_mode`) when it
+calls `npx.set_np()` or uses `use_np`, or imports the dialect and not `nd`: there the inputs of
+a Gluon block's forward, what a Gluon layer returns and a Parameter's `data()` are mx.np
+arrays, as MXNet makes them under set_np().
 """
 from __future__ import annotations
 
@@ -60,6 +72,22 @@ _REEXPORTS = [
     ("mxnet.gluon.data.sampler", "mxnet.gluon.data"),
     ("mxnet.gluon.data.vision.datasets", "mxnet.gluon.data.vision"),
     ("mxnet.gluon.contrib.estimator.estimator", "mxnet.gluon.contrib.estimator"),
+    # the numpy dialect (Note [numpy dialect]): one spelling for mx.np / npx and what re-exports them
+    ("mxnet.np", "mxnet.numpy"),
+    ("mxnet.npx", "mxnet.numpy_extension"),
+    ("mxnet.ndarray.np", "mxnet.numpy"),
+    ("mxnet.ndarray.numpy", "mxnet.numpy"),
+    ("mxnet.ndarray.npx", "mxnet.numpy_extension"),
+    ("mxnet.ndarray.numpy_extension", "mxnet.numpy_extension"),
+    ("mxnet.symbol.np", "mxnet.numpy"),
+    ("mxnet.symbol.numpy", "mxnet.numpy"),
+    ("mxnet.symbol.npx", "mxnet.numpy_extension"),
+    ("mxnet.symbol.numpy_extension", "mxnet.numpy_extension"),
+    ("mxnet.numpy.ndarray.ndarray", "mxnet.numpy.ndarray"),
+    ("mxnet.util.set_np", "mxnet.numpy_extension.set_np"),
+    ("mxnet.util.reset_np", "mxnet.numpy_extension.reset_np"),
+    ("mxnet.use_np", "mxnet.util.use_np"),
+    ("mxnet.test_utils.use_np", "mxnet.util.use_np"),
 ]
 _REEXPORTS.sort(key=lambda pair: -pair[0].count("."))
 
@@ -75,6 +103,8 @@ def canonical(dotted: str) -> str:
     return dotted
 
 
+
+NP_ARRAY = "mxnet.numpy.ndarray"  # dialect method rules match NP_ARRAY + ".method" (Note [numpy dialect])
 
 
 def ident(name: str) -> str:
@@ -119,6 +149,8 @@ class Analysis:
         # every name some import binds, in any scope: a name outside it never resolves
         self.imported = frozenset(name for scope in self.scopes.values() for name in scope.imports)
         self._kinds: dict = {}  # (scope key, name) -> classify's answer (a name's values never change)
+        self.np_mode = _numpy_mode(self)  # Note [numpy dialect]
+        self.array_kind = "mxnp" if self.np_mode else "nd"  # what Gluon blocks take and return here
 
     @property
     def uses_gluon(self) -> bool:
@@ -191,7 +223,7 @@ class Analysis:
         `torch.*` or by a helper of converted code), None when unknown."""
         seen = _seen if _seen is not None else set()
         if expr is ARRAY_ARGUMENT:
-            return "nd"
+            return self.array_kind
         if isinstance(expr, ast.Name) and _seen is None:
             # A name assigned on every line of a long file has as many values: each use would
             # read them all again.
@@ -216,11 +248,13 @@ class Analysis:
             if isinstance(expr.func, (ast.Name, ast.Attribute)):
                 made = self.constructed_by(key, expr.func)  # calling a Gluon layer gives an NDArray
                 if made and all(m.startswith("mxnet.gluon.") for m in made):
-                    return "nd"
+                    return self.array_kind
             if func is not None:
                 resolved = self.resolve(key, func)
                 if resolved and resolved.startswith("mxnet.ndarray.") and not resolved.endswith(_NOT_ARRAYS):
                     return "nd"
+                if resolved and resolved.startswith(_NP_ROOTS) and not resolved.endswith(_NP_NOT_ARRAYS):
+                    return "mxnp"
                 if resolved and resolved.startswith("numpy."):
                     return "np"
                 if resolved and resolved.startswith("torch.") and not resolved.startswith(_NOT_TENSORS) \
@@ -228,14 +262,19 @@ class Analysis:
                     return "pt"
             if isinstance(expr.func, ast.Attribute):
                 method = expr.func.attr
-                if method in ("asnumpy", "numpy"):  # an NDArray's, a tensor's: numpy arrays have neither
-                    return "np"
+                if method in _CONVERTS:  # `numpy()`: a tensor's; numpy arrays have none of these
+                    return _CONVERTS[method]
                 if method in TORCH_MODULE_METHODS:
                     return "pt"
+                if method in _FIXED_KIND:  # a Parameter's data(): what Gluon makes in this file
+                    return self.array_kind
+                if method in _MOVES:  # MXNet-only: an MXNet array of the receiver's kind
+                    kind = self.classify(key, expr.func.value, seen)
+                    return kind if kind in ("nd", "mxnp") else self.array_kind
                 if method in ND_METHODS:
-                    return self.classify(key, expr.func.value, seen) if method not in _FIXED_KIND else "nd"
+                    return self.classify(key, expr.func.value, seen)
                 if self.classify(key, expr.func.value, seen) == "pt":  # what torch values give is torch's
-                    return "np" if method == "numpy" else "pt"
+                    return "pt"
             return None
         if isinstance(expr, ast.Attribute) and (expr.attr == "T" or self.classify(key, expr.value, seen) == "pt"):
             return self.classify(key, expr.value, seen)
@@ -251,11 +290,14 @@ class Analysis:
             return self.classify(key, expr.value, seen)
         if isinstance(expr, ast.UnaryOp):
             return self.classify(key, expr.operand, seen)
+        if isinstance(expr, ast.Compare) and len(expr.comparators) == 1:  # `a < b`: as `a - b`
+            expr = ast.BinOp(left=expr.left, op=ast.Sub(), right=expr.comparators[0])
         if isinstance(expr, ast.BinOp):
             kinds = {self.classify(key, expr.left, seen), self.classify(key, expr.right, seen)}
             if "pt" in kinds and kinds <= {"pt", None}:
                 return "pt"
-            return "nd" if "nd" in kinds and "np" not in kinds else ("np" if kinds == {"np"} else None)
+            mx = kinds & {"nd", "mxnp"}  # an MXNet array with a number (or unknown) is that array's kind
+            return mx.pop() if len(mx) == 1 and "np" not in kinds else ("np" if kinds == {"np"} else None)
         return None
 
 
@@ -296,13 +338,68 @@ class Analysis:
 ND_METHODS = frozenset(
     "reshape astype transpose swapaxes flatten expand_dims squeeze sum mean max min prod "
     "abs exp log sqrt square relu sigmoid tanh softmax log_softmax clip copy as_in_context "
-    "as_in_ctx copyto broadcast_to tile repeat one_hot argmax argmin topk data grad".split()
+    "as_in_ctx copyto broadcast_to tile repeat one_hot argmax argmin topk data grad "
+    "std var cumsum round argsort dot take detach".split()
 )
-# MXNet-only methods whose result is an NDArray whatever else we know (a Gluon Parameter's
-# `data()` and `grad()` too: numpy has neither method).
-_FIXED_KIND = frozenset("as_in_context as_in_ctx copyto data grad".split())
+# A Gluon Parameter's `data()` and `grad()` (numpy has neither method): the arrays Gluon makes.
+_FIXED_KIND = frozenset("data grad".split())
+# MXNet-only methods that move an array: an MXNet array of the receiver's kind.
+_MOVES = frozenset("as_in_context as_in_ctx copyto".split())
+# Methods that convert between the three kinds (Note [numpy dialect]).
+_CONVERTS = {"asnumpy": "np", "numpy": "np", "as_np_ndarray": "mxnp", "as_nd_ndarray": "nd"}
 _NOT_ARRAYS = ("waitall", "save", "load", "split", "NDArray", "array_split")
+_NP_ROOTS = ("mxnet.numpy.", "mxnet.numpy_extension.")
+# dialect calls that give something else than one array: lists, tuples, None, devices, flags
+_NP_NOT_ARRAYS = ("split", "array_split", "hsplit", "vsplit", "dsplit", "nonzero", "where", "unique", "shuffle",
+                  "seed", "set_np", "reset_np", "waitall", "save", "savez", "load", "cpu", "gpu", "cpu_pinned",
+                  "num_gpus", "current_context", "is_np_array", "is_np_shape", "topk", "meshgrid", "ndarray",
+                  "shape", "ndim", "size", "use_np")
+
+
+# Note [course libraries]
+# Textbook code imports its course's helper library with an MXNet backend (`from d2l import
+# mxnet as d2l`, `import d2l.mxnet`). Its functions are MXNet code written against the same
+# dialect, and another backend's module (d2l.torch) has different functions and signatures:
+# the import is reported, never rewritten; the advice is to convert the library itself with
+# xlate and import the converted module. Such an import makes the file one xlate converts.
+COURSE_LIBRARIES = ("d2l.mxnet",)
+
+
+def course_library(dotted: str) -> bool:
+    return any(dotted == lib or dotted.startswith(lib + ".") for lib in COURSE_LIBRARIES)
+
+
+def _numpy_mode(analysis: "Analysis") -> bool:
+    """Note [numpy dialect]: set_np()/use_np anywhere, or the dialect imported and `nd` not."""
+    dialect = legacy = False
+    for _, canon in analysis.mx_imports:
+        if canon.startswith(("mxnet.numpy", "mxnet.util.use_np")):
+            dialect = True
+        elif canon.startswith("mxnet.ndarray"):
+            legacy = True
+    for node in ast.walk(analysis.tree):
+        if isinstance(node, ast.Attribute):
+            dotted = _dotted(node)  # `mx.np.zeros`, `npx.set_np`, `mx.nd`
+        elif isinstance(node, ast.Name) and node.id in ("set_np", "use_np"):
+            dotted = node.id
+        else:
+            continue
+        if dotted is None:
+            continue
+        resolved = analysis.resolve((), dotted)
+        if not resolved or resolved is AMBIGUOUS:
+            continue
+        if resolved in ("mxnet.numpy_extension.set_np", "mxnet.util.use_np"):
+            return True
+        if resolved.startswith(("mxnet.numpy", "mxnet.numpy_extension")):
+            dialect = True
+        elif resolved.startswith("mxnet.ndarray"):
+            legacy = True
+    return dialect and not legacy
+
+
 NOT_ARRAYS = _NOT_ARRAYS  # nd.* functions that make no NDArray
+NP_ROOTS, NP_NOT_ARRAYS = _NP_ROOTS, _NP_NOT_ARRAYS  # the same for the dialect
 # torch calls whose result is no tensor (the rest of `torch.*` makes tensors or torch objects,
 # which no MXNet rule applies to either)
 _NOT_TENSORS = ("torch.save", "torch.load", "torch.split", "torch.chunk", "torch.unbind")
@@ -519,6 +616,8 @@ class _Collector:
     def _import(self, scope: Scope, name: str, dotted: str, line: int, full: str = "") -> None:
         scope = scope.declared.get(name, scope)
         scope.imports[name] = canonical(dotted) if is_mxnet(dotted) else dotted
+        if course_library(dotted) or course_library(full):  # Note [course libraries]
+            self.a.uses_mxnet = True
         if any(k.startswith(GLUON_ROOTS) for k in self.a.facts.get(dotted, ())):
             self.a.uses_mxnet = True  # a Gluon block of the tree: `class Lrn(ConvBlock)` is Gluon code
         if is_mxnet(dotted) or is_mxnet(full):

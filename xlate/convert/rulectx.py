@@ -357,5 +357,7 @@ def unknown_receiver(site: Site) -> str:
     what = site.code(site.receiver).strip()
     if len(what) > 40:
         what = what[:37] + "..."
-    return (f"could not tell whether `{what}` is an MXNet NDArray (numpy has `{site.matched}` too); "
+    method = "." + site.matched.rsplit(".", 1)[-1]  # a dialect rule matches `mxnet.numpy.ndarray.<m>`
+    kind = "an mx.np array" if site.matched.startswith("mxnet.numpy.") else "an MXNet NDArray"
+    return (f"could not tell whether `{what}` is {kind} (numpy has `{method}` too); "
             f"if it is: {site.rule.summary}")

@@ -5,7 +5,7 @@ from typing import Callable
 
 import libcst as cst
 
-from xlate.convert.rulectx import Manual, Site
+from xlate.convert.rulectx import NOT_LITERAL, Manual, Site
 
 _DTYPES = {
     "float16", "float32", "float64", "bfloat16", "uint8", "int8", "int16", "int32", "int64", "bool",
@@ -22,10 +22,15 @@ def convert_dtype(site: Site, node: cst.BaseExpression) -> cst.BaseExpression:
         name = _DTYPE_ALIASES.get(value, value)
     else:
         resolved = site.conv.resolve_expr(node)
-        if resolved and resolved.split(".")[0] in ("numpy", "torch"):
+        if resolved and (resolved.split(".")[0] in ("numpy", "torch") or resolved.startswith("mxnet.numpy.")):
             name = resolved.rsplit(".", 1)[1]
+        elif text.startswith("torch.") and text.count(".") == 1:  # mx.np's `np.float32`, already rewritten (MX717)
+            name = text[len("torch."):]
         elif text in ("float", "int", "bool"):
             name = _DTYPE_ALIASES.get(text, text)
+    if name not in _DTYPES and value is NOT_LITERAL and site.rule.family == 7:
+        # the numpy dialect: a dtype known only at run time (`dtype=x.dtype`, a parameter), mapped then
+        return site.emit(f"{site.helper('_mx_dtype')}({{d}})", d=node)
     if name not in _DTYPES:
         raise Manual(f"dtype `{text}` is not a literal dtype xlate can map; pass a torch dtype")
     return site.emit(f"torch.{name}")

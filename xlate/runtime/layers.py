@@ -30,6 +30,9 @@ def _mx_dtype(dtype):
     if dtype is None or isinstance(dtype, torch.dtype):
         return dtype
     name = dtype if isinstance(dtype, str) else getattr(dtype, "name", None) or getattr(dtype, "__name__", None)
+    # NumPy's spellings, which MXNet takes: `float`/'float' is float64 and `int` int64 (torch.float
+    # and torch.int are float32 and int32)
+    name = {"float": "float64", "int": "int64", "double": "float64", "half": "float16"}.get(str(name), name)
     found = getattr(torch, str(name), None)
     if not isinstance(found, torch.dtype):
         raise TypeError(f"dtype {dtype!r} has no torch equivalent")

@@ -61,13 +61,21 @@ def _mx_leaky_relu(data=None, gamma=None, act_type="leaky", slope=0.25, lower_bo
 
 def _mx_softmax(data=None, length=None, axis=-1, temperature=None, dtype=None, use_length=False, out=None,
                 name=None):
-    """MXNet softmax: over `axis` (-1 by default), the input divided by `temperature` first."""
+    """MXNet softmax (nd.softmax, npx.softmax): over `axis` (-1 by default), the input divided by
+    `temperature` first. With use_length, `length` (integers, the input's shape without `axis`)
+    keeps the first `length` positions along the axis: the others are 0, and a length of 0 gives
+    a row of zeros, not NaN (docs/semantics/numpy_dialect.md N7.2, N7.3)."""
     _mx_no_out(out)
-    if use_length:
-        raise NotImplementedError("softmax with use_length=True is not translated: mask the positions past "
-                                  "each length with -inf before torch.softmax")
     x = data if temperature is None or temperature == 1.0 else data / temperature
-    return torch.softmax(x, dim=axis, dtype=_mx_dtype(dtype))
+    if not use_length:
+        return torch.softmax(x, dim=axis, dtype=_mx_dtype(dtype))
+    if length is None or length.is_floating_point():
+        raise TypeError("softmax with use_length=True takes integer lengths, as MXNet does")
+    axis = axis % x.dim()
+    steps = torch.arange(x.shape[axis], device=x.device).reshape((-1,) + (1,) * (x.dim() - axis - 1))
+    keep = steps < length.to(x.device).unsqueeze(axis)
+    low = torch.finfo(x.dtype).min  # a finite fill: a row with nothing kept gives no NaN
+    return torch.softmax(x.masked_fill(~keep, low), dim=axis, dtype=_mx_dtype(dtype)).masked_fill(~keep, 0.0)
 
 
 def _mx_log_softmax(data=None, axis=-1, temperature=None, dtype=None, use_length=False, out=None, name=None):

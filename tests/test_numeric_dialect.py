@@ -1,0 +1,66 @@
+"""The numpy dialect's rules (family 7xx) against live MXNet in numpy mode.
+
+The value cases themselves live in xlate/check/dialect_cases.py, appended to the shared table
+(rule_cases.CASES), so test_numeric_ndarray.py runs each on its fixed example and on drawn
+shapes, and `xlate check --rules` runs them too. Here: every dialect rule that rewrites values
+has a case, the random and dropout rules' statistical checks, and numpy mode left as it was.
+"""
+from __future__ import annotations
+
+import pytest
+
+from mxsupport import import_mxnet, import_torch
+
+from xlate.check import rule_cases
+from xlate.check.dialect_cases import DIALECT_CASES, DIALECT_RANDOM_CASES
+
+pytestmark = pytest.mark.mxnet
+
+# rules that rewrite no value: removals (their examples show them) and reports
+NO_VALUES = {"MX700", "MX701"}
+
+
+def test_every_dialect_rule_that_rewrites_values_has_a_case():
+    from xlate.convert import catalogue
+
+    covered = {code.partition(":")[0] for c in rule_cases.CASES for code in c.codes} \
+        | {s.rule for s in rule_cases.SPECIAL_CHECKS}
+    numeric = {r.code for r in catalogue.read() if r.family == 7 and r.kind in ("call", "reference")
+               and r.applicability != "manual"} - NO_VALUES
+    assert numeric, "no dialect rules found"
+    assert numeric <= covered, sorted(numeric - covered)
+
+
+def test_dialect_cases_are_in_the_shared_table():
+    ids = {c.id for c in rule_cases.CASES}
+    assert all(c.dialect and c.id.startswith("np-") and c.id in ids for c in DIALECT_CASES)
+    assert "from mxnet import np, npx" in DIALECT_CASES[0].source
+
+
+def test_a_dialect_case_leaves_numpy_mode_off():
+    mx = import_mxnet()
+    import_torch()
+    case = rule_cases.BY_ID["np-sum-full"]
+    assert not rule_cases.problems(rule_cases.run_example(case, case.args, case.options, 0))
+    assert not mx.util.is_np_array() and not mx.util.is_np_shape()
+
+
+def test_a_wrong_translation_is_caught():
+    """The runner compares: NumPy's float64 default where MXNet gives float32 is a mismatch."""
+    import_mxnet()
+    torch = import_torch()
+    case = rule_cases.BY_ID["np-array-float-list"]
+    expected, _ = rule_cases.run_mx(rule_cases.load(case.source), [], dialect=True)
+    rows = rule_cases.compare_outputs(torch.tensor([1, 2.5, -3], dtype=torch.float64), expected)
+    assert rule_cases.problems(rows) and "dtype" in rule_cases.problems(rows)[0]
+
+
+@pytest.mark.parametrize("id,expr,moments,dtype", DIALECT_RANDOM_CASES, ids=[c[0] for c in DIALECT_RANDOM_CASES])
+def test_random_statistics(id, expr, moments, dtype):
+    import_mxnet()
+    rule_cases.check_random_statistics(id, expr, moments, dtype, code="MX709:review", dialect=True)
+
+
+def test_dropout_modes():
+    import_mxnet()
+    rule_cases.check_dropout_op(dialect=True)

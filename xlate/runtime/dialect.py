@@ -1,0 +1,144 @@
+"""Helpers for MXNet's numpy dialect (`mx.np`, `mx.npx`) where it differs from both NumPy's
+and nd's translations; each says what MXNet 1.9.1 computes (docs/semantics/numpy_dialect.md
+gives the measured rows, cited as N<section>.<row>).
+
+The dialect reuses nd's helpers where the operator is the same (`_mx_softmax`, `_mx_pick`,
+`_mx_one_hot`, `_mx_sequence_mask`, `_mx_take`, `_mx_eye`, `_mx_arange_like`, ...); the ones here
+are those whose semantics are the dialect's own.
+"""
+import torch
+
+
+def _mx_np_array(object, dtype=None, ctx=None):
+    """mx.np.array: Python data (numbers, bools, lists, even lists of arrays) make float32; a NumPy
+    array or scalar keeps its dtype (int64, float64, bool); an array is copied with its dtype and
+    stays in the graph (N1.2-N1.7). `dtype=` converts, `ctx=` places."""
+    want = _mx_dtype(dtype)
+    if isinstance(object, torch.Tensor):
+        out = object.clone() if want is None else object.to(want, copy=True)
+    elif hasattr(object, "__array__") and hasattr(object, "dtype"):
+        out = torch.tensor(object.__array__(), dtype=want)
+    elif isinstance(object, (list, tuple)) and any(isinstance(e, (torch.Tensor, list, tuple)) for e in object):
+        out = torch.stack([_mx_np_array(e, dtype or "float32") for e in object])
+    else:
+        out = torch.tensor(object, dtype=want or torch.float32)
+    return out if ctx is None else out.to(ctx)
+
+
+def _mx_np_size(size):
+    """NumPy's `size=` as torch's samplers take it: None draws one value (a 0-d array, N5.1), an
+    int is a 1-tuple, a shape stays a shape."""
+    if size is None:
+        return ()
+    if isinstance(size, (tuple, list, torch.Size)):
+        return tuple(int(n) for n in size)
+    return (int(size),)
+
+
+def _mx_np_dot(a, b, out=None):
+    """mx.np.dot (NumPy's dot): a's last axis with b's second-to-last (its only one when 1-D), every
+    pair of the other axes kept (N3.1-N3.4); torch.matmul batches instead when both are 3-D or more.
+    A 0-d array multiplies."""
+    if out is not None:
+        raise NotImplementedError("out= (writing into an existing array) is not translated: assign the result")
+    a, b = torch.as_tensor(a), torch.as_tensor(b)
+    if a.dim() == 0 or b.dim() == 0:
+        return a * b
+    return torch.tensordot(a, b, dims=([a.dim() - 1], [max(b.dim() - 2, 0)]))
+
+
+def _mx_npx_reshape(a, newshape, reverse=False, order="C"):
+    """npx.reshape's codes, which are not nd.reshape's (N6.1-N6.7): -1 infers (and stands for one
+    input axis), -2 copies one axis, -3 drops an axis of size 1, -4 copies every remaining axis,
+    -5 merges two, -6 splits one into the two values after it (one may be -1); 0 is an error.
+    `reverse` reads the input's axes and the codes from the right."""
+    if order != "C":
+        raise NotImplementedError(f"npx.reshape order={order!r}: only 'C' is translated")
+    src = list(a.shape)
+    spec = [newshape] if isinstance(newshape, int) else list(newshape)
+    if reverse:
+        src, spec = src[::-1], spec[::-1]
+    dims, i, j, infer = [], 0, 0, -1
+    while j < len(spec):
+        d = spec[j]
+        if d == -1:
+            if infer >= 0:
+                raise ValueError("npx.reshape: at most one -1")
+            infer = len(dims)
+            dims.append(1)
+            i += 1
+        elif d == -2:
+            dims.append(src[i])
+            i += 1
+        elif d == -3:
+            if src[i] != 1:
+                raise ValueError(f"npx.reshape: -3 skips an axis of size 1, not {src[i]}")
+            i += 1
+        elif d == -4:
+            dims.extend(src[i:])
+            i = len(src)
+        elif d == -5:
+            dims.append(src[i] * src[i + 1])
+            i += 2
+        elif d == -6:
+            d0, d1, d2 = src[i], spec[j + 1], spec[j + 2]
+            d1 = d0 // d2 if d1 == -1 else d1
+            d2 = d0 // d1 if d2 == -1 else d2
+            if d1 * d2 != d0:
+                raise ValueError(f"npx.reshape: -6 cannot split {d0} into ({spec[j + 1]}, {spec[j + 2]})")
+            dims.extend([d1, d2])
+            i += 1
+            j += 2
+        elif d > 0:
+            dims.append(d)
+            i += 1
+        else:
+            raise ValueError(f"npx.reshape: {d} is not a size or a code (-1 to -6)")
+        j += 1
+    if infer >= 0:
+        known = 1
+        for k, d in enumerate(dims):
+            known *= d if k != infer else 1
+        dims[infer] = a.numel() // known if known else 0
+    return a.reshape(dims[::-1] if reverse else dims)
+
+
+def _mx_np_pad(x, pad_width=None, mode="constant", constant_values=0, **kwargs):
+    """mx.np.pad (constant mode): `pad_width` as NumPy takes it (an int, one (before, after) pair, or
+    one pair per axis from the first); torch's F.pad lists the pairs from the last axis (N8.18)."""
+    if kwargs:
+        raise NotImplementedError(f"np.pad arguments {sorted(kwargs)} are not translated")
+    n = x.dim()
+    if isinstance(pad_width, int):
+        pairs = [(pad_width, pad_width)] * n
+    else:
+        pairs = [tuple(p) if isinstance(p, (list, tuple)) else (p, p) for p in pad_width]
+        if len(pairs) == 2 and all(isinstance(p, int) for p in pad_width):
+            pairs = [tuple(pad_width)] * n
+        elif len(pairs) == 1:
+            pairs = pairs * n
+    flat = [w for pair in reversed(pairs) for w in pair]
+    if mode != "constant":
+        raise NotImplementedError(f"np.pad mode={mode!r} is not translated (constant only)")
+    return torch.nn.functional.pad(x, flat, value=constant_values)
+
+
+def _mx_npx_topk(data=None, axis=-1, k=1, ret_typ="indices", is_ascend=False, dtype="float32", out=None, name=None):
+    """npx.topk / nd.topk: the k largest (smallest with is_ascend) along `axis` (None: the flattened
+    array); 'indices' as `dtype` (float32 by default), 'value', 'both' a list [values, indices],
+    'mask' 0/1 of the input's shape and dtype (N7.14-N7.17)."""
+    if out is not None:
+        raise NotImplementedError("out= (writing into an existing array) is not translated: assign the result")
+    x = data.reshape(-1) if axis is None else data
+    dim = 0 if axis is None else axis
+    values, indices = torch.topk(x, k, dim=dim, largest=not is_ascend)
+    indices_as = indices.to(_mx_dtype(dtype) or torch.float32)
+    if ret_typ == "indices":
+        return indices_as
+    if ret_typ == "value":
+        return values
+    if ret_typ == "both":
+        return [values, indices_as]
+    if ret_typ == "mask":
+        return torch.zeros_like(x).scatter(dim, indices, 1.0).reshape(data.shape)
+    raise ValueError(f"topk ret_typ={ret_typ!r} is not one of MXNet's")
