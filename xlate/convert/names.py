@@ -294,6 +294,10 @@ class Analysis:
             expr = ast.BinOp(left=expr.left, op=ast.Sub(), right=expr.comparators[0])
         if isinstance(expr, ast.BinOp):
             kinds = {self.classify(key, expr.left, seen), self.classify(key, expr.right, seen)}
+            if _CYCLE in kinds:  # `y = y * 2`: what y's other bindings say, with a number or unknown
+                if kinds <= {_CYCLE, None}:
+                    return _CYCLE
+                kinds.discard(_CYCLE)
             if "pt" in kinds and kinds <= {"pt", None}:
                 return "pt"
             mx = kinds & {"nd", "mxnp"}  # an MXNet array with a number (or unknown) is that array's kind

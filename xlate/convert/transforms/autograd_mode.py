@@ -30,6 +30,11 @@ def transform(site: Site):
     enclosing = train_models.state(site, stack[:-1])
     flag = train_models.flag(site, kind, site.original)
     inner = train_models.step(kind, enclosing, flag)
+    if kind in ("train_mode", "predict_mode") and site.conv.defs \
+            and not any(train_models.autograd_call(site, w) for w in stack[:-1]):
+        # in a function, whether MXNet records here is the caller's (a forward under record()):
+        # train_mode/predict_mode change the training flag only, so the gradient mode stays
+        inner = (inner[0], inner[1], enclosing[2])
     models = train_models.models_in(site, with_node.body)
     before = [_mode_call(m, flag) for m in models]
     after = [_mode_call(m, enclosing[1]) for m in models] if flag != enclosing[1] else []

@@ -172,12 +172,34 @@ def transform(site: Site):
     if not kwonly and isinstance(star, cst.ParamStar):
         star = cst.MaybeSentinel.DEFAULT
     new_params = fn.params.with_changes(params=[params[0], *keep], kwonly_params=kwonly, star_arg=star)
+    rebound: set = set()
     if names:
         renamer = _ToSelf(names, me)
-        body = body.visit(renamer)
-        if renamer.stored & names:
-            raise Manual(f"`{', '.join(sorted(renamer.stored & names))}` is rebound inside hybrid_forward: "
-                         f"read the parameter as `{me}.<name>` by hand")
-    moved = f"; {', '.join(sorted(names))} -> {me}.<name>" if names else ""
+        renamed = body.visit(renamer)
+        rebound = renamer.stored & names
+        if rebound:  # `offsets = F.slice_like(offsets, ...)`: read once into the local name
+            if not isinstance(body, cst.IndentedBlock):
+                raise Manual(f"`{', '.join(sorted(rebound))}` is rebound inside a one-line hybrid_forward: "
+                             f"read the parameter as `{me}.<name>` by hand")
+            renamed = _bind_first(body.visit(_ToSelf(names - rebound, me)),
+                                  [f"{n} = {me}.{n}" for n in sorted(rebound)])
+        body = renamed
+    moved = f"; {', '.join(sorted(names - rebound))} -> {me}.<name>" if names - rebound else ""
+    if rebound:
+        moved += f"; {', '.join(sorted(rebound))} (rebound in the body) read once at its top: `<name> = {me}.<name>`"
     site.fixed(f"`hybrid_forward({me}, {namespace}, ...)` -> `forward({me}, ...)`{moved}")
     return fn.with_changes(name=cst.Name("forward"), params=new_params, body=body)
+
+
+def _bind_first(body: cst.IndentedBlock, lines: list[str]) -> cst.IndentedBlock:
+    """`body` with `lines` first (after a docstring): Gluon passes each parameter's value in,
+    and the body may then rebind the local name freely."""
+    stmts = list(body.body)
+    at = 1 if stmts and isinstance(stmts[0], cst.SimpleStatementLine) and len(stmts[0].body) == 1 \
+        and isinstance(stmts[0].body[0], cst.Expr) and isinstance(stmts[0].body[0].value, (cst.SimpleString,
+                                                                                           cst.ConcatenatedString)) else 0
+    new = [cst.parse_statement(line + "\n") for line in lines]
+    if at < len(stmts):  # the statement that was first keeps the comments above it, after the reads
+        new[0] = new[0].with_changes(leading_lines=stmts[at].leading_lines)
+        stmts[at] = stmts[at].with_changes(leading_lines=[])
+    return body.with_changes(body=stmts[:at] + new + stmts[at:])

@@ -1,4 +1,5 @@
-"""autograd.is_training() in a Gluon block's forward -> `self.training`."""
+"""autograd.is_training() in a Gluon block's forward -> `self.training`; inside a `with
+autograd.record()/train_mode()/predict_mode()/pause():` block, the flag that block sets."""
 import ast
 from typing import Iterator, Optional
 
@@ -21,6 +22,10 @@ def transform(site: Site):
 def training_flag(site: Site) -> str:
     """`self.training` (with the forward's own name for self) inside a Gluon block's forward,
     where it is MXNet's autograd.is_training(); Manual elsewhere."""
+    from xlate.convert.transforms import train_models
+
+    if any(train_models.autograd_call(site, w) for w in site.conv.with_stack):
+        return _lexical(site)  # `with autograd.train_mode():` inside a forward sets the flag there
     key = site.conv.scopes[-1]
     me = None
     if key and key[-1][0] in _FORWARDS and site.conv.analysis.gluon_class(key) is not None:

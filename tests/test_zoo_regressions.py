@@ -1,0 +1,112 @@
+"""Gluon idioms of GluonCV's model zoo that the training-code family changed the meaning of,
+compared with MXNet (found by bench/model_zoo.py after the families merged)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from xlate.convert.engine import convert_source
+from xlate.runtime import load
+
+mx = pytest.importorskip("mxnet")
+torch = pytest.importorskip("torch")
+
+
+def _converted(source: str, name: str):
+    result = convert_source(source)
+    assert not [d for d in result.diagnostics if d.status == "manual"], result.diagnostics
+    namespace = dict(vars(load()))
+    exec(compile(result.output, "<converted>", "exec"), namespace)
+    return result, namespace[name]
+
+
+GROUP_NORM = '''
+from mxnet import autograd, gluon
+
+
+class GN(gluon.HybridBlock):
+    """GluonCV's GroupNorm: batch statistics over groups, under train_mode() whatever the mode."""
+    def __init__(self, ngroups=2, **kwargs):
+        super().__init__(**kwargs)
+        self.ngroups = ngroups
+
+    def hybrid_forward(self, F, x):
+        with autograd.train_mode():
+            y = x.expand_dims(0).reshape(0, 0, self.ngroups, -1)
+            y = y.reshape(1, -3, -1)
+            y = F.BatchNorm(y, F.ones(x.shape[0] * self.ngroups), F.zeros(x.shape[0] * self.ngroups),
+                            F.zeros(x.shape[0] * self.ngroups), F.ones(x.shape[0] * self.ngroups), name='fwd')
+        if autograd.is_training():
+            y = y * 2
+        return y.reshape_like(x)
+'''
+
+
+def test_train_mode_in_a_forward_keeps_gradients_and_batch_statistics():
+    result, GNpt = _converted(GROUP_NORM, "GN")
+    code = result.output.split("\ndef _mx_")[0]  # the helpers pasted after it have their own
+    assert "no_grad" not in code and "training=True" in code
+    ns = {}
+    exec(GROUP_NORM, ns)
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(2, 4, 3)).astype("float32") * 3 + 1
+    head = rng.normal(size=x.shape).astype("float32")
+    mx_block, pt_block = ns["GN"](), GNpt()
+    # predicting: MXNet still normalises with the batch's statistics (train_mode), and no * 2
+    mx_out = mx_block(mx.nd.array(x)).asnumpy()
+    pt_block.eval()
+    with torch.no_grad():
+        pt_out = pt_block(torch.tensor(x)).numpy()
+    np.testing.assert_allclose(pt_out, mx_out, rtol=1e-4, atol=1e-4)
+    # training: the gradient reaches the input through the normalisation
+    xm = mx.nd.array(x)
+    xm.attach_grad()
+    with mx.autograd.record():
+        ym = mx_block(xm)
+    ym.backward(mx.nd.array(head))
+    xt = torch.tensor(x, requires_grad=True)
+    pt_block.train()
+    yt = pt_block(xt)
+    yt.backward(torch.tensor(head))
+    np.testing.assert_allclose(yt.detach().numpy(), ym.asnumpy(), rtol=1e-4, atol=1e-4)
+    assert xt.grad is not None
+    np.testing.assert_allclose(xt.grad.numpy(), xm.grad.asnumpy(), rtol=1e-3, atol=1e-4)
+
+
+YOLO_OUTPUT = '''
+from mxnet import gluon
+
+
+class Out(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.offsets = self.params.get_constant('offsets', [[0.5, 1.5, 2.5]])
+
+    def hybrid_forward(self, F, x, offsets):
+        """GluonCV's YOLOOutputV3 rebinds a constant it is passed."""
+        offsets = F.slice_like(offsets, x * 0, axes=(1,))
+        return F.broadcast_add(x, offsets)
+'''
+
+
+def test_a_rebound_gluon_parameter_is_read_once_at_the_top():
+    result, Outpt = _converted(YOLO_OUTPUT, "Out")
+    assert "offsets = self.offsets\n" in result.output
+    ns = {}
+    exec(YOLO_OUTPUT, ns)
+    block = ns["Out"]()
+    block.initialize()
+    x = np.arange(4, dtype="float32").reshape(2, 2) - 1.5
+    expected = block(mx.nd.array(x)).asnumpy()
+    np.testing.assert_allclose(Outpt()(torch.tensor(x)).numpy(), expected, rtol=1e-6)
+
+
+def test_a_name_rebound_from_itself_keeps_its_array_kind():
+    source = ("from mxnet import nd\n"
+              "def f(x, n):\n"
+              "    y = nd.relu(x)\n"
+              "    if n:\n"
+              "        y = y * 2\n"
+              "    return y.reshape_like(x), y.astype('float16')\n")
+    out = convert_source(source).output
+    assert "reshape_like" not in out and "astype" not in out
