@@ -109,6 +109,21 @@ def pt_run(model, arrays, device, train: bool, heads=None):
     return [o.detach().cpu().numpy() for o in outs], grads
 
 
+# Recurrent cells that drop at random (Gluon's and their translations, `_mx_ZoneoutCell`): the
+# attributes holding their rates, on both sides. DropoutCell keeps Gluon's `_rate` (MXNet) and
+# is a torch Dropout (PyTorch).
+_CELL_RATES = {"ZoneoutCell": ("zoneout_outputs", "zoneout_states"),
+               "VariationalDropoutCell": ("drop_inputs", "drop_states", "drop_outputs")}
+
+
+def _cell_rates(obj) -> tuple[str, ...]:
+    for cls in type(obj).__mro__:
+        found = _CELL_RATES.get(cls.__name__.replace("_mx_", ""))
+        if found:
+            return found
+    return ()
+
+
 def dropout_rates(mx_net=None, pt_model=None) -> list[float]:
     """The non-zero dropout rates of one model, in registration order."""
     rates = []
@@ -120,9 +135,11 @@ def dropout_rates(mx_net=None, pt_model=None) -> list[float]:
                 rates.append(float(m.p))
             elif isinstance(m, (torch.nn.RNNBase, torch.nn.MultiheadAttention)):
                 rates.append(float(m.dropout))
+            rates.extend(float(getattr(m, a)) for a in _cell_rates(m))
 
     def walk(block):
-        if type(block).__name__ == "Dropout":
+        rates.extend(float(getattr(block, a)) for a in _cell_rates(block))
+        if type(block).__name__ in ("Dropout", "DropoutCell"):
             rates.append(float(block._rate))
         elif isinstance(getattr(block, "_dropout", None), (int, float)):
             rates.append(float(block._dropout))
@@ -143,9 +160,13 @@ def no_dropout(mx_net, pt_model) -> None:
             m.p = 0.0
         elif isinstance(m, (torch.nn.RNNBase, torch.nn.MultiheadAttention)):  # between layers, on weights
             m.dropout = 0.0
+        for a in _cell_rates(m):
+            setattr(m, a, 0.0)
 
     def walk(block):
-        if type(block).__name__ == "Dropout":
+        for a in _cell_rates(block):
+            setattr(block, a, 0.0)
+        if type(block).__name__ in ("Dropout", "DropoutCell"):
             block._rate = 0.0
         elif hasattr(block, "_dropout") and isinstance(block._dropout, (int, float)):
             block._dropout = 0.0  # gluon.rnn layers (MXNet's CPU kernel ignores it anyway)
