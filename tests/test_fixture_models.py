@@ -69,6 +69,12 @@ CASES = (
     # a dropped transpose_b fails on values, not shapes
     Case("custom_params", "build", ("tokens:int64[4,7]<20",),
          {"vocab_size": 20, "max_length": 7, "embed_size": 8, "hidden_size": 8, "num_tags": 4}),
+    # sequence models (issue 10): a 2-layer bidirectional LSTM on NTC input called without states
+    Case("lstm_tagger", "build", ("tokens:int64[3,7]<20",)),
+    # a TNC GRU language model: begin_state, states returned, detached and carried into a second call
+    Case("gru_language_model", "build", ("first:int64[5,3]<30", "second:int64[4,3]<30")),
+    # stacked, residual and bidirectional cells unrolled with valid_length (NTC, Gluon's default)
+    Case("cell_unroll", "build", ("x:float32[4,5,3]", "padding:int32[4]<5")),
 )
 
 
