@@ -75,6 +75,12 @@ CASES = (
     Case("gru_language_model", "build", ("first:int64[5,3]<30", "second:int64[4,3]<30")),
     # stacked, residual and bidirectional cells unrolled with valid_length (NTC, Gluon's default)
     Case("cell_unroll", "build", ("x:float32[4,5,3]", "padding:int32[4]<5")),
+    # gluonnlp's TransformerEncoder with valid_length (padded keys masked, padded outputs zeroed);
+    # 9 steps: past its 6-row position table, which gluonnlp clips
+    Case("nlp_encoder_classifier", "Batch", ("tokens:int64[3,9]<30", "padding:int32[3]<9")),
+    # get_model('bert_12_768_12', pretrained=False) made small: pooled classifier, tied MLM decoder
+    Case("small_bert", "build", ("tokens:int64[2,6]<16", "token_types:int64[2,6]<2", "padding:int32[2]<6",
+                                 "masked_positions:int64[2,2]<6")),
 )
 
 

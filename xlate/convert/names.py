@@ -52,6 +52,19 @@ _REEXPORTS = [
     ("mxnet.gluon.nn.activations", "mxnet.gluon.nn"),
     ("mxnet.gluon.rnn.rnn_layer", "mxnet.gluon.rnn"),
     ("mxnet.gluon.rnn.rnn_cell", "mxnet.gluon.rnn"),
+    ("mxnet.gluon.contrib.rnn.rnn_cell", "mxnet.gluon.contrib.rnn"),
+    # gluonnlp 0.10's public names (its modules re-export them one level up)
+    ("gluonnlp.model.transformer", "gluonnlp.model"),
+    ("gluonnlp.model.attention_cell", "gluonnlp.model"),
+    ("gluonnlp.model.bert", "gluonnlp.model"),
+    ("gluonnlp.model.block", "gluonnlp.model"),
+    ("gluonnlp.model.sequence_sampler", "gluonnlp.model"),
+    ("gluonnlp.data.batchify.batchify", "gluonnlp.data.batchify"),
+    ("gluonnlp.data.sampler", "gluonnlp.data"),
+    ("gluonnlp.data.transforms", "gluonnlp.data"),
+    ("gluonnlp.data.utils", "gluonnlp.data"),
+    ("gluonnlp.vocab.vocab", "gluonnlp.vocab"),
+    ("gluonnlp.Vocab", "gluonnlp.vocab.Vocab"),
 ]
 _REEXPORTS.sort(key=lambda pair: -pair[0].count("."))
 

@@ -1,0 +1,56 @@
+"""`gluonnlp.model.get_model(name, pretrained=False, vocab=...)` and the BERT family's own
+functions (`bert_12_768_12(...)`) -> `_mx_get_model(name, ...)`, which builds the architecture
+from gluonnlp's hyper-parameters; downloads (pretrained weights, dataset vocabularies) are
+left for a human."""
+import libcst as cst
+
+from xlate.convert.rulectx import NOT_LITERAL, Manual, Site
+from xlate.convert.table import EQ, commas
+
+BUILT = ("bert_12_768_12", "bert_24_1024_16", "ernie_12_768_12", "roberta_12_768_12", "roberta_24_1024_16")
+# the family functions' parameters before **kwargs (gluonnlp/model/bert.py)
+_BERT = ("dataset_name", "vocab", "pretrained", "ctx", "root", "use_pooler", "use_decoder", "use_classifier",
+         "pretrained_allow_missing", "hparam_allow_override")
+_ROBERTA = ("dataset_name", "vocab", "pretrained", "ctx", "use_decoder", "root", "hparam_allow_override")
+
+
+def _checks(site: Site, name) -> None:
+    if name is not NOT_LITERAL and name not in BUILT:
+        raise Manual(f"get_model({name!r}) is not translated (only the BERT family {', '.join(BUILT)}): translate "
+                     f"the model's gluonnlp source with xlate, or write it with torch")
+    pretrained = site.literal("pretrained", True)
+    if pretrained is not False:
+        raise Manual("pretrained weights come from gluonnlp's download: write pretrained=False and load the "
+                     "gluonnlp .params file converted by `xlate convert-weights` (the architecture maps name for name)")
+    dataset = site.literal("dataset_name", None)
+    if dataset is not None:
+        raise Manual(f"dataset_name={site.code(site.value('dataset_name'))} downloads gluonnlp's vocabulary: build "
+                     f"the vocabulary (the translated Vocab) and pass vocab= instead")
+
+
+def transform(site: Site):
+    short = site.matched.rsplit(".", 1)[-1]
+    if short == "get_model":
+        positional = [a for a in site.node.args if a.keyword is None]
+        if not positional or positional[0].star:
+            raise Manual("get_model without its model name")
+        site.args = {a.keyword.value: a for a in site.node.args if a.keyword is not None}
+        if any(a.star for a in site.node.args) or len(positional) > 1:
+            raise Manual("get_model takes the name, then keywords: pass them by keyword so xlate can check "
+                         "pretrained and dataset_name")
+        name = site.evaluate(positional[0].value)
+        _checks(site, name)
+        if name is NOT_LITERAL:
+            site.review("`get_model(name, ...)` -> `_mx_get_model(name, ...)`: the name is known at run time; the "
+                        "helper builds the BERT family only and raises on another")
+        else:
+            site.fixed(f"`get_model({name!r}, ...)` -> `_mx_get_model(...)`: gluonnlp's architecture, uninitialised")
+        return site.node.with_changes(func=site.emit("_mx_get_model"))
+    site.bind(*(_ROBERTA if short.startswith("roberta") else _BERT))
+    _checks(site, short)
+    args = [cst.Arg(cst.SimpleString(repr(short)))]
+    for name, arg in site.args.items():
+        args.append(cst.Arg(arg.value, keyword=cst.Name(name), equal=EQ))
+    args += [a for a in site.node.args if a.star == "**"]
+    site.fixed(f"`{short}(...)` -> `_mx_get_model({short!r}, ...)`: gluonnlp's architecture, uninitialised")
+    return cst.Call(site.emit("_mx_get_model"), args=commas(args))
