@@ -152,6 +152,15 @@ class _mx_StepCell(_mx_RecurrentCell, _mx_Deferred):
                 self._mx_materialize(x)
                 self.weight_ih.uniform_(-self.hidden_size ** -0.5, self.hidden_size ** -0.5)
 
+    def _mx_sized_by_loading(self):
+        """A deferred size a loaded state_dict gave (torch's lazy load hook sets no input_size)."""
+        if not self.input_size and not torch.nn.parameter.is_lazy(self.weight_ih):
+            self.input_size = self._input_size = self.weight_ih.shape[1]
+
+    def __call__(self, *args, **kwargs):
+        self._mx_sized_by_loading()
+        return super().__call__(*args, **kwargs)
+
     @property
     def i2h_weight(self):
         return self.weight_ih
@@ -265,6 +274,11 @@ class _mx_LSTMPCell(_mx_RecurrentCell, _mx_Deferred, torch.nn.LSTM):
                 self._mx_materialize(x)
                 self.weight_ih_l0.uniform_(-self.hidden_size ** -0.5, self.hidden_size ** -0.5)
                 self._init_flat_weights()
+
+    def __call__(self, *args, **kwargs):
+        if not self.input_size and not torch.nn.parameter.is_lazy(self.weight_ih_l0):  # sized by loading
+            self.input_size = self._input_size = self.weight_ih_l0.shape[1]
+        return super().__call__(*args, **kwargs)
 
     @property
     def i2h_weight(self):

@@ -150,7 +150,13 @@ class _mx_RNNLayer(_mx_Deferred):
         shapes = [info["shape"] for info in self.state_info(batch_size)]
         return _mx_begin_states(shapes, func, kwargs, self.weight_hh_l0)
 
+    def _mx_sized_by_loading(self):
+        """A deferred size a loaded state_dict gave (torch's lazy load hook sets no input_size)."""
+        if not self.input_size and not torch.nn.parameter.is_lazy(self.weight_ih_l0):
+            self.input_size = self._input_size = self.weight_ih_l0.shape[1]
+
     def forward(self, inputs, states=None, sequence_length=None):
+        self._mx_sized_by_loading()
         skip_states = states is None
         if states is not None:
             states = [states] if isinstance(states, torch.Tensor) else list(states)
