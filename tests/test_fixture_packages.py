@@ -119,3 +119,30 @@ def test_package_models_compute_what_mxnet_computes(case: Case):
     failed = [c.mismatch.format() for c in result.checks if not c.ok]
     assert not failed, "\n".join(failed)
     assert any("gradient" in c.what for c in result.checks) and len(result.checks) >= 4
+
+
+@pytest.mark.mxnet
+def test_deferred_parameters_train_and_save_like_gluon(tmp_path):
+    """The ASTGCN-style block: an optimizer built before the first call updates the parameters
+    the forward materialises, and the state_dict loads into a fresh model after a dry run."""
+    torch = pytest.importorskip("torch")
+    package = FIXTURES / "zoo_package" / "expected" / "zoo"
+    from xlate.runtime import load
+
+    zoo = load_package(package, "zoo_pt_deferred")
+    net = zoo.get_model("astgcn_block")
+    load()._mx_initialize(net, lambda t: torch.nn.init.uniform_(t, -0.1, 0.1))  # what net.initialize() becomes
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.5)  # before any parameter has a shape
+    x = torch.rand(2, 5, 3, 6)
+    out = net(x)
+    (out * torch.rand_like(out)).sum().backward()  # a plain sum after LayerNorm has no gradient
+    theta = net.cheb.Theta
+    assert theta.shape == (3, 3, 4) and theta.grad is not None
+    before = theta.detach().clone()
+    optimizer.step()
+    assert not torch.equal(theta.detach(), before)  # the optimizer holds the materialised tensor
+    torch.save(net.state_dict(), tmp_path / "astgcn.pt")
+    fresh = zoo.get_model("astgcn_block")
+    fresh(x)  # a dry run gives the deferred parameters their shapes
+    fresh.load_state_dict(torch.load(tmp_path / "astgcn.pt"))
+    torch.testing.assert_close(fresh(x), net(x))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from fuzzgen import second_pass_reports
 from xlate.convert import catalogue
 from xlate.convert.engine import convert_source
 from xlate.convert.report import format_text
@@ -33,8 +34,10 @@ def test_fixture(path: Path):
     ast.parse(result.output)
     assert result.output == out_path.read_text(encoding="utf-8")
     assert report == report_path.read_text(encoding="utf-8")
-    # converting the converted file changes nothing
-    assert convert_source(result.output).output == result.output
+    # converting the converted file changes nothing, and reports only the manual items left
+    second = convert_source(result.output)
+    assert second.output == result.output
+    assert second_pass_reports(result, second) == []
 
 
 def test_there_are_fixtures():

@@ -4,12 +4,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import functools
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
 EXIT_OK, EXIT_MANUAL, EXIT_ERROR = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for Ctrl-C
 
 
 class UsageError(Exception):
@@ -44,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
                         "default for a directory), or pasted into each file after its code (the default for a file)")
     c.add_argument("--exit-zero", action="store_true",
                    help="exit 0 even when manual items remain (errors still exit 2)")
+    c.add_argument("--keep-going", action="store_true",
+                   help="write every file that converts even when others do not (those are listed, "
+                        "and the exit code is still 2); by default nothing is written then")
     k = sub.add_parser("check", help="compare an MXNet model with its PyTorch translation",
                        description="Run both models with the same weights on the same inputs and compare "
                                    "outputs and gradients. Importing the model files runs their code.")
@@ -115,6 +121,49 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+class _Terminated(BaseException):
+    """SIGTERM, raised where the main thread is (like KeyboardInterrupt for SIGINT)."""
+
+
+def _interruptible(command):
+    """Ctrl-C exits 130 without a traceback; SIGTERM unwinds the same way (so temporary files
+    and staging folders are removed on the way out, where Python would die at once and leave
+    them) and exits 143. What was being written is cleaned up by the writers' own handlers."""
+    @functools.wraps(command)
+    def run(argv: Optional[Sequence[str]] = None) -> int:
+        def terminate(signum, frame):
+            raise _Terminated()
+
+        try:
+            previous = signal.signal(signal.SIGTERM, terminate)
+        except ValueError:  # not the main thread (main() called from a thread): signals stay as they are
+            previous = None
+        try:
+            return command(argv)
+        except KeyboardInterrupt:
+            return _interrupted(EXIT_INTERRUPTED)
+        except _Terminated:
+            return _interrupted(128 + signal.SIGTERM)
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
+
+    return run
+
+
+def _interrupted(code: int) -> int:
+    from xlate.convert.parsing import converting
+
+    if converting():
+        # A conversion thread is still in LibCST's native parser: an interpreter shutting down
+        # around it aborts (SIGABRT). Everything to clean up has been cleaned up by now.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
+
+
+@_interruptible
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -141,13 +190,19 @@ def _codes(text: Optional[str]) -> Optional[list[str]]:
     bad = [c for c in codes if not c.startswith("MX") or not c[2:].isdigit() or len(c) > 5]
     if bad:
         raise UsageError(f"not a rule code or prefix: {', '.join(bad)}")
+    from xlate.convert import catalogue
+
+    known = [r.code for r in catalogue.load()]
+    unknown = [c for c in codes if not any(k.startswith(c) for k in known)]
+    if unknown:
+        raise UsageError(f"no rule has the code or prefix {', '.join(unknown)}; `xlate rules` lists them")
     return codes
 
 
 def _convert(args) -> int:
     from xlate.convert import catalogue
     from xlate.convert.engine import InputError
-    from xlate.convert.files import Job, convert_all, publish_tree, walk, write_atomic
+    from xlate.convert.files import Job, convert_all, publish_tree, walk, write_all
     from xlate.convert import package, tree
     from xlate.convert.placement import HelperImport
     from xlate.convert.progress import on_terminal
@@ -208,20 +263,20 @@ def _convert(args) -> int:
         results = convert_all(jobs, select=select, ignore=ignore, workers=workers,
                               options={"hybridize": args.hybridize}, progress=progress)
     errors = [r for r in results if isinstance(r, InputError)]
-    if errors:
+    if errors and not args.keep_going:
         for e in errors:
             print(f"{e}", file=sys.stderr)
         print(f"xlate: {len(errors)} file(s) could not be converted; nothing was written", file=sys.stderr)
         return EXIT_ERROR
-    done: list[FileResult] = [r for r in results if isinstance(r, FileResult)]
+    converted = [(j, r) for j, r in zip(jobs, results) if isinstance(r, FileResult)]
     try:  # the tree's helper module(s), where converted files import them from
-        modules = _helper_modules(jobs, done, out)
+        modules = _helper_modules(converted, out)
     except tree.HelperModuleConflict as e:
         print(f"xlate: error: {e}; nothing was written", file=sys.stderr)
         return EXIT_ERROR
     if modules:  # a converted _mx_compat.py of the input gives way to the merged module
-        keep = [i for i, j in enumerate(jobs) if (j.target or j.source) not in modules]
-        jobs, done = [jobs[i] for i in keep], [done[i] for i in keep]
+        converted = [(j, r) for j, r in converted if (j.target or j.source) not in modules]
+    done: list[FileResult] = [r for _, r in converted]
 
     to_stdout = not (out or args.in_place or args.diff)
     report_stream = sys.stderr  # in every mode: stdout carries code or diffs, or nothing
@@ -234,19 +289,14 @@ def _convert(args) -> int:
                 sys.stdout.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     elif to_stdout:
         for r in done:
-            sys.stdout.write(r.output)
+            _write_stdout(r)
     else:
         try:
             if out and dirs:
-                publish_tree(out, [(j.target, r.output) for j, r in zip(jobs, done)] + list(modules.items()),
-                             copies)
-            else:
-                for j, r in zip(jobs, done):
-                    if args.in_place and not r.changed:
-                        continue
-                    write_atomic(j.target, r.output)
-                for path, text in modules.items():
-                    write_atomic(path, text)
+                publish_tree(out, [(j.target, r.data) for j, r in converted] + list(modules.items()), copies)
+            else:  # every file is written under a temporary name before the first is renamed
+                write_all([(j.target, r.data) for j, r in converted if r.changed or not args.in_place]
+                          + list(modules.items()))
         except OSError as e:
             print(f"xlate: error: cannot write {e.filename or out}: {e.strerror or e}", file=sys.stderr)
             return EXIT_ERROR
@@ -254,20 +304,22 @@ def _convert(args) -> int:
     notes = {r.code: r.notes for r in catalogue.load()}
     text = format_json(done, notes) if args.format == "json" else format_text(done, notes)
     report_stream.write(text)
+    if errors:  # --keep-going
+        return _not_converted(errors)
     return EXIT_MANUAL if any(r.manual for r in done) and not args.exit_zero else EXIT_OK
 
 
-def _helper_modules(jobs, done, out) -> dict:
+def _helper_modules(converted, out) -> dict:
     """Helper module path -> text, beside where the converted files go (or would go, for --diff)."""
     from xlate.convert import tree
 
-    sources = {(j.target or j.source).resolve(): r.source for j, r in zip(jobs, done)}
+    sources = {(j.target or j.source).resolve(): r.source for j, r in converted}
 
     def read(path: Path):
         # the tree being converted may hold one (a second conversion); else what is on disk
         return sources.get(path.resolve(), _read_text(path) if path.exists() else None)
 
-    return tree.plan_modules([(j.target or j.source, r) for j, r in zip(jobs, done)], read)
+    return tree.plan_modules([(j.target or j.source, r) for j, r in converted], read)
 
 
 def _read_bytes(path: Path):
@@ -282,6 +334,24 @@ def _read_text(path: Path):
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
+
+
+def _write_stdout(result) -> None:
+    """The converted code, in its file's own encoding (a latin-1 file declares latin-1)."""
+    if result.encoding == "utf-8" or not hasattr(sys.stdout, "buffer"):
+        sys.stdout.write(result.output)
+        return
+    sys.stdout.flush()
+    sys.stdout.buffer.write(result.data)
+    sys.stdout.buffer.flush()
+
+
+def _not_converted(errors: list) -> int:
+    """--keep-going: the files left out, after the report of those converted."""
+    print(f"xlate: {len(errors)} file(s) could not be converted and were not written:", file=sys.stderr)
+    for e in errors:
+        print(f"  {e}", file=sys.stderr)
+    return EXIT_ERROR
 
 
 def _lines(text: str) -> list[str]:

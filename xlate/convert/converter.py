@@ -8,9 +8,12 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from xlate.convert import names, table
+from xlate.convert import func_values, names, table
 from xlate.convert.catalogue import RuleSet
-from xlate.convert.rulectx import HELPER_RE, LOOSE, Dynamic, Manual, Site, Skip, bind, unknown_receiver
+from xlate.convert.fstrings import FStrings
+from xlate.convert.leftovers import Leftovers, array_name, is_array
+from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Manual, Site, Skip, bind, node_literal,
+                                   unknown_receiver)
 from xlate.convert.statements import Statements
 from xlate.convert.visiting import FastTransformer
 
@@ -23,15 +26,15 @@ def _dotted(node: cst.BaseExpression, heads: Optional[frozenset] = None) -> Opti
     """`a.b.c` for a Name/Attribute chain (None otherwise, or when its head is not in `heads`)."""
     parts = []
     while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
+        parts.append(names.ident(node.attr.value))
         node = node.value
-    if isinstance(node, cst.Name) and (heads is None or node.value in heads):
-        parts.append(node.value)
+    if isinstance(node, cst.Name) and (heads is None or names.ident(node.value) in heads):
+        parts.append(names.ident(node.value))
         return ".".join(reversed(parts))
     return None
 
 
-class Converter(Statements, FastTransformer):
+class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, FastTransformer):
     def __init__(self, module: cst.Module, analysis: names.Analysis, rules: RuleSet, *, long_names: frozenset,
                  options: Optional[dict] = None):
         super().__init__()
@@ -48,12 +51,15 @@ class Converter(Statements, FastTransformer):
         self.survivors: Counter = Counter()  # MXNet import names still referenced
         self.inner: set[int] = set()  # Name/Attribute nodes that are part of a longer chain
         self.call_funcs: set[int] = set()
+        self.shaped: set[int] = set()  # original calls whose result is reshaped to (1,) or read with .item()
         self.store_depth = 0
         self.suppress: list[Optional[frozenset]] = []
         self.statement_stack: list[cst.SimpleStatementLine] = []
         self.statement_rewrites: dict[int, list[cst.BaseSmallStatement]] = {}
-        self.full_reductions: set[int] = set()  # emitted `.reshape(1)` calls (see MX033)
-        self.loose: set[int] = set()  # emitted operator expressions that may need parentheses
+        # Emitted nodes are looked up by id, and kept alive by these maps: a freed node's id
+        # is reused by the next node made, which would then look like it.
+        self.full_reductions: dict[int, cst.Call] = {}  # emitted `.reshape(1)` calls (see MX033)
+        self.loose: dict[int, cst.BaseExpression] = {}  # emitted operator expressions that may need parentheses
         self.layers: dict[int, tuple] = {}  # id(emitted constructor) -> (it, layerinfo.LayerInfo)
         self.unwrap: set[int] = set()  # With statements whose body replaces them (name_scope)
         self.with_stack: list[cst.With] = []
@@ -66,6 +72,11 @@ class Converter(Statements, FastTransformer):
         self.helper_uses: Counter = Counter()  # helper name -> uses emitted and still in the tree
         self.type_tests: set[int] = set()  # class expressions tested by isinstance/issubclass
         self.arguments: set[int] = set()  # expressions passed as a call's argument
+        self.fstring_quotes: list[str] = []  # quotes of the f-strings being visited, outermost first
+        self.fstring_marks: list[int] = []  # len(found) where each f-string replacement field began
+        self.left_nodes: dict[int, tuple] = {}  # id -> (MXNet expression left, its report, NDArray-valued?)
+        self.left_outers: dict[int, tuple] = {}  # report index -> (its message, constructs left with it)
+        self.left_names: set[tuple] = set()  # (scope, name) assigned a left NDArray expression
 
     # -- utilities used by rules ------------------------------------------
     def code_for(self, node: cst.CSTNode) -> str:
@@ -81,15 +92,20 @@ class Converter(Statements, FastTransformer):
     def classify(self, node: cst.BaseExpression) -> Optional[str]:
         return self.analysis.classify(self.scopes[-1], _shape(node))
 
+    def is_number(self, node: cst.BaseExpression) -> bool:
+        return self.analysis.number(self.scopes[-1], _shape(node))
+
     def use_helper(self, name: str) -> None:
         if name not in self.helpers:
             self.helpers.append(name)
         self.helper_uses[name] += 1
 
     def dropped(self, node: cst.CSTNode) -> None:
-        """An emitted node a later rewrite threw away: its helpers lose a use each."""
+        """A node a later rewrite threw away: its helpers lose a use each, and MXNet code left
+        in it is no longer there to report, nor to keep its import."""
         for name in HELPER_RE.findall(self.module.code_for_node(node)):
             self.helper_uses[name] -= 1
+        self.forget_left(node)
 
     def report(self, node: cst.CSTNode, code: str, status: str, message: str) -> None:
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
@@ -109,21 +125,38 @@ class Converter(Statements, FastTransformer):
         self.counts.pop()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._enter(node.name.value)
+        self._enter(names.ident(node.name.value))
         self.last_line = None
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         self.last_line = None
-        rule = self.rules.defs.get(original.name.value)
-        if rule is not None and self.analysis.gluon_class(self.scopes[-1]) is not None:
+        rule = self.rules.defs.get(names.ident(original.name.value))
+        if rule is not None and self._method() and self.analysis.gluon_class(self.scopes[-1]) is not None:
             new = self._apply(Site(self, rule, original, updated, matched=original.name.value))
             self._leave()
             return new
         self._leave()
         return updated
 
+    def _own_member(self, receiver: cst.BaseExpression, member: str) -> bool:
+        """`self.<member>` where the enclosing class assigns `self.<member>` or defines it."""
+        if not (isinstance(receiver, cst.Name) and receiver.value == "self" and member.startswith(".")):
+            return False
+        scope = self.analysis.scopes.get(self.scopes[-1])
+        while scope is not None and not scope.is_class:
+            scope = scope.parent
+        return scope is not None and (member[1:] in scope.attrs or member[1:] in scope.other)
+
+    def rewrite(self, site: Site):
+        return _rewrite(site)
+
+    def _method(self) -> bool:
+        """The def being left sits right in a class body (a def nested in a method is no method)."""
+        scope = self.analysis.scopes.get(self.scopes[-1])
+        return scope is not None and scope.parent is not None and scope.parent.is_class
+
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._enter(node.name.value)
+        self._enter(names.ident(node.name.value))
         self.last_line = None
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
@@ -136,6 +169,19 @@ class Converter(Statements, FastTransformer):
         self._outer(True)
 
     def leave_FunctionDef_decorators(self, node: cst.FunctionDef) -> None:
+        self._outer(False)
+
+    # (parameter names are stores: only their defaults and annotations are read, out there)
+    def visit_FunctionDef_params(self, node: cst.FunctionDef) -> None:
+        self._outer(True)
+
+    def leave_FunctionDef_params(self, node: cst.FunctionDef) -> None:
+        self._outer(False)
+
+    def visit_FunctionDef_returns(self, node: cst.FunctionDef) -> None:
+        self._outer(True)
+
+    def leave_FunctionDef_returns(self, node: cst.FunctionDef) -> None:
         self._outer(False)
 
     def visit_ClassDef_decorators(self, node: cst.ClassDef) -> None:
@@ -197,12 +243,19 @@ class Converter(Statements, FastTransformer):
             tested = node.args[1].value
             items = [e.value for e in tested.elements] if isinstance(tested, cst.Tuple) else [tested]
             self.type_tests.update(id(t) for t in items)
+        # `x.mean().reshape(1)`, `x.mean().item()`: the reduction's 0-d result is never seen
+        func = node.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) and (
+                func.attr.value == "item" and not node.args
+                or func.attr.value == "reshape" and len(node.args) == 1 and node_literal(node.args[0].value) in (1, (1,))):
+            self.shaped.add(id(func.value))
 
     def leave_Name(self, original: cst.Name, updated: cst.Name):
-        if original.value not in self.analysis.imported or self.store_depth \
+        name = names.ident(original.value)
+        if name not in self.analysis.imported or self.store_depth \
                 or id(original) in self.inner or id(original) in self.call_funcs:
             return updated
-        return self._reference(original, updated, original.value)
+        return self._reference(original, updated, name)
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
         if self.store_depth:
@@ -213,7 +266,7 @@ class Converter(Statements, FastTransformer):
             head = dotted.split(".", 1)[0]
             if self.analysis.lookup(self.scopes[-1], head) is not None:
                 return updated if chained else self._reference(original, updated, dotted)
-        member = "." + original.attr.value
+        member = "." + names.ident(original.attr.value)
         rule = self.rules.references.get(member)
         if rule is None or (chained and not rule.chained):  # `x.context.device_type` is no context
             return updated
@@ -235,6 +288,9 @@ class Converter(Statements, FastTransformer):
         if rule is None and resolved in self.rules.classes:
             return self._class_value(original, updated, head, resolved)
         if rule is None:
+            called = self.rules.calls.get(resolved)
+            if called is not None and resolved.startswith(("mxnet.ndarray.", "mxnet.context.")):
+                return self.function_value(original, updated, head, resolved, called)
             return self._no_rule(original, updated, head, resolved)
         return self._apply(Site(self, rule, original, updated, matched=resolved), head=head)
 
@@ -276,7 +332,7 @@ class Converter(Statements, FastTransformer):
             if resolved is not None:
                 return updated
         if isinstance(original.func, cst.Attribute):
-            member = "." + original.func.attr.value
+            member = "." + names.ident(original.func.attr.value)
             rule = self.rules.calls.get(member)
             if rule is not None:
                 site = Site(self, rule, original, updated, matched=member, receiver=updated.func.value)
@@ -284,6 +340,12 @@ class Converter(Statements, FastTransformer):
         return updated
 
     def _bound(self, site: Site, **kw):
+        receiver = kw.get("receiver_node")
+        kind = self.classify(receiver) if receiver is not None else "nd"
+        if kind == "pt":  # a torch tensor (second pass, or code already in torch): no MXNet method
+            return site.node
+        if receiver is not None and self._own_member(receiver, site.matched):
+            return site.node  # `self.softmax(x)` calls what the class put in `self.softmax`
         try:
             site.args, site.varargs = bind(site.rule, site.node, site.receiver)
         except Manual as why:
@@ -291,6 +353,9 @@ class Converter(Statements, FastTransformer):
             if isinstance(why, Dynamic) and site.rule.runtime and site.receiver is None \
                     and self.rules.enabled(site.rule.code) and not self._suppressed(site.rule.code):
                 return self._at_run_time(site, str(why))
+            if kind != "nd" and (site.rule.receiver == "ndarray"
+                                 or (receiver is not None and isinstance(why, ForeignKeyword))):
+                return site.node  # numpy's method, or torch's: MXNet's would reject these arguments
             return self._left(site, str(why), kw.get("head"))
         return self._apply(site, **kw)
 
@@ -312,8 +377,18 @@ class Converter(Statements, FastTransformer):
             if not self.rules.enabled(rule.code) and not self._suppressed(rule.code):
                 self.report(site.original, rule.code, "manual", f"{rule.name}: rule not selected")
             return site.node
+        inner = self.left_inside(site)
+        if inner is not None:
+            return self.left_with(site, inner, head)
+        held = self.left_name_inside(site)
+        if held is not None:
+            return self._left(site, f"`{held}` holds an NDArray from MXNet code left for a human, so this "
+                                    f"stays MXNet too (PyTorch's needs a tensor): translate that first", head)
         if receiver_node is not None:
-            site.receiver_kind = self.classify(receiver_node) if rule.receiver == "ndarray" else "nd"
+            kind = self.classify(receiver_node)
+            if kind == "pt":  # a torch tensor (second pass, or code already in torch): no MXNet method
+                return site.node
+            site.receiver_kind = kind if rule.receiver == "ndarray" else "nd"
             if site.receiver_kind == "np":
                 return site.node
         untyped = site.receiver_kind is None and receiver_node is not None and rule.receiver == "ndarray"
@@ -348,7 +423,7 @@ class Converter(Statements, FastTransformer):
             new = self._moved(new, new.with_changes(lpar=site.node.lpar, rpar=site.node.rpar))
         if isinstance(new, LOOSE) and not new.lpar:
             new = self._moved(new, new.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
-            self.loose.add(id(new))
+            self.loose[id(new)] = new
         return new
 
     def _moved(self, old, new):
@@ -362,7 +437,7 @@ class Converter(Statements, FastTransformer):
     # change how it binds (a whole right-hand side, an argument, an element), drop them.
     def _unwrap(self, original, updated):
         value = updated.value
-        if value is None or id(value) not in self.loose:
+        if value is None or self.loose.get(id(value)) is not value:
             return updated
         return updated.with_changes(value=self._moved(value, value.with_changes(lpar=[], rpar=[])))
 
@@ -380,6 +455,8 @@ class Converter(Statements, FastTransformer):
                 site = Site(self, rule, original, updated, matched=member, receiver=receiver)
                 site.args = {"target": cst.Arg(receiver), "value": cst.Arg(updated.value)}
                 return self._apply(site, receiver_node=target.value)
+        if isinstance(target, cst.Name):
+            self.left_assigned(names.ident(target.value), updated.value)
         return self._unwrap(original, updated)
     leave_Arg = leave_Element = leave_Expr = _unwrap
 
@@ -387,12 +464,15 @@ class Converter(Statements, FastTransformer):
         if head:
             self.survivors[head] += 1
         self.report(site.original, site.rule.code, "manual", message)
+        self.mark_left(site.node, len(self.found) - 1, array=is_array(site), head=head)
         return site.node
 
     def _no_rule(self, original, updated, head: str, resolved: str):
         self.survivors[head] += 1
         if not self._suppressed(NO_RULE):
             self.report(original, NO_RULE, "manual", f"`{resolved}` has no rule yet: translate it by hand")
+        self.mark_left(updated, len(self.found) - 1 if not self._suppressed(NO_RULE) else None,
+                       array=array_name(resolved), head=head)
         return updated
 
     def _ambiguous(self, original, updated, head: str):
@@ -400,6 +480,8 @@ class Converter(Statements, FastTransformer):
         if not self._suppressed(AMBIGUOUS_NAME):
             self.report(original, AMBIGUOUS_NAME, "manual",
                         f"`{head}` is an MXNet import here but is also rebound in this scope; not rewritten")
+        self.mark_left(updated, len(self.found) - 1 if not self._suppressed(AMBIGUOUS_NAME) else None,
+                       array=False, head=head)
         return updated
 
 
@@ -407,9 +489,9 @@ def _shape(node: cst.BaseExpression) -> ast.expr:
     """The parts of an expression names.Analysis.classify looks at, as `ast` nodes, built
     structurally (re-parsing the rendered text cost 0.2x parse + render on dense code)."""
     if isinstance(node, cst.Name):
-        return ast.Name(id=node.value)
+        return ast.Name(id=names.ident(node.value))
     if isinstance(node, cst.Attribute):
-        return ast.Attribute(value=_shape(node.value), attr=node.attr.value)
+        return ast.Attribute(value=_shape(node.value), attr=names.ident(node.attr.value))
     if isinstance(node, cst.Call):
         return ast.Call(func=_shape(node.func), args=[], keywords=[])
     if isinstance(node, cst.Subscript):
@@ -419,6 +501,13 @@ def _shape(node: cst.BaseExpression) -> ast.expr:
     if isinstance(node, cst.BinaryOperation):
         return ast.BinOp(left=_shape(node.left), op=ast.Add(), right=_shape(node.right))
     return ast.Constant(None)
+
+
+def _rewrite(site: Site):
+    """The rule's rewrite of a site that is bound already (raises Manual or Skip)."""
+    if site.rule.applicability == "manual":
+        raise Manual(site.rule.summary)
+    return _transform(site.rule.transform)(site) if site.rule.transform else table.apply(site)
 
 
 _TRANSFORMS: dict[str, Callable[[Site], cst.BaseExpression]] = {}

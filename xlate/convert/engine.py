@@ -11,17 +11,10 @@ from xlate.convert import catalogue, names
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.converter import Converter
 from xlate.convert.imports import fix_imports
+from xlate.convert.parsing import InputError, deep, parse_cst, parse_python
 from xlate.convert.positions import locate
 from xlate.convert.report import Diagnostic, FileResult
 from xlate.runtime import closure
-
-
-class InputError(Exception):
-    """The input cannot be converted at all (it does not parse, say)."""
-
-    def __init__(self, path: str, line: int, col: int, message: str):
-        super().__init__(f"{path}:{line}:{col}: {message}")
-        self.path, self.line, self.col, self.message = path, line, col, message
 
 
 def _enabled(select: Optional[Iterable[str]], ignore: Optional[Iterable[str]]) -> Callable[[str], bool]:
@@ -45,18 +38,18 @@ def convert_source(
     options: Optional[dict] = None,
 ) -> FileResult:
     """Convert one file's text. Raises InputError when it does not parse."""
-    # ast first: its error positions are exact (LibCST's point at the next token's line)
+    tree = parse_python(source, path)  # first, in the caller's thread (Note [deep nesting])
     try:
-        tree = ast.parse(source)
-    except SyntaxError as e:
-        raise InputError(path, e.lineno or 1, e.offset or 1, f"does not parse: {e.msg}") from None
-    try:
-        module = cst.parse_module(source)
-    except cst.ParserSyntaxError as e:
-        raise InputError(path, e.raw_line, e.raw_column + 1, f"does not parse: {e.message}") from None
+        return deep(_convert, source, tree, path=path, select=select, ignore=ignore, options=options)
+    except (RecursionError, MemoryError):
+        raise InputError(path, 1, 1, "expressions nested too deeply for xlate") from None
+
+
+def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, options) -> FileResult:
     analysis = names.Analysis(tree, context=(options or {}).get("context"))
-    if not analysis.uses_mxnet:
+    if not analysis.uses_mxnet:  # never parsed by LibCST: LibCST's limits do not matter here
         return FileResult(path, source, source)
+    module = _plain_indent(parse_cst(source, path))
     rules = RuleSet(catalogue.load(), _enabled(select, ignore))
     # torch.nn / torch.nn.functional are spelled `nn` / `F` unless the file binds those
     # names otherwise; an MXNet import of that name still in use is only known afterwards,
@@ -76,7 +69,7 @@ def convert_source(
     out, import_notes = fix_imports(out, analysis, survivors=conv.survivors, torch_uses=conv.torch_uses,
                                     long_names=conv.long_names, helpers=helpers, enabled=rules.enabled,
                                     helper_import=helper_import)
-    found = conv.found + import_notes
+    found = [f for f in conv.found if f is not None] + import_notes  # None: a report taken back
     positions = locate(module, [f[0] for f in found])
     diagnostics = [
         Diagnostic(path, *positions.get(id(node), (1, 1)), code, status, message, counts=code not in _UNCOUNTED)
@@ -104,14 +97,34 @@ def _final_newline(source: str, module: cst.Module) -> str:
     """The output ends the way the input did.
 
     A file that held nothing but MXNet imports comes out empty, not as a blank line; and
-    LibCST drops the final newline after a comment ending in a backslash, so it is put back.
+    LibCST drops the final newline after a comment ending in a backslash, and the final \\r of
+    a file whose lines end in \\r alone, so it is put back.
     """
     code = module.code
     if not module.body and not module.header and not module.footer:
         return ""
-    if source.endswith("\n") and not code.endswith("\n"):
-        code += "\r\n" if source.endswith("\r\n") else "\n"
+    if source.endswith(("\n", "\r")) and not code.endswith(("\n", "\r")):
+        code += "\r\n" if source.endswith("\r\n") else source[-1]
     return code
+
+
+def _plain_indent(module: cst.Module) -> cst.Module:
+    """A module whose usual indentation holds a form feed: Python resets its column count at
+    one, so code xlate adds (a helper's body, a block in a block) cannot repeat it. The
+    source's blocks keep theirs, written out; new blocks get the same without form feeds."""
+    if "\x0c" not in module.default_indent:
+        return module
+    module = module.visit(_ExplicitIndent(module.default_indent))
+    return module.with_changes(default_indent=module.default_indent.replace("\x0c", "") or "    ")
+
+
+class _ExplicitIndent(cst.CSTTransformer):
+    def __init__(self, indent: str):
+        super().__init__()
+        self.indent = indent
+
+    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        return updated if updated.indent is not None else updated.with_changes(indent=self.indent)
 
 
 _UNCOUNTED = {"MX001", "MX002"}

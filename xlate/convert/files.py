@@ -1,10 +1,16 @@
 """Reading inputs, converting them (in parallel for trees) and writing outputs atomically."""
 from __future__ import annotations
 
+import io
 import os
+import re
 import shutil
+import signal
 import stat
+import sys
 import tempfile
+import threading
+import tokenize
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -28,19 +34,32 @@ class Job:
     context: Optional[FileContext] = None  # a tree's file: what the rest of the tree defines
 
 
-def _read(path: Path, display: str) -> tuple[str, bool]:
-    """The file's text without a byte order mark, and whether it had one."""
+def _read(path: Path, display: str) -> tuple[str, bool, str]:
+    """The file's text without a byte order mark, whether it had one, and its encoding (PEP 263:
+    a `# -*- coding: latin-1 -*-` line, read as Python reads it; UTF-8 without one)."""
     try:
-        data = path.read_bytes()
+        # O_NONBLOCK: a FIFO given by name opens at once (and is refused) instead of blocking
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise InputError(display, 1, 1, "not a regular file (a FIFO, socket or device)")
+            data = fh.read()
     except OSError as e:
         raise InputError(display, 1, 1, f"cannot read: {e.strerror or e}") from None
     try:
-        text = data.decode("utf-8")
+        encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    except SyntaxError as e:  # an unknown codec, or a declaration that contradicts a BOM
+        raise InputError(display, 1, 1, f"does not parse: {e.msg if hasattr(e, 'msg') else e}") from None
+    if encoding == "utf-8-sig":
+        encoding = "utf-8"
+    try:
+        text = data.decode(encoding)
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
-        raise InputError(display, line, 1, f"not UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start})") from None
+        what = "UTF-8" if encoding == "utf-8" else f"{encoding} (its coding declaration)"
+        raise InputError(display, line, 1, f"not {what} (byte 0x{data[e.start]:02x} at offset {e.start})") from None
     bom = text.startswith("\ufeff")
-    return (text[1:] if bom else text), bom
+    return (text[1:] if bom else text), bom, encoding
 
 
 def walk(root: Path, *, check_other: bool = True) -> tuple[list[Path], list[Path]]:
@@ -52,8 +71,10 @@ def walk(root: Path, *, check_other: bool = True) -> tuple[list[Path], list[Path
     """
     py, other = [], []
     for dirpath, dirnames, filenames in os.walk(root, onerror=_raise):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not _STAGING.match(d))
         for name in sorted(filenames):
+            if name.endswith(_TMP_SUFFIX):
+                continue  # a file an interrupted run of xlate was writing
             path = Path(dirpath) / name
             is_py = name.endswith(".py")
             if is_py or check_other:
@@ -79,10 +100,12 @@ def _raise(error: OSError) -> None:
 def _convert_one(args) -> FileResult | tuple:
     job, select, ignore, options = args
     try:
-        text, bom = _read(job.source, job.display)
+        text, bom, encoding = _read(job.source, job.display)
         if job.helper_import is not None or job.context is not None:
             options = {**(options or {}), "helper_import": job.helper_import, "context": job.context}
         result = convert_source(text, path=job.display, select=select, ignore=ignore, options=options)
+        result.encoding = encoding
+        _check_encodable(result)
     except InputError as e:
         # InputError does not survive pickling (its __init__ takes four arguments, its
         # args hold one string): a worker process hands back the fields instead.
@@ -95,6 +118,15 @@ def _convert_one(args) -> FileResult | tuple:
     return result
 
 
+def _check_encodable(result: FileResult) -> None:
+    try:
+        result.output.encode(result.encoding)
+    except UnicodeEncodeError as e:
+        line = result.output[: e.start].count("\n") + 1
+        raise InputError(result.path, line, 1, f"the converted code holds {e.object[e.start]!r}, which its "
+                                               f"encoding ({result.encoding}) cannot write") from None
+
+
 def _unpack(result) -> FileResult | InputError:
     return InputError(*result) if isinstance(result, tuple) else result
 
@@ -105,9 +137,15 @@ def convert_all(jobs: list[Job], *, select, ignore, workers: int, options: dict 
     args = [(job, select, ignore, options) for job in jobs]
     if workers <= 1 or len(jobs) < 4:
         return _collect(map(_convert_one, args), progress)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),))
+    try:
         chunks = pool.map(_convert_one, args, chunksize=max(1, len(args) // (workers * 4)))
-        return _collect(chunks, progress)
+        results = _collect(chunks, progress)
+    except BaseException:  # Ctrl-C, SIGTERM: the workers go now, not after their queue
+        _stop(pool)
+        raise
+    pool.shutdown()
+    return results
 
 
 def _collect(results: Iterable, progress: Optional[Callable[[int], None]]) -> list[FileResult | InputError]:
@@ -119,46 +157,152 @@ def _collect(results: Iterable, progress: Optional[Callable[[int], None]]) -> li
     return done
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder and rename: never a half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".xlate-tmp", dir=path.parent)
+# Note [workers die with their parent]
+# Workers are forked: a SIGKILL of the main process leaves them running, blocked on a queue
+# nobody reads. Each asks the kernel for SIGKILL when its parent dies (Linux), and watches
+# its parent's pid besides (elsewhere). Ctrl-C reaches the whole process group: workers
+# ignore it, and the main process stops them.
+def _worker_start(parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # it died before that
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        threading.Event().wait(1.0)
+    os._exit(1)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+# -- writing ----------------------------------------------------------------------------------
+# Temporary files and staging folders carry the writing process's pid, so that a later run
+# can tell the ones an interrupted run left (its pid is gone) and remove them.
+_TMP_SUFFIX = ".xlate-tmp"
+_STALE_TMP = re.compile(r"^\..+\.xlate(\d+)\.[^.]+\.xlate-tmp$")
+_STAGING = re.compile(r"^\..+\.xlate-stage(\d+)\.[^.]+$")
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # someone else's process
+        return True
+    return True
+
+
+def clean_stale(folder: Path) -> None:
+    """Remove what an interrupted run of xlate left in `folder`."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        m = _STALE_TMP.match(name) or _STAGING.match(name)
+        if m and not _alive(int(m.group(1))):
+            path = folder / name
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                try:
+                    path.unlink()
+                except OSError:
+                    pass
+
+
+def _encoded(text: str | bytes) -> bytes:
+    return text if isinstance(text, bytes) else text.encode("utf-8")
+
+
+def _stage(path: Path, data: bytes) -> str:
+    """Write `data` to a new temporary file next to `path`, with the mode `path` has or would get."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.xlate{os.getpid()}.", suffix=_TMP_SUFFIX, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
         if path.exists():
             shutil.copymode(path, tmp)
         else:  # mkstemp makes 0600; a new file gets the mode any other new file would
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
     except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        _unlink(tmp)
         raise
+    return tmp
 
 
-def publish_tree(out_root: Path, files: Iterable[tuple[Path, str]], copies: Iterable[tuple[Path, Path]]) -> None:
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def write_atomic(path: Path, text: str | bytes) -> None:
+    """Write via a temporary file in the same folder and rename: never a half-written file."""
+    write_all([(path, text)])
+
+
+def write_all(files: Iterable[tuple[Path, str | bytes]]) -> None:
+    """Write several files, each atomically, in two steps: every file is first written under a
+    temporary name next to its target, and only then are they renamed into place. An error or
+    an interrupt before the renames leaves every target as it was."""
+    files = list(files)
+    for folder in {path.parent for path, _ in files}:
+        clean_stale(folder)
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, text in files:
+            staged.append((_stage(path, _encoded(text)), path))
+        while staged:
+            tmp, path = staged[0]
+            os.replace(tmp, path)
+            staged.pop(0)
+    finally:
+        for tmp, _ in staged:
+            _unlink(tmp)
+
+
+def publish_tree(out_root: Path, files: Iterable[tuple[Path, str | bytes]], copies: Iterable[tuple[Path, Path]]) -> None:
     """Build a whole output tree in a sibling temporary folder, then move it into place.
 
-    A new output folder appears complete or not at all; an existing one is updated file by
-    file, each file atomically.
+    A new output folder appears complete or not at all; in an existing one the converted files
+    are written as write_all does, then the other files copied.
     """
     if out_root.exists():
-        for target, text in files:
-            write_atomic(target, text)
+        write_all(files)
         for src, target in copies:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, target)
         return
     out_root.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_root.name}.", dir=out_root.parent))
+    clean_stale(out_root.parent)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_root.name}.xlate-stage{os.getpid()}.", dir=out_root.parent))
     try:
         for target, text in files:
             dest = staging / target.relative_to(out_root)
             dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_text(text, encoding="utf-8", newline="")
+            dest.write_bytes(_encoded(text))
         for src, target in copies:
             dest = staging / target.relative_to(out_root)
             dest.parent.mkdir(parents=True, exist_ok=True)

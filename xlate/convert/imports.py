@@ -23,16 +23,16 @@ _TORCH_IMPORTS = (
 
 
 def _is_mx_alias(alias: cst.ImportAlias, module: str | None, local_roots: frozenset = frozenset()) -> bool:
-    full = cst.helpers.get_full_name_for_node(alias.name) or ""
+    full = names.ident(cst.helpers.get_full_name_for_node(alias.name) or "")
     dotted = f"{module}.{full}" if module else full
     return names.is_mxnet(dotted) and dotted.split(".", 1)[0] not in local_roots  # the tree's own code stays
 
 
 def _bound_name(alias: cst.ImportAlias) -> str:
     if alias.asname is not None:
-        return alias.asname.name.value  # type: ignore[union-attr]
+        return names.ident(alias.asname.name.value)  # type: ignore[union-attr]
     full = cst.helpers.get_full_name_for_node(alias.name) or ""
-    return full.split(".", 1)[0]
+    return names.ident(full.split(".", 1)[0])
 
 
 # Only statements can hold imports: the fixer never walks into an expression.
@@ -53,7 +53,9 @@ class _ImportFixer(FastTransformer):
         self.local_roots = local_roots
         self.enabled = enabled
         self.notes: list[tuple] = []
-        self.dropped: set[int] = set()  # Pass nodes standing in for removed imports
+        # Pass nodes standing in for removed imports, by id (kept alive here: a freed node's
+        # id is reused by the next node made)
+        self.dropped: dict[int, cst.Pass] = {}
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return isinstance(node, _STATEMENT_LEVEL) and super().on_visit(node)
@@ -97,11 +99,11 @@ class _ImportFixer(FastTransformer):
         # LibCST drops a statement line whose body empties, comments included; a marked
         # `pass` keeps the line until its block decides where the comments go.
         node = cst.Pass()
-        self.dropped.add(id(node))
+        self.dropped[id(node)] = node
         return node
 
     def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
-        module = ("." * len(updated.relative)) + (cst.helpers.get_full_name_for_node(updated.module) or "") \
+        module = ("." * len(updated.relative)) + names.ident(cst.helpers.get_full_name_for_node(updated.module) or "") \
             if updated.module is not None else None
         if isinstance(updated.names, cst.ImportStar):
             if module and names.is_mxnet(module) and module.split(".", 1)[0] not in self.local_roots:
@@ -116,7 +118,7 @@ class _ImportFixer(FastTransformer):
         return updated.with_changes(names=_fix_commas(kept), rpar=updated.rpar, lpar=updated.lpar)
 
     def leave_SimpleStatementLine(self, original, updated):
-        body = [s for s in updated.body if id(s) not in self.dropped]
+        body = [s for s in updated.body if self.dropped.get(id(s)) is not s]
         if len(body) == len(updated.body):
             return updated
         if not body:  # the whole line goes; keep one marker so the block can move its comments
@@ -131,11 +133,11 @@ class _ImportFixer(FastTransformer):
         return updated.with_changes(body=body)
 
 
-def _empty(stmt: cst.CSTNode, dropped: set[int]) -> bool:
-    return isinstance(stmt, cst.SimpleStatementLine) and all(id(s) in dropped for s in stmt.body)
+def _empty(stmt: cst.CSTNode, dropped: dict[int, cst.Pass]) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(dropped.get(id(s)) is s for s in stmt.body)
 
 
-def _drop_empty(body, dropped: set[int], *, keep_at: int = -1, sink: list | None = None) -> list:
+def _drop_empty(body, dropped: dict[int, cst.Pass], *, keep_at: int = -1, sink: list | None = None) -> list:
     """Remove emptied lines, moving their comment lines onto the next statement."""
     out, pending = [], []
     for i, stmt in enumerate(body):
@@ -200,7 +202,9 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
     elif helpers:
         at = inline_position(body, _after_imports(body, helpers))
         blank = (cst.EmptyLine(), cst.EmptyLine())
-        defs = [_statement(helper_sources()[h]).with_changes(leading_lines=blank) for h in helpers]
+        newline = module.default_newline  # in the helpers' docstrings too: a CRLF file stays CRLF
+        defs = [_statement(helper_sources()[h].replace("\n", newline)).with_changes(leading_lines=blank)
+                for h in helpers]
         if at < len(body):
             comments = tuple(line for line in body[at].leading_lines if line.comment is not None)
             body[at] = body[at].with_changes(leading_lines=blank + comments)
@@ -217,7 +221,7 @@ def _has_mx_import(stmt: cst.CSTNode) -> bool:
         if isinstance(s, cst.Import) and any(_is_mx_alias(a, None) for a in s.names):
             return True
         if isinstance(s, cst.ImportFrom) and s.module is not None:
-            mod = cst.helpers.get_full_name_for_node(s.module) or ""
+            mod = names.ident(cst.helpers.get_full_name_for_node(s.module) or "")
             if names.is_mxnet(mod) and not s.relative:
                 return True
     return False

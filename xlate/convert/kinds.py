@@ -46,6 +46,8 @@ def kinds_of(analysis, key: tuple, expr: ast.expr, seen: frozenset = frozenset()
 
 
 def _kinds(analysis, key, expr, seen) -> Optional[frozenset]:
+    if isinstance(expr, ast.Constant) and expr.value is None:
+        return frozenset()  # `x = None` before `x = nn.HybridSequential()`: None has no methods
     if isinstance(expr, ast.IfExp):
         a, b = kinds_of(analysis, key, expr.body, seen), kinds_of(analysis, key, expr.orelse, seen)
         return a | b if a is not None and b is not None else None
@@ -292,3 +294,10 @@ def _calls(analysis) -> dict:
     walk_body(analysis.tree.body, ())
     analysis._kinds[memo] = found
     return found
+
+
+def may_be(analysis, key: tuple, expr: ast.expr, names: tuple) -> bool:
+    """One of the bindings of `expr` (a name or `self.attr`) makes one of `names`, whatever the
+    others make: `x = nn.HybridSequential()` in one branch and `x = other` in another."""
+    return any(kinds_of(analysis, k, v) and kinds_of(analysis, k, v) & set(names)
+               for k, v in _values(analysis, key, expr) if v is not None)

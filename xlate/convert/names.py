@@ -17,6 +17,7 @@ array or unknown without type inference.
 from __future__ import annotations
 
 import ast
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -81,6 +82,12 @@ def canonical(dotted: str) -> str:
 
 
 
+
+def ident(name: str) -> str:
+    """An identifier as Python reads it (NFKC-normalised: `ｎｄ` is `nd`), as `ast` gives it;
+    LibCST keeps the spelling of the source."""
+    return name if name.isascii() else unicodedata.normalize("NFKC", name)
+
 ARRAY_ARGUMENT = ast.Constant(value=None)  # the value of an input of a Gluon block's forward
 ScopeKey = tuple  # tuple of (name, occurrence) pairs
 
@@ -94,11 +101,13 @@ class Scope:
     other: set = field(default_factory=set)  # names bound by anything but an import
     values: dict = field(default_factory=dict)  # name -> [ast.expr | None]
     star_mx: list = field(default_factory=list)  # `from mxnet.x import *` (line numbers)
+    star_local: list = field(default_factory=list)  # `from .x import *` of the tree's own modules
     mx_params: set = field(default_factory=set)  # hybrid_forward's F: MXNet's namespace, passed in
     gluon: bool = False  # a class deriving from a Gluon block (here or in a class of this file)
     mx_bases: tuple = ()  # canonical names of its MXNet base classes
     attrs: dict = field(default_factory=dict)  # class scopes: `self.<attr> = value` in its methods
     node: Optional[ast.AST] = None  # the def or class statement (None for the module)
+    declared: dict = field(default_factory=dict)  # `global`/`nonlocal` names -> the scope they live in
 
 
 class Analysis:
@@ -115,6 +124,7 @@ class Analysis:
         _Collector(self).run(tree)
         # every name some import binds, in any scope: a name outside it never resolves
         self.imported = frozenset(name for scope in self.scopes.values() for name in scope.imports)
+        self._kinds: dict = {}  # (scope key, name) -> classify's answer (a name's values never change)
 
     @property
     def uses_gluon(self) -> bool:
@@ -137,6 +147,9 @@ class Analysis:
             first = False
             imported = scope.imports.get(name)
             if name in scope.other:  # rebound here: only an MXNet import makes that worth a report
+                if scope.is_class and imported is None:
+                    # a class body reads the module's binding until it assigns its own
+                    imported = self.scopes[()].imports.get(name)
                 return AMBIGUOUS if is_mxnet(imported) else None
             if imported is not None:
                 return imported
@@ -180,10 +193,18 @@ class Analysis:
 
     # -- NDArray-ness ------------------------------------------------------
     def classify(self, key: ScopeKey, expr: ast.expr, _seen: Optional[set] = None) -> Optional[str]:
-        """'nd' for an MXNet NDArray, 'np' for a numpy array, None when unknown."""
+        """'nd' for an MXNet NDArray, 'np' for a numpy array, 'pt' for a torch tensor (made by
+        `torch.*` or by a helper of converted code), None when unknown."""
         seen = _seen if _seen is not None else set()
         if expr is ARRAY_ARGUMENT:
             return "nd"
+        if isinstance(expr, ast.Name) and _seen is None:
+            # A name assigned on every line of a long file has as many values: each use would
+            # read them all again.
+            cached = self._kinds.get((key, expr.id), self)
+            if cached is self:
+                cached = self._kinds[(key, expr.id)] = self.classify(key, expr, seen)
+            return cached
         if isinstance(expr, ast.Name):
             scope = self.scopes.get(key)
             while scope is not None and expr.id not in scope.values and expr.id not in scope.imports:
@@ -208,23 +229,73 @@ class Analysis:
                     return "nd"
                 if resolved and resolved.startswith("numpy."):
                     return "np"
+                if resolved and resolved.startswith("torch.") and not resolved.startswith(_NOT_TENSORS) \
+                        or func.startswith("_mx_") and "." not in func:
+                    return "pt"
             if isinstance(expr.func, ast.Attribute):
                 method = expr.func.attr
-                if method == "asnumpy":
+                if method in ("asnumpy", "numpy"):  # an NDArray's, a tensor's: numpy arrays have neither
                     return "np"
+                if method in TORCH_MODULE_METHODS:
+                    return "pt"
                 if method in ND_METHODS:
                     return self.classify(key, expr.func.value, seen) if method not in _FIXED_KIND else "nd"
+                if self.classify(key, expr.func.value, seen) == "pt":  # what torch values give is torch's
+                    return "np" if method == "numpy" else "pt"
             return None
-        if isinstance(expr, ast.Attribute) and expr.attr == "T":
+        if isinstance(expr, ast.Attribute) and (expr.attr == "T" or self.classify(key, expr.value, seen) == "pt"):
             return self.classify(key, expr.value, seen)
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self":
+            # `self.w = _mx_parameter(...)` in a method: a torch value wherever the class reads it
+            scope = self.scopes.get(key)
+            while scope is not None and not scope.is_class:
+                scope = scope.parent
+            values = scope.attrs.get(expr.attr, []) if scope is not None else []
+            if values and all(v is not None and self.classify(scope.key, v, seen) == "pt" for v in values):
+                return "pt"
         if isinstance(expr, ast.Subscript):
             return self.classify(key, expr.value, seen)
         if isinstance(expr, ast.UnaryOp):
             return self.classify(key, expr.operand, seen)
         if isinstance(expr, ast.BinOp):
             kinds = {self.classify(key, expr.left, seen), self.classify(key, expr.right, seen)}
+            if "pt" in kinds and kinds <= {"pt", None}:
+                return "pt"
             return "nd" if "nd" in kinds and "np" not in kinds else ("np" if kinds == {"np"} else None)
         return None
+
+
+    def number(self, key: ScopeKey, expr: ast.expr, _seen: Optional[set] = None) -> bool:
+        """A Python number for sure: a numeric literal, arithmetic on numbers, `int(...)`,
+        `len(...)`, or a name only ever assigned those."""
+        seen = _seen if _seen is not None else set()
+        if isinstance(expr, ast.Constant):
+            return isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool)
+        if isinstance(expr, ast.UnaryOp):
+            return self.number(key, expr.operand, seen)
+        if isinstance(expr, ast.BinOp):
+            return self.number(key, expr.left, seen) and self.number(key, expr.right, seen)
+        if isinstance(expr, ast.Call):
+            return isinstance(expr.func, ast.Name) and expr.func.id in ("int", "len", "round") \
+                and self.lookup(key, expr.func.id) is None and not self._defined(key, expr.func.id)
+        if isinstance(expr, ast.Name):
+            scope = self.scopes.get(key)
+            while scope is not None and expr.id not in scope.values and expr.id not in scope.imports:
+                scope = scope.parent
+            if scope is None or expr.id in scope.imports or (scope.key, expr.id) in seen:
+                return False
+            seen.add((scope.key, expr.id))
+            values = scope.values[expr.id]
+            return bool(values) and all(v is not None and self.number(scope.key, v, seen) for v in values)
+        return False
+
+    def _defined(self, key: ScopeKey, name: str) -> bool:
+        scope = self.scopes.get(key)
+        while scope is not None:
+            if name in scope.other:
+                return True
+            scope = scope.parent
+        return False
 
 
 # Methods that return an array of the receiver's kind (numpy has most of them too).
@@ -237,6 +308,13 @@ ND_METHODS = frozenset(
 # `data()` and `grad()` too: numpy has neither method).
 _FIXED_KIND = frozenset("as_in_context as_in_ctx copyto data grad".split())
 _NOT_ARRAYS = ("waitall", "save", "load", "split", "NDArray", "array_split")
+NOT_ARRAYS = _NOT_ARRAYS  # nd.* functions that make no NDArray
+# torch calls whose result is no tensor (the rest of `torch.*` makes tensors or torch objects,
+# which no MXNet rule applies to either)
+_NOT_TENSORS = ("torch.save", "torch.load", "torch.split", "torch.chunk", "torch.unbind")
+# nn.Module methods a Gluon block does not have (it has collect_params): what they give is torch's
+TORCH_MODULE_METHODS = frozenset("parameters named_parameters buffers named_buffers modules named_modules "
+                                 "children named_children state_dict".split())
 
 
 # `self.blocks` filled by `self.blocks.append(b)` in the class's methods: a loop over it binds
@@ -350,6 +428,8 @@ class _Collector:
                 for alias in node.names:
                     if alias.name != "*":
                         self._import(scope, alias.asname or alias.name, f"{module}.{alias.name}", node.lineno)
+                    elif module.startswith(LOCAL):
+                        scope.star_local.append(module)
                     elif is_mxnet(module):
                         scope.star_mx.append(node.lineno)
                         self.a.mx_imports.append((node.lineno, canonical(module)))
@@ -357,6 +437,7 @@ class _Collector:
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 for name in node.names:  # the name lives elsewhere: never local here
                     scope.values.setdefault(name, [])
+                    scope.declared[name] = self._home(scope, name, isinstance(node, ast.Global))
             elif isinstance(node, ast.Expr) and _appended(node.value) and scope.parent is not None \
                     and scope.parent.is_class:  # `self.blocks.append(Block(...))` in a method
                 attr, value = _appended(node.value)
@@ -373,14 +454,17 @@ class _Collector:
                     self._expr(node.value, scope)
             elif isinstance(node, ast.AugAssign):
                 if isinstance(node.target, ast.Name):
-                    scope.other.add(node.target.id)
+                    scope.declared.get(node.target.id, scope).other.add(node.target.id)
                 self._expr(node.value, scope)
             else:
                 self._compound(node, scope, counts)
 
     def _compound(self, node: ast.AST, scope: Scope, counts: dict) -> None:
         if isinstance(node, (ast.For, ast.AsyncFor)):
-            self._target(node.target, scope, _elements(node.iter))
+            # `for p in net.parameters()`: p is a torch parameter (a Gluon block has no such method)
+            torch_items = isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Attribute) \
+                and node.iter.func.attr in TORCH_MODULE_METHODS
+            self._target(node.target, scope, node.iter if torch_items else _elements(node.iter))
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
                 if item.optional_vars is not None:
@@ -429,13 +513,26 @@ class _Collector:
         inner.imports[name] = "mxnet.ndarray"
         inner.mx_params.add(name)
 
+    def _home(self, scope: Scope, name: str, is_global: bool) -> Scope:
+        """The scope a `global`/`nonlocal` name binds in."""
+        if is_global:
+            return self.a.scopes[()]
+        outer = scope.parent
+        while outer is not None and outer.key and (outer.is_class or name not in outer.other | set(outer.imports)):
+            outer = outer.parent
+        return outer if outer is not None and outer.key else scope.parent or scope
+
     def _import(self, scope: Scope, name: str, dotted: str, line: int, full: str = "") -> None:
+        scope = scope.declared.get(name, scope)
         scope.imports[name] = canonical(dotted) if is_mxnet(dotted) else dotted
+        if any(k.startswith(GLUON_ROOTS) for k in self.a.facts.get(dotted, ())):
+            self.a.uses_mxnet = True  # a Gluon block of the tree: `class Lrn(ConvBlock)` is Gluon code
         if is_mxnet(dotted) or is_mxnet(full):
             self.a.mx_imports.append((line, canonical(full or dotted)))
             self.a.uses_mxnet = True
 
     def _bind(self, scope: Scope, name: str, value) -> None:
+        scope = scope.declared.get(name, scope)
         scope.other.add(name)
         scope.values.setdefault(name, []).append(value)
 

@@ -79,7 +79,17 @@ def _fixed_point(analyses: dict, modules: dict) -> dict[str, frozenset]:
                 continue
             analysis.facts = facts
             analysis._kinds.clear()
-            for name, kinds in top_level_kinds(analysis).items():
+            found = dict(top_level_kinds(analysis))
+            root = analysis.scopes[()]
+            for name, target in root.imports.items():  # re-exports: `from .rcnn import RCNN`
+                if target.startswith(LOCAL) and facts.get(target):
+                    found.setdefault(name, facts[target])
+            for star in root.star_local:  # `from .faster_rcnn import *`
+                for key, kinds in list(facts.items()):
+                    name = key[len(star) + 1:]
+                    if key.startswith(star + ".") and "." not in name and not name.startswith("_"):
+                        found.setdefault(name, kinds)
+            for name, kinds in found.items():
                 key = f"{LOCAL}{module}.{name}"
                 if kinds and facts.get(key) != kinds:
                     facts[key] = kinds

@@ -24,10 +24,11 @@ class _Locator(CodegenState):
         if id(node) in self.wanted:
             chunk = "".join(self.tokens[self._done:])
             self._done = len(self.tokens)
-            newlines = chunk.count("\n")
+            # lines end as Python's do: \n, \r\n or a lone \r
+            newlines = chunk.count("\n") + chunk.count("\r") - chunk.count("\r\n")
             if newlines:
                 self._line += newlines
-                self._col = len(chunk) - chunk.rfind("\n") - 1
+                self._col = len(chunk) - max(chunk.rfind("\n"), chunk.rfind("\r")) - 1
             else:
                 self._col += len(chunk)
             self.found.setdefault(id(node), (self._line, self._col + 1))

@@ -32,6 +32,12 @@ class FileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     helpers: tuple[str, ...] = ()  # the helpers the output uses, with what they use
     helper_import: Optional[object] = None  # how it imports them (a tree's placement.HelperImport)
+    encoding: str = "utf-8"  # the file's own (PEP 263): the output is written back in it
+
+    @property
+    def data(self) -> bytes:
+        """The output as the bytes to write."""
+        return self.output.encode(self.encoding)
 
     @property
     def changed(self) -> bool:

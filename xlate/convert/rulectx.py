@@ -75,12 +75,13 @@ class Conversion(Protocol):
     scopes: list  # the scope keys (Note [name resolution]) from the module down to here
     long_names: frozenset  # `nn`/`F` spelled `torch.nn`/`torch.nn.functional` in this file
     torch_uses: set  # torch names the output uses ("torch", "nn", "F")
-    found: list  # (node, code, status, message) reported so far
+    found: list  # (node, code, status, message) reported so far; None where taken back
     statement_stack: list  # the simple statement lines being visited
     with_stack: list  # the With statements being visited
     unwrap: set  # ids of With statements whose body replaces them
     store_depth: int  # > 0 inside an assignment target, a parameter name...
-    full_reductions: set  # ids of emitted `.reshape(1)` calls (MX033)
+    full_reductions: dict  # id -> emitted `.reshape(1)` call (MX033)
+    shaped: set  # ids of original calls whose result is `.reshape(1)`-ed or `.item()`-ed right away
     layers: dict  # id(emitted constructor) -> (node, LayerInfo)
     chains: dict  # (scope, container code) -> (statement id, Shape)
     line_before: dict  # id(statement) -> id of the statement just before it in straight-line code
@@ -89,6 +90,7 @@ class Conversion(Protocol):
     def code_for(self, node: cst.CSTNode) -> str: ...
     def resolve_expr(self, node: cst.BaseExpression) -> Optional[str]: ...
     def classify(self, node: cst.BaseExpression) -> Optional[str]: ...
+    def is_number(self, node: cst.BaseExpression) -> bool: ...
     def use_helper(self, name: str) -> None: ...
     def dropped(self, node: cst.CSTNode) -> None: ...
     def statement_of(self, call: cst.CSTNode) -> Optional[cst.SimpleStatementLine]: ...
@@ -103,6 +105,12 @@ class Dynamic(Manual):
     """The translation depends on a value known only at run time (a variable `activation=`,
     `**kwargs`): a rule with a Gluon-signature helper writes the call for that helper instead
     (Note [Gluon-signature modules]); any other rule leaves it for a human, like Manual."""
+
+
+class ForeignKeyword(Manual):
+    """A keyword the MXNet operator does not take (`dim=`): MXNet itself would reject the call,
+    so on a receiver not known to be an NDArray the method is another library's (torch's, on a
+    second pass), not MXNet's."""
 
 
 class Skip(Exception):
@@ -296,6 +304,8 @@ def bind(rule: Rule, call: cst.Call, receiver: Optional[cst.BaseExpression] = No
             key = a.keyword.value
             if key == "name" and key not in names and names_node(rule):
                 continue
+            if key not in names and key not in ("out", "name") and not key.startswith("__"):
+                raise ForeignKeyword(f"argument `{key}=` has no PyTorch mapping")
             if key not in names or key in args:
                 raise Manual(f"argument `{key}=` has no PyTorch mapping")
             args[key] = a

@@ -73,8 +73,14 @@ class Statements:
     def leave_With(self, original: cst.With, updated: cst.With):
         self.with_stack.pop()
         self._compound_done(original, updated)
-        if id(original) not in self.unwrap or not isinstance(updated.body, cst.IndentedBlock):
+        if id(original) not in self.unwrap:
             return updated
+        for item in updated.items:  # `self.name_scope()` goes: what was left in it is gone too
+            self.dropped(item.item)
+        if isinstance(updated.body, cst.SimpleStatementSuite):  # `with self.name_scope(): self.d = ...`
+            suite = updated.body
+            return cst.SimpleStatementLine(suite.body, leading_lines=updated.leading_lines,
+                                           trailing_whitespace=suite.trailing_whitespace)
         # `with self.name_scope():` goes; its body moves out a level with the comments kept
         body = list(updated.body.body)
         lead = list(updated.leading_lines)

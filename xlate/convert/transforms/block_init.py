@@ -24,6 +24,8 @@ def transform(site: Site):
     if others:
         raise Manual(f"a subclass of `{others[0]}`: map its constructor arguments to the PyTorch layer by hand")
     dropped = ", ".join(site.code(a).strip().rstrip(",") for a in call.args)
+    for a in call.args:
+        site.conv.dropped(a)
     site.fixed(f"dropped `{dropped}`: Gluon's prefix/params naming has no nn.Module counterpart "
                "(torch names parameters by attribute path)")
     return call.with_changes(args=())

@@ -111,6 +111,26 @@ def _layer_params(conv, cls) -> set:
     return found
 
 
+def _reads(body: cst.CSTNode, name: str) -> bool:
+    """Whether `name` is read in `body` (after the rewrites of its MXNet uses)."""
+    found = []
+
+    class Reads(cst.CSTVisitor):
+        def visit_Attribute(self, node):
+            node.value.visit(self)
+            return False  # `x.F` is no use of F
+
+        def visit_Arg(self, node):
+            node.value.visit(self)
+            return False  # nor `f(F=1)`
+
+        def visit_Name(self, node):
+            found.append(node.value == name)
+
+    body.visit(Reads())
+    return any(found)
+
+
 def _names_in(target) -> set:
     if isinstance(target, cst.Name):
         return {target.value}
@@ -129,6 +149,9 @@ def transform(site: Site):
     if fn.params.posonly_params or len(params) < 2:
         raise Manual("hybrid_forward without (self, F, ...) parameters")
     me, namespace = params[0].name.value, params[1].name.value
+    if _reads(fn.body, namespace):
+        raise Manual(f"`{namespace}` is still used by code left to translate: translate that first "
+                     f"(until then the method keeps its name and its `{namespace}` parameter)")
     registered = set(conv.analysis.block_params(cls)) | _layer_params(conv, cls)
     listed = [p for p in params[2:] + list(fn.params.kwonly_params) if p.name.value in registered]
     missing = registered - {p.name.value for p in listed}

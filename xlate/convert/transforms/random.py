@@ -27,8 +27,12 @@ def transform(site: Site):
     lo = site.value("low") or site.value(lo_name)
     hi = site.value("high") or site.value(hi_name)
     for node in (lo, hi):
-        if node is not None and site.evaluate(node) is NOT_LITERAL:
-            raise Manual(f"array-valued `{lo_name}`/`{hi_name}`: MXNet then samples `shape` values per element")
+        if node is not None and site.evaluate(node) is NOT_LITERAL and not site.conv.is_number(node):
+            what = site.code(node)
+            if site.conv.classify(node) == "nd":
+                raise Manual(f"array-valued `{lo_name}`/`{hi_name}`: MXNet then samples `shape` values per element")
+            raise Manual(f"could not tell whether `{what}` is a number or an NDArray (an NDArray `{lo_name}`/"
+                         f"`{hi_name}` makes MXNet sample `shape` values per element)")
     shape = site.code(site.value("shape")) if site.has("shape") else "(1,)"
     if isinstance(site.literal("shape"), int):  # torch.normal/randint take a tuple only
         shape = f"({shape},)"

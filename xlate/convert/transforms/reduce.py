@@ -48,8 +48,10 @@ def transform(site: Site):
         if not isinstance(data, (cst.Name, cst.Attribute)):
             raise Manual("a full reduction with keepdims=True on an expression: assign it to a name first")
         return site.emit(call + sep + "dim=tuple(range({x}.dim())), keepdim=True)", **holes)
+    if method and id(site.original) in site.conv.shaped:
+        raise Skip()  # `x.mean().reshape(1)` or `.item()` right after: exact as written (and idempotent)
     node = site.emit(call + ").reshape(1)", **holes)
-    site.conv.full_reductions.add(id(node))
+    site.conv.full_reductions[id(node)] = node
     return node
 
 

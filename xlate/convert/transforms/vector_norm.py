@@ -22,6 +22,6 @@ def transform(site: Site):
     call = oa.call(site, "torch.linalg.vector_norm", args)
     if axis is None or axis == ():
         node = site.emit("{n}.reshape(1)", n=call)
-        site.conv.full_reductions.add(id(node))
+        site.conv.full_reductions[id(node)] = node
         return node
     return site.emit("torch.atleast_1d({n})", n=call)

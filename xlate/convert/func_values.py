@@ -1,0 +1,77 @@
+"""An MXNet function passed as a value (`func=nd.relu`, `ctx_fn=mx.gpu`), not called.
+
+The rule for its calls translates a call with MXNet's own parameter names as arguments;
+wrapped in a lambda with those parameters, that is the function. It is exact only where no
+caller can pass anything the lambda does not take: a function of one parameter (or none), with
+MXNet's default where it has one (`mx.gpu()` is device 0). A function of more parameters
+(`nd.zeros(shape, ctx, dtype)`) is left and reported: which arguments its callers pass is not
+known here.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, Optional
+
+import libcst as cst
+
+from xlate.convert.catalogue import Rule
+from xlate.convert.rulectx import Manual, Site, Skip, bind
+
+STATUS = {"safe": "fixed", "review": "review", "manual": "manual"}
+
+_DEFAULTS = {"device_id": "0"}  # MXNet's default for a parameter a caller may leave out
+
+
+class FunctionValues:
+    """Mixed into the Converter (its `rewrite` applies a bound rule)."""
+
+    def function_value(self, original, updated, head: str, resolved: str, rule: Rule):
+        """`func=nd.relu`: a function the catalogue converts calls of, passed as a value."""
+        if self._suppressed(rule.code) or not self.rules.enabled(rule.code):
+            return self._apply(Site(self, rule, original, updated, matched=resolved), head=head)
+        new, message = translate(self, rule, original, updated, resolved, self.rewrite)
+        if new is None:
+            self.survivors[head] += 1
+            self.report(original, rule.code, "manual", message)
+            self.mark_left(updated, len(self.found) - 1, array=False, head=head)
+            return updated
+        self.report(original, rule.code, STATUS[rule.applicability], message)
+        return new
+
+
+def translate(conv, rule: Rule, original: cst.CSTNode, updated: cst.BaseExpression, resolved: str,
+              apply: Callable[[Site], cst.BaseExpression]) -> tuple[Optional[cst.BaseExpression], str]:
+    """(the function's translation, a message), or (None, why not)."""
+    short = resolved.rsplit(".", 1)[-1]
+    params = [p for p in rule.signature if not p.startswith("*")]
+    if rule.signature == ("...",) or len(params) != len(rule.signature) or len(params) > 1:
+        spelled = conv.code_for(original)
+        return None, (f"`{spelled}` is passed as a value, not called: its calls convert ({rule.code}), but which "
+                      f"arguments its callers pass is not known here; wrap it in a lambda that takes those "
+                      f"(`lambda {params[0] if params else 'x'}: {spelled}({params[0] if params else 'x'})`) "
+                      f"and convert again")
+    call = cst.Call(func=updated, args=[cst.Arg(cst.Name(p)) for p in params])
+    site = Site(conv, rule, original, call, matched=resolved, receiver_kind="nd")
+    try:
+        site.args, site.varargs = bind(rule, call)
+        new = apply(site)
+    except (Manual, Skip) as why:
+        return None, f"`{short}` is passed as a value, not called, and cannot be translated as one: {why}"
+    function = _bare(new, params, conv.code_for)
+    if function is None:
+        args = ", ".join(f"{p}={_DEFAULTS[p]}" if p in _DEFAULTS else p for p in params)
+        function = cst.Lambda(params=cst.parse_expression(f"lambda {args}: 0").params, body=new)
+    return function, f"`{short}` passed as a value -> `{conv.code_for(function)}`"
+
+
+def _bare(new: cst.BaseExpression, params: list[str], code_for) -> Optional[cst.BaseExpression]:
+    """`torch.relu` for `torch.relu(data)`: the translation is the call of a function on the
+    parameters, in order, with nothing else."""
+    if not isinstance(new, cst.Call) or len(new.args) != len(params) or any(p in _DEFAULTS for p in params):
+        return None
+    for arg, p in zip(new.args, params):
+        if arg.keyword is not None or arg.star or not isinstance(arg.value, cst.Name) or arg.value.value != p:
+            return None
+    if any(re.search(rf"\b{p}\b", code_for(new.func)) for p in params):  # `data.flatten` is no function
+        return None
+    return new.func
