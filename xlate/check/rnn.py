@@ -308,3 +308,41 @@ def build_rnn(c: dict):
 
 register_sample(Sample("rnn layers", "rnn layers", rnn_configs, build_rnn))
 register_sample(Sample("rnn cells", "rnn cells", lambda: rnn_configs(kinds=("cell", "unroll")), build_rnn))
+
+
+# contrib.rnn.LSTMPCell, one step: a one-layer nn.LSTM with proj_size over a length-1 sequence;
+# states are MXNet's `[r (N, P), c (N, H)]`, torch's `(L=1, N, .)`.
+def projection_cell_configs(*, max_batch: int = 4, max_features: int = 6):
+    check_knobs(max_batch=max_batch, max_features=max_features)
+    st = strategies()
+
+    @st.composite
+    def configs(draw):
+        hidden = draw(st.integers(2, max_features))
+        return {"batch": draw(st.integers(1, max_batch)), "features": draw(st.integers(1, max_features)),
+                "hidden": hidden, "projection": draw(st.integers(1, hidden - 1))}
+
+    return configs()
+
+
+def build_projection_cell(c: dict):
+    import torch
+    from mxnet.gluon.contrib import rnn as contrib_rnn
+
+    n, i, h, p = c["batch"], c["features"], c["hidden"], c["projection"]
+
+    def gluon_step(cell, x, r0, c0):
+        _, new = cell(x, [r0, c0])
+        return tuple(new)  # the output is new[0] itself (see the cells' note above)
+
+    def torch_step(lstm, x, r0, c0):
+        _, (r, c_) = lstm(x[None], (r0[None], c0[None]))
+        return r[0], c_[0]
+
+    mx_block = gluon_call(contrib_rnn.LSTMPCell(h, p, input_size=i), gluon_step)
+    pt_module = torch_call(torch.nn.LSTM(i, h, 1, proj_size=p), torch_step)
+    return mx_block, pt_module, [floats("x", n, i), floats("r0", n, p), floats("c0", n, h)]
+
+
+register_sample(Sample("rnn projection cells", "rnn projection cells", projection_cell_configs,
+                       build_projection_cell))

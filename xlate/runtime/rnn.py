@@ -97,7 +97,7 @@ class _mx_RNNLayer(_mx_Deferred):
         self._dropout, self._dir, self._input_size = dropout, 2 if bidirectional else 1, input_size
         self._projection_size = projection_size or None
         self._lstm_state_clip_min, self._lstm_state_clip_max, self._lstm_state_clip_nan = clip
-        self._mx_clip = clip[0] is not None or clip[1] is not None
+        self._mx_state_clip = clip[0] is not None or clip[1] is not None
         if not input_size:
             self.input_size = 0
             self._mx_defer(*self._mx_first_layer())
@@ -172,7 +172,7 @@ class _mx_RNNLayer(_mx_Deferred):
             hx = None
         if self._mx_use_sequence_length and sequence_length is None:
             raise ValueError("use_sequence_length=True needs the sequence_length argument")
-        if self._mx_use_sequence_length or self._mx_clip:
+        if self._mx_use_sequence_length or self._mx_state_clip:
             out, new = self._mx_loop(inputs, hx, sequence_length if self._mx_use_sequence_length else None)
         else:
             out, new = super().forward(inputs, hx)
@@ -234,7 +234,7 @@ class _mx_RNNLayer(_mx_Deferred):
             return (torch.relu if self.mode == "RNN_RELU" else torch.tanh)(gi + gh), None
         i, f, g, o = (gi + gh).chunk(4, -1)
         c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
-        if self._mx_clip:  # cuDNN clips the cell state before the output reads it
+        if self._mx_state_clip:  # cuDNN clips the cell state before the output reads it
             c = c.clamp(self._lstm_state_clip_min, self._lstm_state_clip_max)
         h = torch.sigmoid(o) * torch.tanh(c)
         return (torch.nn.functional.linear(h, w_hr) if w_hr is not None else h), c
