@@ -270,7 +270,11 @@ def test_get_model_refuses_downloads():
     with pytest.raises(NotImplementedError, match="dataset_name"):
         rt._mx_get_model("bert_12_768_12", pretrained=False, dataset_name="book_corpus_wiki_en_uncased")
     with pytest.raises(NotImplementedError, match="BERT family"):
-        rt._mx_get_model("awd_lstm_lm_1150", pretrained=False, vocab=vocab)
+        rt._mx_get_model("elmo_2x1024_128_2048cnn_1xhighway", pretrained=False, vocab=vocab)
+    with pytest.raises(NotImplementedError, match="pretrained"):
+        rt._mx_get_model("awd_lstm_lm_1150", pretrained=True, vocab=vocab)
+    with pytest.raises(NotImplementedError, match="dataset_name"):
+        rt._mx_get_model("standard_lstm_lm_200", dataset_name="wikitext-2")
 
 
 def test_gelu_forms():
@@ -279,3 +283,103 @@ def test_gelu_forms():
     approx = nlp.model.GELU(approximate=True)(mx.nd.array(x.numpy())).asnumpy()
     np.testing.assert_allclose(rt._mx_nlp_GELU()(x).numpy(), exact, atol=2e-6)
     np.testing.assert_allclose(rt._mx_nlp_GELU(approximate=True)(x).numpy(), approx, atol=2e-6)
+
+
+# -- language models (Note [gluonnlp language models]) ------------------------------------------
+from gluonnlp.model import language_model, train  # noqa: E402
+
+LM_PAIRS = {"AWDRNN": (language_model.AWDRNN, rt._mx_AWDRNN), "StandardRNN": (language_model.StandardRNN,
+                                                                              rt._mx_StandardRNN),
+            "train.AWDRNN": (train.AWDRNN, rt._mx_train_AWDRNN),
+            "train.StandardRNN": (train.StandardRNN, rt._mx_train_StandardRNN)}
+
+
+@pytest.mark.parametrize("name", sorted(LM_PAIRS))
+def test_language_model_helpers_take_gluonnlps_arguments(name):
+    theirs, ours = (inspect.signature(c) for c in LM_PAIRS[name])
+    named = [k for k, p in theirs.parameters.items() if p.kind != p.VAR_KEYWORD]
+    assert list(ours.parameters)[:len(named)] == named
+    for key in named:  # the training forms' defaults (the inference forms have none)
+        if theirs.parameters[key].default is not inspect.Parameter.empty:
+            assert ours.parameters[key].default == theirs.parameters[key].default, key
+
+
+@st.composite
+def lm_configs(draw):
+    kind = draw(st.sampled_from(sorted(LM_PAIRS)))
+    mode = draw(st.sampled_from(["lstm", "gru", "rnn_tanh", "rnn_relu"]))
+    tie = draw(st.booleans())
+    embed = draw(st.integers(2, 6))
+    hidden = embed if tie and kind.endswith("StandardRNN") else draw(st.integers(2, 6))
+    rates = [round(draw(st.floats(0.0, 0.6)), 2) for _ in range(5)]
+    return dict(kind=kind, mode=mode, vocab=draw(st.integers(3, 12)), embed=embed, hidden=hidden,
+                layers=draw(st.integers(1, 3)), tie=tie, rates=rates, batch=draw(st.integers(1, 3)),
+                length=draw(st.integers(1, 5)), states=draw(st.booleans()))
+
+
+def _lm_args(c):
+    if c["kind"].endswith("AWDRNN"):
+        return (c["mode"], c["vocab"], c["embed"], c["hidden"], c["layers"], c["tie"], *c["rates"])
+    return (c["mode"], c["vocab"], c["embed"], c["hidden"], c["layers"], c["rates"][0], c["tie"])
+
+
+@settings(max_examples=12, **PROFILE)
+@given(lm_configs())
+def test_language_models_compute_what_gluonnlp_computes(c):
+    """Outputs and every layer's states, gradients of every parameter (the tied decoder's under
+    both names); dropout and weight drop are zeroed on both sides by the checker, after it has
+    compared their rates."""
+    theirs, ours = LM_PAIRS[c["kind"]]
+    args = _lm_args(c)
+    mx_model, pt_model = theirs(*args), ours(*args)
+    n = c["batch"]
+
+    def call(model, tokens):  # the training forms' extra lists repeat the outputs: left out
+        if c["states"]:
+            begin = model.begin_state(batch_size=n)  # non-zero: one state list per layer for AWD
+            if c["kind"].endswith("AWDRNN"):
+                begin = [[s + 0.5 for s in layer] for layer in begin]
+            else:
+                begin = [s + 0.5 for s in begin]
+            out = model(tokens, begin)
+        else:
+            out = model(tokens)
+        return out[0], out[1]
+
+    compare(mx_model, pt_model, call, [InputSpec("tokens", "int32", (c["length"], n), c["vocab"])])
+
+
+def test_language_model_from_get_model_matches_gluonnlp():
+    words = "the cat sat on the mat the end".split()
+    mx_vocab = nlp.Vocab(nlp.data.count_tokens(words))
+    vocab = rt._mx_Vocab(rt._mx_count_tokens(words))
+    kw = dict(hparam_allow_override=True, embed_size=5, hidden_size=6, num_layers=2)
+    mx_model, _ = nlp.model.get_model("awd_lstm_lm_600", vocab=mx_vocab, **kw)
+    pt_model, got = rt._mx_get_model("awd_lstm_lm_600", vocab=vocab, **kw)
+    assert got is vocab and pt_model._drop_h == 0.1 and pt_model._drop_e == 0.05  # gluonnlp's hyper-parameters
+    compare(mx_model, pt_model, lambda m, x: m(x), [InputSpec("tokens", "int32", (4, 2), len(mx_vocab))])
+    with pytest.raises(AssertionError, match="predefined"):
+        rt._mx_get_model("standard_lstm_lm_200", vocab=vocab, num_layers=3)
+
+
+def test_language_model_hyper_parameters_are_gluonnlps():
+    ours = {name: params for name, (_, params) in rt._mx_lm_hparams().items()}
+    assert ours == {**language_model.awd_lstm_lm_hparams, **language_model.standard_lstm_lm_hparams}
+
+
+def test_awd_regularisers_act_in_training_only():
+    """Weight drop (h2h weights, embedding rows) and dropout over time: two training runs differ,
+    evaluation is deterministic, and the parameters themselves are never overwritten."""
+    torch.manual_seed(0)
+    model = rt._mx_AWDRNN("lstm", 10, 4, 5, 2, True, 0.0, 0.5, 0.0, 0.0, 0.5)
+    rt._mx_initialize(model)
+    x = torch.randint(0, 10, (6, 3))
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    model.eval()
+    assert torch.equal(model(x)[0], model(x)[0])
+    model.train()
+    first, second = model(x)[0], model(x)[0]
+    assert not torch.allclose(first, second)
+    first.sum().backward()
+    assert model.encoder[0].weight_hh_l0.grad is not None and model.embedding[0].weight.grad is not None
+    assert all(torch.equal(v, model.state_dict()[k]) for k, v in before.items())

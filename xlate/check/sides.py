@@ -113,7 +113,16 @@ def pt_run(model, arrays, device, train: bool, heads=None):
 # attributes holding their rates, on both sides. DropoutCell keeps Gluon's `_rate` (MXNet) and
 # is a torch Dropout (PyTorch).
 _CELL_RATES = {"ZoneoutCell": ("zoneout_outputs", "zoneout_states"),
-               "VariationalDropoutCell": ("drop_inputs", "drop_states", "drop_outputs")}
+               "VariationalDropoutCell": ("drop_inputs", "drop_states", "drop_outputs"),
+               # gluonnlp's AWD language model: dropout between layers, on embedding rows, on h2h weights
+               "AWDRNN": ("_drop_h", "_drop_e", "_weight_drop")}
+# gluonnlp's language models keep their output dropout in `_dropout`, as Gluon's rnn layers do;
+# MXNet's side reads it from any block, torch's from these helpers (after their _CELL_RATES)
+_LM_DROPOUT = ("AWDRNN", "StandardRNN")
+
+
+def _lm_dropout(obj) -> bool:
+    return any(cls.__name__.replace("_mx_", "") in _LM_DROPOUT for cls in type(obj).__mro__)
 
 
 def _cell_rates(obj) -> tuple[str, ...]:
@@ -136,6 +145,8 @@ def dropout_rates(mx_net=None, pt_model=None) -> list[float]:
             elif isinstance(m, (torch.nn.RNNBase, torch.nn.MultiheadAttention)):
                 rates.append(float(m.dropout))
             rates.extend(float(getattr(m, a)) for a in _cell_rates(m))
+            if _lm_dropout(m):
+                rates.append(float(m._dropout))
 
     def walk(block):
         rates.extend(float(getattr(block, a)) for a in _cell_rates(block))
@@ -162,6 +173,8 @@ def no_dropout(mx_net, pt_model) -> None:
             m.dropout = 0.0
         for a in _cell_rates(m):
             setattr(m, a, 0.0)
+        if _lm_dropout(m):
+            m._dropout = 0.0
 
     def walk(block):
         for a in _cell_rates(block):
@@ -170,6 +183,9 @@ def no_dropout(mx_net, pt_model) -> None:
             block._rate = 0.0
         elif hasattr(block, "_dropout") and isinstance(block._dropout, (int, float)):
             block._dropout = 0.0  # gluon.rnn layers (MXNet's CPU kernel ignores it anyway)
+        for param in getattr(block, "_reg_params", {}).values():
+            if type(param).__name__ == "WeightDropParameter":  # gluonnlp's apply_weight_drop
+                param._rate = 0.0
         for child in getattr(block, "_children", {}).values():
             walk(child)
 

@@ -58,6 +58,8 @@ _REEXPORTS = [
     ("gluonnlp.model.transformer", "gluonnlp.model"),
     ("gluonnlp.model.attention_cell", "gluonnlp.model"),
     ("gluonnlp.model.bert", "gluonnlp.model"),
+    ("gluonnlp.model.language_model", "gluonnlp.model"),
+    ("gluonnlp.model.train.language_model", "gluonnlp.model.train"),
     ("gluonnlp.model.block", "gluonnlp.model"),
     ("gluonnlp.model.sequence_sampler", "gluonnlp.model"),
     ("gluonnlp.data.batchify.batchify", "gluonnlp.data.batchify"),

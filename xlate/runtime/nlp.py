@@ -632,14 +632,17 @@ def _mx_bert_hparams():
 
 
 def _mx_get_model(name, **kwargs):
-    """gluonnlp.model.get_model for the BERT family without pretrained weights: builds the
+    """gluonnlp.model.get_model for the BERT family and the language models without pretrained weights: builds the
     architecture (uninitialised, as gluonnlp leaves it) and returns (model, vocab). Pretrained
     weights and vocabularies named by `dataset_name` would be downloaded by gluonnlp: refused,
     convert the .params file with `xlate convert-weights` and pass `vocab=` instead."""
     hparams = _mx_bert_hparams()
+    if name in _mx_lm_hparams():
+        return _mx_get_language_model(name, **kwargs)
     if name not in hparams:
         raise NotImplementedError(f"get_model({name!r}) is not translated: only the BERT family "
-                                  f"({', '.join(sorted(hparams))}) is")
+                                  f"({', '.join(sorted(hparams))}) and the language models "
+                                  f"({', '.join(sorted(_mx_lm_hparams()))}) are")
     kwargs = dict(kwargs)
     if kwargs.pop("pretrained", True):
         raise NotImplementedError("pretrained=True downloads gluonnlp's weights: build with pretrained=False and "
@@ -675,3 +678,196 @@ def _mx_get_model(name, **kwargs):
                             units=predefined["units"], embed_size=predefined["embed_size"],
                             word_embed=predefined["word_embed"], **flags)
     return net, vocab
+
+
+# Note [gluonnlp language models]
+# gluonnlp.model.AWDRNN and StandardRNN (language_model.py; their training twins in
+# model/train/language_model.py return two more lists) ported block for block: `embedding`
+# (Embedding, then Dropout), `encoder` (AWDRNN: one single-layer Gluon RNN per layer, the last
+# one sized to embed_size when weights are tied; StandardRNN: one multi-layer Gluon RNN),
+# `decoder` (Dense(vocab_size, flatten=False) whose weight IS the embedding's when tied, as
+# gluonnlp shares the embedding's parameters), so a gluonnlp .params file maps name for name.
+# Time-major (T, N) ids in; `model(x)` starts from zeros. AWD's regularisers act in training
+# mode only: weight drop (gluonnlp's apply_weight_drop: DropConnect on each layer's h2h weight,
+# whole embedding rows dropped with drop_e) and dropout masks shared over time (axes=(0,)); their
+# random masks differ from MXNet's.
+def _mx_weight_dropped(module, names, rate, axes, *args):
+    """`module(*args)` with the parameters `names` dropped (MXNet Dropout with `axes`) in training."""
+    if not module.training or not rate:
+        return module(*args)
+    dropped = {n: _mx_dropout(getattr(module, n), rate, axes=axes, training=True) for n in names}
+    return torch.func.functional_call(module, dropped, args)
+
+
+def _mx_uniform_01(tensor):
+    """gluonnlp's language-model embedding initializer, mx.init.Uniform(0.1)."""
+    return torch.nn.init.uniform_(tensor, -0.1, 0.1)
+
+
+def _mx_rnn_layer(mode, num_layers, input_size, hidden_size, dropout):
+    """gluonnlp's _get_rnn_layer: the Gluon recurrent layer for `mode`."""
+    layers = {"rnn_relu": lambda *a, **k: _mx_RNN(*a, activation="relu", **k),
+              "rnn_tanh": lambda *a, **k: _mx_RNN(*a, activation="tanh", **k), "lstm": _mx_LSTM, "gru": _mx_GRU}
+    return layers[mode](hidden_size, num_layers, dropout=dropout, input_size=input_size)
+
+
+class _mx_LanguageModel(torch.nn.Module):
+    """What AWDRNN and StandardRNN share: the tied decoder, begin_state, dropout over time."""
+
+    def _mx_decoder(self, vocab_size, embed_size, hidden_size, tie_weights, params):
+        _mx_no_params(params)
+        dense = _mx_Dense(vocab_size, flatten=False, in_units=embed_size if tie_weights else hidden_size)
+        if tie_weights:
+            dense.weight = self.embedding[0].weight
+        return torch.nn.Sequential(dense)
+
+    def _mx_embed(self, inputs):
+        embedding = self.embedding[0]
+        drop_e = getattr(self, "_drop_e", 0)
+        encoded = _mx_weight_dropped(embedding, ["weight"], drop_e, (1,), inputs)
+        for block in list(self.embedding)[1:]:
+            encoded = block(encoded)
+        return encoded
+
+    def _mx_time_dropout(self, x, rate):
+        return _mx_dropout(x, rate, axes=(0,), training=self.training)
+
+
+class _mx_AWDRNN(_mx_LanguageModel):
+    """gluonnlp.model.AWDRNN (Note [gluonnlp language models]): `model(inputs, begin_state=None)`
+    returns `(out, out_states)`, one state list per layer."""
+
+    _mx_train_outputs = False
+
+    def __init__(self, mode, vocab_size, embed_size=400, hidden_size=1150, num_layers=3, tie_weights=True, dropout=0.4,
+                 weight_drop=0.5, drop_h=0.2, drop_i=0.65, drop_e=0.1, prefix=None, params=None):
+        super().__init__()
+        self._mode, self._vocab_size, self._embed_size, self._hidden_size = mode, vocab_size, embed_size, hidden_size
+        self._num_layers, self._dropout, self._drop_h, self._drop_i, self._drop_e = (num_layers, dropout, drop_h,
+                                                                                   drop_i, drop_e)
+        self._weight_drop, self._tie_weights = weight_drop, tie_weights
+        embedding = [_mx_Embedding(vocab_size, embed_size, weight_initializer=_mx_uniform_01)]
+        if drop_i:
+            embedding.append(_mx_Dropout(drop_i, axes=(0,)))
+        self.embedding = torch.nn.Sequential(*embedding)
+        self.encoder = torch.nn.Sequential(*(
+            _mx_rnn_layer(mode, 1, embed_size if i == 0 else hidden_size,
+                          hidden_size if i != num_layers - 1 or not tie_weights else embed_size, 0)
+            for i in range(num_layers)))
+        self.decoder = self._mx_decoder(vocab_size, embed_size, hidden_size, tie_weights, params)
+
+    def begin_state(self, *args, **kwargs):
+        return [c.begin_state(*args, **kwargs) for c in self.encoder]
+
+    def state_info(self, *args, **kwargs):
+        return [c.state_info(*args, **kwargs) for c in self.encoder]
+
+    def forward(self, inputs, begin_state=None):
+        encoded = self._mx_embed(inputs)
+        if not begin_state:
+            begin_state = self.begin_state(batch_size=inputs.shape[1])
+        out_states, encoded_raw, encoded_dropped = [], [], []
+        for i, (e, s) in enumerate(zip(self.encoder, begin_state)):
+            encoded, state = _mx_weight_dropped(e, [n for n, _ in e.named_parameters() if n.startswith("weight_hh")],
+                                                self._weight_drop, (), encoded, s)
+            encoded_raw.append(encoded)
+            out_states.append(state)
+            if self._drop_h and i != len(self.encoder) - 1:
+                encoded = self._mx_time_dropout(encoded, self._drop_h)
+                encoded_dropped.append(encoded)
+        if self._dropout:
+            encoded = self._mx_time_dropout(encoded, self._dropout)
+        encoded_dropped.append(encoded)
+        out = self.decoder(encoded)
+        if self._mx_train_outputs:
+            return out, out_states, encoded_raw, encoded_dropped
+        return out, out_states
+
+
+class _mx_StandardRNN(_mx_LanguageModel):
+    """gluonnlp.model.StandardRNN (Note [gluonnlp language models]): `model(inputs,
+    begin_state=None)` returns `(out, state)`, the multi-layer layer's state list."""
+
+    _mx_train_outputs = False
+
+    def __init__(self, mode, vocab_size, embed_size, hidden_size, num_layers, dropout=0.5, tie_weights=False,
+                 prefix=None, params=None):
+        if tie_weights and embed_size != hidden_size:
+            raise AssertionError("Embedding dimension must be equal to hidden dimension in order to tie weights. "
+                                 f"Got: emb: {embed_size}, hid: {hidden_size}.")
+        super().__init__()
+        self._mode, self._embed_size, self._hidden_size, self._num_layers = mode, embed_size, hidden_size, num_layers
+        self._dropout, self._tie_weights, self._vocab_size = dropout, tie_weights, vocab_size
+        embedding = [_mx_Embedding(vocab_size, embed_size, weight_initializer=_mx_uniform_01)]
+        if dropout:
+            embedding.append(_mx_Dropout(dropout))
+        self.embedding = torch.nn.Sequential(*embedding)
+        self.encoder = _mx_rnn_layer(mode, num_layers, embed_size, hidden_size, dropout)
+        self.decoder = self._mx_decoder(vocab_size, embed_size, hidden_size, tie_weights, params)
+
+    def begin_state(self, *args, **kwargs):
+        return self.encoder.begin_state(*args, **kwargs)
+
+    def state_info(self, *args, **kwargs):
+        return self.encoder.state_info(*args, **kwargs)
+
+    def forward(self, inputs, begin_state=None):
+        encoded = self._mx_embed(inputs)
+        if not begin_state:
+            begin_state = self.begin_state(batch_size=inputs.shape[1])
+        encoded, state = self.encoder(encoded, begin_state)
+        encoded_raw = [encoded]
+        if self._dropout:
+            encoded = self._mx_time_dropout(encoded, self._dropout)
+        out = self.decoder(encoded)
+        if self._mx_train_outputs:
+            return out, state, encoded_raw, [encoded]
+        return out, state
+
+
+class _mx_train_AWDRNN(_mx_AWDRNN):
+    """gluonnlp.model.train.AWDRNN: also returns the encoder's raw and dropped outputs."""
+
+    _mx_train_outputs = True
+
+
+class _mx_train_StandardRNN(_mx_StandardRNN):
+    """gluonnlp.model.train.StandardRNN: also returns the encoder's raw and dropped outputs."""
+
+    _mx_train_outputs = True
+
+
+def _mx_lm_hparams():
+    """gluonnlp 0.10's hyper-parameters of its language models (gluonnlp/model/language_model.py)."""
+    awd = dict(mode="lstm", tie_weights=True, dropout=0.4, weight_drop=0.5, drop_h=0.2, drop_i=0.65, drop_e=0.1)
+    return {
+        "awd_lstm_lm_1150": (_mx_AWDRNN, dict(awd, embed_size=400, hidden_size=1150, num_layers=3)),
+        "awd_lstm_lm_600": (_mx_AWDRNN, dict(awd, embed_size=200, hidden_size=600, num_layers=3, dropout=0.2,
+                                             weight_drop=0.2, drop_h=0.1, drop_i=0.3, drop_e=0.05)),
+        "standard_lstm_lm_200": (_mx_StandardRNN, dict(mode="lstm", embed_size=200, hidden_size=200, num_layers=2,
+                                                       dropout=0.2, tie_weights=True)),
+        "standard_lstm_lm_650": (_mx_StandardRNN, dict(mode="lstm", embed_size=650, hidden_size=650, num_layers=2,
+                                                       dropout=0.5, tie_weights=True)),
+        "standard_lstm_lm_1500": (_mx_StandardRNN, dict(mode="lstm", embed_size=1500, hidden_size=1500,
+                                                        num_layers=2, dropout=0.65, tie_weights=True)),
+    }
+
+
+def _mx_get_language_model(name, dataset_name=None, vocab=None, pretrained=False, ctx=None, root=None,
+                           hparam_allow_override=False, **kwargs):
+    """gluonnlp's awd_lstm_lm_* / standard_lstm_lm_* functions without downloads: (model, vocab)."""
+    if pretrained:
+        raise NotImplementedError("pretrained=True downloads gluonnlp's weights: build with pretrained=False and "
+                                  "load the .params file converted by `xlate convert-weights`")
+    if dataset_name:
+        raise NotImplementedError(f"dataset_name={dataset_name!r} downloads gluonnlp's vocabulary: pass vocab= "
+                                  f"(a translated Vocab) instead")
+    if vocab is None:
+        raise AssertionError("Must specify vocab if not loading from predefined datasets.")
+    cls, predefined = _mx_lm_hparams()[name]
+    predefined = dict(predefined)
+    mutable = {"dropout", "weight_drop", "drop_h", "drop_i", "drop_e"} if cls is _mx_AWDRNN else {"dropout"}
+    if not hparam_allow_override and any(k in kwargs and k not in mutable for k in predefined):
+        raise AssertionError("Cannot override predefined model settings.")
+    predefined.update(kwargs)
+    return cls(vocab_size=len(vocab), **predefined), vocab

@@ -1,5 +1,5 @@
-"""`gluonnlp.model.get_model(name, pretrained=False, vocab=...)` and the BERT family's own
-functions (`bert_12_768_12(...)`) -> `_mx_get_model(name, ...)`, which builds the architecture
+"""`gluonnlp.model.get_model(name, pretrained=False, vocab=...)` and the BERT family's and the
+language models' own functions (`bert_12_768_12(...)`, `awd_lstm_lm_1150(...)`) -> `_mx_get_model(name, ...)`, which builds the architecture
 from gluonnlp's hyper-parameters; downloads (pretrained weights, dataset vocabularies) are
 left for a human."""
 import libcst as cst
@@ -7,7 +7,12 @@ import libcst as cst
 from xlate.convert.rulectx import NOT_LITERAL, Manual, Site
 from xlate.convert.table import EQ, commas
 
-BUILT = ("bert_12_768_12", "bert_24_1024_16", "ernie_12_768_12", "roberta_12_768_12", "roberta_24_1024_16")
+BERTS = ("bert_12_768_12", "bert_24_1024_16", "ernie_12_768_12", "roberta_12_768_12", "roberta_24_1024_16")
+# gluonnlp/model/language_model.py: pretrained=False by default, unlike the BERT family
+LANGUAGE_MODELS = ("awd_lstm_lm_1150", "awd_lstm_lm_600", "standard_lstm_lm_200", "standard_lstm_lm_650",
+                   "standard_lstm_lm_1500")
+BUILT = BERTS + LANGUAGE_MODELS
+_LM = ("dataset_name", "vocab", "pretrained", "ctx", "root", "hparam_allow_override")
 # the family functions' parameters before **kwargs (gluonnlp/model/bert.py)
 _BERT = ("dataset_name", "vocab", "pretrained", "ctx", "root", "use_pooler", "use_decoder", "use_classifier",
          "pretrained_allow_missing", "hparam_allow_override")
@@ -16,9 +21,10 @@ _ROBERTA = ("dataset_name", "vocab", "pretrained", "ctx", "use_decoder", "root",
 
 def _checks(site: Site, name) -> None:
     if name is not NOT_LITERAL and name not in BUILT:
-        raise Manual(f"get_model({name!r}) is not translated (only the BERT family {', '.join(BUILT)}): translate "
-                     f"the model's gluonnlp source with xlate, or write it with torch")
-    pretrained = site.literal("pretrained", True)
+        raise Manual(f"get_model({name!r}) is not translated (only the BERT family {', '.join(BERTS)} and the "
+                     f"language models {', '.join(LANGUAGE_MODELS)}): translate the model's gluonnlp source with "
+                     f"xlate, or write it with torch")
+    pretrained = site.literal("pretrained", name not in LANGUAGE_MODELS)
     if pretrained is not False:
         raise Manual("pretrained weights come from gluonnlp's download: write pretrained=False and load the "
                      "gluonnlp .params file converted by `xlate convert-weights` (the architecture maps name for name)")
@@ -46,7 +52,7 @@ def transform(site: Site):
         else:
             site.fixed(f"`get_model({name!r}, ...)` -> `_mx_get_model(...)`: gluonnlp's architecture, uninitialised")
         return site.node.with_changes(func=site.emit("_mx_get_model"))
-    site.bind(*(_ROBERTA if short.startswith("roberta") else _BERT))
+    site.bind(*(_LM if short in LANGUAGE_MODELS else _ROBERTA if short.startswith("roberta") else _BERT))
     _checks(site, short)
     args = [cst.Arg(cst.SimpleString(repr(short)))]
     for name, arg in site.args.items():
