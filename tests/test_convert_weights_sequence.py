@@ -31,6 +31,7 @@ CASES = {  # fixture -> (factory, inputs)
     "nlp_encoder_classifier": ("Batch", ["tokens:int64[3,9]<30", "padding:int32[3]<9"]),
     "small_bert": ("build", ["tokens:int64[2,6]<16", "token_types:int64[2,6]<2", "padding:int32[2]<6",
                              "masked_positions:int64[2,2]<6"]),
+    "awd_language_model": ("build", ["first:int64[5,3]<16", "second:int64[4,3]<16"]),
 }
 
 

@@ -81,6 +81,9 @@ CASES = (
     # get_model('bert_12_768_12', pretrained=False) made small: pooled classifier, tied MLM decoder
     Case("small_bert", "build", ("tokens:int64[2,6]<16", "token_types:int64[2,6]<2", "padding:int32[2]<6",
                                  "masked_positions:int64[2,2]<6")),
+    # get_model('awd_lstm_lm_1150', pretrained=False) made small: one LSTM per layer, tied decoder,
+    # states detached and carried into a second batch (its dropout and weight-drop rates compared)
+    Case("awd_language_model", "build", ("first:int64[5,3]<16", "second:int64[4,3]<16")),
 )
 
 

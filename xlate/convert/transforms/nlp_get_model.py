@@ -34,6 +34,11 @@ def _checks(site: Site, name) -> None:
                      f"the vocabulary (the translated Vocab) and pass vocab= instead")
 
 
+def _helper(name) -> str:
+    """A literal language-model name needs only the language models' helper, not BERT's too."""
+    return "_mx_get_language_model" if name in LANGUAGE_MODELS else "_mx_get_model"
+
+
 def transform(site: Site):
     short = site.matched.rsplit(".", 1)[-1]
     if short == "get_model":
@@ -50,13 +55,13 @@ def transform(site: Site):
             site.review("`get_model(name, ...)` -> `_mx_get_model(name, ...)`: the name is known at run time; the "
                         "helper builds the BERT family only and raises on another")
         else:
-            site.fixed(f"`get_model({name!r}, ...)` -> `_mx_get_model(...)`: gluonnlp's architecture, uninitialised")
-        return site.node.with_changes(func=site.emit("_mx_get_model"))
+            site.fixed(f"`get_model({name!r}, ...)` -> `{_helper(name)}(...)`: gluonnlp's architecture, uninitialised")
+        return site.node.with_changes(func=site.emit(_helper(name)))
     site.bind(*(_LM if short in LANGUAGE_MODELS else _ROBERTA if short.startswith("roberta") else _BERT))
     _checks(site, short)
     args = [cst.Arg(cst.SimpleString(repr(short)))]
     for name, arg in site.args.items():
         args.append(cst.Arg(arg.value, keyword=cst.Name(name), equal=EQ))
     args += [a for a in site.node.args if a.star == "**"]
-    site.fixed(f"`{short}(...)` -> `_mx_get_model({short!r}, ...)`: gluonnlp's architecture, uninitialised")
-    return cst.Call(site.emit("_mx_get_model"), args=commas(args))
+    site.fixed(f"`{short}(...)` -> `{_helper(short)}({short!r}, ...)`: gluonnlp's architecture, uninitialised")
+    return cst.Call(site.emit(_helper(short)), args=commas(args))
