@@ -383,3 +383,21 @@ def test_awd_regularisers_act_in_training_only():
     first.sum().backward()
     assert model.encoder[0].weight_hh_l0.grad is not None and model.embedding[0].weight.grad is not None
     assert all(torch.equal(v, model.state_dict()[k]) for k, v in before.items())
+
+
+def test_gluonnlp_dropout_rates_are_compared_then_zeroed():
+    """Non-zero rates: the checker counts each block's `_dropout` on both sides (gluonnlp's cells
+    keep one next to their Dropout children), compares them, then runs with dropout off."""
+    kw = dict(num_layers=2, units=8, hidden_size=16, num_heads=2, max_length=6)
+
+    def call(m, x, v):
+        return m(x, None, v.astype("float32") + 1 if hasattr(v, "asnumpy") else v.float() + 1)[0]
+
+    specs = [InputSpec("x", "float32", (2, 5, 8)), InputSpec("v", "int32", (2,), 5)]
+    compare(transformer.TransformerEncoder(dropout=0.1, **kw), rt._mx_TransformerEncoder(dropout=0.1, **kw), call,
+            specs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = check_models(gluon_call(transformer.TransformerEncoder(dropout=0.1, **kw), call),
+                              torch_call(rt._mx_TransformerEncoder(dropout=0.2, **kw), call), specs)
+    assert [c.what for c in result.checks if not c.ok] == ["dropout rates"]

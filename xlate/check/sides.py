@@ -116,13 +116,16 @@ _CELL_RATES = {"ZoneoutCell": ("zoneout_outputs", "zoneout_states"),
                "VariationalDropoutCell": ("drop_inputs", "drop_states", "drop_outputs"),
                # gluonnlp's AWD language model: dropout between layers, on embedding rows, on h2h weights
                "AWDRNN": ("_drop_h", "_drop_e", "_weight_drop")}
-# gluonnlp's language models keep their output dropout in `_dropout`, as Gluon's rnn layers do;
-# MXNet's side reads it from any block, torch's from these helpers (after their _CELL_RATES)
-_LM_DROPOUT = ("AWDRNN", "StandardRNN")
 
 
-def _lm_dropout(obj) -> bool:
-    return any(cls.__name__.replace("_mx_", "") in _LM_DROPOUT for cls in type(obj).__mro__)
+def _own_dropout(module) -> bool:
+    """A translated block that keeps its rate in `_dropout` as the Gluon block does (gluonnlp's
+    cells, encoders and language models): MXNet's side reads `_dropout` from any block, so this
+    side reads it from every module but torch's own dropout, recurrent and attention modules."""
+    import torch
+
+    return isinstance(getattr(module, "_dropout", None), (int, float)) and not isinstance(
+        module, (torch.nn.modules.dropout._DropoutNd, torch.nn.RNNBase, torch.nn.MultiheadAttention))
 
 
 def _cell_rates(obj) -> tuple[str, ...]:
@@ -145,7 +148,7 @@ def dropout_rates(mx_net=None, pt_model=None) -> list[float]:
             elif isinstance(m, (torch.nn.RNNBase, torch.nn.MultiheadAttention)):
                 rates.append(float(m.dropout))
             rates.extend(float(getattr(m, a)) for a in _cell_rates(m))
-            if _lm_dropout(m):
+            if _own_dropout(m):
                 rates.append(float(m._dropout))
 
     def walk(block):
@@ -173,7 +176,7 @@ def no_dropout(mx_net, pt_model) -> None:
             m.dropout = 0.0
         for a in _cell_rates(m):
             setattr(m, a, 0.0)
-        if _lm_dropout(m):
+        if _own_dropout(m):
             m._dropout = 0.0
 
     def walk(block):
