@@ -42,18 +42,24 @@ def _helper(name) -> str:
 def transform(site: Site):
     short = site.matched.rsplit(".", 1)[-1]
     if short == "get_model":
-        positional = [a for a in site.node.args if a.keyword is None]
-        if not positional or positional[0].star:
-            raise Manual("get_model without its model name")
+        positional = [a for a in site.node.args if a.keyword is None and not a.star]
         site.args = {a.keyword.value: a for a in site.node.args if a.keyword is not None}
-        if any(a.star for a in site.node.args) or len(positional) > 1:
+        named = positional[0] if positional else site.args.pop("name", None)  # `get_model(name=args.model, ...)`
+        if any(a.star == "*" for a in site.node.args) or len(positional) > 1:
             raise Manual("get_model takes the name, then keywords: pass them by keyword so xlate can check "
                          "pretrained and dataset_name")
-        name = site.evaluate(positional[0].value)
+        if any(a.star == "**" for a in site.node.args):  # `get_model(**params)`: decided when it runs
+            site.review("`get_model(**kwargs)` -> `_mx_get_model(**kwargs)`: the arguments are known at run time; "
+                        "the helper builds the BERT family and the language models without downloads, and raises "
+                        "on pretrained=True, a dataset_name or another model")
+            return site.node.with_changes(func=site.emit("_mx_get_model"))
+        if named is None:
+            raise Manual("get_model without its model name")
+        name = site.evaluate(named.value)
         _checks(site, name)
         if name is NOT_LITERAL:
             site.review("`get_model(name, ...)` -> `_mx_get_model(name, ...)`: the name is known at run time; the "
-                        "helper builds the BERT family only and raises on another")
+                        "helper builds the BERT family and the language models and raises on another")
         else:
             site.fixed(f"`get_model({name!r}, ...)` -> `{_helper(name)}(...)`: gluonnlp's architecture, uninitialised")
         return site.node.with_changes(func=site.emit(_helper(name)))
