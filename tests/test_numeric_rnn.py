@@ -383,3 +383,15 @@ def test_dropout_cells_drop_only_in_training_mode():
     x = torch.randn(2, 3, 3)
     torch.testing.assert_close(zone.unroll(3, x, merge_outputs=True)[0], plain.unroll(3, x, merge_outputs=True)[0])
     assert not torch.equal(zone.train().unroll(3, x, merge_outputs=True)[0], plain.unroll(3, x, merge_outputs=True)[0])
+
+
+def test_sequence_last_and_reverse_refuse_lengths_mxnet_reads_past():
+    """MXNet reads undefined memory for a length of 0 or past T (measured: 2e20 for length 5 of 4)."""
+    x = torch.randn(4, 3, 2)
+    for lengths in ([0.0, 2.0, 3.0], [5.0, 2.0, 3.0]):
+        with pytest.raises(ValueError, match="lengths"):
+            rt._mx_SequenceLast(x, torch.tensor(lengths), use_sequence_length=True)
+        with pytest.raises(ValueError, match="lengths"):
+            rt._mx_SequenceReverse(x, torch.tensor(lengths), use_sequence_length=True)
+    with pytest.raises(ValueError, match="axis"):
+        rt._mx_SequenceReverse(x, axis=1)

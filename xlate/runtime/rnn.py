@@ -275,3 +275,40 @@ class _mx_GRU(_mx_RNNLayer, torch.nn.GRU):
         inits = (i2h_weight_initializer, h2h_weight_initializer, i2h_bias_initializer, h2h_bias_initializer, None)
         self._mx_rnn("gru", hidden_size, num_layers, layout, dropout, bidirectional, input_size, inits, None,
                      (None, None, False), dtype, kwargs)
+
+
+def _mx_sequence_lengths(sequence_length, steps, device):
+    """MXNet's lengths as indices: fractions truncated (its kernel casts to int); a length outside
+    [1, steps] makes MXNet read outside the sequence (undefined values), so it is refused here."""
+    lengths = sequence_length.to(device).long()
+    if lengths.numel() and (int(lengths.min()) < 1 or int(lengths.max()) > steps):
+        raise ValueError(f"sequence lengths must lie in [1, {steps}] (MXNet reads undefined memory past them)")
+    return lengths
+
+
+def _mx_SequenceLast(data=None, sequence_length=None, use_sequence_length=False, axis=0, out=None, name=None):
+    """MXNet SequenceLast: the last step of each sequence along `axis` (0: (T, N, ...), 1: (N, T, ...)),
+    the step at each length - 1 with use_sequence_length."""
+    _mx_no_out(out)
+    if axis not in (0, 1):
+        raise ValueError("Current implementation expects axis to be 0 or 1.")
+    steps = data.shape[axis]
+    if not use_sequence_length:
+        return data.select(axis, steps - 1)
+    index = _mx_sequence_lengths(sequence_length, steps, data.device) - 1
+    batch = torch.arange(data.shape[1 - axis], device=data.device)
+    return data[index, batch] if axis == 0 else data[batch, index]
+
+
+def _mx_SequenceReverse(data=None, sequence_length=None, use_sequence_length=False, axis=0, out=None, name=None):
+    """MXNet SequenceReverse on (T, N, ...): the steps reversed, with use_sequence_length only each
+    sequence's first `length` steps (the padded steps stay where they are)."""
+    _mx_no_out(out)
+    if axis != 0:
+        raise ValueError("Current implementation expects axis to be 0.")
+    if not use_sequence_length:
+        return data.flip(0)
+    steps = torch.arange(data.shape[0], device=data.device)[:, None]
+    lengths = _mx_sequence_lengths(sequence_length, data.shape[0], data.device)[None, :]
+    index = torch.where(steps < lengths, lengths - 1 - steps, steps)
+    return data[index, torch.arange(data.shape[1], device=data.device)[None, :]]
