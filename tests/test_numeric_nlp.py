@@ -270,11 +270,15 @@ def test_get_model_refuses_downloads():
     with pytest.raises(NotImplementedError, match="dataset_name"):
         rt._mx_get_model("bert_12_768_12", pretrained=False, dataset_name="book_corpus_wiki_en_uncased")
     with pytest.raises(NotImplementedError, match="BERT family"):
-        rt._mx_get_model("elmo_2x1024_128_2048cnn_1xhighway", pretrained=False, vocab=vocab)
+        rt._mx_get_nlp_model("elmo_2x1024_128_2048cnn_1xhighway", pretrained=False, vocab=vocab)
     with pytest.raises(NotImplementedError, match="pretrained"):
-        rt._mx_get_model("awd_lstm_lm_1150", pretrained=True, vocab=vocab)
+        rt._mx_get_nlp_model("awd_lstm_lm_1150", pretrained=True, vocab=vocab)
     with pytest.raises(NotImplementedError, match="dataset_name"):
-        rt._mx_get_model("standard_lstm_lm_200", dataset_name="wikitext-2")
+        rt._mx_get_nlp_model(name="standard_lstm_lm_200", dataset_name="wikitext-2")
+    assert isinstance(rt._mx_get_nlp_model(**{"name": "standard_lstm_lm_200", "vocab": vocab})[0], rt._mx_StandardRNN)
+    assert isinstance(rt._mx_get_nlp_model("bert_12_768_12", pretrained=False, vocab=vocab, hparam_allow_override=True,
+                                           num_layers=1, units=4, hidden_size=4, num_heads=2, max_length=4,
+                                           embed_size=4)[0], rt._mx_BERTModel)
 
 
 def test_gelu_forms():
@@ -355,11 +359,11 @@ def test_language_model_from_get_model_matches_gluonnlp():
     vocab = rt._mx_Vocab(rt._mx_count_tokens(words))
     kw = dict(hparam_allow_override=True, embed_size=5, hidden_size=6, num_layers=2)
     mx_model, _ = nlp.model.get_model("awd_lstm_lm_600", vocab=mx_vocab, **kw)
-    pt_model, got = rt._mx_get_model("awd_lstm_lm_600", vocab=vocab, **kw)
+    pt_model, got = rt._mx_get_language_model("awd_lstm_lm_600", vocab=vocab, **kw)
     assert got is vocab and pt_model._drop_h == 0.1 and pt_model._drop_e == 0.05  # gluonnlp's hyper-parameters
     compare(mx_model, pt_model, lambda m, x: m(x), [InputSpec("tokens", "int32", (4, 2), len(mx_vocab))])
     with pytest.raises(AssertionError, match="predefined"):
-        rt._mx_get_model("standard_lstm_lm_200", vocab=vocab, num_layers=3)
+        rt._mx_get_language_model("standard_lstm_lm_200", vocab=vocab, num_layers=3)
 
 
 def test_language_model_hyper_parameters_are_gluonnlps():

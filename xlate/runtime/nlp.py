@@ -632,17 +632,15 @@ def _mx_bert_hparams():
 
 
 def _mx_get_model(name, **kwargs):
-    """gluonnlp.model.get_model for the BERT family and the language models without pretrained weights: builds the
+    """gluonnlp.model.get_model for the BERT family without pretrained weights: builds the
     architecture (uninitialised, as gluonnlp leaves it) and returns (model, vocab). Pretrained
     weights and vocabularies named by `dataset_name` would be downloaded by gluonnlp: refused,
     convert the .params file with `xlate convert-weights` and pass `vocab=` instead."""
     hparams = _mx_bert_hparams()
-    if name in _mx_lm_hparams():
-        return _mx_get_language_model(name, **kwargs)
     if name not in hparams:
-        raise NotImplementedError(f"get_model({name!r}) is not translated: only the BERT family "
-                                  f"({', '.join(sorted(hparams))}) and the language models "
-                                  f"({', '.join(sorted(_mx_lm_hparams()))}) are")
+        raise NotImplementedError(f"get_model({name!r}) is not translated here: only the BERT family "
+                                  f"({', '.join(sorted(hparams))}) is (_mx_get_language_model builds the "
+                                  f"language models)")
     kwargs = dict(kwargs)
     if kwargs.pop("pretrained", True):
         raise NotImplementedError("pretrained=True downloads gluonnlp's weights: build with pretrained=False and "
@@ -871,3 +869,15 @@ def _mx_get_language_model(name, dataset_name=None, vocab=None, pretrained=False
         raise AssertionError("Cannot override predefined model settings.")
     predefined.update(kwargs)
     return cls(vocab_size=len(vocab), **predefined), vocab
+
+
+def _mx_get_nlp_model(name, **kwargs):
+    """gluonnlp.model.get_model with the name known only at run time: the language models or the
+    BERT family, without downloads; raises on another name."""
+    if name in _mx_lm_hparams():
+        return _mx_get_language_model(name, **kwargs)
+    if name in _mx_bert_hparams():
+        return _mx_get_model(name, **kwargs)
+    raise NotImplementedError(f"get_model({name!r}) is not translated: only the BERT family "
+                              f"({', '.join(sorted(_mx_bert_hparams()))}) and the language models "
+                              f"({', '.join(sorted(_mx_lm_hparams()))}) are")

@@ -35,7 +35,9 @@ def _checks(site: Site, name) -> None:
 
 
 def _helper(name) -> str:
-    """A literal language-model name needs only the language models' helper, not BERT's too."""
+    """A literal name needs only its family's helper; one known at run time gets both families."""
+    if name is NOT_LITERAL:
+        return "_mx_get_nlp_model"
     return "_mx_get_language_model" if name in LANGUAGE_MODELS else "_mx_get_model"
 
 
@@ -49,17 +51,17 @@ def transform(site: Site):
             raise Manual("get_model takes the name, then keywords: pass them by keyword so xlate can check "
                          "pretrained and dataset_name")
         if any(a.star == "**" for a in site.node.args):  # `get_model(**params)`: decided when it runs
-            site.review("`get_model(**kwargs)` -> `_mx_get_model(**kwargs)`: the arguments are known at run time; "
-                        "the helper builds the BERT family and the language models without downloads, and raises "
-                        "on pretrained=True, a dataset_name or another model")
-            return site.node.with_changes(func=site.emit("_mx_get_model"))
+            site.review("`get_model(**kwargs)` -> `_mx_get_nlp_model(**kwargs)`: the arguments are known at run "
+                        "time; the helper builds the BERT family and the language models without downloads, and "
+                        "raises on pretrained=True, a dataset_name or another model")
+            return site.node.with_changes(func=site.emit("_mx_get_nlp_model"))
         if named is None:
             raise Manual("get_model without its model name")
         name = site.evaluate(named.value)
         _checks(site, name)
         if name is NOT_LITERAL:
-            site.review("`get_model(name, ...)` -> `_mx_get_model(name, ...)`: the name is known at run time; the "
-                        "helper builds the BERT family and the language models and raises on another")
+            site.review("`get_model(name, ...)` -> `_mx_get_nlp_model(name, ...)`: the name is known at run time; "
+                        "the helper builds the BERT family and the language models and raises on another")
         else:
             site.fixed(f"`get_model({name!r}, ...)` -> `{_helper(name)}(...)`: gluonnlp's architecture, uninitialised")
         return site.node.with_changes(func=site.emit(_helper(name)))
