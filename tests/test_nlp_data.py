@@ -146,3 +146,22 @@ def test_shuffled_sampler_yields_the_same_batches_in_another_order():
     ours = list(rt._mx_FixedBucketSampler(lengths, 4, num_buckets=5, shuffle=True))
     assert sorted(i for b in ours for i in b) == sorted(i for b in theirs for i in b)
     assert sorted(map(len, ours)) == sorted(map(len, theirs))
+
+
+# -- language-model corpora (CorpusBatchify, CorpusBPTTBatchify) -------------------------------
+@settings(max_examples=25, **PROFILE)
+@given(st.lists(st.sampled_from("abcdefgh"), min_size=6, max_size=40), st.integers(1, 4), st.integers(1, 5),
+       st.sampled_from(["keep", "discard"]))
+def test_corpus_batchify_gives_gluonnlps_batches(corpus, batch_size, seq_len, last_batch):
+    mx_vocab = nlp.Vocab(nlp.data.count_tokens(corpus))
+    vocab = rt._mx_Vocab(rt._mx_count_tokens(corpus))
+    theirs = batchify.CorpusBatchify(mx_vocab, batch_size)(corpus)
+    same(rt._mx_CorpusBatchify(vocab, batch_size)(corpus), theirs[:])
+    if len(corpus) // batch_size < seq_len + 1 and last_batch == "discard":
+        return  # gluonnlp makes no batch from a corpus shorter than one sample
+    theirs = batchify.CorpusBPTTBatchify(mx_vocab, seq_len, batch_size, last_batch)(corpus)
+    ours = rt._mx_CorpusBPTTBatchify(vocab, seq_len, batch_size, last_batch)(corpus)
+    assert len(ours) == len(theirs) and len(ours) > 0
+    for (data, label), (mx_data, mx_label) in zip(ours, theirs):
+        same(data, mx_data)
+        same(label, mx_label)

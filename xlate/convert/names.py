@@ -63,6 +63,7 @@ _REEXPORTS = [
     ("gluonnlp.model.block", "gluonnlp.model"),
     ("gluonnlp.model.sequence_sampler", "gluonnlp.model"),
     ("gluonnlp.data.batchify.batchify", "gluonnlp.data.batchify"),
+    ("gluonnlp.data.batchify.language_model", "gluonnlp.data.batchify"),
     ("gluonnlp.data.sampler", "gluonnlp.data"),
     ("gluonnlp.data.transforms", "gluonnlp.data"),
     ("gluonnlp.data.utils", "gluonnlp.data"),

@@ -414,3 +414,56 @@ class _mx_FixedBucketSampler(torch.utils.data.Sampler):
         return (f"FixedBucketSampler:\n  sample_num={len(self._lengths)}, batch_num={len(self._batch_infos)}\n"
                 f"  key={self._bucket_keys}\n  cnt={[len(ids) for ids in self._bucket_sample_ids]}\n"
                 f"  batch_size={self._bucket_batch_sizes}")
+
+
+def _mx_slice_pad_length(num_items, length, overlap=0):
+    """gluonnlp's _slice_pad_length: how many items pad `num_items` to whole overlapping samples."""
+    if length <= overlap:
+        raise ValueError("length needs to be larger than overlap")
+    step = length - overlap
+    residual = (num_items - length) % step
+    return step - residual if residual else 0
+
+
+class _mx_CorpusBatchify:
+    """gluonnlp.data.batchify.CorpusBatchify(vocab, batch_size): a flat corpus as `batch_size`
+    independent sequences, a float32 (len // N, N) tensor of the vocabulary's indices (gluonnlp
+    wraps the same array in a SimpleDataset: `data[i]` and slices read the same rows); tokens
+    that do not fill a last row are dropped."""
+
+    def __init__(self, vocab, batch_size):
+        self._vocab, self._batch_size = vocab, batch_size
+
+    def __call__(self, data):
+        sample_len = len(data) // self._batch_size
+        coded = self._vocab[list(data[:sample_len * self._batch_size])]
+        return torch.tensor(coded, dtype=torch.float32).reshape(self._batch_size, -1).T
+
+
+class _mx_CorpusBPTTBatchify:
+    """gluonnlp.data.batchify.CorpusBPTTBatchify(vocab, seq_len, batch_size, last_batch='keep'):
+    (data, label) pairs of (seq_len, N) float32 tensors, label one step ahead, each batch
+    continuing the last; 'keep' pads the last batch with the vocabulary's padding token."""
+
+    def __init__(self, vocab, seq_len, batch_size, last_batch="keep"):
+        self._vocab, self._seq_len, self._batch_size, self._last_batch = vocab, seq_len, batch_size, last_batch
+        if last_batch not in ["keep", "discard"]:
+            raise ValueError(f'Got invalid last_batch: "{last_batch}". Must be "keep" or "discard".')
+        if last_batch == "keep" and not vocab.padding_token:
+            raise ValueError('vocab.padding_token must be specified in vocab when last_batch="keep".')
+
+    def __call__(self, corpus):
+        if self._last_batch == "keep":
+            coded = self._vocab[list(corpus)]
+            sample_len = -(-len(coded) // self._batch_size)  # ceil
+            padding = (_mx_slice_pad_length(sample_len, self._seq_len + 1, 1) * self._batch_size
+                       + sample_len * self._batch_size - len(coded))
+            coded.extend([self._vocab[self._vocab.padding_token]] * int(padding))
+        else:
+            sample_len = len(corpus) // self._batch_size
+            coded = self._vocab[list(corpus[:sample_len * self._batch_size])]
+        data = torch.tensor(coded, dtype=torch.float32).reshape(self._batch_size, -1).T
+        length, step = self._seq_len + 1, self._seq_len
+        count = (data.shape[0] - length) // step + 1
+        batches = [data[i * step:i * step + length] for i in range(count)]
+        return [(b[:-1, :], b[1:, :]) for b in batches]
