@@ -148,10 +148,17 @@ def defines_only(source: str) -> bool:
 
 
 _IMPORTER = r'''
-import importlib, json, sys, traceback, warnings
+import importlib, importlib.util, json, sys, traceback, warnings
 warnings.simplefilter("ignore")
 results = {}
 for name in sys.argv[2:]:
+    # a script (`!name`: it has a __main__ guard) runs with its own folder first on sys.path, its
+    # sibling imports by plain name; each script folder has its own helper module
+    script, name = name.startswith("!"), name.lstrip("!")
+    spec = importlib.util.find_spec(name.rsplit(".", 1)[0]) if script and "." in name else None
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    sys.path[:0] = folders
+    sys.modules.pop("_mx_compat", None)
     try:
         importlib.import_module(name)
         results[name] = {"ok": True}
@@ -160,6 +167,8 @@ for name in sys.argv[2:]:
         where = f"{frames[-1].filename[len(sys.argv[1]) + 1:]}:{frames[-1].lineno}" if frames else ""
         results[name] = {"ok": False, "error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:160],
                          "where": where}
+    finally:
+        del sys.path[:len(folders)]
 print("RESULTS" + json.dumps(results))
 '''
 
@@ -194,11 +203,11 @@ def import_tree(root: Path, modules: list[str], path: list[Path], timeout: float
         done = subprocess.run([sys.executable, "-c", _IMPORTER, str(root), *modules], capture_output=True, text=True,
                               timeout=timeout, env=env, cwd=str(path[0]))
     except subprocess.TimeoutExpired:
-        return {m: {"ok": False, "error": f"timeout after {timeout:.0f} s (whole tree)"} for m in modules}
+        return {m.lstrip("!"): {"ok": False, "error": f"timeout after {timeout:.0f} s (whole tree)"} for m in modules}
     found = [line for line in done.stdout.splitlines() if line.startswith("RESULTS")]
     if not found:
         tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        return {m: {"ok": False, "error": f"importer crashed: {tail[:160]}"} for m in modules}
+        return {m.lstrip("!"): {"ok": False, "error": f"importer crashed: {tail[:160]}"} for m in modules}
     return json.loads(found[-1][len("RESULTS"):])
 
 
@@ -226,9 +235,10 @@ def importable(out: Path, package: str) -> tuple[list[str], int, set]:
         parts = list(f.relative_to(out).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts = parts[:-1]
-        names.append(".".join([package, *parts]))
-        if mxnet_imports(f.read_text(encoding="utf-8", errors="replace"), frameworks):
-            still.add(names[-1])
+        text = f.read_text(encoding="utf-8", errors="replace")
+        names.append(("!" if "__main__" in text else "") + ".".join([package, *parts]))
+        if mxnet_imports(text, frameworks):
+            still.add(names[-1].lstrip("!"))
     return names, scripts, still
 
 
@@ -349,6 +359,7 @@ def main(argv=None) -> int:
             path = [out.parent] if label.startswith("src/") else [out, out.parent, out.parent.parent]
             found = import_tree(out.parent, names, path, args.timeout) if names else {}
             ok = [n for n, r in found.items() if r["ok"]]
+            names = [n.lstrip("!") for n in names]
             local = {p.stem for p in out.rglob("*.py")} | {p.name for p in out.rglob("*") if p.is_dir()}
             for r in found.values():
                 r["environment"] = not r["ok"] and environment_gap(r["error"], local)
