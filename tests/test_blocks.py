@@ -329,3 +329,28 @@ def test_params_get_with_a_size_of_zero_at_run_time_is_deferred():
     assert deferred.shape == (3, 5) and deferred.abs().max() <= 0.07  # Gluon's default Uniform(0.07)
     with pytest.raises(ValueError, match="incompatible"):
         load()._mx_set_shape(namespace["Affine"](3).weight, (4, 5))
+
+
+def test_block_base_next_to_a_derived_block_base_goes():
+    """gluonnlp's `class TransformerEncoder(HybridBlock, Seq2SeqEncoder)` with Seq2SeqEncoder a
+    Block: `nn.Module` before its own subclass is no consistent MRO (TypeError when the module is
+    imported); the derived base brings nn.Module along. A plain mixin keeps nn.Module first."""
+    r = convert("""
+        from mxnet.gluon import HybridBlock, Block
+        class Encoder(Block):
+            pass
+        class Transformer(HybridBlock, Encoder):
+            pass
+        class Mixin(object):
+            pass
+        class Plain(Block, Mixin):
+            pass
+        class Both(HybridBlock, Encoder, Mixin):
+            pass
+    """)
+    assert "class Transformer(Encoder):" in r.output
+    assert "class Plain(nn.Module, Mixin):" in r.output
+    assert "class Both(Encoder, Mixin):" in r.output
+    namespace = {}
+    exec(compile(r.output, "converted", "exec"), namespace)  # the MROs are consistent
+    assert namespace["Transformer"].__mro__[1:3] == (namespace["Encoder"], namespace["nn"].Module)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from fuzzgen import mx_programs
-from test_leftovers import dialect_programs, gluon_programs, training_scripts
+from test_leftovers import dialect_programs, gluon_programs, sequence_programs, training_scripts
 from xlate.convert import catalogue, cold, names
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.engine import convert_source
@@ -85,6 +85,12 @@ def test_generated_training_scripts_convert_alike(source):
 @settings(max_examples=25, **PROFILE)
 @given(dialect_programs())
 def test_generated_dialect_code_converts_alike(source):
+    _same(source)
+
+
+@settings(max_examples=25, **PROFILE)
+@given(sequence_programs())
+def test_generated_sequence_models_convert_alike(source):
     _same(source)
 
 

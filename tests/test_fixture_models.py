@@ -75,6 +75,21 @@ CASES = (
     # with integer lengths, some 0) and additive attention, npx.pick of an argmax
     Case("numpy_gluon", "build", ("queries:float32[2,3,5]", "keys:float32[2,4,5]", "values:float32[2,4,6]",
                                   "valid_lens:int64[2]<5"), {"num_hiddens": 8, "num_classes": 3}),
+    # sequence models (issue 10): a 2-layer bidirectional LSTM on NTC input called without states
+    Case("lstm_tagger", "build", ("tokens:int64[3,7]<20",)),
+    # a TNC GRU language model: begin_state, states returned, detached and carried into a second call
+    Case("gru_language_model", "build", ("first:int64[5,3]<30", "second:int64[4,3]<30")),
+    # stacked, residual and bidirectional cells unrolled with valid_length (NTC, Gluon's default)
+    Case("cell_unroll", "build", ("x:float32[4,5,3]", "padding:int32[4]<5")),
+    # gluonnlp's TransformerEncoder with valid_length (padded keys masked, padded outputs zeroed);
+    # 9 steps: past its 6-row position table, which gluonnlp clips
+    Case("nlp_encoder_classifier", "Batch", ("tokens:int64[3,9]<30", "padding:int32[3]<9")),
+    # get_model('bert_12_768_12', pretrained=False) made small: pooled classifier, tied MLM decoder
+    Case("small_bert", "build", ("tokens:int64[2,6]<16", "token_types:int64[2,6]<2", "padding:int32[2]<6",
+                                 "masked_positions:int64[2,2]<6")),
+    # get_model('awd_lstm_lm_1150', pretrained=False) made small: one LSTM per layer, tied decoder,
+    # states detached and carried into a second batch (its dropout and weight-drop rates compared)
+    Case("awd_language_model", "build", ("first:int64[5,3]<16", "second:int64[4,3]<16")),
 )
 
 

@@ -329,3 +329,90 @@ def test_generated_dialect_code_leaves_nothing_unreported(source):
 def test_generated_dialect_code_converts_idempotently(source):
     once = convert_source(source).output
     assert convert_source(once).output == once
+
+
+# -- generated sequence-model code (issue 10): recurrent layers and cells, gluonnlp --------------
+SEQ_LAYERS = [  # (constructor, how forward calls it)
+    ("rnn.LSTM(8, num_layers=2, layout='NTC', bidirectional=True)", "x = self.l{i}(x)"),
+    ("rnn.GRU(8, 2, dropout=rate, input_size={c})", "x, states = self.l{i}(x, self.l{i}.begin_state("
+                                                    "batch_size=x.shape[1], func=mx.nd.zeros, ctx=x.context))"),
+    ("rnn.RNN(8, activation=act, layout=layout)", "x = self.l{i}(x)"),
+    ("rnn.LSTM(8, projection_size=4, use_sequence_length=True)", "x, states = self.l{i}(x, states, length)"),
+    ("rnn.LSTMCell(8)", "x, states = self.l{i}.unroll(3, x, layout='NTC', merge_outputs=True)"),
+    ("contrib.rnn.LSTMPCell(8, 4)", "x, states = self.l{i}(x, states)"),
+    ("rnn.BidirectionalCell(rnn.GRUCell(4), rnn.GRUCell(4))",
+     "x, states = self.l{i}.unroll(3, x, valid_length=length, merge_outputs=True)"),
+    ("rnn.ZoneoutCell(rnn.RNNCell(8, 'relu'), 0.1)", "x, states = self.l{i}(x, [states[0]])"),
+    ("contrib.rnn.VariationalDropoutCell(rnn.LSTMCell(8), drop_inputs=rate)",
+     "x, states = self.l{i}.unroll(3, x, begin_state=states)"),
+    ("nlp.model.TransformerEncoder(units={c}, num_layers=1, hidden_size=8, num_heads=2)",
+     "x, extra = self.l{i}(x, None, length)"),
+    ("nlp.model.BERTEncoder(units={c}, num_layers=1, hidden_size=8, num_heads=2)",
+     "x, extra = self.l{i}(x, valid_length=length)"),
+    ("nlp.model.attention_cell.MultiHeadAttentionCell(base, {c}, {c}, {c}, 2)", "x, w = self.l{i}(x, x, x, mask)"),
+    ("nlp.model.get_model('bert_12_768_12', pretrained=False, vocab=vocab)[0]", "x = self.l{i}(x, x, length)[0]"),
+    ("nlp.model.get_model('awd_lstm_lm_1150', dataset_name='wikitext-2')[0]", "x = self.l{i}(x)[0]"),
+]
+SEQ_OPS = [
+    "h = states[0]",
+    "x = F.SequenceMask(x, sequence_length=length, use_sequence_length=True)",
+    "x = F.SequenceLast(x, sequence_length=length, use_sequence_length=True)",
+    "x = F.SequenceReverse(x)",
+]
+SEQ_DATA = [
+    "batchify = nlp.data.batchify.Tuple(nlp.data.batchify.Pad(pad_val=0), nlp.data.batchify.Stack())",
+    "vocab = nlp.Vocab(nlp.data.count_tokens(tokens), max_size=100)",
+    "sampler = nlp.data.FixedBucketSampler(lengths, 4, shuffle=True)",
+    "tokenizer = nlp.data.BERTTokenizer(vocab)",
+    "vocab = nlp.Vocab.from_json(text)",
+    "sampler = nlp.model.BeamSearchSampler(4, decoder, eos_id=2)",
+    "stack = rnn.SequentialRNNCell()\n    stack.add(rnn.LSTMCell(4))\n    stack.add(rnn.DropoutCell(0.5))",
+]
+
+SEQ_HEADER = '''\
+import mxnet as mx
+import gluonnlp as nlp
+from mxnet import gluon
+from mxnet.gluon import nn, rnn, contrib
+
+'''
+
+
+@st.composite
+def sequence_programs(draw):
+    c = draw(st.sampled_from([4, 8]))
+    layers = draw(st.lists(st.sampled_from(SEQ_LAYERS), min_size=1, max_size=4))
+    ops = draw(st.lists(st.sampled_from(SEQ_OPS), max_size=3))
+    data = draw(st.lists(st.sampled_from(SEQ_DATA), max_size=3))
+    init = [f"self.l{i} = {ctor.format(c=c)}" for i, (ctor, _) in enumerate(layers)]
+    calls = [call.format(i=i) for i, (_, call) in enumerate(layers)]
+    return SEQ_HEADER + "\n".join([
+        "def prepare(tokens, lengths, vocab, decoder, text):",
+        *("    " + line for line in data),
+        "    return locals()",
+        "",
+        "",
+        "class Net(gluon.HybridBlock):",
+        "    def __init__(self, act='relu', rate=0.0, layout='TNC', base=None, vocab=None, **kwargs):",
+        "        super(Net, self).__init__(**kwargs)",
+        "        with self.name_scope():",
+        *("            " + line for line in init),
+        "",
+        "    def hybrid_forward(self, F, x, states, length, mask):",
+        *("        " + line for line in calls + ops),
+        "        return x",
+        "",
+    ])
+
+
+@settings(max_examples=60, **PROFILE)
+@given(sequence_programs())
+def test_generated_sequence_models_leave_nothing_unreported(source):
+    assert silent(source) == [], source
+
+
+@settings(max_examples=20, **PROFILE)
+@given(sequence_programs())
+def test_generated_sequence_models_convert_idempotently(source):
+    once = convert_source(source).output
+    assert convert_source(once).output == once

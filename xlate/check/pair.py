@@ -156,7 +156,9 @@ def _pt_observe(pt_model, arrays, heads, specs, device, pairs=()) -> tuple[Obser
     outs, grads = pt_run(pt_model, arrays, device, train=True, heads=heads)
     training = {f"training: output {i}": o for i, o in enumerate(outs)}
     training.update({f"training: gradient of {s.name}": g for s, g in zip(specs, grads) if g is not None})
-    for name, p in pt_model.named_parameters():
+    # a tensor two modules share (a decoder tied to its embedding) under each of its names: the
+    # MXNet side names the shared Parameter after each block that holds it
+    for name, p in pt_model.named_parameters(remove_duplicate=False):
         if p.grad is not None:
             training[f"training: gradient of {name}"] = _copy(p.grad)
     for name, b in pt_model.named_buffers():

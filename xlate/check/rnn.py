@@ -84,12 +84,17 @@ _CELL_PAIRS = {"RNNCell": "RNNCell", "LSTMCell": "LSTMCell", "GRUCell": "GRUCell
 
 def _cell_maps(mx_cell, pt_cell) -> tuple[ParamMap, ...]:
     kind = next(c.__name__ for c in type(mx_cell).__mro__ if c.__name__ in _CELL_PAIRS)
-    if type(pt_cell).__name__ != _CELL_PAIRS[kind]:
+    if _CELL_PAIRS[kind] not in {c.__name__ for c in type(pt_cell).__mro__}:
         raise MappingError(f"{_name(mx_cell)} is paired with torch {type(pt_cell).__name__}; "
                            f"expected {_CELL_PAIRS[kind]}")
     # Gluon's cells take activations; torch's fix tanh/sigmoid, except RNNCell's nonlinearity.
+    # A Gluon-signature helper (`_mx_LSTMCell`) applies Gluon's own and says which.
     mx_act = (getattr(mx_cell, "_activation", "tanh"), getattr(mx_cell, "_recurrent_activation", "sigmoid"))
-    pt_act = (getattr(pt_cell, "nonlinearity", "tanh"), "sigmoid")
+    helper = getattr(pt_cell, "_mx_activations", None)
+    if helper is not None:
+        pt_act = (helper[0], helper[1] if helper[1] is not None else "sigmoid")
+    else:
+        pt_act = (getattr(pt_cell, "nonlinearity", "tanh"), "sigmoid")
     if mx_act != pt_act:
         fix = (f"pass nonlinearity={mx_act[0]!r}" if kind == "RNNCell" and mx_act[0] in ("tanh", "relu")
                else "torch has no such cell; write the step by hand")
@@ -105,6 +110,23 @@ RNN_CELLS = register(Family(
     expand=_cell_maps,
 ))
 
+
+# contrib.rnn.LSTMPCell: one step of a one-layer LSTM with a projection (torch has no such cell;
+# its translation is a one-layer nn.LSTM with proj_size), copied verbatim as the layers are.
+#   MXNet        torch
+#   i2h_weight   weight_ih_l0   (4H, I)
+#   h2h_weight   weight_hh_l0   (4H, P)
+#   h2r_weight   weight_hr_l0   (P, H)
+#   i2h_bias     bias_ih_l0     (4H,)
+#   h2h_bias     bias_hh_l0     (4H,)
+RNN_PROJECTION_CELLS = register(Family(
+    name="rnn projection cells",
+    mx_types=("LSTMPCell",),
+    pt_types=("LSTM",),
+    params=(ParamMap("i2h_weight", "weight_ih_l0"), ParamMap("h2h_weight", "weight_hh_l0"),
+            ParamMap("h2r_weight", "weight_hr_l0"), ParamMap("i2h_bias", "bias_ih_l0"),
+            ParamMap("h2h_bias", "bias_hh_l0")),
+))
 
 # -- sample configurations --------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -286,3 +308,41 @@ def build_rnn(c: dict):
 
 register_sample(Sample("rnn layers", "rnn layers", rnn_configs, build_rnn))
 register_sample(Sample("rnn cells", "rnn cells", lambda: rnn_configs(kinds=("cell", "unroll")), build_rnn))
+
+
+# contrib.rnn.LSTMPCell, one step: a one-layer nn.LSTM with proj_size over a length-1 sequence;
+# states are MXNet's `[r (N, P), c (N, H)]`, torch's `(L=1, N, .)`.
+def projection_cell_configs(*, max_batch: int = 4, max_features: int = 6):
+    check_knobs(max_batch=max_batch, max_features=max_features)
+    st = strategies()
+
+    @st.composite
+    def configs(draw):
+        hidden = draw(st.integers(2, max_features))
+        return {"batch": draw(st.integers(1, max_batch)), "features": draw(st.integers(1, max_features)),
+                "hidden": hidden, "projection": draw(st.integers(1, hidden - 1))}
+
+    return configs()
+
+
+def build_projection_cell(c: dict):
+    import torch
+    from mxnet.gluon.contrib import rnn as contrib_rnn
+
+    n, i, h, p = c["batch"], c["features"], c["hidden"], c["projection"]
+
+    def gluon_step(cell, x, r0, c0):
+        _, new = cell(x, [r0, c0])
+        return tuple(new)  # the output is new[0] itself (see the cells' note above)
+
+    def torch_step(lstm, x, r0, c0):
+        _, (r, c_) = lstm(x[None], (r0[None], c0[None]))
+        return r[0], c_[0]
+
+    mx_block = gluon_call(contrib_rnn.LSTMPCell(h, p, input_size=i), gluon_step)
+    pt_module = torch_call(torch.nn.LSTM(i, h, 1, proj_size=p), torch_step)
+    return mx_block, pt_module, [floats("x", n, i), floats("r0", n, p), floats("c0", n, h)]
+
+
+register_sample(Sample("rnn projection cells", "rnn projection cells", projection_cell_configs,
+                       build_projection_cell))

@@ -341,6 +341,13 @@ CASES = [
       (4, 3)),
     C("sequence-mask-fractional-lengths", "MX043",
       ret("nd.SequenceMask(x, y, use_sequence_length=True)"), (4, 3, 2), ("const", [1.5, 2.7, 0.2])),
+    # -- MX205 SequenceLast / SequenceReverse ------------------------------------------------------
+    C("sequence-last-reverse", "MX205",
+      ret("[nd.SequenceLast(x, y, use_sequence_length=True), nd.SequenceReverse(x, y, use_sequence_length=True), "
+          "nd.SequenceLast(x), nd.SequenceReverse(x)]"), (4, 3, 2), ("const", [2.0, 4.0, 1.7]), grad=(0,)),
+    C("sequence-last-axis1", "MX205",
+      ret("nd.SequenceLast(x, sequence_length=y, use_sequence_length=True, axis=1)"), (3, 5, 2),
+      ("const", [1.0, 5.0, 3.0]), grad=(0,)),
     # -- MX044 elementwise functions --------------------------------------------------------------
     C("elementwise-real", "MX044",
       ret("[nd.relu(x), nd.sigmoid(x), nd.tanh(x), nd.exp(x), nd.abs(x), nd.sign(x), nd.square(x), "

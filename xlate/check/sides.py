@@ -115,6 +115,33 @@ def pt_run(model, arrays, device, train: bool, heads=None):
     return [o.detach().cpu().numpy() for o in outs], grads
 
 
+# Recurrent cells that drop at random (Gluon's and their translations, `_mx_ZoneoutCell`): the
+# attributes holding their rates, on both sides. DropoutCell keeps Gluon's `_rate` (MXNet) and
+# is a torch Dropout (PyTorch).
+_CELL_RATES = {"ZoneoutCell": ("zoneout_outputs", "zoneout_states"),
+               "VariationalDropoutCell": ("drop_inputs", "drop_states", "drop_outputs"),
+               # gluonnlp's AWD language model: dropout between layers, on embedding rows, on h2h weights
+               "AWDRNN": ("_drop_h", "_drop_e", "_weight_drop")}
+
+
+def _own_dropout(module) -> bool:
+    """A translated block that keeps its rate in `_dropout` as the Gluon block does (gluonnlp's
+    cells, encoders and language models): MXNet's side reads `_dropout` from any block, so this
+    side reads it from every module but torch's own dropout, recurrent and attention modules."""
+    import torch
+
+    return isinstance(getattr(module, "_dropout", None), (int, float)) and not isinstance(
+        module, (torch.nn.modules.dropout._DropoutNd, torch.nn.RNNBase, torch.nn.MultiheadAttention))
+
+
+def _cell_rates(obj) -> tuple[str, ...]:
+    for cls in type(obj).__mro__:
+        found = _CELL_RATES.get(cls.__name__.replace("_mx_", ""))
+        if found:
+            return found
+    return ()
+
+
 def dropout_rates(mx_net=None, pt_model=None) -> list[float]:
     """The non-zero dropout rates of one model, in registration order."""
     rates = []
@@ -126,9 +153,13 @@ def dropout_rates(mx_net=None, pt_model=None) -> list[float]:
                 rates.append(float(m.p))
             elif isinstance(m, (torch.nn.RNNBase, torch.nn.MultiheadAttention)):
                 rates.append(float(m.dropout))
+            rates.extend(float(getattr(m, a)) for a in _cell_rates(m))
+            if _own_dropout(m):
+                rates.append(float(m._dropout))
 
     def walk(block):
-        if type(block).__name__ == "Dropout":
+        rates.extend(float(getattr(block, a)) for a in _cell_rates(block))
+        if type(block).__name__ in ("Dropout", "DropoutCell"):
             rates.append(float(block._rate))
         elif isinstance(getattr(block, "_dropout", None), (int, float)):
             rates.append(float(block._dropout))
@@ -149,12 +180,21 @@ def no_dropout(mx_net, pt_model) -> None:
             m.p = 0.0
         elif isinstance(m, (torch.nn.RNNBase, torch.nn.MultiheadAttention)):  # between layers, on weights
             m.dropout = 0.0
+        for a in _cell_rates(m):
+            setattr(m, a, 0.0)
+        if _own_dropout(m):
+            m._dropout = 0.0
 
     def walk(block):
-        if type(block).__name__ == "Dropout":
+        for a in _cell_rates(block):
+            setattr(block, a, 0.0)
+        if type(block).__name__ in ("Dropout", "DropoutCell"):
             block._rate = 0.0
         elif hasattr(block, "_dropout") and isinstance(block._dropout, (int, float)):
             block._dropout = 0.0  # gluon.rnn layers (MXNet's CPU kernel ignores it anyway)
+        for param in getattr(block, "_reg_params", {}).values():
+            if type(param).__name__ == "WeightDropParameter":  # gluonnlp's apply_weight_drop
+                param._rate = 0.0
         for child in getattr(block, "_children", {}).values():
             walk(child)
 

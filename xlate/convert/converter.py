@@ -185,8 +185,17 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
         self.last_line = None
         self.compound_stack.pop()
-        self._leave()
         self.defs.pop()
+        scope = self.analysis.scopes.get(self.scopes[-1])
+        self._leave()
+        if scope is not None and scope.derived_base and scope.block_bases and len(updated.bases) > 1:
+            # `class E(HybridBlock, Encoder)` with Encoder a Gluon block of the tree: `nn.Module`
+            # before its own subclass is no consistent MRO (TypeError at import); Encoder brings
+            # nn.Module along, so that base goes
+            kept = [b for i, b in enumerate(updated.bases) if i not in scope.block_bases]
+            if kept and len(updated.bases) == len(original.bases):
+                kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                return updated.with_changes(bases=kept)
         return updated
 
     # Decorators, defaults, bases and annotations belong to the enclosing scope.

@@ -88,6 +88,22 @@ _REEXPORTS = [
     ("mxnet.util.reset_np", "mxnet.numpy_extension.reset_np"),
     ("mxnet.use_np", "mxnet.util.use_np"),
     ("mxnet.test_utils.use_np", "mxnet.util.use_np"),
+    ("mxnet.gluon.contrib.rnn.rnn_cell", "mxnet.gluon.contrib.rnn"),
+    # gluonnlp 0.10's public names (its modules re-export them one level up)
+    ("gluonnlp.model.transformer", "gluonnlp.model"),
+    ("gluonnlp.model.attention_cell", "gluonnlp.model"),
+    ("gluonnlp.model.bert", "gluonnlp.model"),
+    ("gluonnlp.model.language_model", "gluonnlp.model"),
+    ("gluonnlp.model.train.language_model", "gluonnlp.model.train"),
+    ("gluonnlp.model.block", "gluonnlp.model"),
+    ("gluonnlp.model.sequence_sampler", "gluonnlp.model"),
+    ("gluonnlp.data.batchify.batchify", "gluonnlp.data.batchify"),
+    ("gluonnlp.data.batchify.language_model", "gluonnlp.data.batchify"),
+    ("gluonnlp.data.sampler", "gluonnlp.data"),
+    ("gluonnlp.data.transforms", "gluonnlp.data"),
+    ("gluonnlp.data.utils", "gluonnlp.data"),
+    ("gluonnlp.vocab.vocab", "gluonnlp.vocab"),
+    ("gluonnlp.Vocab", "gluonnlp.vocab.Vocab"),
 ]
 _REEXPORTS.sort(key=lambda pair: -pair[0].count("."))
 
@@ -116,6 +132,9 @@ ARRAY_ARGUMENT = ast.Constant(value=None)  # the value of an input of a Gluon bl
 ScopeKey = tuple  # tuple of (name, occurrence) pairs
 
 
+BLOCK_CLASSES = ("mxnet.gluon.Block", "mxnet.gluon.HybridBlock")
+
+
 @dataclass
 class Scope:
     key: ScopeKey
@@ -129,6 +148,8 @@ class Scope:
     mx_params: set = field(default_factory=set)  # hybrid_forward's F: MXNet's namespace, passed in
     gluon: bool = False  # a class deriving from a Gluon block (here or in a class of this file)
     mx_bases: tuple = ()  # canonical names of its MXNet base classes
+    block_bases: tuple = ()  # positions of its bases that are MXNet's Block/HybridBlock themselves
+    derived_base: bool = False  # another base is a class (of this tree) deriving from a Gluon block
     attrs: dict = field(default_factory=dict)  # class scopes: `self.<attr> = value` in its methods
     node: Optional[ast.AST] = None  # the def or class statement (None for the module)
     declared: dict = field(default_factory=dict)  # `global`/`nonlocal` names -> the scope they live in
@@ -496,7 +517,11 @@ class _Collector:
                     for b in node.bases + [k.value for k in node.keywords]:
                         self._expr(b, scope)
                     inner.gluon = any(self._gluon_base(b, scope) for b in node.bases)
-                    inner.mx_bases = tuple(r for r in (self._resolved(b, scope) for b in node.bases) if is_mxnet(r))
+                    resolved = [self._resolved(b, scope) for b in node.bases]
+                    inner.mx_bases = tuple(r for r in resolved if is_mxnet(r))
+                    inner.block_bases = tuple(i for i, r in enumerate(resolved) if r in BLOCK_CLASSES)
+                    inner.derived_base = any(not is_mxnet(r) and self._gluon_base(b, scope)
+                                             for b, r in zip(node.bases, resolved))
                     if inner.gluon:
                         self.gluon_names.add(node.name)
                 else:

@@ -90,11 +90,14 @@ class _FromKwargs(cst.CSTTransformer):
 
 # the parameters a Gluon layer passes its hybrid_forward, by name; its Gluon-signature helper
 # has them under the same names (`gamma`/`beta`/`alpha` read the torch module's weight/bias)
+_CELL = ("i2h_weight", "h2h_weight", "i2h_bias", "h2h_bias")
 _LAYER_PARAMS = {
     "BatchNorm": ("gamma", "beta", "running_mean", "running_var"),
     "SyncBatchNorm": ("gamma", "beta", "running_mean", "running_var"),
     "LayerNorm": ("gamma", "beta"), "InstanceNorm": ("gamma", "beta"), "GroupNorm": ("gamma", "beta"),
     "Dense": ("weight", "bias"), "Embedding": ("weight",), "PReLU": ("alpha",),
+    # recurrent cells (their helpers read Gluon's names as properties of torch's tensors)
+    "RNNCell": _CELL, "LSTMCell": _CELL, "GRUCell": _CELL, "LSTMPCell": _CELL + ("h2r_weight",),
 }
 
 

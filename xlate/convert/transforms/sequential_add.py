@@ -7,7 +7,9 @@ from xlate.convert.converter import _shape
 from xlate.convert.rulectx import Manual, Site, Skip, starred_list
 
 CONTAINERS = ("mxnet.gluon.nn.Sequential", "mxnet.gluon.nn.HybridSequential",
-              "mxnet.gluon.contrib.nn.HybridConcurrent", "mxnet.gluon.contrib.nn.Concurrent")
+              "mxnet.gluon.contrib.nn.HybridConcurrent", "mxnet.gluon.contrib.nn.Concurrent",
+              # their `add` takes one cell; the helpers (MX202) have `append`
+              "mxnet.gluon.rnn.SequentialRNNCell", "mxnet.gluon.rnn.HybridSequentialRNNCell")
 
 
 def _container(site: Site, made: set) -> bool:
@@ -56,7 +58,7 @@ def transform(site: Site):
     site.bind("seq", "*blocks")
     if not site.varargs:
         raise Manual("`add()` with no block")
-    concurrent = bool(made & set(CONTAINERS[2:]))
+    concurrent = bool(made & set(CONTAINERS[2:4]))
     key = (conv.scopes[-1], site.code(site.receiver))
     stmt = conv.statement_stack[-1] if conv.statement_stack else None
     previous = conv.chains.get(key)

@@ -1,0 +1,167 @@
+"""gluonnlp's data utilities (xlate/runtime/nlpdata.py) against live gluonnlp 0.10: the same
+values and dtypes from batchify, the same indices from Vocab, the same batches from
+FixedBucketSampler, over inputs drawn with hypothesis."""
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from mxsupport import import_mxnet, import_numpy, import_torch
+
+np = import_numpy()
+mx = import_mxnet()
+torch = import_torch()
+nlp = pytest.importorskip("gluonnlp")
+pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from xlate import runtime  # noqa: E402
+
+pytestmark = pytest.mark.mxnet
+PROFILE = dict(derandomize=True, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+rt = runtime.load()
+batchify = nlp.data.batchify
+
+
+def same(ours, theirs):
+    if isinstance(theirs, (tuple, list)):
+        assert isinstance(ours, type(theirs)) and len(ours) == len(theirs)
+        for a, b in zip(ours, theirs):
+            same(a, b)
+        return
+    expected = theirs.asnumpy()
+    assert isinstance(ours, torch.Tensor)
+    assert str(ours.dtype).replace("torch.", "") == str(expected.dtype), (ours.dtype, expected.dtype)
+    np.testing.assert_array_equal(ours.numpy(), expected)
+
+
+sequences = st.lists(st.lists(st.integers(-5, 30), min_size=1, max_size=6), min_size=1, max_size=5)
+float_sequences = st.lists(st.lists(st.floats(-3, 3, width=32), min_size=1, max_size=6), min_size=1, max_size=5)
+
+
+@settings(max_examples=60, **PROFILE)
+@given(st.one_of(sequences, float_sequences), st.sampled_from([None, 0, -1, 1.5]), st.booleans(),
+       st.sampled_from([None, "int32", "float32", "int64"]), st.sampled_from([None, 1, 4]),
+       st.sampled_from(["list", "numpy", "numpy32"]))
+def test_pad_gives_gluonnlps_values_and_dtypes(data, pad_val, ret_length, dtype, round_to, form):
+    if form != "list":
+        data = [np.asarray(d, dtype="float32" if form == "numpy32" else None) for d in data]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = batchify.Pad(pad_val=pad_val, ret_length=ret_length, dtype=dtype, round_to=round_to)(data)
+    same(rt._mx_Pad(pad_val=pad_val, ret_length=ret_length, dtype=dtype, round_to=round_to)(data), theirs)
+
+
+def test_pad_of_tensors_and_along_another_axis():
+    arrays = [np.random.RandomState(i).randn(2, n).astype("float32") for i, n in enumerate((3, 1, 2))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = batchify.Pad(axis=1, pad_val=-1)([mx.nd.array(a) for a in arrays])
+    same(rt._mx_Pad(axis=1, pad_val=-1)([torch.tensor(a) for a in arrays]), theirs)
+
+
+@settings(max_examples=30, **PROFILE)
+@given(st.one_of(st.lists(st.integers(0, 9), min_size=1, max_size=5),
+                 st.lists(st.floats(-2, 2, width=32), min_size=1, max_size=5),
+                 st.lists(st.lists(st.integers(0, 9), min_size=3, max_size=3), min_size=1, max_size=4)),
+       st.sampled_from([None, "float32", "int32"]))
+def test_stack_and_tuple_give_gluonnlps_values_and_dtypes(data, dtype):
+    same(rt._mx_Stack(dtype)(data), batchify.Stack(dtype)(data))
+    samples = [(d, [1, 2, 3][: 1 + i % 3], i) for i, d in enumerate(data)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = batchify.Tuple(batchify.Stack(dtype), batchify.Pad(pad_val=0), batchify.List())(samples)
+    ours = rt._mx_Tuple(rt._mx_Stack(dtype), rt._mx_Pad(pad_val=0), rt._mx_List())(samples)
+    same(ours[:2], theirs[:2])
+    assert ours[2] == theirs[2]
+
+
+words = st.lists(st.sampled_from("the a cat sat on mat dog A The <unk> <pad> x y z".split()), max_size=30)
+
+
+@settings(max_examples=60, **PROFILE)
+@given(words, st.sampled_from([None, 3, 6]), st.integers(1, 3), st.sampled_from(["<unk>", None]),
+       st.sampled_from([None, ["<cls>", "<sep>"]]), st.booleans(), st.booleans())
+def test_vocab_assigns_gluonnlps_indices(tokens, max_size, min_freq, unknown, reserved, to_lower, no_pad):
+    kw = dict(max_size=max_size, min_freq=min_freq, unknown_token=unknown, reserved_tokens=reserved)
+    if no_pad:
+        kw["padding_token"] = None
+    if unknown is None and "<unk>" in tokens:
+        tokens = [t for t in tokens if t != "<unk>"]
+    theirs = nlp.Vocab(nlp.data.count_tokens(tokens, to_lower=to_lower), **kw)
+    ours = rt._mx_Vocab(rt._mx_count_tokens(tokens, to_lower=to_lower), **kw)
+    assert ours.idx_to_token == theirs.idx_to_token and ours.token_to_idx == theirs.token_to_idx
+    assert ours.reserved_tokens == theirs.reserved_tokens and len(ours) == len(theirs)
+    probe = ["the", "zzz", "cat"] if unknown else [t for t in ["the", "cat"] if t in theirs]
+    assert ours[probe] == theirs[probe] and ours.to_tokens(list(range(len(ours)))) == theirs.to_tokens(
+        list(range(len(theirs))))
+    assert (ours.padding_token, ours.bos_token, ours.eos_token) == (theirs.padding_token, theirs.bos_token,
+                                                                     theirs.eos_token)
+    assert repr(ours) == repr(theirs)
+
+
+def test_vocab_with_user_indices_and_counter_helpers():
+    counter = rt._mx_count_tokens("b a c a b a".split())
+    counter = rt._mx_count_tokens(["d"], counter=counter)
+    theirs_counter = nlp.data.count_tokens(["d"], counter=nlp.data.count_tokens("b a c a b a".split()))
+    assert dict(counter) == dict(theirs_counter) and counter.most_common(2) == theirs_counter.most_common(2)
+    assert dict(counter.discard(2, "<unk>")) == dict(theirs_counter.discard(2, "<unk>"))
+    theirs = nlp.Vocab(theirs_counter, token_to_idx={"d": 0, "a": 5})
+    ours = rt._mx_Vocab(counter, token_to_idx={"d": 0, "a": 5})
+    assert ours.idx_to_token == theirs.idx_to_token and ours.token_to_idx == theirs.token_to_idx
+
+
+@settings(max_examples=40, **PROFILE)
+@given(st.lists(st.integers(1, 40), min_size=1, max_size=60), st.integers(1, 8), st.integers(1, 6),
+       st.sampled_from([0, 0.5, 2]), st.booleans(), st.sampled_from([0, 2, 3]))
+def test_fixed_bucket_sampler_gives_gluonnlps_batches(lengths, batch_size, num_buckets, ratio, average, shards):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = nlp.data.FixedBucketSampler(lengths, batch_size, num_buckets=num_buckets, ratio=ratio,
+                                             use_average_length=average, num_shards=shards)
+    ours = rt._mx_FixedBucketSampler(lengths, batch_size, num_buckets=num_buckets, ratio=ratio,
+                                     use_average_length=average, num_shards=shards)
+    assert list(ours) == list(theirs) and len(ours) == len(theirs) and ours.stats() == theirs.stats()
+
+
+def test_fixed_bucket_sampler_with_pairs_of_lengths():
+    rng = np.random.RandomState(0)
+    lengths = [tuple(int(v) for v in rng.randint(1, 20, 2)) for _ in range(50)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for average in (False, True):
+            theirs = nlp.data.FixedBucketSampler(lengths, 6, num_buckets=4, use_average_length=average)
+            ours = rt._mx_FixedBucketSampler(lengths, 6, num_buckets=4, use_average_length=average)
+            assert list(ours) == list(theirs)
+
+
+def test_shuffled_sampler_yields_the_same_batches_in_another_order():
+    lengths = list(range(1, 41))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = nlp.data.FixedBucketSampler(lengths, 4, num_buckets=5, shuffle=True)
+    torch.manual_seed(0)
+    ours = list(rt._mx_FixedBucketSampler(lengths, 4, num_buckets=5, shuffle=True))
+    assert sorted(i for b in ours for i in b) == sorted(i for b in theirs for i in b)
+    assert sorted(map(len, ours)) == sorted(map(len, theirs))
+
+
+# -- language-model corpora (CorpusBatchify, CorpusBPTTBatchify) -------------------------------
+@settings(max_examples=25, **PROFILE)
+@given(st.lists(st.sampled_from("abcdefgh"), min_size=6, max_size=40), st.integers(1, 4), st.integers(1, 5),
+       st.sampled_from(["keep", "discard"]))
+def test_corpus_batchify_gives_gluonnlps_batches(corpus, batch_size, seq_len, last_batch):
+    mx_vocab = nlp.Vocab(nlp.data.count_tokens(corpus))
+    vocab = rt._mx_Vocab(rt._mx_count_tokens(corpus))
+    theirs = batchify.CorpusBatchify(mx_vocab, batch_size)(corpus)
+    same(rt._mx_CorpusBatchify(vocab, batch_size)(corpus), theirs[:])
+    if len(corpus) // batch_size < seq_len + 1 and last_batch == "discard":
+        return  # gluonnlp makes no batch from a corpus shorter than one sample
+    theirs = batchify.CorpusBPTTBatchify(mx_vocab, seq_len, batch_size, last_batch)(corpus)
+    ours = rt._mx_CorpusBPTTBatchify(vocab, seq_len, batch_size, last_batch)(corpus)
+    assert len(ours) == len(theirs) and len(ours) > 0
+    for (data, label), (mx_data, mx_label) in zip(ours, theirs):
+        same(data, mx_data)
+        same(label, mx_label)
