@@ -132,6 +132,8 @@ class Scope:
     attrs: dict = field(default_factory=dict)  # class scopes: `self.<attr> = value` in its methods
     node: Optional[ast.AST] = None  # the def or class statement (None for the module)
     declared: dict = field(default_factory=dict)  # `global`/`nonlocal` names -> the scope they live in
+    grad_reads: set = field(default_factory=set)  # names read as `name.grad` here (arrays with a gradient)
+    index_names: set = field(default_factory=set)  # names used as an index: `x[name]`, `x[name, :]`
 
 
 class Analysis:
@@ -546,6 +548,8 @@ class _Collector:
             elif isinstance(node, ast.AugAssign):
                 if isinstance(node.target, ast.Name):
                     scope.declared.get(node.target.id, scope).other.add(node.target.id)
+                else:  # `x[idx] += v`: its index and receiver are read
+                    self._expr(node.target, scope)
                 self._expr(node.value, scope)
             else:
                 self._compound(node, scope, counts)
@@ -664,3 +668,8 @@ class _Collector:
                     self._bind(scope, a.arg, None)
             elif isinstance(node, ast.comprehension):
                 self._target(node.target, scope, None)
+            elif isinstance(node, ast.Attribute) and node.attr == "grad" and isinstance(node.value, ast.Name):
+                scope.grad_reads.add(node.value.id)
+            elif isinstance(node, ast.Subscript):
+                index = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                scope.index_names.update(i.id for i in index if isinstance(i, ast.Name))

@@ -367,3 +367,12 @@ def _mx_box_convert(boxes, to):
     if to == "corner":
         return _mx_box_corners(boxes, "center")
     return torch.cat([(boxes[..., :2] + boxes[..., 2:]) / 2, boxes[..., 2:] - boxes[..., :2]], dim=-1)
+
+
+def _mx_index(index):
+    """An MXNet array used as an index (`x[idx]`): MXNet reads float indices as integers,
+    truncated toward zero (`mx.np.array([0, 2])` and `nd.array(...)` are float32); torch takes
+    only integer or bool index tensors."""
+    if isinstance(index, torch.Tensor) and index.is_floating_point():
+        return index.long()
+    return index
