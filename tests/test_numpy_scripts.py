@@ -178,3 +178,24 @@ def test_float_index_arrays_as_mxnet_reads_them():
     assert np.array_equal(got.numpy(), expected)
     ints = torch.tensor([1, 3])
     assert rt._mx_index(ints) is ints
+
+
+def test_astype_decided_at_run_time():
+    """`_mx_astype`: a tensor converts as MXNet's astype (a new array even for the same dtype,
+    floats truncated toward zero, a dtype given as another array's); a NumPy array uses its own
+    astype, also with a torch dtype taken from a converted array's `.dtype`."""
+    from xlate import runtime
+
+    mx, torch, np = import_mxnet(), import_torch(), import_numpy()
+    rt = runtime.load()
+    values = np.random.RandomState(6).uniform(-3, 3, 7).astype("float32")
+    labels = mx.nd.array([1, 2], dtype="int32")
+    for dtype, like in (("int32", None), ("float64", None), (None, labels)):
+        expected = mx.nd.array(values).astype(like.dtype if like is not None else dtype)
+        got = rt._mx_astype(torch.tensor(values), torch.int32 if like is not None else dtype)
+        assert str(got.dtype).rsplit(".", 1)[-1] == np.dtype(expected.dtype).name
+        assert np.array_equal(got.numpy(), expected.asnumpy())
+    t = torch.tensor(values)
+    assert rt._mx_astype(t, "float32") is not t and rt._mx_astype(t, "float32", copy=False) is t
+    host = rt._mx_astype(values, torch.int64)
+    assert isinstance(host, np.ndarray) and host.dtype == np.int64 and np.array_equal(host, values.astype("int64"))

@@ -376,3 +376,15 @@ def _mx_index(index):
     if isinstance(index, torch.Tensor) and index.is_floating_point():
         return index.long()
     return index
+
+
+def _mx_astype(array, dtype, copy=True):
+    """`x.astype(dtype)` on a value the converter could not type: an MXNet array (a tensor here)
+    becomes a new array of that dtype (MXNet copies even when the dtype matches, unless
+    copy=False); anything else, a NumPy array say, uses its own astype (a torch dtype, such as
+    another array's `.dtype`, given by its NumPy name)."""
+    if isinstance(array, torch.Tensor):
+        return array.to(_mx_dtype(dtype), copy=copy)
+    if isinstance(dtype, torch.dtype):
+        dtype = str(dtype).rsplit(".", 1)[-1]
+    return array.astype(dtype, copy=copy)
