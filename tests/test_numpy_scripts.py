@@ -199,3 +199,22 @@ def test_astype_decided_at_run_time():
     assert rt._mx_astype(t, "float32") is not t and rt._mx_astype(t, "float32", copy=False) is t
     host = rt._mx_astype(values, torch.int64)
     assert isinstance(host, np.ndarray) and host.dtype == np.int64 and np.array_equal(host, values.astype("int64"))
+
+
+def test_transpose_decided_at_run_time():
+    """`_mx_transpose`: a tensor is permuted as mx.np's transpose permutes (separate axes, one
+    tuple, none); a NumPy array uses its own transpose."""
+    from xlate import runtime
+
+    mx, torch, np = import_mxnet(), import_torch(), import_numpy()
+    rt = runtime.load()
+    values = np.random.RandomState(8).uniform(-1, 1, (2, 3, 4, 5)).astype("float32")
+    with numpy_mode_kept():
+        mx.npx.set_np()
+        x = mx.np.array(values)
+        cases = [((0, 2, 1, 3), x.transpose(0, 2, 1, 3)), (((3, 1, 0, 2),), x.transpose((3, 1, 0, 2))),
+                 ((), x.transpose())]
+        for axes, expected in cases:
+            got = rt._mx_transpose(torch.tensor(values), *axes)
+            assert got.shape == expected.shape and np.array_equal(got.numpy(), expected.asnumpy()), axes
+    assert np.array_equal(rt._mx_transpose(values, 0, 2, 1, 3), values.transpose(0, 2, 1, 3))

@@ -388,3 +388,14 @@ def _mx_astype(array, dtype, copy=True):
     if isinstance(dtype, torch.dtype):
         dtype = str(dtype).rsplit(".", 1)[-1]
     return array.astype(dtype, copy=copy)
+
+
+def _mx_transpose(array, *axes):
+    """`x.transpose(*axes)` on a value the converter could not type: an MXNet array (a tensor
+    here) is permuted as MXNet's and NumPy's transpose do (the axes as separate arguments or one
+    tuple; none reverses them all); anything else, a NumPy array say, uses its own transpose."""
+    if not isinstance(array, torch.Tensor):
+        return array.transpose(*axes)
+    if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list, torch.Size))):
+        axes = tuple(axes[0]) if axes[0] is not None else ()
+    return array.permute(axes if axes else tuple(reversed(range(array.dim()))))
