@@ -218,3 +218,21 @@ def test_transpose_decided_at_run_time():
             got = rt._mx_transpose(torch.tensor(values), *axes)
             assert got.shape == expected.shape and np.array_equal(got.numpy(), expected.asnumpy()), axes
     assert np.array_equal(rt._mx_transpose(values, 0, 2, 1, 3), values.transpose(0, 2, 1, 3))
+
+
+def test_dot_method_decided_at_run_time():
+    """`_mx_np_dot_method`: a tensor multiplies as mx.np's `x.dot(y)` (NumPy's dot: 3-D with 2-D
+    contracts the last axis with the second-to-last); a NumPy array uses its own dot."""
+    from xlate import runtime
+
+    mx, torch, np = import_mxnet(), import_torch(), import_numpy()
+    rt = runtime.load()
+    rng = np.random.RandomState(9)
+    a, b = rng.uniform(-1, 1, (2, 3, 4)).astype("float32"), rng.uniform(-1, 1, (3, 4, 5)).astype("float32")
+    with numpy_mode_kept():
+        mx.npx.set_np()
+        expected = mx.np.array(a).dot(mx.np.array(b)).asnumpy()
+    got = rt._mx_np_dot_method(torch.tensor(a), torch.tensor(b)).numpy()
+    assert got.shape == expected.shape == (2, 3, 3, 5) and np.allclose(got, expected, rtol=1e-5, atol=1e-6)
+    host = rt._mx_np_dot_method(a, b)
+    assert isinstance(host, np.ndarray) and np.allclose(host, a.dot(b))
