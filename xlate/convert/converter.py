@@ -17,6 +17,7 @@ from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Ma
 from xlate.convert.statements import Statements
 from xlate.convert.transforms import grad_update
 from xlate.convert.visiting import FastTransformer
+from xlate.runtime import sources as helper_sources
 
 STATUS = {"safe": "fixed", "review": "review", "manual": "manual"}
 PLAIN_INDEX = (cst.Integer, cst.Float, cst.SimpleString, cst.Ellipsis, cst.UnaryOperation)  # never an array
@@ -147,11 +148,18 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         self.scopes.pop()
         self.counts.pop()
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> Optional[bool]:
         self._enter(names.ident(node.name.value))
         self.last_line = None
         self.defs.append(node)
         self.compound_stack.append(node)
+        return not self._pasted_helper(node)
+
+    def _pasted_helper(self, node) -> bool:
+        """A module-level `_mx_*` helper a previous conversion pasted: torch code whose
+        parameters are of unknown kind (`array.transpose(*axes)` is NumPy's there), never
+        rewritten again."""
+        return len(self.scopes) == 2 and names.ident(node.name.value) in helper_sources()
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         self.last_line = None
@@ -180,11 +188,12 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         scope = self.analysis.scopes.get(self.scopes[-1])
         return scope is not None and scope.parent is not None and scope.parent.is_class
 
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+    def visit_ClassDef(self, node: cst.ClassDef) -> Optional[bool]:
         self._enter(names.ident(node.name.value))
         self.last_line = None
         self.defs.append(node)
         self.compound_stack.append(node)
+        return not self._pasted_helper(node)
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
         self.last_line = None
