@@ -286,6 +286,9 @@ class Analysis:
             while scope is not None and not scope.is_class:
                 scope = scope.parent
             values = scope.attrs.get(expr.attr, []) if scope is not None else []
+            if ("self", scope.key if scope is not None else None, expr.attr) in seen:
+                return None  # `self.n = self.n + 1`: this binding adds nothing to what the others say
+            seen.add(("self", scope.key if scope is not None else None, expr.attr))
             if values and all(v is not None and self.classify(scope.key, v, seen) == "pt" for v in values):
                 return "pt"
         if isinstance(expr, ast.Subscript):
