@@ -202,7 +202,7 @@ def test_astype_decided_at_run_time():
 
 
 def test_transpose_decided_at_run_time():
-    """`_mx_transpose`: a tensor is permuted as mx.np's transpose permutes (separate axes, one
+    """`_mx_array_transpose`: a tensor is permuted as mx.np's transpose permutes (separate axes, one
     tuple, none); a NumPy array uses its own transpose."""
     from xlate import runtime
 
@@ -215,9 +215,9 @@ def test_transpose_decided_at_run_time():
         cases = [((0, 2, 1, 3), x.transpose(0, 2, 1, 3)), (((3, 1, 0, 2),), x.transpose((3, 1, 0, 2))),
                  ((), x.transpose())]
         for axes, expected in cases:
-            got = rt._mx_transpose(torch.tensor(values), *axes)
+            got = rt._mx_array_transpose(torch.tensor(values), *axes)
             assert got.shape == expected.shape and np.array_equal(got.numpy(), expected.asnumpy()), axes
-    assert np.array_equal(rt._mx_transpose(values, 0, 2, 1, 3), values.transpose(0, 2, 1, 3))
+    assert np.array_equal(rt._mx_array_transpose(values, 0, 2, 1, 3), values.transpose(0, 2, 1, 3))
 
 
 def test_dot_method_decided_at_run_time():

@@ -312,7 +312,7 @@ ROWS = [
         "x[torch.tensor([1, 0, -1.5], dtype=torch.float32)]",
         "x[_mx_index(torch.tensor([1, 0, -1.5], dtype=torch.float32))]",
         "an index array of floats (np.array of Python ints is float32, N1.2) is read as integers, truncated"),
-    Row("N8.32", "b.transpose(0, 2, 1)", "b.transpose(0, 2, 1)", "b.transpose(0, 2, 1)", "_mx_transpose(b, 0, 2, 1)",
+    Row("N8.32", "b.transpose(0, 2, 1)", "b.transpose(0, 2, 1)", "b.transpose(0, 2, 1)", "_mx_array_transpose(b, 0, 2, 1)",
         "a full permutation (torch's transpose swaps two axes); the helper calls NumPy's own on a NumPy array"),
     Row("N8.33", "x.astype(ints.dtype)", "x.astype(ints.dtype)", "x.astype(ints.dtype)", "_mx_astype(x, ints.dtype)",
         "the dtype of another array; the helper calls NumPy's own astype on a NumPy array"),

@@ -390,7 +390,7 @@ def _mx_astype(array, dtype, copy=True):
     return array.astype(dtype, copy=copy)
 
 
-def _mx_transpose(array, *axes):
+def _mx_array_transpose(array, *axes):
     """`x.transpose(*axes)` on a value the converter could not type: an MXNet array (a tensor
     here) is permuted as MXNet's and NumPy's transpose do (the axes as separate arguments or one
     tuple; none reverses them all); anything else, a NumPy array say, uses its own transpose."""

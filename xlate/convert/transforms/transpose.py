@@ -49,14 +49,14 @@ def _literal_rank(site: Site, data):
 
 
 def _at_run_time(site: Site, data):
-    """`_mx_transpose(x, *axes)`: a tensor (an MXNet array, converted) is permuted as MXNet does,
+    """`_mx_array_transpose(x, *axes)`: a tensor (an MXNet array, converted) is permuted as MXNet does,
     anything else (a NumPy array) calls its own transpose."""
-    call = site.emit("_mx_transpose({x})", x=data)
+    call = site.emit("_mx_array_transpose({x})", x=data)
     args = [call.args[0], *site.varargs]
     args = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]] + \
         [args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
     what = site.code(site.receiver).strip()
-    site.fixed(f"`{what[:40]}.transpose(...)` on a value xlate could not type -> `_mx_transpose(...)`, decided at run "
+    site.fixed(f"`{what[:40]}.transpose(...)` on a value xlate could not type -> `_mx_array_transpose(...)`, decided at run "
                "time: a tensor (an MXNet array, converted) is permuted as MXNet's transpose does (no axes reverse "
                "them all), anything else (a NumPy array) keeps its own transpose")
     return call.with_changes(args=args)
