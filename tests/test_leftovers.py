@@ -280,6 +280,12 @@ DIALECT_SCRIPT = [
     "y = net(x)\np = net.dense.weight.data()\nq = p.asnumpy()",
     "v = np.array(onp.ones((2, 2)), dtype=np.float32, ctx=npx.cpu())",
     "e = np.linalg.eigh(x)\nt = np.unique(x)",
+    # the textbook's training from scratch: float index arrays, a hand-written optimizer, helpers
+    # taking arrays of unknown kind
+    "idx = np.array([0, 1])\nrows, first = x[idx], y[idx, 0]",
+    "for p, s in zip([w], [np.zeros((4, 1))]):\n    s[:] = 0.9 * s + p.grad\n    p[:] -= 0.1 * s",
+    "def accuracy(y_hat, y):\n    return float((y_hat.argmax(axis=1).astype(y.dtype) == y).sum())",
+    "def heads(X, W):\n    return X.transpose(0, 2, 1, 3).dot(W).transpose()",
 ]
 DIALECT_HEADER = '''\
 import numpy as onp

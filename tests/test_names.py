@@ -146,3 +146,18 @@ def test_torch_functional_short_name_when_free():
 def test_F_outside_hybrid_forward_is_an_ordinary_parameter():
     source = "from mxnet import nd\ndef f(F, x):\n    return F.concat(x, x)\n"
     assert convert_source(source).output.endswith("def f(F, x):\n    return F.concat(x, x)\n")
+
+
+def test_an_attribute_assigned_from_itself_is_classified_without_recursing():
+    """`self.i = self.i + 1` (d2l's recommender data, used as an index): classify follows the
+    attribute's values and must stop at the cycle (it recursed until Python's limit, and the
+    file was refused as 'nested too deeply')."""
+    import ast
+
+    source = ("from mxnet import np, npx\nnpx.set_np()\nclass Reader:\n    def __init__(self, x):\n"
+              "        self.x, self.i = x, np.array(0)\n    def step(self):\n        self.i = self.i + 1\n"
+              "        return self.x[self.i]\n")
+    analysis = names.Analysis(ast.parse(source))
+    expr = ast.parse("self.i", mode="eval").body
+    assert analysis.classify((("Reader", 0), ("step", 0)), expr) in (None, "mxnp")
+    assert "self.x[" in convert_source(source).output

@@ -39,6 +39,7 @@ class Script:
     steps: int
     contexts: int = 0  # > 0: build(ctx) and train(net, ctx, ...) take a list of that many contexts
     batchnorm: bool = False
+    numpy: bool = False  # a numpy-dialect script (npx.set_np()): blocks take mx.np arrays
 
 
 def _mlp_data(rng):
@@ -53,6 +54,10 @@ def _two_ctx_data(rng):
     return rng.randn(40, 2, 6, 6).astype("float32"), rng.randint(0, 5, 40).astype("float32")
 
 
+def _classes_data(rng):
+    return rng.uniform(-1, 1, (40, 2, 3, 3)).astype("float32"), rng.randint(0, 5, 40).astype("float32")
+
+
 def _rollover_data(rng):  # 21 rows in batches of 8: 5 rows roll over into the next epoch
     return rng.uniform(-1, 1, (21, 4)).astype("float32"), rng.uniform(-1, 1, (21, 2)).astype("float32")
 
@@ -62,6 +67,7 @@ SCRIPTS = [
     Script("train_convnet_bn", _image_data, steps=4, batchnorm=True),
     Script("train_two_ctx", _two_ctx_data, steps=3, contexts=2),
     Script("train_dataloader_rollover", _rollover_data, steps=3),  # steps are epochs here
+    Script("train_np_softmax", _classes_data, steps=4, numpy=True),
 ]
 
 
@@ -102,7 +108,7 @@ class Pair:
         mx_ctx, pt_ctx = self.contexts()
         mx_net, pt_net = self.mx_module.build(*mx_ctx), self.pt_module.build(*pt_ctx)
         sample = self.X[:2]
-        mx_net(self.mx.nd.array(sample))  # deferred shapes, outside record: no statistics move
+        mx_net((self.mx.np if self.script.numpy else self.mx.nd).array(sample))  # deferred shapes, outside record
         pt_net(self.torch.tensor(sample))
         no_dropout(mx_net, pt_net)
         pairs = transfer(mx_net, pt_net)
@@ -145,10 +151,13 @@ class Pair:
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.folder for s in SCRIPTS])
 def test_translated_script_takes_mxnets_steps(script: Script):
-    pair = Pair(script)
+    from test_fixture_models import numpy_mode_kept
+
     bad = []
-    for k in range(1, script.steps + 1):
-        bad += pair.differences(k)
+    with numpy_mode_kept():  # a numpy-dialect script turns MXNet's numpy mode on when it is loaded
+        pair = Pair(script)
+        for k in range(1, script.steps + 1):
+            bad += pair.differences(k)
     assert not bad, "\n".join(bad)
 
 

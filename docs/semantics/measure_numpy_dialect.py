@@ -307,6 +307,17 @@ ROWS = [
     Row("N8.28", "np.abs(ints)", "onp.abs(ints)", "torch.abs(ints)", "torch.abs(ints)", ""),
     Row("N8.29", "np.power(x, 2)", "onp.power(x, 2)", "torch.pow(x, 2)", "torch.pow(x, 2)", ""),
     Row("N8.30", "np.tril(x)", "onp.tril(x)", "torch.tril(x)", "torch.tril(x)", ""),
+    # a method or an index on a value the converter cannot type (a function's parameter): decided at run time
+    Row("N8.31", "x[np.array([1, 0, -1.5])]", "x[onp.array([1, 0, -1])]",
+        "x[torch.tensor([1, 0, -1.5], dtype=torch.float32)]",
+        "x[_mx_index(torch.tensor([1, 0, -1.5], dtype=torch.float32))]",
+        "an index array of floats (np.array of Python ints is float32, N1.2) is read as integers, truncated"),
+    Row("N8.32", "b.transpose(0, 2, 1)", "b.transpose(0, 2, 1)", "b.transpose(0, 2, 1)", "_mx_array_transpose(b, 0, 2, 1)",
+        "a full permutation (torch's transpose swaps two axes); the helper calls NumPy's own on a NumPy array"),
+    Row("N8.33", "x.astype(ints.dtype)", "x.astype(ints.dtype)", "x.astype(ints.dtype)", "_mx_astype(x, ints.dtype)",
+        "the dtype of another array; the helper calls NumPy's own astype on a NumPy array"),
+    Row("N8.34", "b.dot(c)", "b.dot(c)", "b.dot(c)", "_mx_np_dot_method(b, c)",
+        "NumPy's dot (N8.9) on a value of unknown kind; the helper calls NumPy's own dot on a NumPy array"),
 ]
 
 

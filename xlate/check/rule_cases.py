@@ -778,7 +778,18 @@ CASES = [
             z.backward(y * 2 - 1)
             return a.grad
         """, (2, 3), (2, 3)),
-    C("attach-grad-add", ("MX536:review", "MX056", "MX532:review"), """
+    # no trainer step after the backward: _mx_array_backward overwrites (grad_req='write') or adds ('add')
+    C("backward-in-a-loop-overwrites", ("MX536", "MX056", "MX532:review"), """
+        def f(x, y):
+            a = x * 1
+            a.attach_grad()
+            for k in range(3):
+                with mx.autograd.record():
+                    z = a * y * (k + 1) + a * a
+                z.backward()
+            return a.grad
+        """, (2, 3), (2, 3)),
+    C("attach-grad-add", ("MX536", "MX056", "MX532:review"), """
         def f(x, y):
             a = x * 1
             a.attach_grad(grad_req='add')

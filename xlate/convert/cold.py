@@ -50,6 +50,10 @@ def hot_words(analysis, rules) -> Optional[tuple]:
         if scope.star_mx or scope.star_local:  # names from `import *` are not seen here
             return None
         words.update(name for name, target in scope.imports.items() if is_mxnet(target) or target.startswith(LOCAL))
+        # arrays with a gradient (their in-place updates, MX545) and MXNet arrays used as an index (MX746)
+        words.update(scope.grad_reads)
+        words.update(name for name in scope.index_names
+                     if analysis.classify(scope.key, ast.Name(id=name)) in ("nd", "mxnp"))
     return re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words))) + r")\b"), _rule_pattern(rules)
 
 

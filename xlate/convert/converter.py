@@ -15,11 +15,16 @@ from xlate.convert.leftovers import Leftovers, array_name, is_array
 from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Manual, Site, Skip, bind, node_literal,
                                    unknown_receiver)
 from xlate.convert.statements import Statements
+from xlate.convert.transforms import grad_update
 from xlate.convert.visiting import FastTransformer
+from xlate.runtime import sources as helper_sources
 
 STATUS = {"safe": "fixed", "review": "review", "manual": "manual"}
+PLAIN_INDEX = (cst.Integer, cst.Float, cst.SimpleString, cst.Ellipsis, cst.UnaryOperation)  # never an array
 COURSE_LIBRARY = "MX790"  # `from d2l import mxnet as d2l`: reported, never rewritten
 NP_METHOD_LEFT = "MX798"  # a method numpy shares, on an mx.np array, with no dialect rule (Note [numpy dialect])
+ARRAY_INDEX = "[array]"  # the operator rule for `x[idx]` with an MXNet array idx (MX085)
+GRAD_WRITE = "[...]="  # ... for an in-place write to an array with a gradient (MX545)
 NO_RULE = "MX900"
 AMBIGUOUS_NAME = "MX901"
 
@@ -143,11 +148,18 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         self.scopes.pop()
         self.counts.pop()
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> Optional[bool]:
         self._enter(names.ident(node.name.value))
         self.last_line = None
         self.defs.append(node)
         self.compound_stack.append(node)
+        return not self._pasted_helper(node)
+
+    def _pasted_helper(self, node) -> bool:
+        """A module-level `_mx_*` helper a previous conversion pasted: torch code whose
+        parameters are of unknown kind (`array.transpose(*axes)` is NumPy's there), never
+        rewritten again."""
+        return len(self.scopes) == 2 and names.ident(node.name.value) in helper_sources()
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         self.last_line = None
@@ -176,11 +188,12 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         scope = self.analysis.scopes.get(self.scopes[-1])
         return scope is not None and scope.parent is not None and scope.parent.is_class
 
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+    def visit_ClassDef(self, node: cst.ClassDef) -> Optional[bool]:
         self._enter(names.ident(node.name.value))
         self.last_line = None
         self.defs.append(node)
         self.compound_stack.append(node)
+        return not self._pasted_helper(node)
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
         self.last_line = None
@@ -526,7 +539,27 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
             return updated
         return updated.with_changes(value=self._moved(value, value.with_changes(lpar=[], rpar=[])))
 
-    leave_AugAssign = leave_AnnAssign = leave_Return = _unwrap
+    leave_AnnAssign = leave_Return = _unwrap
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript):
+        """`x[idx]` with an MXNet array idx (MX085: float indices)."""
+        rule = self.rules.operators.get(ARRAY_INDEX)
+        if rule is None or not any(isinstance(e.slice, cst.Index) and not isinstance(e.slice.value, PLAIN_INDEX)
+                                   for e in original.slice):
+            return updated
+        return self._apply(Site(self, rule, original, updated, matched=ARRAY_INDEX))
+
+    def _grad_write(self, original, updated):
+        """`p[...] = v` / `p -= v` where this scope reads `p.grad` (MX545)."""
+        rule = self.rules.operators.get(GRAD_WRITE)
+        written = grad_update.written_name(original)
+        scope = self.analysis.scopes.get(self.scopes[-1])
+        if rule is None or written is None or scope is None or names.ident(written.value) not in scope.grad_reads:
+            return updated
+        return self._apply(Site(self, rule, original, updated, matched=GRAD_WRITE))
+
+    def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign):
+        return self._grad_write(original, self._unwrap(original, updated))
 
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign):
         """`obj.attr = value` with a rule for `.attr` (`p.grad_req = 'null'`): the rule's
@@ -545,6 +578,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
                 return self._apply(site, receiver_node=target.value)
         if isinstance(target, cst.Name):
             self.left_assigned(names.ident(target.value), updated.value)
+        if isinstance(target, cst.Subscript):
+            return self._grad_write(original, self._unwrap(original, updated))
         return self._unwrap(original, updated)
     leave_Arg = leave_Element = leave_Expr = _unwrap
 

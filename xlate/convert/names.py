@@ -153,6 +153,8 @@ class Scope:
     attrs: dict = field(default_factory=dict)  # class scopes: `self.<attr> = value` in its methods
     node: Optional[ast.AST] = None  # the def or class statement (None for the module)
     declared: dict = field(default_factory=dict)  # `global`/`nonlocal` names -> the scope they live in
+    grad_reads: set = field(default_factory=set)  # names read as `name.grad` here (arrays with a gradient)
+    index_names: set = field(default_factory=set)  # names used as an index: `x[name]`, `x[name, :]`
 
 
 class Analysis:
@@ -305,6 +307,9 @@ class Analysis:
             while scope is not None and not scope.is_class:
                 scope = scope.parent
             values = scope.attrs.get(expr.attr, []) if scope is not None else []
+            if ("self", scope.key if scope is not None else None, expr.attr) in seen:
+                return None  # `self.n = self.n + 1`: this binding adds nothing to what the others say
+            seen.add(("self", scope.key if scope is not None else None, expr.attr))
             if values and all(v is not None and self.classify(scope.key, v, seen) == "pt" for v in values):
                 return "pt"
         if isinstance(expr, ast.Subscript):
@@ -575,6 +580,8 @@ class _Collector:
             elif isinstance(node, ast.AugAssign):
                 if isinstance(node.target, ast.Name):
                     scope.declared.get(node.target.id, scope).other.add(node.target.id)
+                else:  # `x[idx] += v`: its index and receiver are read
+                    self._expr(node.target, scope)
                 self._expr(node.value, scope)
             else:
                 self._compound(node, scope, counts)
@@ -693,3 +700,8 @@ class _Collector:
                     self._bind(scope, a.arg, None)
             elif isinstance(node, ast.comprehension):
                 self._target(node.target, scope, None)
+            elif isinstance(node, ast.Attribute) and node.attr == "grad" and isinstance(node.value, ast.Name):
+                scope.grad_reads.add(node.value.id)
+            elif isinstance(node, ast.Subscript):
+                index = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                scope.index_names.update(i.id for i in index if isinstance(i, ast.Name))

@@ -47,3 +47,26 @@ def _mx_attach_grad(array, grad_req="write", stype=None):
     array.requires_grad_()
     array._mx_grad_req = grad_req
     return array
+
+
+def _mx_array_backward(array, out_grad=None, retain_graph=False, train_mode=True):
+    """`y.backward(out_grad)` where no Trainer step follows to zero the gradients first: MXNet's
+    default grad_req='write' overwrites the gradient of every array this backward reaches,
+    torch adds to it, so those gradients are zeroed first (in place, as MXNet writes into the
+    same array); one attached with grad_req='add' keeps adding (`_mx_attach_grad`). The head
+    gradient defaults to ones (the backward of the sum)."""
+    leaves, seen, stack = [], set(), [array.grad_fn]
+    if array.grad_fn is None and array.requires_grad:
+        leaves.append(array)
+    while stack:
+        fn = stack.pop()
+        if fn is None or fn in seen:
+            continue
+        seen.add(fn)
+        if hasattr(fn, "variable"):  # an AccumulateGrad node: its leaf receives a gradient
+            leaves.append(fn.variable)
+        stack.extend(f for f, _ in fn.next_functions)
+    for leaf in leaves:
+        if leaf.grad is not None and getattr(leaf, "_mx_grad_req", "write") != "add":
+            leaf.grad.zero_()
+    array.backward(torch.ones_like(array) if out_grad is None else out_grad, retain_graph=retain_graph)

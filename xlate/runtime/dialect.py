@@ -47,6 +47,14 @@ def _mx_np_dot(a, b, out=None):
     return torch.tensordot(a, b, dims=([a.dim() - 1], [max(b.dim() - 2, 0)]))
 
 
+def _mx_np_dot_method(array, other):
+    """`x.dot(y)` on a value the converter could not type: an mx.np array (a tensor here) is
+    NumPy's dot (`_mx_np_dot`); anything else, a NumPy array say, uses its own dot."""
+    if isinstance(array, torch.Tensor):
+        return _mx_np_dot(array, other)
+    return array.dot(other)
+
+
 def _mx_npx_reshape(a, newshape, reverse=False, order="C"):
     """npx.reshape's codes, which are not nd.reshape's (N6.1-N6.7): -1 infers (and stands for one
     input axis), -2 copies one axis, -3 drops an axis of size 1, -4 copies every remaining axis,

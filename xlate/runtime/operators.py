@@ -367,3 +367,35 @@ def _mx_box_convert(boxes, to):
     if to == "corner":
         return _mx_box_corners(boxes, "center")
     return torch.cat([(boxes[..., :2] + boxes[..., 2:]) / 2, boxes[..., 2:] - boxes[..., :2]], dim=-1)
+
+
+def _mx_index(index):
+    """An MXNet array used as an index (`x[idx]`): MXNet reads float indices as integers,
+    truncated toward zero (`mx.np.array([0, 2])` and `nd.array(...)` are float32); torch takes
+    only integer or bool index tensors."""
+    if isinstance(index, torch.Tensor) and index.is_floating_point():
+        return index.long()
+    return index
+
+
+def _mx_astype(array, dtype, copy=True):
+    """`x.astype(dtype)` on a value the converter could not type: an MXNet array (a tensor here)
+    becomes a new array of that dtype (MXNet copies even when the dtype matches, unless
+    copy=False); anything else, a NumPy array say, uses its own astype (a torch dtype, such as
+    another array's `.dtype`, given by its NumPy name)."""
+    if isinstance(array, torch.Tensor):
+        return array.to(_mx_dtype(dtype), copy=copy)
+    if isinstance(dtype, torch.dtype):
+        dtype = str(dtype).rsplit(".", 1)[-1]
+    return array.astype(dtype, copy=copy)
+
+
+def _mx_array_transpose(array, *axes):
+    """`x.transpose(*axes)` on a value the converter could not type: an MXNet array (a tensor
+    here) is permuted as MXNet's and NumPy's transpose do (the axes as separate arguments or one
+    tuple; none reverses them all); anything else, a NumPy array say, uses its own transpose."""
+    if not isinstance(array, torch.Tensor):
+        return array.transpose(*axes)
+    if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list, torch.Size))):
+        axes = tuple(axes[0]) if axes[0] is not None else ()
+    return array.permute(axes if axes else tuple(reversed(range(array.dim()))))

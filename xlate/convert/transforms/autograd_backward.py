@@ -1,5 +1,6 @@
 """`y.backward()` -> `y.sum().backward()` (MXNet's backward of a vector is that of its sum),
-`y.backward(g)` as it is, after `trainer.zero_grad()` (grad_zeroing)."""
+`y.backward(g)` as it is, after `trainer.zero_grad()` (grad_zeroing); where no trainer step
+follows, `_mx_array_backward(y)`, which zeroes the gradients it reaches first."""
 import libcst as cst
 
 from xlate.convert.rulectx import Site, Skip
@@ -33,13 +34,26 @@ def transform(site: Site):
     trainer, added = grad_zeroing.place(site)
     if (args or summed) and not added and not grad_zeroing.attaches_grad(site):
         raise Skip()  # torch's backward as it stands (a converted file converted again)
+    if trainer is None and not grad_zeroing.per_device(site, head):
+        return _written(site, head, args)
     if trainer is not None:
         site.fixed(f"{what}, after `{trainer}.zero_grad()` ({_WRITE}; the trainer's step then scales by "
                    "1/batch_size)")
-    elif grad_zeroing.in_loop(site) or grad_zeroing.uses_trainer(site):
+    else:  # one backward per device (`for l in losses: l.backward()`): their gradients must add up
         site.review(f"{what}; no trainer step follows it in this function, so nothing zeroes the gradients: "
-                    f"{_WRITE}. Zero them before this backward (`trainer.zero_grad()`, `x.grad = None` for an "
-                    "array with attach_grad) unless the code accumulates them on purpose (grad_req='add')")
-    else:
-        site.fixed(what)
+                    f"{_WRITE}. Zero them before the loop (`x.grad = None` for an array with attach_grad) unless "
+                    "the code accumulates them on purpose (grad_req='add')")
+    return call
+
+
+def _written(site: Site, head: cst.BaseExpression, args: list) -> cst.Call:
+    """`_mx_array_backward(y, ...)`: MXNet's grad_req='write' at run time (the helper zeroes
+    the gradients of the arrays this backward reaches, then backs up y's sum or y with `g`)."""
+    call = site.emit("_mx_array_backward({y})", y=head)
+    if args:
+        first = call.args[0].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        call = call.with_changes(args=[first, *args])
+    site.fixed("`y.backward()` -> `_mx_array_backward(y)`: no trainer step follows in this function to zero the "
+               f"gradients, so the helper zeroes those this backward reaches first ({_WRITE}), then backs up "
+               "the sum of y (ones as the head gradient) or y with the given one")
     return call

@@ -82,6 +82,20 @@ def place(site: Site) -> tuple[Optional[str], bool]:
     return None, False
 
 
+def per_device(site: Site, head: cst.BaseExpression) -> bool:
+    """`for l in losses: l.backward()`: one backward per device, whose gradients MXNet sums
+    (each device has its own copy of the parameters; torch has one, so they must add up)."""
+    for node in reversed(site.conv.compound_stack):
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            return False
+        if isinstance(node, cst.For):
+            targets = [node.target] + (list(e.value for e in node.target.elements)
+                                       if isinstance(node.target, (cst.Tuple, cst.List)) else [])
+            return isinstance(head, cst.Name) and any(isinstance(t, cst.Name) and t.value == head.value
+                                                      for t in targets)
+    return False
+
+
 def in_loop(site: Site) -> bool:
     """The backward runs in a loop of its function."""
     for node in reversed(site.conv.compound_stack):

@@ -16,6 +16,9 @@ def transform(site: Site):
     if site.receiver_kind is None:
         if op == "round":
             raise Skip()
+        if op == "dot" and len(site.node.args) == 1 and site.node.args[0].keyword is None \
+                and not site.node.args[0].star:
+            return _dot_at_run_time(site)
         raise Manual(unknown_receiver(site))
     if op == "round":
         site.bind("a", "decimals", "out")
@@ -25,3 +28,13 @@ def transform(site: Site):
             return site.emit("{x}.round()", x=site.value("a"))
         return site.emit("{x}.round(decimals={d})", x=site.value("a"), d=site.value("decimals"))
     return importlib.import_module(f"xlate.convert.transforms.{_ROUTES[op][0]}").transform(site)
+
+
+def _dot_at_run_time(site: Site):
+    """`_mx_np_dot_method(x, y)`: a tensor (an mx.np array, converted) multiplies as NumPy's dot
+    (`_mx_np_dot`), anything else (a NumPy array) calls its own dot."""
+    what = site.code(site.receiver).strip()
+    site.fixed(f"`{what[:40]}.dot(...)` on a value xlate could not type -> `_mx_np_dot_method(...)`, decided at run "
+               "time: a tensor (an mx.np array, converted) multiplies as NumPy's dot (`_mx_np_dot`), anything else "
+               "(a NumPy array) keeps its own dot")
+    return site.emit("_mx_np_dot_method({x}, {y})", x=site.receiver, y=site.node.args[0].value)

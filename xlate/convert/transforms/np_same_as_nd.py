@@ -21,6 +21,9 @@ def transform(site: Site):
         new = importlib.import_module(f"xlate.convert.transforms.{nd_rule.transform}").transform(nd_site)
     else:
         new = table.apply(nd_site)
-    site.fixed(f"on an mx.np array `{member}` means what it means on an NDArray: {nd_rule.code}'s translation "
-               f"({nd_site.message or nd_rule.summary})")
+    if site.receiver_kind is None and nd_site.message:  # decided at run time: the helper says how
+        site.fixed(nd_site.message)
+    else:
+        site.fixed(f"on an mx.np array `{member}` means what it means on an NDArray: {nd_rule.code}'s translation "
+                   f"({nd_site.message or nd_rule.summary})")
     return new

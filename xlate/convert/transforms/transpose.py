@@ -12,7 +12,9 @@ def transform(site: Site):
     if site.receiver_kind is None:
         if len(axes) == 2 and not any(a.star for a in site.varargs):
             raise Skip()  # x.transpose(a, b): the same swap in torch, numpy and 2-D MXNet
-        raise Manual(unknown_receiver(site))
+        if site.has("axes") or site.matched != ".transpose" and not site.matched.endswith(".ndarray.transpose"):
+            raise Manual(unknown_receiver(site))
+        return _at_run_time(site, data)
     if not axes:
         return _reverse(site, data)
     if any(a.star for a in site.varargs):
@@ -44,3 +46,17 @@ def _literal_rank(site: Site, data):
         if isinstance(shape, tuple) and data.func.attr.value != "tensor":
             return len(shape)
     return None
+
+
+def _at_run_time(site: Site, data):
+    """`_mx_array_transpose(x, *axes)`: a tensor (an MXNet array, converted) is permuted as MXNet does,
+    anything else (a NumPy array) calls its own transpose."""
+    call = site.emit("_mx_array_transpose({x})", x=data)
+    args = [call.args[0], *site.varargs]
+    args = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]] + \
+        [args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
+    what = site.code(site.receiver).strip()
+    site.fixed(f"`{what[:40]}.transpose(...)` on a value xlate could not type -> `_mx_array_transpose(...)`, decided at run "
+               "time: a tensor (an MXNet array, converted) is permuted as MXNet's transpose does (no axes reverse "
+               "them all), anything else (a NumPy array) keeps its own transpose")
+    return call.with_changes(args=args)
