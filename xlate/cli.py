@@ -42,6 +42,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("-j", "--jobs", type=int, default=0, help="worker processes for trees (default: CPU count)")
     c.add_argument("--hybridize", choices=("drop", "compile"), default="drop",
                    help="net.hybridize(): remove it (default) or write net.compile() (MX600)")
+    c.add_argument("--multi-device", choices=("single", "distributed"), default="single",
+                   help="a loop over a list of contexts (split_and_load, MX560): one process running every slice "
+                        "on the first device (default), or one process per context launched with torchrun, "
+                        "gradients summed over processes (gloo on CPU, nccl on CUDA)")
     c.add_argument("--helpers", choices=("module", "inline"),
                    help="where converted code finds xlate's helpers: one _mx_compat.py module per tree (the "
                         "default for a directory), or pasted into each file after its code (the default for a file)")
@@ -263,7 +267,7 @@ def _convert(args) -> int:
     progress = on_terminal(sys.stderr, len(jobs))  # None unless stderr is a terminal
     with progress or contextlib.nullcontext():
         results = convert_all(jobs, select=select, ignore=ignore, workers=workers,
-                              options={"hybridize": args.hybridize}, progress=progress)
+                              options={"hybridize": args.hybridize, "multi_device": args.multi_device}, progress=progress)
     errors = [r for r in results if isinstance(r, InputError)]
     if errors and not args.keep_going:
         for e in errors:
