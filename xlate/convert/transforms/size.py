@@ -9,6 +9,8 @@ def transform(site: Site):
         return site.emit("{x}.numel()", x=x)
     if site.conv._own_member(site.receiver, site.matched):
         raise Skip()  # `self.size` the class sets itself
+    if any(d.name.value.startswith("_mx_") for d in site.conv.defs):
+        raise Skip()  # a pasted helper (converting converted code again): `_mx_size`'s own `x.size`
     site.fixed("`x.size` -> `_mx_size(x)`: xlate could not tell what `x` is, so it is decided at run time: "
                "the element count (`numel()`) of a torch tensor, `x.size` of anything else (numpy arrays, "
                "images), both exact")
