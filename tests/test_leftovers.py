@@ -207,6 +207,7 @@ AFTER = [
     "net.save_parameters('model.params')",
     "total += l.sum().asscalar()",
     "x = data.copy()\n        x.attach_grad()",
+    "n = label.size + data.size * 2",
 ]
 TRAIN_HEADER = '''\
 import mxnet as mx

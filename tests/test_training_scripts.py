@@ -17,6 +17,7 @@ Dropout depends on is still exercised by BatchNorm, which reads the same mode.
 from __future__ import annotations
 
 import importlib.util
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -168,3 +169,82 @@ def test_the_comparison_sees_a_wrong_step(monkeypatch):
     monkeypatch.setattr(pair.pt_module._mx_Trainer, "zero_grad", lambda self: None)
     assert pair.differences(1) == []
     assert pair.differences(3) != []
+
+
+def _exec(path: Path, name: str, replace: tuple = ()):
+    """The module at `path`, with each (old, new) of `replace` substituted in its text first."""
+    import types
+
+    text = path.read_text()
+    for old, new in replace:
+        assert old in text, f"{old!r} not in {path}"
+        text = text.replace(old, new)
+    module = types.ModuleType(name)
+    module.__file__ = str(path)
+    exec(compile(text, str(path), "exec"), module.__dict__)
+    return module
+
+
+SEED_MUTANTS = {"as converted": (), "step(batch_size) scaled twice": (("trainer.step(batch_size)",
+                                                                       "trainer.step(batch_size * 2)"),)}
+
+
+@pytest.mark.parametrize("mutant", SEED_MUTANTS)
+def test_seed_multi_gpu_training_function_on_two_cpu_contexts(capsys, mutant):
+    """The seed documents' multi-GPU training function (fixtures/multi_gpu_train/train_mx.py) and
+    its translation, on the seed's ResNet-18 (resnet_mx.py and its translation): the harness
+    substitutes the context list (mx.gpu(i) -> mx.cpu(i), torch.device("cuda", i) -> the CPU)
+    and synthetic images for Fashion-MNIST, one batch of 6 per epoch, so the function's 5 epochs
+    are 5 Trainer steps over two contexts. Both start from the same weights (initialised and
+    copied before the call: the function's own initialize() then keeps them, as Gluon does);
+    after the 5 steps every trainable parameter must agree (and must not, with a wrong
+    step(batch_size) edited into the translation: the harness can fail). BatchNorm's running statistics are
+    not compared: MXNet keeps one copy per context, the translation one that both slices move
+    (MX560), so the validation accuracy the function prints is reported, not required equal."""
+    from xlate.check.mapping import mx_to_pt_value, transfer
+    from xlate.check.sides import mx_prepare
+
+    mx, torch, np = import_mxnet(), import_torch(), import_numpy()
+    folder = FIXTURES / "multi_gpu_train"
+    mx_train = _exec(folder / "train_mx.py", "multi_gpu_mx", (("mx.gpu(i)", "mx.cpu(i)"),))
+    pt_train = _exec(folder / "train_pt.py", "multi_gpu_pt",
+                     (('torch.device("cuda", i)', 'torch.device("cpu")'), *SEED_MUTANTS[mutant]))
+    mx_net = _exec(folder / "resnet_mx.py", "resnet_mx").resnet18(10)
+    pt_net = _exec(folder / "resnet_pt.py", "resnet_pt").resnet18(10)
+    rng = np.random.RandomState(11)
+    X, y = rng.randn(8, 1, 28, 28).astype("float32"), rng.randint(0, 10, 8).astype("float32")
+    X_test, y_test = rng.randn(6, 1, 28, 28).astype("float32"), rng.randint(0, 10, 6).astype("float32")
+    contexts = [mx.cpu(0), mx.cpu(1)]
+    mx_net.initialize(ctx=contexts)
+    mx_net(mx.nd.array(X[:2]))  # deferred shapes, outside record: no statistics move
+    pt_net.eval()
+    with torch.no_grad():
+        pt_net(torch.tensor(X[:2]))
+    known = mx_prepare(mx_net, [X[:2]], np.random.default_rng(5))
+    pairs = transfer(mx_net, pt_net, known)
+    for tensor in [*pt_net.parameters(), *pt_net.buffers()]:
+        tensor._mx_ready = True  # initialised: the translated initialize() keeps it, as Gluon's does
+    mx_train.train(mx_net, [(mx.nd.array(X), mx.nd.array(y))], [(mx.nd.array(X_test), mx.nd.array(y_test))],
+                   2, 8, 0.01)
+    mx_out = capsys.readouterr().out
+    pt_train.train(pt_net, [(torch.tensor(X), torch.tensor(y))], [(torch.tensor(X_test), torch.tensor(y_test))],
+                   2, 8, 0.01)
+    pt_out = capsys.readouterr().out
+    assert "Running on [cpu(0), cpu(1)]" in mx_out and "Running on [device(type='cpu')" in pt_out
+    accuracies = [re.findall(r"validation accuracy = ([0-9.]+)", o) for o in (mx_out, pt_out)]
+    assert len(accuracies[0]) == len(accuracies[1]) == 5  # the translated evaluate_accuracy runs (n += y.size)
+    bad, compared = [], 0
+    for pr in pairs:
+        for m in pr.maps:
+            param, target = pr.mx_block._reg_params.get(m.mx), getattr(pr.pt_module, m.pt, None)
+            if param is None or target is None or "running" in m.mx:
+                continue
+            value, got = mx_to_pt_value(m, param.data().asnumpy(), pr), target.detach().numpy()
+            compared += 1
+            if not np.allclose(got, value, rtol=RTOL, atol=ATOL):
+                bad.append(f"{pr.pt_path}.{m.pt}: {float(np.abs(got - value).max()):.3g} apart")
+    assert compared >= 40, compared
+    if SEED_MUTANTS[mutant]:
+        assert len(bad) > compared // 2, f"the wrong translation passed: {bad}"
+    else:
+        assert not bad, "\n".join(bad)

@@ -42,6 +42,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("-j", "--jobs", type=int, default=0, help="worker processes for trees (default: CPU count)")
     c.add_argument("--hybridize", choices=("drop", "compile"), default="drop",
                    help="net.hybridize(): remove it (default) or write net.compile() (MX600)")
+    c.add_argument("--multi-device", choices=("single", "distributed"), default="single",
+                   help="a loop over a list of contexts (split_and_load, MX560): one process running every slice "
+                        "on the first device (default), or one process per context launched with torchrun, "
+                        "gradients summed over processes (gloo on CPU, nccl on CUDA)")
     c.add_argument("--helpers", choices=("module", "inline"),
                    help="where converted code finds xlate's helpers: one _mx_compat.py module per tree (the "
                         "default for a directory), or pasted into each file after its code (the default for a file)")
@@ -65,7 +69,8 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("--mx-args", default="{}", metavar="JSON", help="keyword arguments for the MXNet constructor")
     k.add_argument("--pt-args", default="{}", metavar="JSON", help="keyword arguments for the PyTorch constructor")
     k.add_argument("--steps", type=int, default=0, metavar="K",
-                   help="then train both for K optimizer steps (needs --mx-step and --pt-step)")
+                   help="then train both for K optimizer steps (needs --mx-step and --pt-step); with --rules: "
+                        "the steps each Trainer/optimizer/loss case takes (default 3)")
     k.add_argument("--mx-step", metavar="FILE.py:NAME",
                    help="make_step(model, **step_args) -> step(*inputs, *labels) -> loss, MXNet side")
     k.add_argument("--pt-step", metavar="FILE.py:NAME",
@@ -94,7 +99,8 @@ def _parser() -> argparse.ArgumentParser:
                         "on hypothesis-drawn shapes")
     k.add_argument("--examples", type=int, default=5, metavar="N", help="with --rules: configurations per sample")
     k.add_argument("--family", action="append", metavar="NAME", 
-                   help="with --rules: only this family, ndarray, devices, numpy or a rule code (repeatable)")
+                   help="with --rules: only this family, ndarray, losses, devices, numpy, training or a rule code "
+                        "(repeatable)")
     w = sub.add_parser("convert-weights", help="convert an MXNet parameter file to a PyTorch state_dict",
                        description="Load an MXNet parameter file into the Gluon model, map it onto the PyTorch "
                                    "translation with the checker's per-family tables, prove the result loads with "
@@ -261,7 +267,7 @@ def _convert(args) -> int:
     progress = on_terminal(sys.stderr, len(jobs))  # None unless stderr is a terminal
     with progress or contextlib.nullcontext():
         results = convert_all(jobs, select=select, ignore=ignore, workers=workers,
-                              options={"hybridize": args.hybridize}, progress=progress)
+                              options={"hybridize": args.hybridize, "multi_device": args.multi_device}, progress=progress)
     errors = [r for r in results if isinstance(r, InputError)]
     if errors and not args.keep_going:
         for e in errors:
@@ -486,18 +492,20 @@ def _convert_weights(args) -> int:
 
 def _check_rules(args) -> int:
     """`xlate check --rules`: the catalogue's numerical claims, on drawn configurations."""
-    if args.mx or args.pt or args.against or args.input or args.record or args.steps:
+    if args.mx or args.pt or args.against or args.input or args.record or args.mx_step or args.pt_step:
         raise UsageError("--rules checks the built-in samples: it takes no --mx, --pt, --input, --against, "
-                         "--record or --steps")
+                         "--record, --mx-step or --pt-step")
     if args.examples < 1:
         raise UsageError("--examples must be at least 1")
+    if args.steps < 0:
+        raise UsageError("--steps must be at least 1")
     try:
         from xlate.check import selfcheck
     except ImportError as e:
         raise UsageError(f"xlate check --rules needs torch, numpy, mxnet and hypothesis ({e}); install xlate[dev]")
     try:
         report = selfcheck.run(examples=args.examples, seed=args.seed, device=_device(args.device),
-                               families=args.family)
+                               families=args.family, steps=args.steps or None)
     except ValueError as e:
         raise UsageError(str(e))
     sys.stdout.write(report.format())

@@ -408,6 +408,10 @@ CASES = [
             a = nd.ones((2, 3, 4))
             return a.size * 2, a.size
         """),
+    C("size-unknown-receiver", "MX050", """
+        def f(x):
+            return x.size * 2, x.size, np.zeros((2, 5)).size
+        """, (2, 3, 4)),
     # -- MX051 Activation / LeakyReLU --------------------------------------------------------------
     C("activation-types", "MX051",
       ret("[nd.Activation(x, act_type='relu'), nd.Activation(x, act_type='sigmoid'), nd.Activation(x, 'tanh'), "

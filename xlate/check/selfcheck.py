@@ -14,6 +14,12 @@ code: every case filed under the code runs `examples` times on hypothesis-drawn 
 options (a case with fixed shapes runs on fresh values each time), and its special checks
 (random draws by their statistics, the seed, counting GPUs) once per example. `--family
 ndarray` (0xx) or `--family devices` (5xx), or a rule code, selects them.
+
+The training rules (Trainer, optimizers, schedulers, losses: `xlate.check.train_cases`) get
+their rows the same way: each case converts a small training loop and takes K optimizer
+steps on both sides (`--steps K`, 3 without it), comparing the loss and every parameter
+after each step. `--family losses` (4xx) or `--family training` (every row with such a
+case) selects them.
 """
 from __future__ import annotations
 
@@ -138,31 +144,50 @@ def _run_sample(sample: Sample, out: FamilyResult, *, examples: int, seed: int, 
             out.failures.append(Failure(sample.name, describe(config), _first_problem(result)))
 
 
-RULE_GROUPS = {"ndarray": 0, "devices": 5, "numpy": 7}  # --family names for the rule rows, by catalogue family
+RULE_GROUPS = {"ndarray": 0, "losses": 4, "devices": 5, "numpy": 7}  # --family names for rule rows, by family
 
 
 def rule_rows() -> dict[str, list[str]]:
     """Row name ("MX028 nd-concat") -> the names of its cases and special checks, by rule code."""
     from xlate.convert import catalogue
-    from xlate.check import rule_cases
+    from xlate.check import rule_cases, train_cases
 
     names = {r.code: r.name for r in catalogue.read()}
     by_code: dict[str, list[str]] = {}
-    for item in [*rule_cases.CASES, *rule_cases.SPECIAL_CHECKS]:
+    for item in [*rule_cases.CASES, *rule_cases.SPECIAL_CHECKS, *train_cases.TRAIN_CASES]:
         by_code.setdefault(item.rule, []).append(item.id)
     return {f"{code} {names.get(code, '?')}": by_code[code] for code in sorted(by_code)}
 
 
-def _rule_selected(row: str, wanted: list[str]) -> bool:
+def _rule_selected(row: str, wanted: list[str], ids: Iterable[str] = ()) -> bool:
+    from xlate.check import train_cases
+
     code = row.split()[0]
-    return any(w == code or w == row or RULE_GROUPS.get(w) == int(code[2:]) // 100 for w in wanted)
+    training = any(i in train_cases.BY_ID for i in ids)
+    return any(w == code or w == row or RULE_GROUPS.get(w) == int(code[2:]) // 100 or (w == "training" and training)
+               for w in wanted)
 
 
-def _run_rule_row(row: str, ids: list[str], out: FamilyResult, *, examples: int, seed: int) -> None:
-    from xlate.check import rule_cases
+def _run_rule_row(row: str, ids: list[str], out: FamilyResult, *, examples: int, seed: int,
+                  steps: Optional[int] = None) -> None:
+    from xlate.check import rule_cases, train_cases
 
     specials = {s.id: s for s in rule_cases.SPECIAL_CHECKS}
     for item_id in ids:
+        training = train_cases.BY_ID.get(item_id)
+        if training is not None:
+            for i in range(examples):
+                out.examples += 1
+                config = f"{steps or train_cases.DEFAULT_STEPS} steps, seed {seed + i}"
+                try:
+                    rows = train_cases.run_training(training, steps=steps or train_cases.DEFAULT_STEPS,
+                                                    seed=rule_cases.seed_for(item_id) + seed + i)
+                except Exception as e:
+                    message = f"{type(e).__name__}: {e}".strip().splitlines()
+                    out.failures.append(Failure(item_id, config, "\n    ".join(message[:6])))
+                    continue
+                _record(out, item_id, config, rows)
+            continue
         case = rule_cases.BY_ID.get(item_id)
         if case is None:
             for i in range(examples):
@@ -200,22 +225,23 @@ def _record(out: FamilyResult, name: str, config: str, rows: list) -> None:
 
 
 def run(*, examples: int = 5, seed: int = 0, device: str = "cpu", families: Optional[Iterable[str]] = None,
-        rules: bool = True) -> Report:
-    """Check every sample of every registered family and every NDArray/device rule's cases (or
-    those of `families`: layer family names, "ndarray", "devices" or rule codes); `rules=False`
-    leaves the rule rows out."""
+        rules: bool = True, steps: Optional[int] = None) -> Report:
+    """Check every sample of every registered family and every rule's cases (or those of
+    `families`: layer family names, "ndarray", "losses", "devices", "numpy", "training" or rule
+    codes); `rules=False` leaves the rule rows out; `steps`: optimizer steps per training case
+    (DEFAULT_STEPS in train_cases.py when None)."""
     if examples < 1:
         raise ValueError(f"examples must be at least 1, got {examples}")
     names = list(FAMILIES)
     rows = rule_rows() if rules else {}
     if families is not None:
         wanted = list(dict.fromkeys(families))
-        unknown = [n for n in wanted if n not in FAMILIES and not any(_rule_selected(r, [n]) for r in rows)]
+        unknown = [n for n in wanted if n not in FAMILIES and not any(_rule_selected(r, [n], i) for r, i in rows.items())]
         if unknown:
             raise ValueError(f"no family {', '.join(map(repr, unknown))}; the families are {', '.join(FAMILIES)}, "
-                             f"{', '.join(RULE_GROUPS)} and the rule codes")
+                             f"{', '.join(RULE_GROUPS)}, training and the rule codes")
         names = [n for n in names if n in wanted]
-        rows = {r: ids for r, ids in rows.items() if _rule_selected(r, wanted)}
+        rows = {r: ids for r, ids in rows.items() if _rule_selected(r, wanted, ids)}
     report = Report([], examples, seed, device)
     for name in names:
         out = FamilyResult(name, [s.name for s in SAMPLES.values() if s.family == name])
@@ -228,7 +254,7 @@ def run(*, examples: int = 5, seed: int = 0, device: str = "cpu", families: Opti
     for row, ids in rows.items():
         out = FamilyResult(row, ids)
         start = time.perf_counter()
-        _run_rule_row(row, ids, out, examples=examples, seed=seed)
+        _run_rule_row(row, ids, out, examples=examples, seed=seed, steps=steps)
         out.seconds = time.perf_counter() - start
         report.families.append(out)
     return report

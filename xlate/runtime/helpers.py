@@ -7,6 +7,12 @@ it (with torch installed) and compare every helper against live MXNet.
 import torch
 
 
+def _mx_size(x):
+    """`x.size` where xlate could not tell what `x` is: an NDArray's element count is torch's
+    `numel()` (`Tensor.size` is a method); anything else (numpy, a PIL image) keeps its own."""
+    return x.numel() if isinstance(x, torch.Tensor) else x.size
+
+
 def _mx_reshape(data=None, shape=(), reverse=False, target_shape=(), keep_highest=False, out=None, name=None):
     """MXNet reshape: 0 copies a dim, -1 infers, -2 copies the rest, -3 merges two, -4 splits one.
     One list or tuple inside the shape is the shape, as NDArray.reshape(*shape) unwraps it."""

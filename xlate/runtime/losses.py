@@ -23,7 +23,7 @@ import torch
 
 
 def _mx_apply_weighting(loss, weight=None, sample_weight=None):
-    """`mxnet.gluon.loss._apply_weighting(F, loss, weight, sample_weight)`: times the per-sample
+    """Gluon's `loss._apply_weighting(F, loss, weight, sample_weight)`: times the per-sample
     weight (broadcast) and the scalar weight."""
     if sample_weight is not None:
         loss = loss * sample_weight

@@ -554,8 +554,13 @@ class _mx_Trainer:
         self._update(ignore_stale_grad)
 
     def allreduce_grads(self):
-        """The slices of every device run through the one model (Note [one process, several
-        devices]), so backward has already summed their gradients: nothing is left to do."""
+        """In one process the slices of every device run through the one model (Note [one process,
+        several devices]), so backward has already summed their gradients. With one process per
+        device (Note [one process per device]) each gradient is summed over the processes, as
+        MXNet's kvstore sums over devices (a sum, not DistributedDataParallel's average)."""
+        for param in self._params:
+            if getattr(param, "_mx_all_reduce", False) and param.grad is not None:
+                torch.distributed.all_reduce(param.grad)
 
     def update(self, batch_size, ignore_stale_grad=False):
         self._optimizer.rescale_grad = self._scale / batch_size

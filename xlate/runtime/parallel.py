@@ -16,6 +16,23 @@ computes (`trainer.zero_grad()` goes before the loop of backward calls). The num
 MXNet's; the devices after the first are not used (no parallel speed-up). One difference
 remains: MXNet keeps a copy of BatchNorm's running statistics per device (the first
 device's copy sees only the first slice), the translation one copy that every slice moves.
+
+Note [one process per device]
+`xlate convert --multi-device distributed` writes the form that scales: the script is
+launched with `torchrun --nproc_per_node N` (N = len(ctx)), and each process takes one
+device and one slice. `_mx_to_ctx_distributed` joins the process group torchrun describes
+(gloo on CPU, nccl on CUDA), puts the model on ctx[rank], and before the first forward pass
+draws any deferred (lazy) parameters with a forward in eval mode (nothing moves) and copies
+every parameter and buffer from rank 0, as MXNet initialises once and copies to every
+device. `_mx_split_and_load_distributed` gives each process its own slice with MXNet's
+sizes (even_split rules). The Trainer's `allreduce_grads` (part of `step`) then SUMS each
+gradient over the processes with `torch.distributed.all_reduce`, what MXNet's kvstore
+computes over devices, before `step` divides by batch_size. torch's DistributedDataParallel
+wrapper is not used: it AVERAGES gradients (a factor 1/N), it cannot wrap a model whose sizes
+are still deferred (lazy modules, Gluon's in_units=0), and it renames the model's state
+(`module.` prefixes) and hides its attributes from the code that follows. Per-process
+values (a loss summed over the process's slices) cover that process's slice only, and every
+process runs the rest of the script (printing, saving) too.
 """
 
 import torch
@@ -54,3 +71,53 @@ def _mx_to_ctx(net, ctx):
     if isinstance(ctx, (list, tuple)):
         ctx = ctx[0]
     return net.to(ctx)
+
+
+def _mx_to_ctx_distributed(net, ctx):
+    """`net.initialize(ctx=[...])` under `--multi-device distributed` (Note [one process per
+    device]): one process per context, launched by torchrun; without torchrun (one process)
+    the same as `_mx_to_ctx`."""
+    import torch.distributed as dist
+
+    ctx = list(ctx) if isinstance(ctx, (list, tuple)) else [ctx]
+    if not dist.is_initialized() and dist.is_torchelastic_launched():  # torchrun's environment
+        dist.init_process_group("nccl" if torch.device(ctx[0]).type == "cuda" else "gloo")
+    if not dist.is_initialized() or dist.get_world_size() == 1:
+        return _mx_to_ctx(net, ctx)
+    if dist.get_world_size() != len(ctx):
+        raise ValueError(f"{dist.get_world_size()} processes for {len(ctx)} contexts: launch one process per "
+                         f"context (torchrun --nproc_per_node {len(ctx)})")
+    net.to(ctx[dist.get_rank()])
+
+    def synchronise(module, args, kwargs):
+        handle.remove()
+        if any(torch.nn.parameter.is_lazy(t) for t in [*module.parameters(), *module.buffers()]):
+            training = module.training
+            module.eval()  # sizes fixed and deferred values drawn; nothing moves in eval mode
+            with torch.no_grad():
+                module(*args, **kwargs)
+            module.train(training)
+        with torch.no_grad():
+            for tensor in [*module.parameters(), *module.buffers()]:
+                dist.broadcast(tensor, 0)
+        for param in module.parameters():
+            param._mx_all_reduce = True
+
+    handle = net.register_forward_pre_hook(synchronise, with_kwargs=True)
+    return net
+
+
+def _mx_split_and_load_distributed(data, ctx_list, batch_axis=0, even_split=True):
+    """`gluon.utils.split_and_load` under `--multi-device distributed` (Note [one process per
+    device]): this process's slice, with MXNet's sizes, on its device (a list of one)."""
+    import torch.distributed as dist
+
+    if not dist.is_initialized() or dist.get_world_size() == 1:
+        return _mx_split_and_load(data, ctx_list, batch_axis, even_split)
+    if not isinstance(data, torch.Tensor):
+        data = torch.as_tensor(data, dtype=torch.float32)
+    ctx_list = list(ctx_list) if isinstance(ctx_list, (list, tuple)) else [ctx_list]
+    if dist.get_world_size() != len(ctx_list):
+        raise ValueError(f"{dist.get_world_size()} processes for {len(ctx_list)} contexts")
+    rank = dist.get_rank()
+    return [_mx_split_data(data, len(ctx_list), batch_axis, even_split)[rank].to(ctx_list[rank])]

@@ -31,3 +31,11 @@ def _mx_checkpoint_path(fname):
         print(UserWarning(f"{fname} held MXNet parameters: copied to {kept} before PyTorch's are saved there "
                           "(xlate convert-weights reads the MXNet file)"))
     return fname
+
+
+def _mx_save_on_rank0(obj, fname):
+    """`save_parameters` under `--multi-device distributed` (Note [one process per device] in
+    parallel.py): the processes hold the same parameters, so rank 0 alone writes the file
+    (through `_mx_checkpoint_path`); without a process group, as one process does."""
+    if not torch.distributed.is_initialized() or torch.distributed.get_rank() == 0:
+        torch.save(obj, _mx_checkpoint_path(fname))

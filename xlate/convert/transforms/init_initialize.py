@@ -78,6 +78,11 @@ def transform(site: Site):
     if devices == "yes":
         site.fixed("initialize(ctx=) -> _mx_initialize() then .to(device)" + dropped)
         move_form = "{net}.to({ctx})"
+    elif site.conv.options.get("multi_device") == "distributed":
+        site.fixed("initialize(ctx=) -> _mx_initialize() then `_mx_to_ctx_distributed(net, ctx)`: one process per "
+                   "context (torchrun), the model on this process's device and rank 0's values copied to every "
+                   "process before the first forward (MX560)" + dropped)
+        move_form = "_mx_to_ctx_distributed({net}, {ctx})"
     else:  # a list of contexts (data parallelism), or a value that may be one
         site.fixed("initialize(ctx=) -> _mx_initialize() then `_mx_to_ctx(net, ctx)`: the model on the device, or on "
                    "the first of a list of them, where split_and_load puts every slice (MX560)" + dropped)

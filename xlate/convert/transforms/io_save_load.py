@@ -13,6 +13,10 @@ def _save(site: Site, block):
     site.fixed("-> torch.save(state_dict()): a PyTorch file (parameters and buffers, running statistics "
                "included), which MXNet cannot read; an MXNet parameter file already at that path is copied to "
                "`<path>.mxnet` first, with a warning (xlate convert-weights needs it)")
+    if site.conv.options.get("multi_device") == "distributed":  # Note [one process per device]
+        site.fixed(site.message + "; with one process per device only rank 0 writes (every process holds the "
+                   "same parameters)")
+        return site.emit("_mx_save_on_rank0({net}.state_dict(), {f})", net=block, f=site.value("filename"))
     return site.emit("torch.save({net}.state_dict(), _mx_checkpoint_path({f}))", net=block, f=site.value("filename"))
 
 

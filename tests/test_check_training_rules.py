@@ -1,0 +1,84 @@
+"""`xlate check --rules --steps K`: the Trainer, optimizer, scheduler and loss rules, each a small
+training loop converted and run for K steps against live MXNet (xlate/check/train_cases.py),
+parameters compared after every step; and wrong translations it must catch."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.mxnet
+pytest.importorskip("torch")
+pytest.importorskip("mxnet")
+
+from xlate.check import selfcheck, train_cases  # noqa: E402
+from xlate.cli import main  # noqa: E402
+
+# the rules the issue names: several optimizers (SGD with momentum and wd, Adam with wd), a
+# scheduler, step(batch_size), and the losses
+REQUIRED = {"MX400", "MX401", "MX402", "MX403", "MX404", "MX405", "MX550", "MX551", "MX552"}
+
+
+def test_training_rows_run_k_steps_and_pass(capsys):
+    assert main(["check", "--rules", "--family", "training", "--steps", "4", "--examples", "1"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if re.match(r"MX\d{3} ", line)}
+    assert set(rows) == REQUIRED
+    for code, columns in rows.items():
+        assert columns[3] == "0", columns  # failures
+        assert float(columns[4]) < 1e-4, columns  # greatest absolute difference
+    counted = sum(int(c[2]) for c in rows.values())
+    assert counted == sum(len(c.codes) and 1 for c in train_cases.TRAIN_CASES)  # one example per case
+    assert "all equal" in out
+
+
+def test_every_step_and_parameter_is_compared():
+    case = train_cases.BY_ID["trainer-adam-wd"]
+    rows = train_cases.run_training(case, steps=4, seed=3)
+    whats = [w for w, _, _ in rows]
+    assert all(m is None for _, m, _ in rows)
+    for k in range(1, 5):
+        assert f"step {k}: loss" in whats
+        assert sum(w.startswith(f"step {k}: ") and w.endswith((".weight", ".bias")) for w in whats) == 2, whats
+
+
+def test_the_selection_names():
+    rows = selfcheck.rule_rows()
+    assert {r.split()[0] for r in rows if selfcheck._rule_selected(r, ["losses"], rows[r])} >= \
+        {"MX400", "MX401", "MX402", "MX403", "MX404", "MX405"}
+    assert "MX552 mx-lr-scheduler" in [r for r in rows if selfcheck._rule_selected(r, ["training"], rows[r])]
+
+
+def _replace(old: str, new: str):
+    def mutate(text: str) -> str:
+        assert old in text, f"{old!r} not in the converted case"
+        return text.replace(old, new)
+    return mutate
+
+
+# case, a wrong translation (an edit of the converted source), where the first difference is
+MUTANTS = [
+    ("trainer-sgd-momentum-wd", _replace("'learning_rate': 0.1", "'learning_rate': 0.11"), "step 1"),
+    ("trainer-sgd", _replace("self._optimizer.rescale_grad = self._scale / batch_size",
+                             "self._optimizer.rescale_grad = self._scale"), "step 1"),
+    ("trainer-step-batch-size", _replace("trainer.step(4)", "trainer.step(x.shape[0])"), "step 1"),
+    ("trainer-adam-wd", _replace("'wd': 0.01", "'wd': 0.0"), "step 2"),  # Adam's first step is nearly sign(g)
+    ("scheduler-factor", _replace("factor=0.5", "factor=0.6"), "step 2"),
+    ("loss-l2-label-reshaped", _replace("loss_fn = _mx_L2Loss()", "loss_fn = lambda p, t: (p - t) ** 2 / 2"),
+     "step 1: loss"),
+    ("loss-softmax-ce-sparse", _replace("        trainer.zero_grad()\n", ""), "step 2"),
+]
+
+
+@pytest.mark.parametrize("case_id,mutate,where", MUTANTS, ids=[f"{m[0]}-{i}" for i, m in enumerate(MUTANTS)])
+def test_a_wrong_translation_fails(case_id, mutate, where):
+    rows = train_cases.run_training(train_cases.BY_ID[case_id], steps=3, seed=0, mutate=mutate)
+    bad = [m.format() for _, m, _ in rows if m is not None]
+    assert bad, f"{case_id}: the wrong translation passed"
+    assert bad[0].startswith(where), bad[0]
+
+
+def test_steps_with_rules_is_validated(capsys):
+    assert main(["check", "--rules", "--steps", "-1"]) == 2
+    assert "--steps" in capsys.readouterr().err
+    assert main(["check", "--rules", "--mx-step", "a.py:f"]) == 2
