@@ -56,7 +56,7 @@ def _kinds(analysis, key, expr, seen) -> Optional[frozenset]:
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
             method = _method(analysis, key, func.attr)  # self._make_layer(...)
             return _scope_kinds(analysis, method, seen) if method is not None else None
-        dotted = _dotted(func)
+        dotted = ast_dotted(func)
         if dotted is None:
             return None
         resolved = analysis.resolve(key, dotted)
@@ -135,7 +135,7 @@ def _scope_kinds(analysis, scope, seen) -> Optional[frozenset]:
         kinds: set = set()
         parent = scope.parent.key
         for base in node.bases:
-            dotted = _dotted(base)
+            dotted = ast_dotted(base)
             if dotted is None:
                 continue
             resolved = analysis.resolve(parent, dotted)
@@ -176,7 +176,8 @@ def _returns(node) -> list:
     return found
 
 
-def _dotted(node) -> Optional[str]:
+def ast_dotted(node) -> Optional[str]:
+    """`a.b.c` for an `ast` Name/Attribute chain, None for anything else."""
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -206,7 +207,7 @@ def proven_containers(analysis, key: tuple) -> frozenset:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add":
-            receiver = _dotted(node.func.value)
+            receiver = ast_dotted(node.func.value)
             if receiver and any(is_block(kinds_of(analysis, key, a)) for a in node.args
                                 if not isinstance(a, ast.Starred)):
                 found.add(receiver)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from xlate.convert.context import AMBIGUOUS, GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext, is_mxnet
-from xlate.convert.kinds import kinds_of
+from xlate.convert.kinds import ast_dotted as _dotted, kinds_of
 
 
 # MXNet's re-exports, longest prefix first; each resolves to one canonical spelling.
@@ -463,15 +463,6 @@ def _elements(iterable: ast.expr):
 _MATCH_CASE = (ast.match_case,) if hasattr(ast, "match_case") else ()
 
 
-def _dotted(node: ast.expr) -> Optional[str]:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
 
 
 class _Collector:

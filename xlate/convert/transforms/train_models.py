@@ -21,6 +21,7 @@ from typing import Optional
 
 import libcst as cst
 
+from xlate.convert.kinds import ast_dotted as _ast_dotted
 from xlate.convert.rulectx import Site
 
 # methods only a Gluon block has (or that a training script calls only on one)
@@ -73,15 +74,6 @@ def _evidence(analysis) -> set[str]:
     return found
 
 
-def _ast_dotted(node) -> Optional[str]:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
 
 
 def is_model_kind(name: str) -> bool:
