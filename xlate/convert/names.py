@@ -173,6 +173,7 @@ class Analysis:
         self.imported = frozenset(name for scope in self.scopes.values() for name in scope.imports)
         self._kinds: dict = {}  # (scope key, name) -> classify's answer (a name's values never change)
         self.np_mode = _numpy_mode(self)  # Note [numpy dialect]
+        self._np_names = None
         self.array_kind = "mxnp" if self.np_mode else "nd"  # what Gluon blocks take and return here
 
     @property
@@ -407,15 +408,11 @@ def _numpy_mode(analysis: "Analysis") -> bool:
             dialect = True
         elif canon.startswith("mxnet.ndarray"):
             legacy = True
-    for node in ast.walk(analysis.tree):
-        if isinstance(node, ast.Attribute):
-            dotted = _dotted(node)  # `mx.np.zeros`, `npx.set_np`, `mx.nd`
-        elif isinstance(node, ast.Name) and node.id in ("set_np", "use_np"):
-            dotted = node.id
-        else:
-            continue
-        if dotted is None:
-            continue
+    if not analysis.mx_imports:
+        return False
+    found = {d if isinstance(d, str) else _dotted(d) for d in analysis._np_names}  # `mx.np.zeros`, `npx.set_np`
+    found.discard(None)
+    for dotted in sorted(found):
         resolved = analysis.resolve((), dotted)
         if not resolved or resolved is AMBIGUOUS:
             continue
@@ -488,7 +485,19 @@ class _Collector:
 
     def run(self, tree: ast.Module) -> None:
         # helpers taking F (Note in _gluon_namespace) only where hybrid_forward hands it out
-        self.hybrid = any(isinstance(n, ast.FunctionDef) and n.name == "hybrid_forward" for n in ast.walk(tree))
+        # one walk of the whole tree: hybrid_forward anywhere, and the dotted names numpy mode
+        # is decided on (Note [numpy dialect]), each once
+        self.hybrid = False
+        dotted: set = set()
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Attribute):
+                dotted.add(n)
+            elif isinstance(n, ast.Name):
+                if n.id in ("set_np", "use_np"):
+                    dotted.add(n.id)
+            elif isinstance(n, ast.FunctionDef) and n.name == "hybrid_forward":
+                self.hybrid = True
+        self.a._np_names = dotted
         root = Scope((), None)
         self.a.scopes[()] = root
         self._body(tree.body, root)
