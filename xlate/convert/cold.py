@@ -28,7 +28,7 @@ import functools
 import itertools
 import re
 import unicodedata
-from typing import Iterable, Optional, Sequence
+from typing import Optional, Sequence
 
 import libcst as cst
 

@@ -54,7 +54,6 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         self.counts: list[dict] = [{}]
         self.found: list[tuple[cst.CSTNode, str, str, str]] = []  # node, code, status, message
         self.anchors: dict[int, cst.CSTNode] = {}  # id(reported node) -> the line, def or class it was reported in
-        self.defs: list[cst.CSTNode] = []  # the defs and classes being visited, innermost last
         self.torch_uses: set[str] = set()
         self.helpers: list[str] = []
         self.survivors: Counter = Counter()  # MXNet import names still referenced
@@ -132,9 +131,15 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
     def report(self, node: cst.CSTNode, code: str, status: str, message: str) -> None:
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             node = node.name  # a definition's text starts with the blank lines and decorators above it
-        if self.statement_stack or self.defs:  # where positions.locate looks for it first
-            self.anchors.setdefault(id(node), (self.statement_stack or self.defs)[-1])
+        anchor = self.statement_stack or self.defs  # where positions.locate looks for it first
+        if anchor:
+            self.anchors.setdefault(id(node), anchor[-1])
         self.found.append((node, code, status, message))
+
+    @property
+    def defs(self) -> list:
+        """The defs and classes being visited, innermost last (from the compound statements)."""
+        return [n for n in self.compound_stack if isinstance(n, (cst.FunctionDef, cst.ClassDef))]
 
     # -- scopes -------------------------------------------------------------
     def _enter(self, name: str) -> None:
@@ -151,7 +156,6 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
     def visit_FunctionDef(self, node: cst.FunctionDef) -> Optional[bool]:
         self._enter(names.ident(node.name.value))
         self.last_line = None
-        self.defs.append(node)
         self.compound_stack.append(node)
         return not self._pasted_helper(node)
 
@@ -163,12 +167,12 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         self.last_line = None
-        self.compound_stack.pop()
         rule = self.rules.defs.get(names.ident(original.name.value))
         if rule is not None and self._method() and self.analysis.gluon_class(self.scopes[-1]) is not None:
+            # still on the stack: what the rule reports is looked for in this def (positions.py)
             updated = self._apply(Site(self, rule, original, updated, matched=original.name.value))
+        self.compound_stack.pop()
         self._leave()
-        self.defs.pop()
         return updated
 
     def _own_member(self, receiver: cst.BaseExpression, member: str) -> bool:
@@ -191,14 +195,12 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
     def visit_ClassDef(self, node: cst.ClassDef) -> Optional[bool]:
         self._enter(names.ident(node.name.value))
         self.last_line = None
-        self.defs.append(node)
         self.compound_stack.append(node)
         return not self._pasted_helper(node)
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
         self.last_line = None
         self.compound_stack.pop()
-        self.defs.pop()
         scope = self.analysis.scopes.get(self.scopes[-1])
         self._leave()
         if scope is not None and scope.derived_base and scope.block_bases and len(updated.bases) > 1:

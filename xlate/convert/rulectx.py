@@ -82,6 +82,7 @@ class Conversion(Protocol):
     around: dict  # id of a With statement -> (small statements before it, after it)
     block_stack: list  # the original statement lists being visited, outermost first
     compound_stack: list  # the original compound statements (and defs) being visited, outermost first
+    defs: list  # the defs and classes among them
     store_depth: int  # > 0 inside an assignment target, a parameter name...
     full_reductions: dict  # id -> emitted `.reshape(1)` call (MX033)
     shaped: set  # ids of original calls whose result is `.reshape(1)`-ed or `.item()`-ed right away
