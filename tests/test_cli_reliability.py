@@ -268,7 +268,8 @@ def test_an_interrupted_tree_conversion(tmp_path, how):
     neither leaves a staging folder or a temporary file. After any of them, SIGKILL included,
     the worker processes are gone."""
     src = _busy_tree(tmp_path)
-    proc = _start("convert", src, "-o", tmp_path / "out", "-j", "2", cwd=tmp_path)
+    # -j 3: two worker processes beside this one (Note [this process converts too])
+    proc = _start("convert", src, "-o", tmp_path / "out", "-j", "3", cwd=tmp_path)
     workers = _wait_for_workers(proc, 2)
     if how == "ctrl-c":
         os.killpg(proc.pid, signal.SIGINT)

@@ -702,3 +702,24 @@ def test_position_checker_rejects_a_wrong_position():
            Diagnostic("a", 2, 5, "MX001", "fixed", ""), Diagnostic("a", 9, 1, "MX011", "fixed", "")]
     assert [_check_position(source, d, at) for d in good] == [None] * 3
     assert all(_check_position(source, d, at) for d in bad)
+
+
+def test_astwalk_yields_what_ast_walk_yields_less_the_token_nodes():
+    """xlate/convert/astwalk.py: the same nodes in the same order as ast.walk and
+    ast.iter_child_nodes, without Load/Store/Del and the operator tokens."""
+    from xlate.convert import astwalk
+
+    tokens = (ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop)
+    checked = 0
+    for name, text in STDLIB[:80]:
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        expected = [n for n in ast.walk(tree) if not isinstance(n, tokens)]
+        assert list(astwalk.walk(tree)) == expected, name
+        for node in expected[:200]:
+            assert list(astwalk.children(node)) == [c for c in ast.iter_child_nodes(node)
+                                                     if not isinstance(c, tokens)], name
+        checked += 1
+    assert checked >= 70

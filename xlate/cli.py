@@ -39,7 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=("text", "json"), default="text", help="report format")
     c.add_argument("--other-files", choices=("copy", "skip"), default="copy",
                    help="for a directory: copy non-Python files into the output tree, or skip them")
-    c.add_argument("-j", "--jobs", type=int, default=0, help="worker processes for trees (default: CPU count)")
+    c.add_argument("-j", "--jobs", type=int, default=0, help="files converted at once, by this process and N-1 worker processes (default: CPU count)")
     c.add_argument("--hybridize", choices=("drop", "compile"), default="drop",
                    help="net.hybridize(): remove it (default) or write net.compile() (MX600)")
     c.add_argument("--multi-device", choices=("single", "distributed"), default="single",
@@ -208,9 +208,9 @@ def _codes(text: Optional[str]) -> Optional[list[str]]:
 def _convert(args) -> int:
     from xlate.convert import catalogue
     from xlate.convert.engine import InputError
-    from xlate.convert.files import Job, convert_all, publish_tree, walk, write_all
-    from xlate.convert import package, tree
-    from xlate.convert.placement import HelperImport
+    from xlate.convert.files import convert_all, publish_tree, write_all
+    from xlate.convert import tree
+    from xlate.convert.parsing import no_gc
     from xlate.convert.progress import on_terminal
     from xlate.convert.report import FileResult, format_json, format_text
 
@@ -243,31 +243,22 @@ def _convert(args) -> int:
     as_module = args.helpers == "module" or (args.helpers is None and bool(dirs))
     if as_module and not dirs and not (out or args.in_place or args.diff):
         raise UsageError("--helpers module writes _mx_compat.py beside the output: give -o OUT, --in-place or --diff")
-    jobs: list[Job] = []
-    copies: list[tuple[Path, Path]] = []
-    for p in inputs:
-        if p.is_dir():
-            try:
-                py, other = walk(p, check_other=bool(out) and args.other_files == "copy")
-            except InputError as e:
-                print(f"{e}", file=sys.stderr)
-                return EXIT_ERROR
-            contexts = package.tree_contexts(p, py, _read_bytes)  # Note [package facts]
-            for f in py:
-                target = (out / f.relative_to(p)) if out else (f if args.in_place else None)
-                jobs.append(Job(f, str(f), target, tree.helper_import(p, f) if as_module else None,
-                                contexts.get(f)))
-            if out and args.other_files == "copy":
-                copies.extend((f, out / f.relative_to(p)) for f in other)
-        else:
-            jobs.append(Job(p, str(p), out if out else (p if args.in_place else None),
-                            HelperImport(level=None) if as_module else None))
-
-    workers = args.jobs or (os.cpu_count() or 1)
-    progress = on_terminal(sys.stderr, len(jobs))  # None unless stderr is a terminal
-    with progress or contextlib.nullcontext():
-        results = convert_all(jobs, select=select, ignore=ignore, workers=workers,
-                              options={"hybridize": args.hybridize, "multi_device": args.multi_device}, progress=progress)
+    # Note [no cyclic GC while converting], from the package pass to the last file: the
+    # analyses kept for the conversions (Note [one analysis per file]) are millions of objects
+    # the collector would otherwise walk after every file
+    with no_gc():
+        try:
+            jobs, copies, kept = _jobs(inputs, out, args, as_module)
+        except InputError as e:
+            print(f"{e}", file=sys.stderr)
+            return EXIT_ERROR
+        workers = args.jobs or (os.cpu_count() or 1)
+        progress = on_terminal(sys.stderr, len(jobs))  # None unless stderr is a terminal
+        with progress or contextlib.nullcontext():
+            results = convert_all(jobs, select=select, ignore=ignore, workers=workers,
+                                  options={"hybridize": args.hybridize, "multi_device": args.multi_device},
+                                  progress=progress, kept=kept)
+        del kept
     errors = [r for r in results if isinstance(r, InputError)]
     if errors and not args.keep_going:
         for e in errors:
@@ -313,6 +304,31 @@ def _convert(args) -> int:
     if errors:  # --keep-going
         return _not_converted(errors)
     return EXIT_MANUAL if any(r.manual for r in done) and not args.exit_zero else EXIT_OK
+
+
+def _jobs(inputs: list[Path], out: Optional[Path], args, as_module: bool) -> tuple[list, list, dict]:
+    """The files to convert, the other files to copy, and the package pass's analyses."""
+    from xlate.convert import package, tree
+    from xlate.convert.files import Job, walk
+    from xlate.convert.placement import HelperImport
+
+    jobs: list[Job] = []
+    copies: list[tuple[Path, Path]] = []
+    kept: dict = {}  # Note [one analysis per file]
+    for p in inputs:
+        if p.is_dir():
+            py, other = walk(p, check_other=bool(out) and args.other_files == "copy")
+            contexts = package.tree_contexts(p, py, _read_bytes, keep=kept)  # Note [package facts]
+            for f in py:
+                target = (out / f.relative_to(p)) if out else (f if args.in_place else None)
+                jobs.append(Job(f, str(f), target, tree.helper_import(p, f) if as_module else None,
+                                contexts.get(f)))
+            if out and args.other_files == "copy":
+                copies.extend((f, out / f.relative_to(p)) for f in other)
+        else:
+            jobs.append(Job(p, str(p), out if out else (p if args.in_place else None),
+                            HelperImport(level=None) if as_module else None))
+    return jobs, copies, kept
 
 
 def _helper_modules(converted, out) -> dict:

@@ -7,6 +7,7 @@ from typing import Callable, Iterable, Optional
 
 import libcst as cst
 
+from xlate.convert import astwalk
 from xlate.convert import catalogue, cold, names
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.converter import Converter
@@ -36,17 +37,22 @@ def convert_source(
     select: Optional[Iterable[str]] = None,
     ignore: Optional[Iterable[str]] = None,
     options: Optional[dict] = None,
+    analysis: Optional[names.Analysis] = None,
 ) -> FileResult:
-    """Convert one file's text. Raises InputError when it does not parse."""
-    tree = parse_python(source, path)  # first, in the caller's thread (Note [deep nesting])
+    """Convert one file's text. Raises InputError when it does not parse. `analysis`: the
+    file's, made by the package pass from this very text (Note [one analysis per file])."""
+    # first, in the caller's thread (Note [deep nesting])
+    tree = analysis.tree if analysis is not None else parse_python(source, path)
     try:
-        return deep(_convert, source, tree, path=path, select=select, ignore=ignore, options=options)
+        return deep(_convert, source, tree, path=path, select=select, ignore=ignore, options=options,
+                    analysis=analysis)
     except (RecursionError, MemoryError):
         raise InputError(path, 1, 1, "expressions nested too deeply for xlate") from None
 
 
-def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, options) -> FileResult:
-    analysis = names.Analysis(tree, context=(options or {}).get("context"))
+def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, options, analysis=None) -> FileResult:
+    if analysis is None:
+        analysis = names.Analysis(tree, context=(options or {}).get("context"))
     if not analysis.uses_mxnet:  # never parsed by LibCST: LibCST's limits do not matter here
         return FileResult(path, source, source)
     module = _plain_indent(parse_cst(source, path))
@@ -88,7 +94,7 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
 def _runs_as_script(tree: ast.Module) -> bool:
     """The module has an `if __name__ == "__main__":` block at its top level and no relative
     import of its own (with one, it cannot run as a plain script anyway)."""
-    if any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(tree)):
+    if any(isinstance(n, ast.ImportFrom) and n.level for n in astwalk.walk(tree)):
         return False
     for stmt in tree.body:
         test = stmt.test if isinstance(stmt, ast.If) else None

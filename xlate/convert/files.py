@@ -19,6 +19,7 @@ from typing import Callable, Iterable, Optional
 
 from xlate.convert.engine import InputError, convert_source
 from xlate.convert.package import FileContext
+from xlate.convert.parsing import no_gc
 from xlate.convert.placement import HelperImport
 from xlate.convert.report import FileResult
 
@@ -34,9 +35,10 @@ class Job:
     context: Optional[FileContext] = None  # a tree's file: what the rest of the tree defines
 
 
-def _read(path: Path, display: str) -> tuple[str, bool, str]:
-    """The file's text without a byte order mark, whether it had one, and its encoding (PEP 263:
-    a `# -*- coding: latin-1 -*-` line, read as Python reads it; UTF-8 without one)."""
+def _read(path: Path, display: str) -> tuple[str, bool, str, bytes]:
+    """The file's text without a byte order mark, whether it had one, its encoding (PEP 263:
+    a `# -*- coding: latin-1 -*-` line, read as Python reads it; UTF-8 without one), and its
+    bytes."""
     try:
         # O_NONBLOCK: a FIFO given by name opens at once (and is refused) instead of blocking
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -59,7 +61,7 @@ def _read(path: Path, display: str) -> tuple[str, bool, str]:
         what = "UTF-8" if encoding == "utf-8" else f"{encoding} (its coding declaration)"
         raise InputError(display, line, 1, f"not {what} (byte 0x{data[e.start]:02x} at offset {e.start})") from None
     bom = text.startswith("\ufeff")
-    return (text[1:] if bom else text), bom, encoding
+    return (text[1:] if bom else text), bom, encoding, data
 
 
 def walk(root: Path, *, check_other: bool = True) -> tuple[list[Path], list[Path]]:
@@ -97,13 +99,22 @@ def _raise(error: OSError) -> None:
     raise InputError(str(error.filename), 1, 1, f"cannot read directory: {error.strerror}")
 
 
+# Note [one analysis per file] (xlate/convert/package.py): source path -> (its bytes, its
+# names.Analysis) from the package pass, for the conversions of this run; forked workers
+# inherit it (other start methods give them none, and they analyse the file themselves).
+_KEPT: dict = {}
+
+
 def _convert_one(args) -> FileResult | tuple:
     job, select, ignore, options = args
     try:
-        text, bom, encoding = _read(job.source, job.display)
+        text, bom, encoding, data = _read(job.source, job.display)
+        kept = _KEPT.pop(job.source, None)
+        analysis = kept[1] if kept is not None and kept[0] == data else None  # the same bytes
         if job.helper_import is not None or job.context is not None:
             options = {**(options or {}), "helper_import": job.helper_import, "context": job.context}
-        result = convert_source(text, path=job.display, select=select, ignore=ignore, options=options)
+        result = convert_source(text, path=job.display, select=select, ignore=ignore, options=options,
+                                analysis=analysis)
         result.encoding = encoding
         _check_encodable(result)
     except InputError as e:
@@ -132,27 +143,102 @@ def _unpack(result) -> FileResult | InputError:
 
 
 def convert_all(jobs: list[Job], *, select, ignore, workers: int, options: dict | None = None,
-                progress: Optional[Callable[[int], None]] = None) -> list[FileResult | InputError]:
-    """Every job's result in the jobs' order; `progress(n)` is told after each of the n done."""
+                progress: Optional[Callable[[int], None]] = None,
+                kept: Optional[dict] = None) -> list[FileResult | InputError]:
+    """Every job's result in the jobs' order; `progress(n)` is told after each of the n done.
+    `kept`: the package pass's analyses (Note [one analysis per file]), emptied as the files
+    are converted."""
+    global _KEPT
+    _KEPT = kept if kept is not None else {}
+    try:
+        # Note [no cyclic GC while converting], between the files too: the kept analyses are
+        # millions of objects the collector would walk again and again (and, in a forked
+        # worker, copy page by page); the workers inherit the collector off
+        with no_gc():
+            return _convert_all(jobs, select=select, ignore=ignore, workers=workers, options=options,
+                                progress=progress)
+    finally:
+        _KEPT = {}
+
+
+def _convert_all(jobs: list[Job], *, select, ignore, workers: int, options: dict | None,
+                 progress: Optional[Callable[[int], None]]) -> list[FileResult | InputError]:
     args = [(job, select, ignore, options) for job in jobs]
     if workers <= 1 or len(jobs) < 4:
         return _collect(map(_convert_one, args), progress)
     _warm()
-    # largest first, one file a task: no worker is left alone with a big file at the end
-    order = sorted(range(len(jobs)), key=lambda i: -_size(jobs[i].source))
-    results: list = [None] * len(jobs)
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),))
-    try:
-        pending = {pool.submit(_convert_one, args[i]): i for i in order}
-        for done, future in enumerate(as_completed(pending), 1):
-            results[pending[future]] = _unpack(future.result())
-            if progress is not None:
-                progress(done)
-    except BaseException:  # Ctrl-C, SIGTERM: the workers go now, not after their queue
-        _stop(pool)
-        raise
-    pool.shutdown()
-    return results
+    return _Shared(jobs, args, workers, progress).run()
+
+
+# Note [this process converts too]
+# With -j N, N - 1 worker processes and this one convert the files, which all take from one
+# queue, largest first (no converter is left alone with a big file at the end). This process
+# would otherwise sit waiting on a core of its own; and the analyses the package pass made
+# (Note [one analysis per file]) are already here, while a worker gets them by forking.
+# Each worker has at most two files in flight: when one comes back, the next file of the
+# queue goes out (in the pool's thread, under the lock that this process's own taking also
+# holds, so that once the queue is empty nothing more is sent).
+class _Shared:
+    IN_FLIGHT = 2  # files sent ahead to each worker
+
+    def __init__(self, jobs: list[Job], args: list, workers: int, progress):
+        self.jobs, self.args, self.progress = jobs, args, progress
+        self.queue = sorted(range(len(jobs)), key=lambda i: -_size(jobs[i].source))
+        self.queue.reverse()  # popped from the end
+        self.results: list = [None] * len(jobs)
+        self.sent: dict = {}  # future -> job index
+        # reentrant: a future done before its callback is added calls it in the sending thread
+        self.lock = threading.RLock()
+        self.done = 0
+        self.workers = workers - 1
+        self.pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_start,
+                                        initargs=(os.getpid(),))
+
+    def run(self) -> list:
+        try:
+            with self.lock:
+                for _ in range(self.IN_FLIGHT * self.workers):
+                    self._send()
+            while True:
+                with self.lock:
+                    if not self.queue:
+                        break
+                    i = self.queue.pop()
+                self.results[i] = _unpack(_convert_one(self.args[i]))
+                self._tell()
+            for future in as_completed(list(self.sent)):
+                self.results[self.sent[future]] = _unpack(future.result())
+                self._tell()
+        except BaseException:  # Ctrl-C, SIGTERM: the workers go now, not after their queue
+            _stop(self.pool)
+            raise
+        self.pool.shutdown()
+        return self.results
+
+    def _send(self) -> None:
+        """The next file to a worker (the lock held)."""
+        if not self.queue:
+            return
+        i = self.queue.pop()
+        try:
+            future = self.pool.submit(_convert_one, self.args[i])
+        except Exception:  # noqa: BLE001 -- the pool is broken or shut down: this process converts it
+            self.queue.append(i)
+            return
+        # forked now (all the workers at the first file): this process's copy of the
+        # file's analysis can go
+        _KEPT.pop(self.jobs[i].source, None)
+        self.sent[future] = i
+        future.add_done_callback(self._returned)
+
+    def _returned(self, future) -> None:
+        with self.lock:
+            self._send()
+
+    def _tell(self) -> None:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done)
 
 
 def _size(path: Path) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from xlate.convert import astwalk
 from xlate.convert.context import AMBIGUOUS, GLUON_ROOTS as GLUON, LOCAL, is_mxnet
 
 def local_modules(analysis) -> set[str]:
@@ -172,7 +173,7 @@ def _returns(node) -> list:
         if isinstance(stmt, ast.Return):
             found.append(stmt)
         elif not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            todo.extend(c for c in ast.iter_child_nodes(stmt) if isinstance(c, ast.stmt) or isinstance(c, ast.excepthandler))
+            todo.extend(c for c in astwalk.children(stmt) if isinstance(c, ast.stmt) or isinstance(c, ast.excepthandler))
     return found
 
 
@@ -211,7 +212,7 @@ def proven_containers(analysis, key: tuple) -> frozenset:
             if receiver and any(is_block(kinds_of(analysis, key, a)) for a in node.args
                                 if not isinstance(a, ast.Starred)):
                 found.add(receiver)
-        todo.extend(ast.iter_child_nodes(node))
+        todo.extend(astwalk.children(node))
     analysis._kinds[memo] = frozenset(found)
     return analysis._kinds[memo]
 
@@ -261,7 +262,7 @@ def _calls(analysis) -> dict:
     found: dict = {}
 
     def walk(node, key, counts):
-        for child in ast.iter_child_nodes(node):
+        for child in astwalk.children(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 n = counts.get(child.name, 0)
                 counts[child.name] = n + 1
@@ -281,7 +282,7 @@ def _calls(analysis) -> dict:
             walk(wrapper, key, counts)
 
     def walk_expr(expr, key):
-        for sub in ast.walk(expr):
+        for sub in astwalk.walk(expr):
             if isinstance(sub, ast.Call):
                 record(sub, key)
 

@@ -33,6 +33,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Optional
 
+from xlate.convert import astwalk
 from xlate.convert.context import AMBIGUOUS, GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext, is_mxnet
 from xlate.convert.kinds import ast_dotted as _dotted, kinds_of
 
@@ -109,6 +110,17 @@ _REEXPORTS.sort(key=lambda pair: -pair[0].count("."))
 
 
 def canonical(dotted: str) -> str:
+    """The name MXNet documents for a re-exported one (`mxnet.nd.zeros` -> `mxnet.ndarray.zeros`)."""
+    found = _CANONICAL.get(dotted)
+    if found is None:
+        found = _CANONICAL[dotted] = _canonical(dotted)
+    return found
+
+
+_CANONICAL: dict[str, str] = {}
+
+
+def _canonical(dotted: str) -> str:
     for _ in range(4):
         for prefix, target in _REEXPORTS:
             if dotted == prefix or dotted.startswith(prefix + "."):
@@ -489,7 +501,7 @@ class _Collector:
         # is decided on (Note [numpy dialect]), each once
         self.hybrid = False
         dotted: set = set()
-        for n in ast.walk(tree):
+        for n in astwalk.walk(tree):
             if isinstance(n, ast.Attribute):
                 dotted.add(n)
             elif isinstance(n, ast.Name):
@@ -603,7 +615,7 @@ class _Collector:
                 self._target(t, scope, None)
         # Fields of a statement come in source order, so recursion keeps def counts aligned
         # with the CST walk.
-        for child in ast.iter_child_nodes(node):
+        for child in astwalk.children(node):
             if isinstance(child, ast.stmt):
                 self._body([child], scope, counts)
             elif isinstance(child, (ast.excepthandler,) + _MATCH_CASE):
@@ -654,8 +666,10 @@ class _Collector:
         scope.imports[name] = canonical(dotted) if is_mxnet(dotted) else dotted
         if course_library(dotted) or course_library(full):  # Note [course libraries]
             self.a.uses_mxnet = True
-        if any(k.startswith(GLUON_ROOTS) for k in self.a.facts.get(dotted, ())):
-            self.a.uses_mxnet = True  # a Gluon block of the tree: `class Lrn(ConvBlock)` is Gluon code
+        if not self.a.uses_mxnet and any(k.startswith(GLUON_ROOTS) for k in self.a.facts.get(dotted, ())):
+            # a Gluon block of the tree: `class Lrn(ConvBlock)` is Gluon code (the fact is read
+            # only when it can change something: Note [one analysis per file])
+            self.a.uses_mxnet = True
         if is_mxnet(dotted) or is_mxnet(full):
             self.a.mx_imports.append((line, canonical(full or dotted)))
             self.a.uses_mxnet = True
@@ -692,7 +706,7 @@ class _Collector:
 
     def _expr(self, expr: ast.expr, scope: Scope) -> None:
         # Bindings inside expressions: walrus, lambda parameters, comprehension targets.
-        for node in ast.walk(expr):
+        for node in astwalk.walk(expr):
             if isinstance(node, ast.NamedExpr):
                 self._target(node.target, scope, node.value)
             elif isinstance(node, ast.Lambda):

@@ -16,6 +16,7 @@ from typing import Optional
 
 import libcst as cst
 
+from xlate.convert import astwalk
 from xlate.convert.rulectx import Site
 from xlate.convert.transforms.train_models import _ast_of, dotted
 
@@ -111,7 +112,7 @@ def attaches_grad(site: Site) -> bool:
     analysis = site.conv.analysis
     found = getattr(analysis, "_xlate_attaches_grad", None)
     if found is None:
-        found = any(isinstance(n, ast.Attribute) and n.attr == "attach_grad" for n in ast.walk(analysis.tree))
+        found = any(isinstance(n, ast.Attribute) and n.attr == "attach_grad" for n in astwalk.walk(analysis.tree))
         analysis._xlate_attaches_grad = found
     return found
 
@@ -122,6 +123,6 @@ def uses_trainer(site: Site) -> bool:
     found = getattr(analysis, "_xlate_uses_trainer", None)
     if found is None:
         found = any((isinstance(n, ast.Attribute) and n.attr == "Trainer") or (isinstance(n, ast.Name) and
-                    n.id == "Trainer") for n in ast.walk(analysis.tree))
+                    n.id == "Trainer") for n in astwalk.walk(analysis.tree))
         analysis._xlate_uses_trainer = found
     return found

@@ -3,6 +3,7 @@ autograd.record()/train_mode()/predict_mode()/pause():` block, the flag that blo
 import ast
 from typing import Iterator, Optional
 
+from xlate.convert import astwalk
 from xlate.convert.rulectx import Manual, Site
 
 _FORWARDS = ("forward", "hybrid_forward")
@@ -64,7 +65,7 @@ def _function(tree: ast.Module, key: tuple) -> Optional[ast.AST]:
 
 def _defs(node: ast.AST) -> Iterator[ast.AST]:
     """Defs and classes directly in this scope (inside if/for/with/try too), in source order."""
-    for child in ast.iter_child_nodes(node):
+    for child in astwalk.children(node):
         if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             yield child
         elif isinstance(child, (ast.stmt, ast.excepthandler)) or type(child).__name__ == "match_case":

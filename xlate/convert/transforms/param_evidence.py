@@ -24,6 +24,7 @@ from typing import Optional
 
 import libcst as cst
 
+from xlate.convert import astwalk
 from xlate.convert import kinds, names
 
 # parameters of Gluon's own layers, as attributes of the layer
@@ -63,7 +64,7 @@ class _Scan:
     @classmethod
     def of(cls, tree: ast.Module) -> "_Scan":
         scan = cls()
-        for node in ast.walk(tree):
+        for node in astwalk.walk(tree):
             if isinstance(node, ast.ClassDef):
                 scan.classes.append((node.name, [names._dotted(b) for b in node.bases]))
             elif isinstance(node, ast.Assign):

@@ -21,6 +21,7 @@ from typing import Optional
 
 import libcst as cst
 
+from xlate.convert import astwalk
 from xlate.convert.kinds import ast_dotted as _ast_dotted
 from xlate.convert.rulectx import Site
 
@@ -65,7 +66,7 @@ def _evidence(analysis) -> set[str]:
     found = getattr(analysis, "_xlate_block_names", None)
     if found is None:
         found = set()
-        for node in ast.walk(analysis.tree):
+        for node in astwalk.walk(analysis.tree):
             if isinstance(node, ast.Attribute) and node.attr in _BLOCK_METHODS:
                 text = _ast_dotted(node.value)
                 if text is not None:
