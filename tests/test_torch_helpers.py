@@ -276,3 +276,21 @@ def test_mx_other_axes_matches_mxnet_exclude(shape, data, keepdims, seed):
     expected = mx.nd.sum(mx.nd.array(x), axis=axis, exclude=True, keepdims=keepdims)
     t = torch.from_numpy(x)
     _same(torch.sum(t, dim=th._mx_other_axes(t, axis), keepdim=keepdims), expected)
+
+
+def test_helper_sources_are_the_text_python_gives_for_each_definition():
+    """sources() slices each helper out of its module itself (ast.get_source_segment splits the
+    whole module again for every helper): the same text, helper for helper."""
+    import ast
+    from pathlib import Path
+
+    from xlate import runtime
+
+    here = Path(runtime.__file__).parent
+    expected = {}
+    for module in runtime.MODULES:
+        text = (here / f"{module}.py").read_text(encoding="utf-8")
+        for node in ast.parse(text).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name.startswith("_mx_"):
+                expected[node.name] = ast.get_source_segment(text, node, padded=False)
+    assert runtime.sources() == expected and len(expected) > 250

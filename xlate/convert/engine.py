@@ -69,6 +69,7 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
     out = module.visit(conv)
     kept = frozenset(s for s in (conv.torch_uses & set(_SHORT)) - long_names if _mx_import_kept(analysis, conv, s))
     if kept:
+        conv.__dict__.clear()  # see the end
         conv = Converter(module, analysis, rules, long_names=long_names | kept, options=options)
         conv.cold = cold_ids
         out = module.visit(conv)
@@ -87,8 +88,14 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
         for node, code, status, message in found
     ]
     diagnostics.sort(key=lambda d: (d.line, d.col, d.code))
-    return FileResult(path, source, _final_newline(source, out), diagnostics, helpers=tuple(closure(helpers)),
-                      helper_import=helper_import if helpers else None)
+    result = FileResult(path, source, _final_newline(source, out), diagnostics, helpers=tuple(closure(helpers)),
+                        helper_import=helper_import if helpers else None)
+    # The converter is in reference cycles (rules keep sites and closures that point back to
+    # it): emptied, it and the file's trees go now, by reference counting, rather than
+    # waiting for a cyclic collection, which is off while a tree converts (Note [no cyclic GC
+    # while converting]) and would keep every file's trees alive until the last.
+    conv.__dict__.clear()
+    return result
 
 
 def _runs_as_script(tree: ast.Module) -> bool:

@@ -19,13 +19,35 @@ def _hook(cls: type, kind: str, node_type: type) -> Any:
     try:
         return _CACHE[key]
     except KeyError:
-        fn = _CACHE[key] = getattr(cls, f"{kind}_{node_type.__name__}", None)
+        fn = _CACHE[key] = _own(getattr(cls, f"{kind}_{node_type.__name__}", None))
         return fn
+
+
+def _own(fn: Any) -> Any:
+    """`fn`, unless it is one of the do-nothing hooks LibCST's base classes define for every
+    node type and field (`visit_Name` returns None, `leave_Name` its updated node,
+    `visit_Add_whitespace_after` nothing): calling those for every node and field of a walk
+    cost a tenth of the walk."""
+    return None if fn is None or getattr(fn, "__module__", "").startswith("libcst") else fn
+
+
+# Note [formatting is not walked]
+# LibCST rebuilds every node it walks into (a dataclass made and validated), and a third of
+# the nodes of real code hold nothing but formatting: the whitespace around a comma, an
+# operator or a parenthesis, comments, blank lines. A transformer with no hook for such a node
+# type does not walk into it: the node is kept as it is, with what it holds.
+_FORMATTING_BASES = tuple(getattr(cst, name) for name in (
+    "BaseParenthesizableWhitespace", "TrailingWhitespace", "EmptyLine", "Newline", "Comment", "Comma", "Dot",
+    "Colon", "Semicolon", "AssignEqual", "LeftParen", "RightParen", "LeftSquareBracket", "RightSquareBracket",
+    "LeftCurlyBrace", "RightCurlyBrace", "BaseBinaryOp", "BaseBooleanOp", "BaseCompOp", "BaseUnaryOp",
+    "BaseAugOp", "Asynchronous", "ParamStar", "ParamSlash", "ImportStar") if hasattr(cst, name))
+FORMATTING = frozenset(t for t in vars(cst).values() if isinstance(t, type) and issubclass(t, _FORMATTING_BASES))
 
 
 class FastTransformer(cst.CSTTransformer):
     _visit_fields: dict = {}
     _leave_fields: dict = {}
+    _opaque: frozenset = frozenset()  # Note [formatting is not walked]
     cold: frozenset = frozenset()  # ids of nodes whose children are not walked (Note [cold statements])
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -37,11 +59,16 @@ class FastTransformer(cst.CSTTransformer):
                 continue
             node_name, _, field = rest.partition("_")
             node_type = getattr(cst, node_name, None)
-            if isinstance(node_type, type) and issubclass(node_type, cst.CSTNode):
+            if isinstance(node_type, type) and issubclass(node_type, cst.CSTNode) and _own(getattr(cls, name)):
                 table = cls._visit_fields if kind == "visit" else cls._leave_fields
                 table.setdefault(node_type, {})[field] = getattr(cls, name)
+        hooked = set(cls._visit_fields) | set(cls._leave_fields)
+        cls._opaque = frozenset(t for t in FORMATTING if t not in hooked and _hook(cls, "visit", t) is None
+                                and _hook(cls, "leave", t) is None)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        if type(node) in self._opaque:
+            return False
         fn = _hook(type(self), "visit", type(node))
         return (fn is None or fn(self, node) is not False) and id(node) not in self.cold
 
