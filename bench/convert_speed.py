@@ -209,7 +209,7 @@ def main(argv=None) -> int:
     print(f"input: {what}\n")
 
     if args.tree:
-        t = bench_real_tree(Path(args.tree), args.tree_repeats, 1)
+        t = bench_real_tree(Path(args.tree), args.tree_repeats, args.tree_repeats)
         tr = t["conv"] / t["floor"]
         sp = t["wall"][1] / t["wall"][2]
         print(f"Real tree {args.tree}: {t['files']} files, {t['lines']} lines (exit {t['rc']}), best of "

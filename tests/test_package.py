@@ -243,3 +243,35 @@ def test_worker_processes_and_this_one_give_what_one_process_gives(tmp_path):
                       err.getvalue().replace(str(out), "OUT"))
     assert runs["1"] == runs["3"]
     assert "def forward(self, x):" in runs["3"][0]["pkg/use.py"]
+
+
+def test_an_instance_of_a_custom_initializer_is_flagged_where_a_layer_takes_it(tmp_path):
+    """GluonCV's CenterNet passes `weight_initializer=BilinearUpSample()`, a subclass of
+    mx.init.Initializer of its own (left, MX519): the layer's helper would call it with the
+    tensor and fail when the model is built. The layer's line says so, in the class's own file
+    and in another module of the tree."""
+    init_module = """\
+        import mxnet as mx
+        from mxnet.gluon import nn
+        class Bilinear(mx.init.Initializer):
+            def _init_weight(self, _, arr):
+                arr[:] = 1
+        def head():
+            return nn.Conv2DTranspose(4, 4, in_channels=4, weight_initializer=Bilinear())
+        """
+    src = tmp_path / "src"
+    _write(src, {"pkg/__init__.py": "", "pkg/init.py": init_module, "pkg/model.py": """\
+        from mxnet.gluon import nn
+        from .init import Bilinear
+        def up():
+            return nn.Conv2DTranspose(4, 4, in_channels=4, weight_initializer=Bilinear())
+        def plain():
+            return nn.Conv2DTranspose(4, 4, in_channels=4, weight_initializer='zeros')
+        """})
+    err = io.StringIO()
+    with redirect_stderr(err):
+        main(["convert", str(src), "-o", str(tmp_path / "out"), "--exit-zero"])
+    flagged = sorted(line.split(": MX122 [review]")[0].rsplit("/", 2)[-2:][1] for line in err.getvalue().splitlines()
+                     if "MX122 [review]" in line and "Bilinear is an MXNet Initializer subclass" in line)
+    assert flagged == ["init.py:7:12", "model.py:4:12"]
+    assert "MX519 [manual]" in err.getvalue()

@@ -110,3 +110,38 @@ def test_a_name_rebound_from_itself_keeps_its_array_kind():
               "    return y.reshape_like(x), y.astype('float16')\n")
     out = convert_source(source).output
     assert "reshape_like" not in out and "astype" not in out
+
+
+TYPE_LOOKUP = '''
+from mxnet.gluon import nn
+
+
+def head_index(norm_layer=nn.BatchNorm):
+    """GluonCV's DUC MobileNet: a class compared with a class value, then a layer found by type."""
+    if norm_layer != nn.BatchNorm:
+        raise NotImplementedError("only BatchNorm")
+    feat = nn.HybridSequential()
+    feat.add(nn.Conv2D(4, 3, in_channels=3), norm_layer(in_channels=4), nn.GlobalAvgPool2D())
+    idx = [type(l) for l in feat].index(nn.GlobalAvgPool2D)
+    last_is_pool = type(feat[idx]) == nn.GlobalAvgPool2D
+    return idx, last_is_pool
+'''
+
+
+def test_a_layer_class_compared_as_a_type_is_the_torch_class_and_flagged():
+    """`[type(l) for l in feat].index(nn.GlobalAvgPool2D)` found nothing: the class became its
+    Gluon-signature helper while the layer built from literal arguments is the torch class.
+    Compared with type(...), it is the torch class now, and the line is flagged (a layer made
+    from run-time arguments would be the helper, a subclass). A class compared with another
+    class value (`norm_layer != nn.BatchNorm`) stays the value both sides are."""
+    result = convert_source(TYPE_LOOKUP)
+    assert "norm_layer != _mx_BatchNorm" in result.output
+    assert ".index(nn.AdaptiveAvgPool2d)" in result.output and "== nn.AdaptiveAvgPool2d" in result.output
+    flagged = sorted(d.line for d in result.diagnostics if d.code == "MX124" and d.status == "review")
+    assert flagged == [11, 12]
+    namespace = dict(vars(load()))
+    exec(compile(result.output, "<converted>", "exec"), namespace)
+    assert namespace["head_index"]() == (2, True)
+    ns = {}
+    exec(TYPE_LOOKUP, ns)
+    assert ns["head_index"]() == (2, True)  # what MXNet gives

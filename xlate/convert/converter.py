@@ -83,6 +83,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         self.chains: dict[tuple, tuple] = {}  # (scope, container code) -> (statement id, Shape)
         self.helper_uses: Counter = Counter()  # helper name -> uses emitted and still in the tree
         self.type_tests: set[int] = set()  # class expressions tested by isinstance/issubclass
+        # class expressions compared with a type: `type(x) == C`, `[type(l) for l in f].index(C)`
+        self.type_compares: set[int] = set()
         self.arguments: set[int] = set()  # expressions passed as a call's argument
         self.decorator_exprs: set[int] = set()  # the expressions of decorators (`@use_np`)
         self.dropped_decorators: set[int] = set()  # ... that a rule removes
@@ -312,6 +314,10 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
             tested = node.args[1].value
             items = [e.value for e in tested.elements] if isinstance(tested, cst.Tuple) else [tested]
             self.type_tests.update(id(t) for t in items)
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("index", "count", "remove") \
+                and len(node.args) == 1 and isinstance(node.func.value, (cst.ListComp, cst.GeneratorExp)) \
+                and _type_of(node.func.value.elt):
+            self.type_compares.add(id(node.args[0].value))  # `[type(l) for l in feat].index(C)`
         # `x.mean().reshape(1)`, `x.mean().item()`: the reduction's 0-d result is never seen
         func = node.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) and (
@@ -363,6 +369,14 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
             return self._no_rule(original, updated, head, resolved)
         return self._apply(Site(self, rule, original, updated, matched=resolved), head=head)
 
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        """`type(x) == C`, `type(x) is not C` (a class compared with another class value, as in
+        `norm_layer != nn.BatchNorm`, stays the value both sides translate to)."""
+        sides = [node.left] + [t.comparator for t in node.comparisons]
+        if any(_type_of(side) for side in sides) and all(
+                isinstance(t.operator, (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)) for t in node.comparisons):
+            self.type_compares.update(id(side) for side in sides)
+
     def _class_value(self, original, updated, head: str, resolved: str):
         """A Gluon layer class used as a value (`norm_layer=nn.BatchNorm`, a base class): its
         Gluon-signature helper, which takes the same arguments; in isinstance, the torch class
@@ -378,6 +392,15 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         if id(original) in self.type_tests and rule.instance_for(resolved):
             target = rule.instance_for(resolved)
             message = f"`{short}` in a type test -> `{target}`, the torch class every translation of it is"
+        elif id(original) in self.type_compares and rule.instance_for(resolved):
+            # an exact type: a layer xlate built from literal arguments is the torch class, one
+            # built from run-time arguments its Gluon-signature subclass
+            target = rule.instance_for(resolved)
+            self.report(original, rule.code, "review",
+                        f"`{short}` compared as a type -> `{target}`, the class of its translations whose "
+                        f"arguments xlate knew; one built from run-time arguments is `{rule.runtime_for(resolved)}`, "
+                        f"a subclass: if both can occur, test with isinstance")
+            return site.emit(target)
         else:
             target = rule.runtime_for(resolved)
             message = (f"`{short}` as a value -> `{target}`, which takes Gluon's own arguments "
@@ -648,3 +671,7 @@ def _transform(name: str) -> Callable[[Site], cst.BaseExpression]:
     return fn
 
 
+def _type_of(node: cst.CSTNode) -> bool:
+    """`type(x)`."""
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "type" \
+        and len(node.args) == 1

@@ -8,6 +8,11 @@ from typing import Optional
 from xlate.convert import astwalk
 from xlate.convert.context import AMBIGUOUS, GLUON_ROOTS as GLUON, LOCAL, is_mxnet
 
+# a class deriving from an MXNet initializer is one too (a custom Initializer, MX519): its
+# instances are no torch init function
+INITIALIZER = "mxnet.initializer."
+
+
 def local_modules(analysis) -> set[str]:
     """The tree modules a file imports from (a `from pkg import name` may name a module)."""
     found = set()
@@ -143,14 +148,14 @@ def _scope_kinds(analysis, scope, seen) -> Optional[frozenset]:
             if resolved is AMBIGUOUS:
                 continue
             if resolved is not None:
-                if is_mxnet(resolved) and resolved.startswith(GLUON):
+                if is_mxnet(resolved) and resolved.startswith(GLUON + (INITIALIZER,)):
                     kinds.add(resolved)
                 kinds |= analysis.facts.get(resolved, frozenset())
             else:
                 local = _defined(analysis, parent, dotted)
                 if local is not None and (id(local), "class") not in seen:
                     kinds |= _scope_kinds(analysis, local, seen | {(id(local), "class")}) or frozenset()
-        return frozenset(k for k in kinds if k.startswith(GLUON)) or None
+        return frozenset(k for k in kinds if k.startswith(GLUON + (INITIALIZER,))) or None
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         returns = [r.value for r in _returns(node) if r.value is not None]
         if not returns:

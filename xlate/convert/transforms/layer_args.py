@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 import libcst as cst
 import libcst.matchers as m
 
-from xlate.convert import layerinfo
+from xlate.convert import kinds, layerinfo
 from xlate.convert.layerinfo import LayerInfo, Shape
 from xlate.convert.rulectx import NOT_LITERAL, Dynamic, Manual, Site, parse_source
 from xlate.convert.table import EQ, commas, convert_dtype
@@ -131,7 +131,31 @@ def init_fn(site: Site, name: str, default: Optional[str] = None) -> Optional[cs
         return site.emit(named)
     if value is not NOT_LITERAL:
         raise Manual(f"{name}={value!r} is not an initializer")
-    return site.value(name)  # already translated by the initializer rules
+    node = site.value(name)  # already translated by the initializer rules
+    custom = custom_initializer(site, node)
+    if custom is not None:
+        site.review(f"`{name}={custom}(...)`: {custom} is an MXNet Initializer subclass of this code, left as "
+                    f"it is (MX519 at its class); the layer calls it with the tensor: rewrite it as a function "
+                    f"that fills the tensor in place")
+    return node
+
+
+def custom_initializer(site: Site, node: cst.BaseExpression) -> Optional[str]:
+    """The class `node` makes (`BilinearUpSample()`) when it is a class of this file or tree
+    deriving from an MXNet Initializer (MX519 leaves those)."""
+    if not isinstance(node, cst.Call):
+        return None
+    dotted = cst.helpers.get_full_name_for_node(node.func)
+    if dotted is None:
+        return None
+    conv = site.conv
+    resolved = conv.resolve_expr(node.func)
+    if resolved is not None:
+        found = conv.analysis.facts.get(resolved)  # a class of another module (Note [package facts])
+    else:
+        scope = kinds._defined(conv.analysis, conv.scopes[-1], dotted)
+        found = kinds.kinds_of_class(conv.analysis, scope) if scope is not None and scope.is_class else None
+    return dotted if found and any(k.startswith(kinds.INITIALIZER) for k in found) else None
 
 
 def named_inits(site: Site, *names: str) -> None:
