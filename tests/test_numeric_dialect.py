@@ -64,3 +64,51 @@ def test_random_statistics(id, expr, moments, dtype):
 def test_dropout_modes():
     import_mxnet()
     rule_cases.check_dropout_op(dialect=True)
+
+
+UNTYPED_REDUCTIONS = '''
+from mxnet import np, npx
+npx.set_np()
+
+
+def stats(x):
+    return (x.std(), x.std(axis=1), x.std(axis=(0, 1), keepdims=True), x.var(ddof=1), x.var(0),
+            x.cumsum(), x.cumsum(axis=1), x.cumsum(1, "float64"), x.max(), x.max(axis=1),
+            x.max(keepdims=True), x.min(0, keepdims=True), x.min())
+
+
+def int_stats(x):
+    return x.cumsum(), x.cumsum(axis=0), x.max(axis=1), x.min()
+'''
+
+
+def test_reductions_on_an_untyped_value_give_mxnets_results_and_numpys():
+    """`x.std()` and friends on a function's parameter (d2l's helpers): `_mx_np_method` decides at
+    run time. A tensor (an mx.np array, converted) gets MXNet's results, ddof=0 and an integer
+    cumsum kept integer among them; a NumPy array gets NumPy's own."""
+    import numpy as onp
+
+    from xlate.convert.engine import convert_source
+    from xlate.runtime import load
+
+    mx, torch = import_mxnet(), import_torch()
+    result = convert_source(UNTYPED_REDUCTIONS)
+    assert not [d for d in result.diagnostics if d.status == "manual"], result.diagnostics
+    assert result.output.count("_mx_np_method(x, ") == 17
+    namespace = dict(vars(load()))
+    exec(compile(result.output, "<converted>", "exec"), namespace)
+    reference = {}
+    exec(UNTYPED_REDUCTIONS, reference)
+    rng = onp.random.default_rng(3)
+    a = rng.normal(size=(3, 4, 2)).astype("float32") * 3 + 1
+    i = rng.integers(-50, 50, size=(3, 4)).astype("int32")
+    for fn, data in (("stats", a), ("int_stats", i)):
+        expected = reference[fn](mx.np.array(data, dtype=data.dtype))
+        got = namespace[fn](torch.tensor(data))
+        for e, g in zip(expected, got):
+            assert tuple(g.shape) == e.shape and str(g.dtype).split(".")[-1] == str(e.dtype)
+            onp.testing.assert_allclose(g.numpy(), e.asnumpy(), rtol=1e-5, atol=1e-5)
+        for n, g in zip(reference[fn](data), namespace[fn](data)):  # a NumPy array: NumPy's own
+            onp.testing.assert_array_equal(n, g)
+    with pytest.raises(NotImplementedError, match="integer arithmetic"):
+        namespace["_mx_np_method"](torch.tensor(i), "std")

@@ -150,3 +150,41 @@ def _mx_npx_topk(data=None, axis=-1, k=1, ret_typ="indices", is_ascend=False, dt
     if ret_typ == "mask":
         return torch.zeros_like(x).scatter(dim, indices, 1.0).reshape(data.shape)
     raise ValueError(f"topk ret_typ={ret_typ!r} is not one of MXNet's")
+
+
+def _mx_np_method(array, name, *args, **kwargs):
+    """`x.std()`, `x.var()`, `x.cumsum()`, `x.max()`, `x.min()` on a value the converter could not
+    type in a file of MXNet's numpy dialect: an mx.np array (a tensor here) gives what MXNet's
+    gives (N8.7: std/var with ddof=0; cumsum over the flattened array without an axis, keeping an
+    integer dtype; max/min over the axes, 0-d without them); anything else (a NumPy array) uses
+    its own method with the same arguments."""
+    if not isinstance(array, torch.Tensor):
+        return getattr(array, name)(*args, **kwargs)
+    params = {"std": ("axis", "dtype", "out", "ddof", "keepdims"), "var": ("axis", "dtype", "out", "ddof", "keepdims"),
+              "cumsum": ("axis", "dtype", "out"), "max": ("axis", "out", "keepdims"),
+              "min": ("axis", "out", "keepdims")}[name]
+    if len(args) > len(params):
+        raise TypeError(f"{name}() takes at most {len(params)} arguments ({len(args)} given)")
+    bound = dict(zip(params, args))
+    for key, value in kwargs.items():
+        if key not in params or key in bound:
+            raise TypeError(f"{name}() got an unexpected or repeated argument {key!r}")
+        bound[key] = value
+    if bound.get("out") is not None:
+        raise NotImplementedError(f"{name}(out=...): write the result with `out[...] = ...`")
+    axis, keep, dtype = bound.get("axis"), bool(bound.get("keepdims", False)), _mx_dtype(bound.get("dtype"))
+    if isinstance(axis, list):
+        axis = tuple(axis)
+    if name in ("std", "var"):
+        if not (dtype or array.dtype).is_floating_point:
+            raise NotImplementedError(f"{name}() of an integer mx.np array: MXNet computes it in integer "
+                                      "arithmetic (the mean and the result truncated); cast it to a float dtype")
+        reduce = torch.std if name == "std" else torch.var
+        return reduce(array.to(dtype) if dtype else array, dim=axis, correction=bound.get("ddof", 0), keepdim=keep)
+    if name == "cumsum":
+        flat = array.flatten() if axis is None else array
+        return flat.cumsum(0 if axis is None else axis, dtype=dtype or array.dtype)
+    if axis is None and not keep:
+        return array.max() if name == "max" else array.min()
+    dims = tuple(range(array.dim())) if axis is None else axis
+    return (torch.amax if name == "max" else torch.amin)(array, dim=dims, keepdim=keep)

@@ -6,6 +6,8 @@ same thing the same way (`x.sum(axis=1)`: torch takes NumPy's `axis`/`keepdims` 
 reported where it does not (`x.max(axis=1)` is (values, indices) in torch, `x.std()` divides by
 n - 1, `x.cumsum()` needs an axis).
 """
+import libcst as cst
+
 from xlate.convert.rulectx import Manual, Site, Skip, unknown_receiver
 from xlate.convert.table import convert_dtype
 
@@ -29,6 +31,7 @@ _METHODS = {
     "argmax": ("a", "axis", "out"), "argmin": ("a", "axis", "out"), "cumsum": ("a", "axis", "dtype", "out"),
 }
 _SAME_SPELLING = ("sum", "mean", "prod", "argmax", "argmin")  # torch takes axis=/keepdims= for these
+_AT_RUN_TIME = ("std", "var", "cumsum", "max", "min")  # on an untyped receiver: _mx_np_method
 
 
 def transform(site: Site):
@@ -41,6 +44,8 @@ def transform(site: Site):
     if method and site.receiver_kind is None:
         if op in _SAME_SPELLING and not site.has("dtype"):
             raise Skip()
+        if op in _AT_RUN_TIME and site.matched.startswith("mxnet.numpy."):
+            return _at_run_time(site, op)
         raise Manual(unknown_receiver(site))
     x = site.value("a")
     has_axis = site.has("axis") and site.literal("axis") is not None
@@ -72,3 +77,19 @@ def transform(site: Site):
     if method:
         return site.emit("{x}." + name + "(" + ", ".join(args) + ")", **holes)
     return site.emit("torch." + name + "(" + ", ".join(["{x}"] + args) + ")", **holes)
+
+
+def _at_run_time(site: Site, op: str):
+    """`_mx_np_method(x, "std", ...)` with the call's own arguments: a tensor (an mx.np array,
+    converted) gets MXNet's results, anything else (a NumPy array) keeps its own method."""
+    call = site.node
+    receiver = call.func.value
+    head = site.emit(f'_mx_np_method({{x}}, "{op}")', x=receiver)
+    args = [head.args[0], head.args[1], *call.args]
+    args = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]] + \
+        [args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
+    what = site.code(site.receiver).strip()
+    site.fixed(f"`{what[:40]}.{op}(...)` on a value xlate could not type -> `_mx_np_method(...)`, decided at run time: "
+               f"a tensor (an mx.np array, converted) gives MXNet's result (ddof=0, cumsum over the flattened array, "
+               f"max/min over axes), anything else (a NumPy array) keeps its own method")
+    return head.with_changes(args=args)
