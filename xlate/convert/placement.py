@@ -21,6 +21,7 @@ from typing import Optional
 import libcst as cst
 
 from xlate.runtime import HELPER_RE
+from xlate.convert.visiting import FastVisitor
 
 MODULE_NAME = "_mx_compat"
 
@@ -73,7 +74,7 @@ _LITERALS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.
              cst.Tuple, cst.Dict, cst.Set)
 
 
-class _Risk(cst.CSTVisitor):
+class _Risk(FastVisitor):
     """Looks for what may run a helper when the statement executes at import time."""
 
     def __init__(self, local: set):

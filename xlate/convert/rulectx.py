@@ -11,6 +11,7 @@ import libcst as cst
 
 from xlate.convert import names
 from xlate.convert.catalogue import Rule, RuleSet
+from xlate.convert.visiting import FastTransformer
 from xlate.runtime import HELPER_RE
 
 NOT_LITERAL = object()
@@ -50,7 +51,7 @@ def parse_source(text: str) -> cst.BaseExpression:
     return cst.parse_expression(text)
 
 
-class _Fill(cst.CSTTransformer):
+class _Fill(FastTransformer):
     def __init__(self, holes: dict):
         super().__init__()
         self.holes = holes

@@ -44,6 +44,23 @@ _FORMATTING_BASES = tuple(getattr(cst, name) for name in (
 FORMATTING = frozenset(t for t in vars(cst).values() if isinstance(t, type) and issubclass(t, _FORMATTING_BASES))
 
 
+def _tables(cls: type) -> None:
+    """The class's own field hooks, and the formatting types it does not walk into."""
+    cls._visit_fields, cls._leave_fields = {}, {}
+    for name in dir(cls):
+        kind, _, rest = name.partition("_")
+        if kind not in ("visit", "leave") or "_" not in rest:
+            continue
+        node_name, _, field = rest.partition("_")
+        node_type = getattr(cst, node_name, None)
+        if isinstance(node_type, type) and issubclass(node_type, cst.CSTNode) and _own(getattr(cls, name)):
+            table = cls._visit_fields if kind == "visit" else cls._leave_fields
+            table.setdefault(node_type, {})[field] = getattr(cls, name)
+    hooked = set(cls._visit_fields) | set(cls._leave_fields)
+    cls._opaque = frozenset(t for t in FORMATTING if t not in hooked and _hook(cls, "visit", t) is None
+                            and _hook(cls, "leave", t) is None)
+
+
 class FastTransformer(cst.CSTTransformer):
     _visit_fields: dict = {}
     _leave_fields: dict = {}
@@ -52,19 +69,7 @@ class FastTransformer(cst.CSTTransformer):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._visit_fields, cls._leave_fields = {}, {}
-        for name in dir(cls):
-            kind, _, rest = name.partition("_")
-            if kind not in ("visit", "leave") or "_" not in rest:
-                continue
-            node_name, _, field = rest.partition("_")
-            node_type = getattr(cst, node_name, None)
-            if isinstance(node_type, type) and issubclass(node_type, cst.CSTNode) and _own(getattr(cls, name)):
-                table = cls._visit_fields if kind == "visit" else cls._leave_fields
-                table.setdefault(node_type, {})[field] = getattr(cls, name)
-        hooked = set(cls._visit_fields) | set(cls._leave_fields)
-        cls._opaque = frozenset(t for t in FORMATTING if t not in hooked and _hook(cls, "visit", t) is None
-                                and _hook(cls, "leave", t) is None)
+        _tables(cls)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if type(node) in self._opaque:
@@ -85,3 +90,30 @@ class FastTransformer(cst.CSTTransformer):
         fields = self._leave_fields.get(type(original_node))
         if fields is not None and attribute in fields:
             fields[attribute](self, original_node)
+
+
+class FastVisitor(cst.CSTVisitor):
+    """FastTransformer's dispatch for a visitor that only reads: hooks looked up once per node
+    type, LibCST's stubs never called, formatting not walked (Note [formatting is not walked])."""
+
+    _visit_fields: dict = {}
+    _leave_fields: dict = {}
+    _opaque: frozenset = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _tables(cls)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if type(node) in self._opaque:
+            return False
+        fn = _hook(type(self), "visit", type(node))
+        return fn is None or fn(self, node) is not False
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        fn = _hook(type(self), "leave", type(original_node))
+        if fn is not None:
+            fn(self, original_node)
+
+    on_visit_attribute = FastTransformer.on_visit_attribute
+    on_leave_attribute = FastTransformer.on_leave_attribute

@@ -19,6 +19,7 @@ import libcst as cst
 from xlate.convert import astwalk
 from xlate.convert.rulectx import Site
 from xlate.convert.transforms.train_models import _ast_of, dotted
+from xlate.convert.visiting import FastVisitor
 
 _STEPS = ("step", "update")
 
@@ -31,7 +32,7 @@ def _is_trainer(site: Site, text: str) -> bool:
     return "trainer" in text.rsplit(".", 1)[-1].lower()
 
 
-class _Steps(cst.CSTVisitor):
+class _Steps(FastVisitor):
     def __init__(self, site: Site):
         self.site = site
         self.found: Optional[str] = None

@@ -8,6 +8,7 @@ import libcst as cst
 
 from xlate.convert import kinds
 from xlate.convert.rulectx import Manual, Site
+from xlate.convert.visiting import FastVisitor
 
 
 class _ToSelf(cst.CSTTransformer):
@@ -113,22 +114,26 @@ def _layer_params(conv, cls) -> set:
 
 def _reads(body: cst.CSTNode, name: str) -> bool:
     """Whether `name` is read in `body` (after the rewrites of its MXNet uses)."""
-    found = []
+    reads = _Reads(name)
+    body.visit(reads)
+    return reads.found
 
-    class Reads(cst.CSTVisitor):
-        def visit_Attribute(self, node):
-            node.value.visit(self)
-            return False  # `x.F` is no use of F
 
-        def visit_Arg(self, node):
-            node.value.visit(self)
-            return False  # nor `f(F=1)`
+class _Reads(FastVisitor):
+    def __init__(self, name: str):
+        super().__init__()
+        self.name, self.found = name, False
 
-        def visit_Name(self, node):
-            found.append(node.value == name)
+    def visit_Attribute(self, node):
+        node.value.visit(self)
+        return False  # `x.F` is no use of F
 
-    body.visit(Reads())
-    return any(found)
+    def visit_Arg(self, node):
+        node.value.visit(self)
+        return False  # nor `f(F=1)`
+
+    def visit_Name(self, node):
+        self.found = self.found or node.value == self.name
 
 
 def _names_in(target) -> set:

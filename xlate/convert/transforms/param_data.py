@@ -3,6 +3,7 @@ import libcst as cst
 
 from xlate.convert.rulectx import Manual, Site
 from xlate.convert.transforms import param_evidence
+from xlate.convert.visiting import FastVisitor
 
 _GRAD_FNS = ("forward", "hybrid_forward", "__call__")
 _RECORDING = ("mxnet.autograd.record", "mxnet.autograd.train_mode")
@@ -21,7 +22,7 @@ def _recorded(site: Site) -> bool:
     return False
 
 
-class _SizeOf(cst.CSTVisitor):
+class _SizeOf(FastVisitor):
     def __init__(self, target):
         super().__init__()
         self.target, self.found = target, False

@@ -24,6 +24,7 @@ import libcst as cst
 from xlate.convert import astwalk
 from xlate.convert.kinds import ast_dotted as _ast_dotted
 from xlate.convert.rulectx import Site
+from xlate.convert.visiting import FastVisitor
 
 # methods only a Gluon block has (or that a training script calls only on one)
 _BLOCK_METHODS = frozenset("collect_params initialize hybridize save_parameters load_parameters save_params "
@@ -81,7 +82,7 @@ def is_model_kind(name: str) -> bool:
     return name.startswith(("mxnet.gluon.", "gluonnlp.", "gluoncv.")) and not any(n in name for n in _NOT_MODELS)
 
 
-class _Used(cst.CSTVisitor):
+class _Used(FastVisitor):
     """Name / attribute chains a block calls or passes as arguments, in order; nested
     functions and classes are not the block's code."""
 
