@@ -42,6 +42,10 @@ _FORMATTING_BASES = tuple(getattr(cst, name) for name in (
     "LeftCurlyBrace", "RightCurlyBrace", "BaseBinaryOp", "BaseBooleanOp", "BaseCompOp", "BaseUnaryOp",
     "BaseAugOp", "Asynchronous", "ParamStar", "ParamSlash", "ImportStar") if hasattr(cst, name))
 FORMATTING = frozenset(t for t in vars(cst).values() if isinstance(t, type) and issubclass(t, _FORMATTING_BASES))
+# nodes whose children are only their parentheses: their hooks run, but LibCST does not rebuild
+# them (nothing under them can change)
+LEAVES = frozenset(getattr(cst, name) for name in ("Name", "Integer", "Float", "Imaginary", "SimpleString",
+                                                   "Ellipsis") if hasattr(cst, name))
 
 
 def _tables(cls: type) -> None:
@@ -59,12 +63,14 @@ def _tables(cls: type) -> None:
     hooked = set(cls._visit_fields) | set(cls._leave_fields)
     cls._opaque = frozenset(t for t in FORMATTING if t not in hooked and _hook(cls, "visit", t) is None
                             and _hook(cls, "leave", t) is None)
+    cls._leaves = frozenset(t for t in LEAVES if t not in hooked)
 
 
 class FastTransformer(cst.CSTTransformer):
     _visit_fields: dict = {}
     _leave_fields: dict = {}
     _opaque: frozenset = frozenset()  # Note [formatting is not walked]
+    _leaves: frozenset = frozenset()
     cold: frozenset = frozenset()  # ids of nodes whose children are not walked (Note [cold statements])
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -72,9 +78,14 @@ class FastTransformer(cst.CSTTransformer):
         _tables(cls)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        if type(node) in self._opaque:
+        kind = type(node)
+        if kind in self._opaque:
             return False
-        fn = _hook(type(self), "visit", type(node))
+        fn = _hook(type(self), "visit", kind)
+        if kind in self._leaves:
+            if fn is not None:
+                fn(self, node)
+            return False  # its hooks have run: its parentheses need no walk (see LEAVES)
         return (fn is None or fn(self, node) is not False) and id(node) not in self.cold
 
     def on_leave(self, original_node, updated_node):
@@ -99,15 +110,21 @@ class FastVisitor(cst.CSTVisitor):
     _visit_fields: dict = {}
     _leave_fields: dict = {}
     _opaque: frozenset = frozenset()
+    _leaves: frozenset = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         _tables(cls)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        if type(node) in self._opaque:
+        kind = type(node)
+        if kind in self._opaque:
             return False
-        fn = _hook(type(self), "visit", type(node))
+        fn = _hook(type(self), "visit", kind)
+        if kind in self._leaves:
+            if fn is not None:
+                fn(self, node)
+            return False
         return fn is None or fn(self, node) is not False
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
