@@ -66,6 +66,19 @@ def _tables(cls: type) -> None:
     cls._leaves = frozenset(t for t in LEAVES if t not in hooked)
 
 
+def _walk_into(visitor, node: cst.CSTNode) -> bool:
+    """Runs the visitor's visit hook for `node`; whether to walk into its children."""
+    kind = type(node)
+    if kind in visitor._opaque:
+        return False
+    fn = _hook(type(visitor), "visit", kind)
+    if kind in visitor._leaves:
+        if fn is not None:
+            fn(visitor, node)
+        return False  # its hooks have run: its parentheses need no walk (see LEAVES)
+    return fn is None or fn(visitor, node) is not False
+
+
 class FastTransformer(cst.CSTTransformer):
     _visit_fields: dict = {}
     _leave_fields: dict = {}
@@ -78,15 +91,7 @@ class FastTransformer(cst.CSTTransformer):
         _tables(cls)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        kind = type(node)
-        if kind in self._opaque:
-            return False
-        fn = _hook(type(self), "visit", kind)
-        if kind in self._leaves:
-            if fn is not None:
-                fn(self, node)
-            return False  # its hooks have run: its parentheses need no walk (see LEAVES)
-        return (fn is None or fn(self, node) is not False) and id(node) not in self.cold
+        return _walk_into(self, node) and id(node) not in self.cold
 
     def on_leave(self, original_node, updated_node):
         fn = _hook(type(self), "leave", type(original_node))
@@ -117,15 +122,7 @@ class FastVisitor(cst.CSTVisitor):
         _tables(cls)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        kind = type(node)
-        if kind in self._opaque:
-            return False
-        fn = _hook(type(self), "visit", kind)
-        if kind in self._leaves:
-            if fn is not None:
-                fn(self, node)
-            return False
-        return fn is None or fn(self, node) is not False
+        return _walk_into(self, node)
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
         fn = _hook(type(self), "leave", type(original_node))
