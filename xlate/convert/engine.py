@@ -7,8 +7,7 @@ from typing import Callable, Iterable, Optional
 
 import libcst as cst
 
-from xlate.convert import astwalk
-from xlate.convert import catalogue, cold, names
+from xlate.convert import astwalk, catalogue, cold, names
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.converter import Converter
 from xlate.convert.imports import fix_imports

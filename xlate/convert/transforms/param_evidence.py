@@ -24,8 +24,7 @@ from typing import Optional
 
 import libcst as cst
 
-from xlate.convert import astwalk
-from xlate.convert import kinds, names
+from xlate.convert import astwalk, kinds, names
 
 # parameters of Gluon's own layers, as attributes of the layer
 GLUON_PARAMS = frozenset(("weight", "bias", "gamma", "beta", "alpha", "running_mean", "running_var"))
