@@ -275,3 +275,19 @@ def test_an_instance_of_a_custom_initializer_is_flagged_where_a_layer_takes_it(t
                      if "MX122 [review]" in line and "Bilinear is an MXNet Initializer subclass" in line)
     assert flagged == ["init.py:7:12", "model.py:4:12"]
     assert "MX519 [manual]" in err.getvalue()
+
+
+def test_what_made_an_expression_is_not_another_expressions_answer():
+    """kinds_of memoises by id(expr); rules ask about throw-away `ast` nodes (converter._shape),
+    and a freed node's id is soon another's. The memo used to give the second the first's answer:
+    in gluon-nlp's run_glue.py, `trainer` once read as a layer, and the backward lost its
+    `trainer.zero_grad()`, depending on where the allocator put the nodes."""
+    import ast
+
+    from xlate.convert import names
+
+    analysis = names.Analysis(ast.parse("from mxnet import gluon\ntrainer = gluon.Trainer(p, 'sgd')\n"
+                                        "net = gluon.nn.Dense(2)\n"))
+    for _ in range(20):  # CPython hands the freed node's memory to the next one of its size
+        assert analysis.constructed_by((), ast.Name(id="trainer")) == {"mxnet.gluon.Trainer"}
+        assert analysis.constructed_by((), ast.Name(id="net")) == {"mxnet.gluon.nn.Dense"}

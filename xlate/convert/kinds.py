@@ -41,13 +41,16 @@ def kinds_of(analysis, key: tuple, expr: ast.expr, seen: frozenset = frozenset()
     conditional of those), a class or factory of the tree counting as the Gluon classes it is
     or returns; None when something else may have (or it cannot be told)."""
     memo = (key, id(expr))
-    if memo in analysis._kinds:
-        return analysis._kinds[memo]
+    known = analysis._kinds.get(memo)
+    if known is not None and known[0] is expr:
+        return known[1]
     if memo in seen:
         return None
     seen = seen | {memo}
     result = _kinds(analysis, key, expr, seen)
-    analysis._kinds[memo] = result
+    # the expression is kept with its answer: a rule's throw-away `ast` node (converter._shape)
+    # freed after the call would otherwise leave its id to the next one, which got its answer
+    analysis._kinds[memo] = (expr, result)
     return result
 
 
