@@ -140,3 +140,12 @@ def test_positions_in_long_statements_and_classes():
     _same(source)
     _same(source.replace("\n", "\r\n"))
     _same(source.replace("    ", "\t"))
+
+
+def test_a_name_inside_an_index_makes_the_statement_hot():
+    """`x[target[0]]` with `target` an MXNet array is an array index (MX085). Only names used
+    directly as an index used to count, so this line was cold and kept its float index."""
+    source = ("from mxnet.gluon import nn\n\n\nclass Pick(nn.HybridBlock):\n"
+              "    def hybrid_forward(self, F, x, target):\n        out = x[target[0]]\n        return out\n")
+    assert "out = x[_mx_index(target[0])]" in convert_source(source).output
+    _same(source)

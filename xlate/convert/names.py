@@ -166,7 +166,7 @@ class Scope:
     node: Optional[ast.AST] = None  # the def or class statement (None for the module)
     declared: dict = field(default_factory=dict)  # `global`/`nonlocal` names -> the scope they live in
     grad_reads: set = field(default_factory=set)  # names read as `name.grad` here (arrays with a gradient)
-    index_names: set = field(default_factory=set)  # names used as an index: `x[name]`, `x[name, :]`
+    index_names: set = field(default_factory=set)  # names in an index: `x[name]`, `x[name, :]`, `x[t[i]]`
 
 
 class Analysis:
@@ -718,4 +718,5 @@ class _Collector:
                 scope.grad_reads.add(node.value.id)
             elif isinstance(node, ast.Subscript):
                 index = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-                scope.index_names.update(i.id for i in index if isinstance(i, ast.Name))
+                # every name in it: `x[target[idx]]` is an array index when `target` is an array
+                scope.index_names.update(n.id for i in index for n in astwalk.walk(i) if isinstance(n, ast.Name))
