@@ -149,3 +149,39 @@ def test_a_name_inside_an_index_makes_the_statement_hot():
               "    def hybrid_forward(self, F, x, target):\n        out = x[target[0]]\n        return out\n")
     assert "out = x[_mx_index(target[0])]" in convert_source(source).output
     _same(source)
+
+
+def _frozen(source: str) -> list[str]:
+    """The text of the expressions frozen inside hot statements (Note [cold expressions])."""
+    tree = ast.parse(source)
+    module = cst.parse_module(source)
+    pairing = cold.Pairing(source, module, tree, cold.hot_words(names.Analysis(tree),
+                                                                RuleSet(catalogue.load(), lambda c: True)))
+    found = []
+
+    class Collect(cst.CSTVisitor):
+        def on_visit(self, node):
+            if id(node) in pairing.frozen:
+                found.append(module.code_for_node(node).strip().rstrip(","))
+                return False
+            return True
+
+    module.visit(Collect())
+    return found
+
+
+def test_what_is_frozen():
+    source = (
+        "from mxnet import nd\n"
+        "def f(self, x, y, n):\n"
+        "    self.out = nd.relu(self.conv(x), axis=n)\n"   # the target, the inner call, the keyword argument
+        "    z = x.asnumpy() + y.shape[0]\n"               # a rule's member (`.shape`) has its receiver frozen
+        "    if self.a is None and nd.sum(x):\n"           # `is` is no operator of a rule
+        "        pass\n"
+        "    w = y == n\n"                                   # `==` is (compare_dtype): walked, not its sides
+        "    v = lambda t: t + 1; u = [nd.ones(1)]\n"      # a lambda is walked whole
+        "    return x\n"                                    # cold as a statement
+    )
+    assert _frozen(source) == ["self.out =", "self.conv(x)", "axis=n", "z =", "x", "y", "0", "self.a is None", "x",
+                               "w =", "y", "== n", "v =", "u =", "1"]
+    _same(source)

@@ -23,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import libcst as cst
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
@@ -723,3 +724,74 @@ def test_astwalk_yields_what_ast_walk_yields_less_the_token_nodes():
                                                      if not isinstance(c, tokens)], name
         checked += 1
     assert checked >= 70
+
+
+def test_children_and_walk_follow_libcsts_own_walk():
+    """xlate/convert/visiting.py (Note [reading without LibCST's walk]): `children` gives what
+    LibCST walks into, less formatting, in its order; FastVisitor.walk calls the visit hooks
+    LibCST's walk would, in the same order, and prunes where a hook returns False."""
+    from xlate.convert.visiting import FORMATTING, FastVisitor, children
+
+    class Everything(cst.CSTVisitor):
+        def __init__(self):
+            self.seen, self.kids = [], {}
+
+        def on_visit(self, node):
+            if type(node) in FORMATTING:
+                return False
+            self.seen.append(node)
+            return True
+
+    class Calls(FastVisitor):  # records calls, does not look inside a def
+        def __init__(self):
+            self.calls = []
+
+        def visit_Call(self, node):
+            self.calls.append(node)
+
+        def visit_FunctionDef(self, node):
+            return False
+
+    class LibcstCalls(cst.CSTVisitor):
+        def __init__(self):
+            self.calls = []
+
+        def visit_Call(self, node):
+            self.calls.append(node)
+
+        def visit_FunctionDef(self, node):
+            return False
+
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures"
+    sources = [p.read_text(encoding="utf-8") for p in sorted(fixtures.rglob("*.py"))]
+    sources += [text for _, text in STDLIB[:40]]
+    checked = 0
+    for text in sources:
+        try:
+            module = cst.parse_module(text)
+        except Exception:
+            continue
+        everything = Everything()
+        module.visit(everything)
+        walked = []
+        stack = [module]
+        while stack:  # the preorder `children` gives
+            node = stack.pop()
+            walked.append(node)
+            stack.extend(reversed(children(node)))
+        assert [id(n) for n in walked] == [id(n) for n in everything.seen]
+        fast, slow = Calls(), LibcstCalls()
+        fast.walk(module)
+        module.visit(slow)
+        assert [id(n) for n in fast.calls] == [id(n) for n in slow.calls]
+        checked += 1
+    assert checked >= 60
+
+
+def test_a_fast_visitor_with_leave_hooks_is_refused():
+    from xlate.convert.visiting import FastVisitor
+
+    with pytest.raises(TypeError, match="visit hooks only"):
+        class Leaves(FastVisitor):
+            def leave_Call(self, node):
+                pass

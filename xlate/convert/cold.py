@@ -28,11 +28,14 @@ import functools
 import itertools
 import re
 import unicodedata
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 import libcst as cst
 
 from xlate.convert.context import LOCAL, is_mxnet
+from xlate.convert.converter import ARRAY_INDEX, GRAD_WRITE
+from xlate.convert.names import ident
+from xlate.convert.visiting import children
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _ALWAYS = ("def", "class", "lambda", "import")  # scopes; imports (a course library's is reported)
@@ -42,9 +45,20 @@ class _Mismatch(Exception):
     pass
 
 
-def hot_words(analysis, rules) -> Optional[tuple]:
-    """The patterns of the words that may make a statement change (None: any may): the
-    file's own names, and the catalogue's (compiled once per rule set)."""
+class Hot(NamedTuple):
+    """What makes a statement hot: the file's hot names, the rules' members (an attribute after
+    its dot) and operators, as patterns for its text and as sets for its expressions (Note
+    [cold expressions]); `compare_ops` None: an operator rule of a kind the expression scan
+    does not know, which turns that scan off."""
+    patterns: tuple  # the names, the operators (the members are _MEMBER's words found in `members`)
+    names: frozenset
+    members: frozenset
+    compare_ops: Optional[frozenset]
+
+
+def hot_words(analysis, rules) -> Optional[Hot]:
+    """The words that may make a statement change (None: any may): the file's own names, and
+    the catalogue's."""
     words = set(_ALWAYS)
     for scope in analysis.scopes.values():
         if scope.star_mx or scope.star_local:  # names from `import *` are not seen here
@@ -54,24 +68,43 @@ def hot_words(analysis, rules) -> Optional[tuple]:
         words.update(scope.grad_reads)
         words.update(name for name in scope.index_names
                      if analysis.classify(scope.key, ast.Name(id=name)) in ("nd", "mxnp"))
-    return re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words))) + r")\b"), _rule_pattern(rules)
+    members, operators = _rule_words(rules)
+    patterns = (re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words))) + r")\b"), _operators(operators))
+    return Hot(patterns, frozenset(words), members, _compare_ops(operators))
 
 
-def _rule_pattern(rules) -> re.Pattern:
+# an attribute after its dot, also across a line break or a comment inside brackets: its word is
+# looked up in a set (an alternation of the rules' 500 members cost the regex engine 4x as much)
+_MEMBER = re.compile(r"\.\s*(?:#[^\n]*\s*)*([A-Za-z_]\w*)")
+
+
+def _rule_words(rules) -> tuple[frozenset, frozenset]:
     found = set()
     for table in (rules.calls, rules.references, rules.assigns, rules.defs, rules.classes):
         for key in table:
             found.add(key.rsplit(".", 1)[-1])
     found.discard("")
-    return _compiled(frozenset(found), frozenset(getattr(rules, "operators", None) or ()))
+    return frozenset(found), frozenset(getattr(rules, "operators", None) or ())
 
 
 @functools.lru_cache(maxsize=8)
-def _compiled(words: frozenset, operators: frozenset) -> re.Pattern:
-    # an attribute after its dot, also across a line break or a comment inside brackets
-    alternatives = [r"\.\s*(?:#[^\n]*\s*)*(?:" + "|".join(sorted(map(re.escape, words))) + r")\b"]
-    alternatives += [re.escape(op) for op in sorted(operators)]
-    return re.compile("|".join(alternatives))
+def _operators(operators: frozenset) -> Optional[re.Pattern]:
+    if not operators:
+        return None
+    return re.compile("|".join(re.escape(op) for op in sorted(operators, key=lambda op: (-len(op), op))))
+
+
+# Operator rules whose trigger is a name, not the operator: `x[idx]` with idx an MXNet array
+# (its name is hot: index_names), an in-place write to an array with a gradient (grad_reads)
+_NAME_TRIGGERED = frozenset({ARRAY_INDEX, GRAD_WRITE})
+_COMPARE_OPS = {"==": cst.Equal, "!=": cst.NotEqual, "<": cst.LessThan, "<=": cst.LessThanEqual,
+                ">": cst.GreaterThan, ">=": cst.GreaterThanEqual}
+
+
+def _compare_ops(operators: frozenset) -> Optional[frozenset]:
+    if not operators <= _NAME_TRIGGERED | set(_COMPARE_OPS):
+        return None
+    return frozenset(_COMPARE_OPS[op] for op in operators if op in _COMPARE_OPS)
 
 
 class Pairing:
@@ -88,12 +121,16 @@ class Pairing:
         self.starts: dict[int, tuple[int, str]] = {}
         self.lines_of: dict[int, cst.SimpleStatementLine] = {}  # id(small statement) -> its line
         self.hot_lines: Optional[list[int]] = None  # prefix counts: hot lines among the first i
+        self.frozen: set[int] = set()  # Note [cold expressions]
+        self._scan: Optional[_Scan] = None
         if hot is not None:
             self.hot_lines = _hot_lines(self.lines, hot)
+            if getattr(hot, "compare_ops", None) is not None:
+                self._scan = _Scan(hot, self.frozen)
         try:
             self._body(module.body, tree.body)
         except _Mismatch:
-            self.cold, self.starts = set(), {}
+            self.cold, self.starts, self.frozen = set(), {}, set()
 
     def _is_hot(self, node: ast.stmt) -> bool:
         counts = self.hot_lines
@@ -111,6 +148,9 @@ class Pairing:
                 self.lines_of.update((id(small), stmt) for small in stmt.body)
                 if not any(self._is_hot(s) for s in group):
                     self.cold.add(id(stmt))
+                elif self._scan is not None:
+                    for small in stmt.body:
+                        self._scan.root(small)
                 continue
             if i >= len(statements):
                 raise _Mismatch()
@@ -145,6 +185,8 @@ class Pairing:
             raise _Mismatch()
         if not self._is_hot(node):
             self.cold.add(id(stmt))
+        elif self._scan is not None:
+            self._scan.header(stmt)
         if isinstance(stmt, (cst.If, cst.For, cst.While)):
             self._block(stmt.body, node.body)
             self._orelse(stmt.orelse, node.orelse)
@@ -184,7 +226,7 @@ if hasattr(cst, "TryStar") and hasattr(ast, "TryStar"):
     _PAIRS[cst.TryStar] = (ast.TryStar,)
 if hasattr(cst, "Match") and hasattr(ast, "Match"):
     _PAIRS[cst.Match] = (ast.Match,)
-def _hot_lines(lines: list[str], patterns: tuple) -> list[int]:
+def _hot_lines(lines: list[str], hot_words: Hot) -> list[int]:
     """Prefix counts of the lines a hot word touches (one spanning lines marks them all)."""
     if not all(line.isascii() for line in lines):  # identifiers as Python reads them (NFKC)
         lines = [unicodedata.normalize("NFKC", line) for line in lines]
@@ -192,15 +234,87 @@ def _hot_lines(lines: list[str], patterns: tuple) -> list[int]:
     breaks = list(itertools.accumulate(len(line) + 1 for line in lines[:-1]))  # just after each "\n"
     breaks = [b - 1 for b in breaks]  # each "\n" itself
     hot = bytearray(len(lines))
-    for pattern in patterns:
-        for m in pattern.finditer(text):
-            first = bisect.bisect_left(breaks, m.start())
-            last = bisect.bisect_left(breaks, max(m.end() - 1, m.start()))
-            hot[first: last + 1] = b"\x01" * (last + 1 - first)
-    counts = [0]
-    for flag in hot:
-        counts.append(counts[-1] + flag)
-    return counts
+
+    def mark(m: re.Match) -> None:
+        first = bisect.bisect_left(breaks, m.start())
+        last = bisect.bisect_left(breaks, max(m.end() - 1, m.start()))
+        hot[first: last + 1] = b"\x01" * (last + 1 - first)
+
+    for pattern in hot_words.patterns:
+        if pattern is not None:
+            for m in pattern.finditer(text):
+                mark(m)
+    members = hot_words.members
+    for m in _MEMBER.finditer(text):
+        if m.group(1) in members:
+            mark(m)
+    return [0, *itertools.accumulate(hot)]
 
 
 _TRY = tuple(t for t in (cst.Try, getattr(cst, "TryStar", None)) if t is not None)
+
+
+# Note [cold expressions]
+# A hot statement is mostly made of expressions that hold no hot word either: in
+# `x = F.Activation(self.bn1(self.conv1(x)), act_type='relu')` only `F.Activation` can change.
+# The words of Note [cold statements] are looked for in the statement's own nodes: a name
+# (anywhere: an attribute, a keyword) among the file's hot names, an attribute named like a
+# rule's member, a lambda, a comparison an operator rule matches. An expression holding none is
+# *frozen*: the converter walks neither into it nor runs its hooks, so LibCST keeps it as it
+# is. Strings and comments do not count here (a rule reads a string only inside a call it
+# matched, whose name is hot). Only small statements (an assignment, a return, an expression)
+# and the headers of compound statements are looked into; a lambda is walked whole. The
+# operator rules whose trigger is a name (an MXNet array as an index, a write to an array with
+# a gradient) are found by that name; an operator rule of any other kind turns the scan off.
+
+_ROOTS = (cst.Expr, cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Return, cst.Assert, cst.Raise)
+_ATOMS = frozenset({cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis})
+
+
+class _Scan:
+    def __init__(self, hot: Hot, frozen: set):
+        self.names, self.members, self.ops = hot.names, hot.members, hot.compare_ops
+        self.frozen = frozen
+
+    def root(self, small: cst.CSTNode) -> None:
+        """A small statement: its children that hold no hot word are frozen."""
+        if isinstance(small, _ROOTS):
+            self._freeze_cold(children(small), always=True)
+
+    def header(self, stmt: cst.CSTNode) -> None:
+        if isinstance(stmt, (cst.If, cst.While)):
+            self._freeze_cold([stmt.test], always=True)
+        elif isinstance(stmt, cst.For):
+            self._freeze_cold([stmt.target, stmt.iter], always=True)
+        elif isinstance(stmt, cst.With):
+            self._freeze_cold(list(stmt.items), always=True)
+
+    def _freeze_cold(self, nodes: list, always: bool = False) -> bool:
+        """Whether any of `nodes` is hot; if one is (or `always`), the others are frozen (a
+        cold node's parent is frozen instead, or its own parent...)."""
+        flags = [self.hot(n) for n in nodes]
+        if always or any(flags):
+            self.frozen.update(id(n) for n, hot in zip(nodes, flags) if not hot)
+            return True
+        return False
+
+    def hot(self, node: cst.CSTNode) -> bool:
+        """Whether `node` holds a hot word; when it does, its children that hold none are frozen."""
+        kind = type(node)
+        if kind is cst.Name:
+            return ident(node.value) in self.names
+        if kind in _ATOMS:
+            return False
+        if kind is cst.Lambda:
+            return True  # a scope of its own: walked whole
+        if kind is cst.Attribute:
+            attr = ident(node.attr.value)
+            if self.hot(node.value):
+                return True
+            if attr in self.members or attr in self.names:
+                self.frozen.add(id(node.value))
+                return True
+            return False
+        if kind is cst.Comparison and any(type(t.operator) in self.ops for t in node.comparisons):
+            return self._freeze_cold(children(node), always=True)
+        return self._freeze_cold(children(node))

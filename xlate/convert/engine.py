@@ -62,15 +62,15 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
     long_names = frozenset(short for short in _SHORT if _bound_elsewhere(analysis, short))
     fast = (options or {}).get("cold", True)  # Note [cold statements]
     pairing = cold.Pairing(source, module, tree, cold.hot_words(analysis, rules) if fast else None)
-    cold_ids = frozenset(pairing.cold)
+    cold_ids, frozen_ids = frozenset(pairing.cold), frozenset(pairing.frozen)
     conv = Converter(module, analysis, rules, long_names=long_names, options=options)
-    conv.cold = cold_ids
+    conv.cold, conv.frozen = cold_ids, frozen_ids
     out = module.visit(conv)
     kept = frozenset(s for s in (conv.torch_uses & set(_SHORT)) - long_names if _mx_import_kept(analysis, conv, s))
     if kept:
         conv.__dict__.clear()  # see the end
         conv = Converter(module, analysis, rules, long_names=long_names | kept, options=options)
-        conv.cold = cold_ids
+        conv.cold, conv.frozen = cold_ids, frozen_ids
         out = module.visit(conv)
     # a helper a later rewrite replaced (a lazy layer made eager by Sequential.add) is not pasted
     helpers = [h for h in conv.helpers if conv.helper_uses[h] > 0]

@@ -12,7 +12,7 @@ import libcst as cst
 
 from xlate.convert import names
 from xlate.convert.placement import HelperImport, inline_position
-from xlate.convert.visiting import FastTransformer
+from xlate.convert.visiting import NODES, FastTransformer, children
 from xlate.runtime import closure, sources as helper_sources
 
 _TORCH_IMPORTS = (
@@ -41,6 +41,20 @@ _STATEMENT_LEVEL = (cst.Module, cst.SimpleStatementLine, cst.BaseCompoundStateme
     (cst.ExceptStarHandler,) if hasattr(cst, "ExceptStarHandler") else ())
 
 
+# by type: isinstance of LibCST's abstract bases is a Python call (ABCMeta.__instancecheck__)
+_WALKED = frozenset(t for t in NODES if issubclass(t, _STATEMENT_LEVEL))
+_COMPOUND = frozenset(t for t in NODES if issubclass(t, cst.BaseCompoundStatement))
+_BLOCKS = _WALKED - {cst.Module, cst.Import, cst.ImportFrom}
+_IMPORTS = (cst.Import, cst.ImportFrom)
+
+
+def _holds_import(node: cst.CSTNode) -> bool:
+    """Whether an import statement is somewhere in this statement's blocks."""
+    if type(node) is cst.SimpleStatementLine or type(node) is cst.SimpleStatementSuite:
+        return any(type(s) in _IMPORTS for s in node.body)
+    return any(_holds_import(child) for child in children(node) if type(child) in _BLOCKS)
+
+
 @functools.lru_cache(maxsize=None)
 def _statement(text: str) -> cst.BaseStatement:
     return cst.parse_statement(text)
@@ -58,10 +72,13 @@ class _ImportFixer(FastTransformer):
         self.dropped: dict[int, cst.Pass] = {}
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        return isinstance(node, _STATEMENT_LEVEL) and super().on_visit(node)
+        kind = type(node)
+        if kind in _COMPOUND and not _holds_import(node):
+            return False  # walked, it would be rebuilt with all it holds
+        return kind in _WALKED and super().on_visit(node)
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
-        return any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in node.body)
+        return any(type(s) in _IMPORTS for s in node.body)
 
     def visit_Import(self, node: cst.Import) -> bool:
         return False

@@ -103,13 +103,13 @@ class _Risk(FastVisitor):
 
     # a function's or lambda's body runs later, when it is called
     def visit_Lambda(self, node: cst.Lambda) -> bool:
-        node.params.visit(self)
+        self.walk(node.params)
         return False
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         for part in (*node.decorators, node.params, node.returns):
             if part is not None:
-                part.visit(self)
+                self.walk(part)
         return False
 
 
@@ -118,5 +118,5 @@ def _runs_helpers(stmt: cst.CSTNode, local: set) -> bool:
             isinstance(s, (cst.Import, cst.ImportFrom, cst.Pass)) for s in stmt.body):
         return False
     risk = _Risk(local)
-    stmt.visit(risk)
+    risk.walk(stmt)
     return risk.found

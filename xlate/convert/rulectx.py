@@ -11,7 +11,7 @@ import libcst as cst
 
 from xlate.convert import names
 from xlate.convert.catalogue import Rule, RuleSet
-from xlate.convert.visiting import FastTransformer
+from xlate.convert.visiting import FastTransformer, children
 from xlate.runtime import HELPER_RE
 
 NOT_LITERAL = object()
@@ -38,10 +38,24 @@ _HOLE_PREFIX = "__xlate_hole_"
 
 
 @functools.lru_cache(maxsize=4096)
-def _parse_template(template: str) -> cst.BaseExpression:
+def _parse_template(template: str) -> tuple[cst.BaseExpression, frozenset]:
     """Parse a template once; its {holes} become placeholder names (CST nodes are immutable,
-    so one parsed tree serves every use)."""
-    return cst.parse_expression(_HOLE_RE.sub(lambda m: _HOLE_PREFIX + m.group(1), template))
+    so one parsed tree serves every use). With it, the ids of its parts that hold no hole:
+    filling does not walk into them (Note [cold expressions] in xlate/convert/cold.py)."""
+    tree = cst.parse_expression(_HOLE_RE.sub(lambda m: _HOLE_PREFIX + m.group(1), template))
+    solid: set[int] = set()
+
+    def holds_hole(node: cst.CSTNode) -> bool:
+        if type(node) is cst.Name:
+            return node.value.startswith(_HOLE_PREFIX)
+        flags = [(child, holds_hole(child)) for child in children(node)]
+        if any(flag for _, flag in flags):
+            solid.update(id(child) for child, flag in flags if not flag)
+            return True
+        return False
+
+    holds_hole(tree)
+    return tree, frozenset(solid)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -196,10 +210,12 @@ class Site:
             if isinstance(node, LOOSE) and not node.lpar and not _is_argument_hole(template, k):
                 node = node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
             filled[k] = node
-        parsed = _parse_template(template)
+        parsed, solid = _parse_template(template)
         if not filled:
             return parsed
-        return parsed.visit(_Fill(filled))
+        fill = _Fill(filled)
+        fill.frozen = solid
+        return parsed.visit(fill)
 
     def verbatim(self, **sizes: Any) -> cst.Call:
         """The call as written, for the rule's Gluon-signature helper (`nn.BatchNorm(...)` ->

@@ -7,6 +7,8 @@ hooks in a table built when the class is defined.
 """
 from __future__ import annotations
 
+import dataclasses
+import inspect
 from typing import Any
 
 import libcst as cst
@@ -85,17 +87,21 @@ class FastTransformer(cst.CSTTransformer):
     _opaque: frozenset = frozenset()  # Note [formatting is not walked]
     _leaves: frozenset = frozenset()
     cold: frozenset = frozenset()  # ids of nodes whose children are not walked (Note [cold statements])
+    frozen: frozenset = frozenset()  # ids of nodes neither walked nor hooked (Note [cold expressions])
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         _tables(cls)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        return _walk_into(self, node) and id(node) not in self.cold
+        key = id(node)
+        return key not in self.frozen and _walk_into(self, node) and key not in self.cold
 
     def on_leave(self, original_node, updated_node):
         fn = _hook(type(self), "leave", type(original_node))
-        return updated_node if fn is None else fn(self, original_node, updated_node)
+        if fn is None or id(original_node) in self.frozen:
+            return updated_node
+        return fn(self, original_node, updated_node)
 
     def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
         fields = self._visit_fields.get(type(node))
@@ -108,9 +114,64 @@ class FastTransformer(cst.CSTTransformer):
             fields[attribute](self, original_node)
 
 
+# Note [reading without LibCST's walk]
+# LibCST's visit rebuilds every node it walks into, for a visitor that only reads as for a
+# transformer. `children` gives a node's children in LibCST's own order (the order its
+# `_visit_and_replace_children` visits its fields in, which is the source's), leaving out
+# formatting (Note [formatting is not walked]); FastVisitor.walk calls a visitor's visit hooks
+# over them, a fifth of the cost. tests/test_properties.py checks both against LibCST's walk.
+
+# fields that hold formatting, or no node at all (the order of the rest is looked up once)
+_NOT_CHILDREN = frozenset({"lpar", "rpar", "comma", "semicolon", "equal", "dot", "star", "colon", "lbracket",
+                           "rbracket", "lbrace", "rbrace", "operator", "asynchronous", "header", "footer",
+                           "leading_lines", "lines_after_decorators", "trailing_whitespace"})
+_ORDER: dict[type, tuple[str, ...]] = {}
+
+
+def _order(kind: type) -> tuple[str, ...]:
+    if kind in LEAVES:
+        return ()
+    declared = [f.name for f in dataclasses.fields(kind)]
+    visited = [c for c in kind._visit_and_replace_children.__code__.co_consts if isinstance(c, str) and c in declared]
+    order = dict.fromkeys(visited + declared)
+    return tuple(n for n in order if n not in _NOT_CHILDREN and not n.startswith("whitespace"))
+
+
+def children(node: cst.CSTNode) -> list:
+    """The node's children that are not formatting, in the order LibCST walks them."""
+    kind = type(node)
+    try:
+        fields = _ORDER[kind]
+    except KeyError:
+        fields = _ORDER[kind] = _order(kind)
+    found = []
+    for name in fields:
+        value = getattr(node, name)
+        kind = type(value)
+        if kind in NODES:
+            found.append(value)
+        elif kind is tuple or kind is list:
+            found.extend(v for v in value if type(v) in NODES)
+    return found
+
+
+def _subclasses(base: type) -> set:
+    found = set()
+    for sub in base.__subclasses__():
+        found |= {sub} | _subclasses(sub)
+    return found
+
+
+# the node types `children` keeps, tested by type (an isinstance test of LibCST's abstract base
+# classes goes through ABCMeta.__instancecheck__, a Python call each time)
+NODES = frozenset(t for t in _subclasses(cst.CSTNode) if t not in FORMATTING and not inspect.isabstract(t))
+
+
 class FastVisitor(cst.CSTVisitor):
     """FastTransformer's dispatch for a visitor that only reads: hooks looked up once per node
-    type, LibCST's stubs never called, formatting not walked (Note [formatting is not walked])."""
+    type, LibCST's stubs never called, formatting not walked (Note [formatting is not walked]).
+    `walk(node)` runs its visit hooks without LibCST's walk (Note [reading without LibCST's
+    walk]): a subclass has visit hooks only (one that returns False prunes)."""
 
     _visit_fields: dict = {}
     _leave_fields: dict = {}
@@ -120,6 +181,22 @@ class FastVisitor(cst.CSTVisitor):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         _tables(cls)
+        hooks = [name for name in dir(cls) if name.startswith("leave_") and _own(getattr(cls, name))]
+        if hooks or cls._visit_fields:
+            raise TypeError(f"{cls.__name__}: FastVisitor.walk runs node visit hooks only, not {hooks or 'field hooks'}")
+
+    def walk(self, node: cst.CSTNode) -> None:
+        """Visit `node` and what is under it, in LibCST's order, calling the visit hooks."""
+        kind = type(self)
+        stack = [node]
+        while stack:
+            node = stack.pop()
+            fn = _hook(kind, "visit", type(node))
+            if fn is not None and fn(self, node) is False:
+                continue
+            found = children(node)
+            found.reverse()
+            stack.extend(found)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         return _walk_into(self, node)

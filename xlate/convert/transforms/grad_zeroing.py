@@ -53,7 +53,7 @@ class _Steps(FastVisitor):
 def _step_in(site: Site, stmts) -> Optional[str]:
     finder = _Steps(site)
     for stmt in stmts:
-        stmt.visit(finder)
+        finder.walk(stmt)
         if finder.found:
             return finder.found
     return None

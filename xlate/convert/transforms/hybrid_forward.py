@@ -115,7 +115,7 @@ def _layer_params(conv, cls) -> set:
 def _reads(body: cst.CSTNode, name: str) -> bool:
     """Whether `name` is read in `body` (after the rewrites of its MXNet uses)."""
     reads = _Reads(name)
-    body.visit(reads)
+    reads.walk(body)
     return reads.found
 
 
@@ -125,11 +125,11 @@ class _Reads(FastVisitor):
         self.name, self.found = name, False
 
     def visit_Attribute(self, node):
-        node.value.visit(self)
+        self.walk(node.value)
         return False  # `x.F` is no use of F
 
     def visit_Arg(self, node):
-        node.value.visit(self)
+        self.walk(node.value)
         return False  # nor `f(F=1)`
 
     def visit_Name(self, node):

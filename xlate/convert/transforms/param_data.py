@@ -36,7 +36,7 @@ def _size_taken(site: Site) -> bool:
     if not site.conv.statement_stack:
         return False
     seen = _SizeOf(site.original)
-    site.conv.statement_stack[-1].visit(seen)
+    seen.walk(site.conv.statement_stack[-1])
     return seen.found
 
 

@@ -109,7 +109,7 @@ class _Used(FastVisitor):
 def models_in(site: Site, body: cst.CSTNode) -> list[str]:
     """The model expressions a block runs (Note [training mode])."""
     used = _Used()
-    body.visit(used)
+    used.walk(body)
     analysis, scope = site.conv.analysis, site.conv.scopes[-1]
     evidence = _evidence(analysis)
     models = []
