@@ -129,3 +129,46 @@ def test_a_wrong_dtype_or_value_is_reported(frameworks):
     assert "6 of 6 elements differ" in m.format() and err == 0.5
     [(_, m, _)] = rule_cases.compare_outputs([torch.ones(3)], (mx.nd.array(x), mx.nd.array(x)))
     assert "1 items where MXNet gives 2" in m.format()
+
+
+UNTYPED_REPEAT = '''
+from mxnet import nd
+
+
+def upsample(x, stride=2):
+    return x.repeat(axis=-1, repeats=stride).repeat(axis=-2, repeats=stride)
+
+
+def flat(x):
+    return x.repeat(3)
+
+
+def rows(x, n):
+    return x.repeat(n, 0)
+'''
+
+
+def test_repeat_on_an_untyped_value_repeats_elements_as_mxnet_and_numpy_do(frameworks):
+    """YOLOv3's `_upsample(x)`: `x.repeat(axis=-1, repeats=stride)` on a parameter xlate cannot
+    type. torch's Tensor.repeat tiles; MXNet's and NumPy's repeat each element. `_mx_np_method`
+    decides at run time: a tensor gets MXNet's result, a NumPy array NumPy's own."""
+    from xlate.convert.engine import convert_source
+    from xlate.runtime import load
+
+    mx, torch, onp = frameworks
+    result = convert_source(UNTYPED_REPEAT)
+    assert not [d for d in result.diagnostics if d.status != "fixed"], result.diagnostics
+    code = result.output.split("\ndef _mx_")[0]  # the helpers pasted after it
+    assert code.count("_mx_np_method(") == 4 and ".repeat(" not in code
+    namespace = dict(vars(load()))
+    exec(compile(result.output, "<converted>", "exec"), namespace)
+    reference: dict = {}
+    exec(UNTYPED_REPEAT, reference)
+    data = onp.arange(24, dtype="float32").reshape(2, 3, 4)
+    for call in (lambda ns, x: ns["upsample"](x), lambda ns, x: ns["upsample"](x, 3), lambda ns, x: ns["flat"](x),
+                 lambda ns, x: ns["rows"](x, 2)):
+        expected = call(reference, mx.nd.array(data)).asnumpy()
+        got = call(namespace, torch.tensor(data)).numpy()
+        assert got.shape == expected.shape
+        onp.testing.assert_array_equal(got, expected)
+        onp.testing.assert_array_equal(call(namespace, data), call(reference, data))  # NumPy's own

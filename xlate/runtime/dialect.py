@@ -154,15 +154,16 @@ def _mx_npx_topk(data=None, axis=-1, k=1, ret_typ="indices", is_ascend=False, dt
 
 def _mx_np_method(array, name, *args, **kwargs):
     """`x.std()`, `x.var()`, `x.cumsum()`, `x.max()`, `x.min()` on a value the converter could not
-    type in a file of MXNet's numpy dialect: an mx.np array (a tensor here) gives what MXNet's
-    gives (N8.7: std/var with ddof=0; cumsum over the flattened array without an axis, keeping an
-    integer dtype; max/min over the axes, 0-d without them); anything else (a NumPy array) uses
-    its own method with the same arguments."""
+    type in a file of MXNet's numpy dialect, and `x.repeat(...)` on one in any MXNet file: an
+    MXNet array (a tensor here) gives what MXNet's gives (N8.7: std/var with ddof=0; cumsum over
+    the flattened array without an axis, keeping an integer dtype; max/min over the axes, 0-d
+    without them; repeat each element, not torch's tiling, over the flattened array without an
+    axis); anything else (a NumPy array) uses its own method with the same arguments."""
     if not isinstance(array, torch.Tensor):
         return getattr(array, name)(*args, **kwargs)
     params = {"std": ("axis", "dtype", "out", "ddof", "keepdims"), "var": ("axis", "dtype", "out", "ddof", "keepdims"),
               "cumsum": ("axis", "dtype", "out"), "max": ("axis", "out", "keepdims"),
-              "min": ("axis", "out", "keepdims")}[name]
+              "min": ("axis", "out", "keepdims"), "repeat": ("repeats", "axis")}[name]
     if len(args) > len(params):
         raise TypeError(f"{name}() takes at most {len(params)} arguments ({len(args)} given)")
     bound = dict(zip(params, args))
@@ -172,6 +173,10 @@ def _mx_np_method(array, name, *args, **kwargs):
         bound[key] = value
     if bound.get("out") is not None:
         raise NotImplementedError(f"{name}(out=...): write the result with `out[...] = ...`")
+    if name == "repeat":  # NDArray.repeat(repeats, axis=None), mx.np's and NumPy's alike
+        if "repeats" not in bound:
+            raise TypeError("repeat() missing the argument 'repeats'")
+        return torch.repeat_interleave(array, bound["repeats"], dim=bound.get("axis"))
     axis, keep, dtype = bound.get("axis"), bool(bound.get("keepdims", False)), _mx_dtype(bound.get("dtype"))
     if isinstance(axis, list):
         axis = tuple(axis)

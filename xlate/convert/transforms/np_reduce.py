@@ -82,14 +82,21 @@ def transform(site: Site):
 def _at_run_time(site: Site, op: str):
     """`_mx_np_method(x, "std", ...)` with the call's own arguments: a tensor (an mx.np array,
     converted) gets MXNet's results, anything else (a NumPy array) keeps its own method."""
+    return method_at_run_time(site, op, "a tensor (an mx.np array, converted) gives MXNet's result (ddof=0, cumsum "
+                                        "over the flattened array, max/min over axes), anything else (a NumPy "
+                                        "array) keeps its own method")
+
+
+def method_at_run_time(site: Site, op: str, how: str):
+    """`x.op(args)` -> `_mx_np_method(x, "op", args)`, reported fixed: `how` it decides."""
+    what = " ".join(site.code(site.original.func.value).split())  # the receiver as written
+    what = what if len(what) <= 40 else what[:37] + "..."
+    site.fixed(f"`{what}.{op}(...)` on a value xlate could not type -> `_mx_np_method(...)`, "
+               f"decided at run time: {how}")
     call = site.node
     receiver = call.func.value
     head = site.emit(f'_mx_np_method({{x}}, "{op}")', x=receiver)
     args = [head.args[0], head.args[1], *call.args]
     args = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]] + \
         [args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
-    what = site.code(site.receiver).strip()
-    site.fixed(f"`{what[:40]}.{op}(...)` on a value xlate could not type -> `_mx_np_method(...)`, decided at run time: "
-               f"a tensor (an mx.np array, converted) gives MXNet's result (ddof=0, cumsum over the flattened array, "
-               f"max/min over axes), anything else (a NumPy array) keeps its own method")
     return head.with_changes(args=args)
