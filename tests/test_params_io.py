@@ -263,3 +263,54 @@ def test_saving_over_an_mxnet_checkpoint_keeps_it(converted, tmp_path, capsys):
     (tmp_path / "model.params.mxnet").unlink()
     space["save"](t, str(f))  # a PyTorch file there: overwritten, nothing copied
     assert not (tmp_path / "model.params.mxnet").exists()
+
+
+RESET_ONE = '''
+import mxnet as mx
+from mxnet.gluon import nn
+
+
+def build(ctx):
+    net = nn.Dense(3)
+    net.initialize()
+    for v in net.collect_params().values():
+        v.reset_ctx(ctx)
+    return net
+
+
+def build_many(ctx):
+    net = nn.Dense(3, in_units=2)
+    net.initialize()
+    for v in net.collect_params().values():
+        v.reset_ctx([ctx, ctx])
+    return net
+'''
+
+
+def test_reset_ctx_of_one_parameter_moves_it_in_place():
+    """CenterNet's `for v in net.collect_params().values(): v.reset_ctx(ctx)`: each parameter,
+    a lazy one too, is moved where its module sees it (flagged review: torch's running statistics
+    are buffers, not in the loop); a list of contexts is data parallelism, left manual."""
+    import torch
+
+    from xlate.runtime import load
+
+    result = convert_source(RESET_ONE)
+    lines = {d.line: d for d in result.diagnostics if d.code == "MX170"}
+    assert lines[10].status == "review" and lines[18].status == "manual"
+    assert "_mx_param_reset_ctx(v, ctx)" in result.output
+    namespace = dict(vars(load()))
+    exec(compile(result.output, "<converted>", "exec"), namespace)
+    # a real move needs a second device: CUDA where there is one, else the CPU (the move is then
+    # in place to the same device, and what is checked is that the module keeps its parameters)
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    net = namespace["build"](device)
+    assert {p.device.type for p in net.parameters()} == {device.type}
+    assert net(torch.ones(4, 5, device=device)).shape == (4, 3)  # the lazy layer sized on the device
+    eager = torch.nn.Linear(2, 3)
+    weight, before = eager.weight, eager.weight.detach().clone()
+    namespace["_mx_param_reset_ctx"](eager.weight, device)
+    assert eager.weight is weight and eager.weight.device.type == device.type  # the module's own parameter
+    assert torch.equal(eager.weight.detach().cpu(), before)
+    with pytest.raises(NotImplementedError, match="data parallelism"):
+        namespace["_mx_param_reset_ctx"](eager.bias, [torch.device("cpu")])

@@ -293,6 +293,19 @@ def _mx_param_attr(module, name, value):
         setattr(param, f"_mx_{name}", value)
 
 
+def _mx_param_reset_ctx(param, ctx):
+    """Gluon's `param.reset_ctx(ctx)` on one parameter: its data (and gradient) moved to the
+    device in place, so the module holding it sees it there (a lazy parameter not yet sized
+    too). A list of contexts is data parallelism, which this does not do."""
+    if isinstance(ctx, (list, tuple)):
+        raise NotImplementedError("reset_ctx to a list of contexts is data parallelism: use "
+                                  "DistributedDataParallel, one device per process")
+    with torch.no_grad():
+        param.data = param.data.to(ctx)
+        if param.grad is not None:
+            param.grad = param.grad.to(ctx)
+
+
 def _mx_list_ctx(value):
     """Gluon's `list_ctx()`: the devices a Parameter (a tensor: one device), a ParameterDict
     (a dict of tensors) or a block's parameters live on, in first-seen order."""

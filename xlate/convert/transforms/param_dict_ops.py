@@ -20,6 +20,8 @@ def transform(site: Site):
     evident = block is not None or param_evidence.is_param_dict(original, known) \
         or param_evidence.is_param(original, known)
     site.bind(*_SIGNATURES[site.matched], evident=evident)  # pytest's monkeypatch.setattr(a, b, c)
+    if block is None and site.matched == ".reset_ctx" and param_evidence.is_param(original, known):
+        return _one_parameter(site)
     if block is None:
         if site.matched == ".zero_grad" and not param_evidence.is_param_dict(original, known) \
                 and not param_evidence.is_param(original, known):
@@ -62,3 +64,15 @@ def _rewrite(site: Site, block):
     if value not in ("null", "write"):
         raise Manual("grad_req other than a literal 'null' or 'write' ('add' means: never zero these gradients)")
     return site.emit(f"{{net}}.requires_grad_({value == 'write'})", net=block)
+
+
+def _one_parameter(site: Site):
+    """`p.reset_ctx(ctx)` on one parameter (CenterNet's `for v in net.collect_params().values()`):
+    moved in place, so the module that holds it sees it on the device."""
+    if param_evidence.single_device(site, "ctx") == "no":
+        raise Manual("reset_ctx to a list of contexts is data parallelism: a training-loop translation "
+                     "(DistributedDataParallel), not a parameter move")
+    site.review("`param.reset_ctx(ctx)` -> `_mx_param_reset_ctx(param, ctx)`: the parameter (and its gradient) "
+                "moved to the device in place. Gluon's running statistics are parameters, torch's are buffers "
+                "that a loop over `parameters()` leaves where they are: `net.to(device)` moves both")
+    return site.emit("_mx_param_reset_ctx({p}, {ctx})", p=site.value("params"), ctx=site.value("ctx"))
