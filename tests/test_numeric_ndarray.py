@@ -172,3 +172,92 @@ def test_repeat_on_an_untyped_value_repeats_elements_as_mxnet_and_numpy_do(frame
         assert got.shape == expected.shape
         onp.testing.assert_array_equal(got, expected)
         onp.testing.assert_array_equal(call(namespace, data), call(reference, data))  # NumPy's own
+
+
+TOPK_BOTH = '''
+from mxnet import nd
+
+
+def both(x):
+    scores, indices = x.reshape((0, -1)).topk(k=3, ret_typ='both')
+    return scores, indices
+
+
+def mask(x):
+    return nd.topk(x, axis=1, k=2, ret_typ='mask')
+
+
+def chosen(x, ret):
+    return nd.topk(x, k=2, ret_typ=ret, is_ascend=True)
+'''
+
+
+def test_topk_both_and_mask_give_what_mxnet_gives(frameworks):
+    """CenterNet's decoder: `x.reshape((0, -1)).topk(k=..., ret_typ='both')` was left manual.
+    `_mx_npx_topk` returns MXNet's [values, float32 indices], its 0/1 mask, and decides a ret_typ
+    known only at run time."""
+    from xlate.convert.engine import convert_source
+    from xlate.runtime import load
+
+    mx, torch, onp = frameworks
+    result = convert_source(TOPK_BOTH)
+    assert [d.status for d in result.diagnostics if d.code == "MX036"] == ["fixed"] * 3
+    namespace = dict(vars(load()))
+    exec(compile(result.output, "<converted>", "exec"), namespace)
+    reference: dict = {}
+    exec(TOPK_BOTH, reference)
+    data = onp.random.default_rng(5).permutation(40).astype("float32").reshape(2, 4, 5)  # no ties
+    for call in (lambda ns, x: ns["both"](x), lambda ns, x: [ns["mask"](x)],
+                 lambda ns, x: [ns["chosen"](x, "value")], lambda ns, x: ns["chosen"](x, "both")):
+        expected = call(reference, mx.nd.array(data))
+        got = call(namespace, torch.tensor(data))
+        assert len(got) == len(expected)
+        for e, g in zip(expected, got):
+            assert str(g.dtype).split(".")[-1] == onp.dtype(e.dtype).name
+            onp.testing.assert_array_equal(g.numpy(), e.asnumpy())
+
+
+def test_zeros_like_with_a_dtype_keeps_the_inputs_dtype_as_mxnet_does(frameworks):
+    """MXNet 1.9.1 ignores `dtype=` in zeros_like/ones_like (CenterNet's decoder passes one):
+    MX014 drops it, so the result keeps the input's dtype in both."""
+    from xlate.convert.engine import convert_source
+
+    mx, torch, onp = frameworks
+    source = "from mxnet import nd\n\ndef f(x):\n    return nd.zeros_like(x, dtype='int64'), nd.ones_like(x, dtype='int8')\n"
+    result = convert_source(source)
+    assert "dtype" not in result.output and not [d for d in result.diagnostics if d.status != "fixed"]
+    namespace: dict = {}
+    exec(compile(result.output, "<converted>", "exec"), namespace)
+    reference: dict = {}
+    exec(source, reference)
+    for dtype in ("float32", "int32"):
+        data = onp.arange(6).reshape(2, 3).astype(dtype)
+        for e, g in zip(reference["f"](mx.nd.array(data, dtype=dtype)), namespace["f"](torch.tensor(data))):
+            assert onp.dtype(e.dtype).name == str(g.dtype).split(".")[-1] == dtype
+            onp.testing.assert_array_equal(g.numpy(), e.asnumpy())
+
+
+def test_broadcast_div_of_integer_arrays_truncates_as_mxnet_does(frameworks):
+    """CenterNet's decoder: `F.broadcast_div(indices, h * w)` on int64 indices is an integer
+    division in MXNet (toward zero, the result int64); torch's `/` gave float classes. MX041's
+    `_mx_broadcast_div` keeps both kinds exact."""
+    from xlate.convert.engine import convert_source
+    from xlate.runtime import load
+
+    mx, torch, onp = frameworks
+    source = ("from mxnet import nd\n\ndef f(a, b):\n"
+              "    return nd.broadcast_div(a, b), nd.elemwise_div(a, b), nd.divide(a, b)\n")
+    result = convert_source(source)
+    assert result.output.count("_mx_broadcast_div(a, b)") == 3
+    namespace = dict(vars(load()))
+    exec(compile(result.output, "<converted>", "exec"), namespace)
+    reference: dict = {}
+    exec(source, reference)
+    a = onp.array([[7, -7, 9], [-9, 0, 5]])
+    b = onp.array([[2, 2, 4], [4, 3, -2]])
+    for dtype in ("int64", "int32", "float32"):
+        got = namespace["f"](torch.tensor(a.astype(dtype)), torch.tensor(b.astype(dtype)))
+        expected = reference["f"](mx.nd.array(a, dtype=dtype), mx.nd.array(b, dtype=dtype))
+        for e, g in zip(expected, got):
+            assert str(g.dtype).split(".")[-1] == onp.dtype(e.dtype).name == dtype
+            onp.testing.assert_array_equal(g.numpy(), e.asnumpy())

@@ -168,6 +168,21 @@ def _mx_broadcast_like(lhs=None, rhs=None, lhs_axes=None, rhs_axes=None, out=Non
     return lhs.expand(shape)
 
 
+def _mx_broadcast_div(lhs=None, rhs=None, out=None, name=None):
+    """MXNet's broadcast_div / elemwise_div / divide: arrays of an integer dtype divide as
+    integers, truncated toward zero as C divides (-7 / 2 is -3), and stay integers (CenterNet's
+    class of a flat index); others divide as torch's `/`."""
+    _mx_no_out(out)
+    if isinstance(lhs, torch.Tensor) and _mx_integral(lhs) and (not isinstance(rhs, torch.Tensor) or _mx_integral(rhs)) \
+            and not isinstance(rhs, float):
+        return torch.div(lhs, rhs, rounding_mode="trunc")
+    return lhs / rhs
+
+
+def _mx_integral(tensor):
+    return not (tensor.dtype.is_floating_point or tensor.dtype.is_complex or tensor.dtype == torch.bool)
+
+
 def _mx_broadcast_mod(lhs=None, rhs=None, out=None, name=None):
     """MXNet broadcast_mod: Python's % (the sign of the divisor), and 0 where the divisor is 0
     (torch.remainder gives NaN there, or raises on integers)."""

@@ -13,6 +13,10 @@ def transform(site: Site):
     holes = {"a": site.value("lhs"), "b": site.value("rhs")}
     if holes["a"] is None or holes["b"] is None:
         raise Manual("needs both operands")
+    if op in ("div", "divide"):
+        site.fixed(f"`{name}(a, b)` -> `_mx_broadcast_div(a, b)`: arrays of an integer dtype divide as integers in "
+                   "MXNet, truncated toward zero (-7 / 2 is -3), where torch's `/` gives floats; others as `/`")
+        return site.emit("_mx_broadcast_div({a}, {b})", **holes)
     if op in _ARITH:
         return site.emit("{a} " + _ARITH[op] + " {b}", **holes)
     if op in ("maximum", "minimum"):

@@ -1,6 +1,7 @@
 """topk, sort and argsort: MXNet flattens for axis=None and returns float32 indices."""
 from xlate.convert.rulectx import NOT_LITERAL, Manual, Site
 from xlate.convert.table import convert_dtype
+from xlate.convert.transforms import op_args as oa
 
 
 def transform(site: Site):
@@ -15,7 +16,10 @@ def transform(site: Site):
     if op == "topk":
         ret = site.literal("ret_typ", "indices")
         if ret is NOT_LITERAL or ret not in ("indices", "value"):
-            raise Manual(f"ret_typ={ret!r} is not translated: take values and indices from torch.topk")
+            # 'both' ([values, indices as float32]), 'mask', or decided at run time
+            site.fixed(f"`topk(ret_typ={site.code(site.value('ret_typ')).strip()})` -> `_mx_npx_topk(...)` with "
+                       "MXNet's arguments: [values, indices] (indices as float32 unless dtype= says), or a 0/1 mask")
+            return oa.run_time(site, "_mx_npx_topk")
         holes["k"] = site.value("k") if site.has("k") else "1"
         call = "torch.topk(" + x + ", {k}, dim={axis}" + (", largest=False" if ascending else "") + ")"
         want_values = ret == "value"
