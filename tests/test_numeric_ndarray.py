@@ -261,3 +261,49 @@ def test_broadcast_div_of_integer_arrays_truncates_as_mxnet_does(frameworks):
         for e, g in zip(expected, got):
             assert str(g.dtype).split(".")[-1] == onp.dtype(e.dtype).name == dtype
             onp.testing.assert_array_equal(g.numpy(), e.asnumpy())
+
+
+RUN_TIME_DTYPES = '''
+import numpy as np
+from mxnet import nd
+
+
+def made(dtype, like):
+    a = nd.zeros((2, 3), dtype=dtype)
+    b = nd.ones((2,), dtype=like.dtype)
+    c = nd.arange(4, dtype=dtype)
+    d = like.astype(dtype)
+    return a, b, c, d
+
+
+def drawn(dtype):
+    return nd.random.uniform(0, 1, shape=(2, 2), dtype=dtype)
+'''
+
+
+def test_a_dtype_known_only_at_run_time_is_mapped_then(frameworks):
+    """GluonCV's DropBlock (`dtype=self.dtype`), gluon-nlp's `dtype=dtype`: a dtype that is not a
+    literal was left manual outside the numpy dialect. `_mx_dtype` maps it at run time, from
+    MXNet's spellings (a name, a NumPy type or dtype) or a converted array's torch dtype."""
+    from xlate.convert.engine import convert_source
+    from xlate.runtime import load
+
+    mx, torch, onp = frameworks
+    result = convert_source(RUN_TIME_DTYPES)
+    assert not [d for d in result.diagnostics if d.status == "manual"], result.diagnostics
+    code = result.output.split("\ndef _mx_")[0]  # the helpers pasted after it
+    assert code.count("_mx_dtype(dtype)") == 3 and "_mx_dtype(like.dtype)" in code, code
+    namespace = dict(vars(load()))
+    exec(compile(result.output, "<converted>", "exec"), namespace)
+    reference: dict = {}
+    exec(RUN_TIME_DTYPES, reference)
+    for dtype in ("float64", onp.float16, onp.dtype("int32")):
+        like = onp.arange(3, dtype="int64")
+        expected = reference["made"](dtype, mx.nd.array(like, dtype="int64"))
+        got = namespace["made"](dtype, torch.tensor(like))
+        for e, g in zip(expected, got):
+            assert tuple(g.shape) == e.shape and str(g.dtype).split(".")[-1] == onp.dtype(e.dtype).name
+            onp.testing.assert_array_equal(g.numpy(), e.asnumpy())
+    for dtype in ("float64", onp.float16):  # the draws differ (MX015): shape and dtype
+        e, g = reference["drawn"](dtype), namespace["drawn"](dtype)
+        assert tuple(g.shape) == e.shape and str(g.dtype).split(".")[-1] == onp.dtype(e.dtype).name

@@ -28,8 +28,9 @@ def convert_dtype(site: Site, node: cst.BaseExpression) -> cst.BaseExpression:
             name = text[len("torch."):]
         elif text in ("float", "int", "bool"):
             name = _DTYPE_ALIASES.get(text, text)
-    if name not in _DTYPES and value is NOT_LITERAL and site.rule.family == 7:
-        # the numpy dialect: a dtype known only at run time (`dtype=x.dtype`, a parameter), mapped then
+    if name not in _DTYPES and value is NOT_LITERAL:
+        # a dtype known only at run time (`dtype=x.dtype`, `self.dtype`, a parameter): mapped then,
+        # from what MXNet takes (a name, a NumPy type or dtype) or a torch dtype (a converted array's)
         return site.emit(f"{site.helper('_mx_dtype')}({{d}})", d=node)
     if name not in _DTYPES:
         raise Manual(f"dtype `{text}` is not a literal dtype xlate can map; pass a torch dtype")
