@@ -742,7 +742,7 @@ def test_children_and_walk_follow_libcsts_own_walk():
             self.seen.append(node)
             return True
 
-    class Calls(FastVisitor):  # records calls, does not look inside a def
+    class Hooks:  # records calls, does not look inside a def
         def __init__(self):
             self.calls = []
 
@@ -752,15 +752,11 @@ def test_children_and_walk_follow_libcsts_own_walk():
         def visit_FunctionDef(self, node):
             return False
 
-    class LibcstCalls(cst.CSTVisitor):
-        def __init__(self):
-            self.calls = []
+    class Calls(Hooks, FastVisitor):
+        pass
 
-        def visit_Call(self, node):
-            self.calls.append(node)
-
-        def visit_FunctionDef(self, node):
-            return False
+    class LibcstCalls(Hooks, cst.CSTVisitor):
+        pass
 
     fixtures = Path(__file__).resolve().parent.parent / "fixtures"
     sources = [p.read_text(encoding="utf-8") for p in sorted(fixtures.rglob("*.py"))]
