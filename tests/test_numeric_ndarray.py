@@ -246,15 +246,16 @@ def test_broadcast_div_of_integer_arrays_truncates_as_mxnet_does(frameworks):
 
     mx, torch, onp = frameworks
     source = ("from mxnet import nd\n\ndef f(a, b):\n"
-              "    return nd.broadcast_div(a, b), nd.elemwise_div(a, b), nd.divide(a, b)\n")
+              "    return nd.broadcast_div(a, b), nd.elemwise_div(a, b), nd.divide(a, b), nd.divide(a, 2.5), "
+              "nd.divide(7.9, b)\n")
     result = convert_source(source)
-    assert result.output.count("_mx_broadcast_div(a, b)") == 3
+    assert result.output.count("_mx_broadcast_div(a, b)") == 3 and result.output.count("_mx_broadcast_div(") >= 5
     namespace = dict(vars(load()))
     exec(compile(result.output, "<converted>", "exec"), namespace)
     reference: dict = {}
     exec(source, reference)
     a = onp.array([[7, -7, 9], [-9, 0, 5]])
-    b = onp.array([[2, 2, 4], [4, 3, -2]])
+    b = onp.array([[2, 2, 4], [4, 3, -2]])  # a Python number beside an integer array is cast to it first
     for dtype in ("int64", "int32", "float32"):
         got = namespace["f"](torch.tensor(a.astype(dtype)), torch.tensor(b.astype(dtype)))
         expected = reference["f"](mx.nd.array(a, dtype=dtype), mx.nd.array(b, dtype=dtype))

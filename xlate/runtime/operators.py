@@ -171,12 +171,16 @@ def _mx_broadcast_like(lhs=None, rhs=None, lhs_axes=None, rhs_axes=None, out=Non
 def _mx_broadcast_div(lhs=None, rhs=None, out=None, name=None):
     """MXNet's broadcast_div / elemwise_div / divide: arrays of an integer dtype divide as
     integers, truncated toward zero as C divides (-7 / 2 is -3), and stay integers (CenterNet's
-    class of a flat index); others divide as torch's `/`."""
+    class of a flat index); a Python number beside one is first cast to that dtype, as MXNet's
+    scalar operators do (int32 [7] / 2.5 is [3]). Others divide as torch's `/`."""
     _mx_no_out(out)
-    if isinstance(lhs, torch.Tensor) and _mx_integral(lhs) and (not isinstance(rhs, torch.Tensor) or _mx_integral(rhs)) \
-            and not isinstance(rhs, float):
-        return torch.div(lhs, rhs, rounding_mode="trunc")
-    return lhs / rhs
+    tensors = [v for v in (lhs, rhs) if isinstance(v, torch.Tensor)]
+    if not tensors or not all(_mx_integral(t) for t in tensors):
+        return lhs / rhs
+    like = tensors[0]
+    lhs, rhs = (v if isinstance(v, torch.Tensor) else torch.tensor(int(v), dtype=like.dtype, device=like.device)
+                for v in (lhs, rhs))
+    return torch.div(lhs, rhs, rounding_mode="trunc")
 
 
 def _mx_integral(tensor):
