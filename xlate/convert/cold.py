@@ -35,7 +35,7 @@ import libcst as cst
 from xlate.convert.context import LOCAL, is_mxnet
 from xlate.convert.converter import ARRAY_INDEX, GRAD_WRITE
 from xlate.convert.names import ident
-from xlate.convert.visiting import children
+from xlate.convert.visiting import children, freeze_cold
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _ALWAYS = ("def", "class", "lambda", "import")  # scopes; imports (a course library's is reported)
@@ -268,7 +268,6 @@ _TRY = tuple(t for t in (cst.Try, getattr(cst, "TryStar", None)) if t is not Non
 # a gradient) are found by that name; an operator rule of any other kind turns the scan off.
 
 _ROOTS = (cst.Expr, cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Return, cst.Assert, cst.Raise)
-_ATOMS = frozenset({cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis})
 
 
 class _Scan:
@@ -279,42 +278,29 @@ class _Scan:
     def root(self, small: cst.CSTNode) -> None:
         """A small statement: its children that hold no hot word are frozen."""
         if isinstance(small, _ROOTS):
-            self._freeze_cold(children(small), always=True)
+            freeze_cold(children(small), self.own, self.frozen, True, self.kids)
 
     def header(self, stmt: cst.CSTNode) -> None:
         if isinstance(stmt, (cst.If, cst.While)):
-            self._freeze_cold([stmt.test], always=True)
+            freeze_cold([stmt.test], self.own, self.frozen, True, self.kids)
         elif isinstance(stmt, cst.For):
-            self._freeze_cold([stmt.target, stmt.iter], always=True)
+            freeze_cold([stmt.target, stmt.iter], self.own, self.frozen, True, self.kids)
         elif isinstance(stmt, cst.With):
-            self._freeze_cold(list(stmt.items), always=True)
+            freeze_cold(list(stmt.items), self.own, self.frozen, True, self.kids)
 
-    def _freeze_cold(self, nodes: list, always: bool = False) -> bool:
-        """Whether any of `nodes` is hot; if one is (or `always`), the others are frozen (a
-        cold node's parent is frozen instead, or its own parent...)."""
-        flags = [self.hot(n) for n in nodes]
-        if always or any(flags):
-            self.frozen.update(id(n) for n, hot in zip(nodes, flags) if not hot)
-            return True
-        return False
+    @staticmethod
+    def kids(node: cst.CSTNode) -> list:
+        """An attribute's name is looked at as part of it (`own`), never frozen on its own."""
+        return [node.value] if type(node) is cst.Attribute else children(node)
 
-    def hot(self, node: cst.CSTNode) -> bool:
-        """Whether `node` holds a hot word; when it does, its children that hold none are frozen."""
+    def own(self, node: cst.CSTNode) -> Optional[bool]:
+        """Whether the node itself is a hot word (None: a lambda, a scope of its own, walked whole)."""
         kind = type(node)
         if kind is cst.Name:
             return ident(node.value) in self.names
-        if kind in _ATOMS:
-            return False
-        if kind is cst.Lambda:
-            return True  # a scope of its own: walked whole
         if kind is cst.Attribute:
             attr = ident(node.attr.value)
-            if self.hot(node.value):
-                return True
-            if attr in self.members or attr in self.names:
-                self.frozen.add(id(node.value))
-                return True
-            return False
-        if kind is cst.Comparison and any(type(t.operator) in self.ops for t in node.comparisons):
-            return self._freeze_cold(children(node), always=True)
-        return self._freeze_cold(children(node))
+            return attr in self.members or attr in self.names
+        if kind is cst.Comparison:
+            return any(type(t.operator) in self.ops for t in node.comparisons)
+        return None if kind is cst.Lambda else False

@@ -2,7 +2,6 @@
 and place any helper functions the rewrites called."""
 from __future__ import annotations
 
-import ast
 import functools
 import re
 from collections import Counter

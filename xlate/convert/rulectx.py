@@ -11,7 +11,7 @@ import libcst as cst
 
 from xlate.convert import names
 from xlate.convert.catalogue import Rule, RuleSet
-from xlate.convert.visiting import FastTransformer, children
+from xlate.convert.visiting import FastTransformer, freeze_cold
 from xlate.runtime import HELPER_RE
 
 NOT_LITERAL = object()
@@ -44,17 +44,7 @@ def _parse_template(template: str) -> tuple[cst.BaseExpression, frozenset]:
     filling does not walk into them (Note [cold expressions] in xlate/convert/cold.py)."""
     tree = cst.parse_expression(_HOLE_RE.sub(lambda m: _HOLE_PREFIX + m.group(1), template))
     solid: set[int] = set()
-
-    def holds_hole(node: cst.CSTNode) -> bool:
-        if type(node) is cst.Name:
-            return node.value.startswith(_HOLE_PREFIX)
-        flags = [(child, holds_hole(child)) for child in children(node)]
-        if any(flag for _, flag in flags):
-            solid.update(id(child) for child, flag in flags if not flag)
-            return True
-        return False
-
-    holds_hole(tree)
+    freeze_cold([tree], lambda node: type(node) is cst.Name and node.value.startswith(_HOLE_PREFIX), solid)
     return tree, frozenset(solid)
 
 

@@ -155,6 +155,21 @@ def children(node: cst.CSTNode) -> list:
     return found
 
 
+def freeze_cold(nodes: list, own, frozen: set, always: bool = False, kids=children) -> bool:
+    """Whether any of `nodes` holds a node that `own(node)` calls hot (True), or one it keeps
+    whole (None: not looked into), among `kids(node)` and theirs. When one does, or `always`,
+    the others go into `frozen`: what holds nothing hot is frozen at its highest point (Note
+    [cold expressions] in cold.py)."""
+    flags = []
+    for node in nodes:
+        mine = own(node)
+        flags.append(True if mine is None else freeze_cold(kids(node), own, frozen, mine, kids) or mine)
+    if always or any(flags):
+        frozen.update(id(n) for n, hot in zip(nodes, flags) if not hot)
+        return True
+    return False
+
+
 def _subclasses(base: type) -> set:
     found = set()
     for sub in base.__subclasses__():

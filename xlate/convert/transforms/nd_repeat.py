@@ -6,7 +6,7 @@ converted) is repeated by `torch.repeat_interleave`, anything else (a NumPy arra
 method."""
 from xlate.convert import table
 from xlate.convert.rulectx import Site
-from xlate.convert.transforms.np_reduce import method_at_run_time
+from xlate.convert.transforms.op_args import method_at_run_time
 
 
 def transform(site: Site):

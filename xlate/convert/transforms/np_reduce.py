@@ -6,10 +6,10 @@ same thing the same way (`x.sum(axis=1)`: torch takes NumPy's `axis`/`keepdims` 
 reported where it does not (`x.max(axis=1)` is (values, indices) in torch, `x.std()` divides by
 n - 1, `x.cumsum()` needs an axis).
 """
-import libcst as cst
 
 from xlate.convert.rulectx import Manual, Site, Skip, unknown_receiver
 from xlate.convert.table import convert_dtype
+from xlate.convert.transforms.op_args import method_at_run_time
 
 _SIGNATURES = {
     "sum": ("a", "axis", "dtype", "keepdims", "initial", "out"),
@@ -85,18 +85,3 @@ def _at_run_time(site: Site, op: str):
     return method_at_run_time(site, op, "a tensor (an mx.np array, converted) gives MXNet's result (ddof=0, cumsum "
                                         "over the flattened array, max/min over axes), anything else (a NumPy "
                                         "array) keeps its own method")
-
-
-def method_at_run_time(site: Site, op: str, how: str):
-    """`x.op(args)` -> `_mx_np_method(x, "op", args)`, reported fixed: `how` it decides."""
-    what = " ".join(site.code(site.original.func.value).split())  # the receiver as written
-    what = what if len(what) <= 40 else what[:37] + "..."
-    site.fixed(f"`{what}.{op}(...)` on a value xlate could not type -> `_mx_np_method(...)`, "
-               f"decided at run time: {how}")
-    call = site.node
-    receiver = call.func.value
-    head = site.emit(f'_mx_np_method({{x}}, "{op}")', x=receiver)
-    args = [head.args[0], head.args[1], *call.args]
-    args = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]] + \
-        [args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
-    return head.with_changes(args=args)

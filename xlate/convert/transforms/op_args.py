@@ -76,3 +76,18 @@ def run_time(site: Site, helper: str, arrays: Sequence[str] = ("data",)) -> cst.
     have decided."""
     return call(site, helper, [(None, required(site, name)) for name in arrays] +
                 [(name, arg.value) for name, arg in site.args.items() if name not in arrays])
+
+
+def method_at_run_time(site: Site, op: str, how: str):
+    """`x.op(args)` -> `_mx_np_method(x, "op", args)`, reported fixed: `how` it decides."""
+    what = " ".join(site.code(site.original.func.value).split())  # the receiver as written
+    what = what if len(what) <= 40 else what[:37] + "..."
+    site.fixed(f"`{what}.{op}(...)` on a value xlate could not type -> `_mx_np_method(...)`, "
+               f"decided at run time: {how}")
+    call = site.node
+    receiver = call.func.value
+    head = site.emit(f'_mx_np_method({{x}}, "{op}")', x=receiver)
+    args = [head.args[0], head.args[1], *call.args]
+    args = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]] + \
+        [args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
+    return head.with_changes(args=args)

@@ -10,6 +10,9 @@ _RECIPES = {
 }
 
 
+_DATA_PARALLEL = ("reset_ctx to a list of contexts is data parallelism: a training-loop translation "
+                  "(DistributedDataParallel), not a parameter move")
+
 _SIGNATURES = {".setattr": ("params", "name", "value"), ".zero_grad": ("params",), ".reset_ctx": ("params", "ctx")}
 
 
@@ -48,8 +51,7 @@ def _rewrite(site: Site, block):
     if site.matched == ".reset_ctx":
         ctx = site.value("ctx")
         if param_evidence.single_device(site, "ctx") == "no":
-            raise Manual("reset_ctx to a list of contexts is data parallelism: a training-loop translation "
-                         "(DistributedDataParallel), not a parameter move")
+            raise Manual(_DATA_PARALLEL)
         return site.emit("{net}.to({ctx})", net=block, ctx=ctx)
     name, value = site.literal("name"), site.literal("value")
     if name in ("lr_mult", "wd_mult"):
@@ -70,8 +72,7 @@ def _one_parameter(site: Site):
     """`p.reset_ctx(ctx)` on one parameter (CenterNet's `for v in net.collect_params().values()`):
     moved in place, so the module that holds it sees it on the device."""
     if param_evidence.single_device(site, "ctx") == "no":
-        raise Manual("reset_ctx to a list of contexts is data parallelism: a training-loop translation "
-                     "(DistributedDataParallel), not a parameter move")
+        raise Manual(_DATA_PARALLEL)
     site.review("`param.reset_ctx(ctx)` -> `_mx_param_reset_ctx(param, ctx)`: the parameter (and its gradient) "
                 "moved to the device in place. Gluon's running statistics are parameters, torch's are buffers "
                 "that a loop over `parameters()` leaves where they are: `net.to(device)` moves both")
