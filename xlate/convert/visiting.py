@@ -155,6 +155,17 @@ def children(node: cst.CSTNode) -> list:
     return found
 
 
+def holds(node: cst.CSTNode, kinds: frozenset) -> bool:
+    """Whether `node` or a node under it is of one of `kinds` (exact node types)."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if type(node) in kinds:
+            return True
+        stack.extend(children(node))
+    return False
+
+
 def freeze_cold(nodes: list, own, frozen: set, always: bool = False, kids=children) -> bool:
     """Whether any of `nodes` holds a node that `own(node)` calls hot (True), or one it keeps
     whole (None: not looked into), among `kids(node)` and theirs. When one does, or `always`,

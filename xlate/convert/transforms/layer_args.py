@@ -8,14 +8,15 @@ from __future__ import annotations
 from typing import Any, Callable, Optional, Sequence, Union
 
 import libcst as cst
-import libcst.matchers as m
 
 from xlate.convert import kinds, layerinfo
+from xlate.convert.visiting import holds
 from xlate.convert.layerinfo import LayerInfo, Shape
 from xlate.convert.rulectx import NOT_LITERAL, Dynamic, Manual, Site, parse_source
 from xlate.convert.table import EQ, commas, convert_dtype
 
 Value = Union[cst.BaseExpression, str]
+_EFFECTS = frozenset({cst.Call, cst.Await, cst.Yield, cst.NamedExpr})  # what may differ when evaluated twice
 Args = list  # of (keyword or None, Value)
 
 # Gluon's Activation(act_type) names; `activation=` of Dense/Conv takes the same.
@@ -107,7 +108,7 @@ def eager_or_lazy(site: Site, name: str, eager: Callable[[cst.BaseExpression], c
     node = site.value(name)
     if size is not NOT_LITERAL:
         return eager(node), False
-    if m.findall(node, m.Call() | m.Await() | m.Yield() | m.NamedExpr()):
+    if holds(node, _EFFECTS):
         site.review(f"`{name}={site.code(node)}` is computed at run time; if it can be 0 (Gluon: infer the size) "
                     f"use the Lazy module")
         return eager(node), False
