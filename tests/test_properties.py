@@ -791,3 +791,17 @@ def test_a_fast_visitor_with_leave_hooks_is_refused():
         class Leaves(FastVisitor):
             def leave_Call(self, node):
                 pass
+
+
+def test_derives_is_issubclass_on_libcsts_classes():
+    """visiting.derives reads the MRO instead of asking ABCMeta: the same answers for every
+    pair of LibCST classes (a class registered as a virtual subclass would differ)."""
+    import libcst as cst
+
+    from xlate.convert.visiting import derives
+
+    classes = [t for t in vars(cst).values() if isinstance(t, type) and issubclass(t, cst.CSTNode)]
+    assert len(classes) > 150
+    for kind in classes:
+        for base in classes:
+            assert derives(kind, (base,)) == issubclass(kind, base), (kind, base)

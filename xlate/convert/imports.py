@@ -11,7 +11,7 @@ import libcst as cst
 
 from xlate.convert import names
 from xlate.convert.placement import HelperImport, inline_position
-from xlate.convert.visiting import NODES, FastTransformer, children
+from xlate.convert.visiting import NODES, FastTransformer, children, derives
 from xlate.runtime import closure, sources as helper_sources
 
 _TORCH_IMPORTS = (
@@ -41,8 +41,8 @@ _STATEMENT_LEVEL = (cst.Module, cst.SimpleStatementLine, cst.BaseCompoundStateme
 
 
 # by type: isinstance of LibCST's abstract bases is a Python call (ABCMeta.__instancecheck__)
-_WALKED = frozenset(t for t in NODES if issubclass(t, _STATEMENT_LEVEL))
-_COMPOUND = frozenset(t for t in NODES if issubclass(t, cst.BaseCompoundStatement))
+_WALKED = frozenset(t for t in NODES if derives(t, _STATEMENT_LEVEL))
+_COMPOUND = frozenset(t for t in NODES if derives(t, (cst.BaseCompoundStatement,)))
 _BLOCKS = _WALKED - {cst.Module, cst.Import, cst.ImportFrom}
 _IMPORTS = (cst.Import, cst.ImportFrom)
 

@@ -43,7 +43,15 @@ _FORMATTING_BASES = tuple(getattr(cst, name) for name in (
     "Colon", "Semicolon", "AssignEqual", "LeftParen", "RightParen", "LeftSquareBracket", "RightSquareBracket",
     "LeftCurlyBrace", "RightCurlyBrace", "BaseBinaryOp", "BaseBooleanOp", "BaseCompOp", "BaseUnaryOp",
     "BaseAugOp", "Asynchronous", "ParamStar", "ParamSlash", "ImportStar") if hasattr(cst, name))
-FORMATTING = frozenset(t for t in vars(cst).values() if isinstance(t, type) and issubclass(t, _FORMATTING_BASES))
+
+
+def derives(kind: type, bases) -> bool:
+    """issubclass(kind, bases) for LibCST's node classes, which register no virtual
+    subclasses: their ABCMeta's own test took a fifth of xlate's import time."""
+    return any(base in bases for base in kind.__mro__)
+
+
+FORMATTING = frozenset(t for t in vars(cst).values() if isinstance(t, type) and derives(t, _FORMATTING_BASES))
 # nodes whose children are only their parentheses: their hooks run, but LibCST does not rebuild
 # them (nothing under them can change)
 LEAVES = frozenset(getattr(cst, name) for name in ("Name", "Integer", "Float", "Imaginary", "SimpleString",
