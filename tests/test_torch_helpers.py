@@ -294,3 +294,11 @@ def test_helper_sources_are_the_text_python_gives_for_each_definition():
             if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name.startswith("_mx_"):
                 expected[node.name] = ast.get_source_segment(text, node, padded=False)
     assert runtime.sources() == expected and len(expected) > 250
+    # each is parsed alone, from its line to the next definition; where that cannot parse (a
+    # definition's line inside a string) the whole module is parsed: the same texts
+    fresh = runtime._Helpers()
+    for name in ("_mx_reshape", "_mx_Dense"):
+        module, chunk = fresh._chunks[name]
+        fresh._chunks[name] = (module, chunk + 'doc = """\n')  # cut inside a string: does not parse
+    assert fresh["_mx_reshape"] == expected["_mx_reshape"] and fresh["_mx_Dense"] == expected["_mx_Dense"]
+    assert dict(fresh) == expected

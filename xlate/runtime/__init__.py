@@ -19,6 +19,7 @@ import linecache
 import re
 import types
 from pathlib import Path
+from typing import Mapping
 
 # Modules whose top-level `_mx_*` definitions are helpers, in the order they are read.
 MODULES = ("helpers", "operators", "init", "layers", "norms", "blocks", "optim", "losses", "metrics",
@@ -29,19 +30,71 @@ MODULE_DOC = ('"""MXNet semantics for code converted by xlate: the helpers the c
 
 
 @functools.lru_cache(maxsize=None)
-def sources() -> dict[str, str]:
+def sources() -> Mapping[str, str]:
     """Helper name -> its source text (read, never imported)."""
-    found: dict[str, str] = {}
-    here = Path(__file__).parent
-    for module in MODULES:
-        text = (here / f"{module}.py").read_text(encoding="utf-8")
-        lines = text.splitlines(keepends=True)
-        for node in ast.parse(text).body:
-            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name.startswith("_mx_"):
-                if node.name in found:
-                    raise ValueError(f"helper {node.name} is defined twice")
-                found[node.name] = _segment(lines, node)
-    return found
+    return _Helpers()
+
+
+# a line that starts a top-level definition: where one helper's text may end and the next begin
+_STARTS = re.compile(r"^(?:(?:def|class)[ \t]+(\w+)|async[ \t]|@)", re.MULTILINE)
+
+
+class _Helpers(Mapping):
+    """The helpers' texts, each sliced out when first asked for: parsing every helper module
+    took a tenth of a second, on every start of a conversion, which needs a few helpers.
+
+    The names are the top-level `def _mx_` / `class _mx_` lines of the modules. A helper's text
+    is its definition in the lines from its own to the next top-level definition, parsed
+    alone; should that not parse (such a line inside a string), its whole module is parsed
+    (tests/test_torch_helpers.py compares every helper with what Python's parser gives)."""
+
+    def __init__(self):
+        self._chunks: dict[str, tuple[str, str]] = {}  # name -> (module, its lines up to the next definition)
+        self._texts: dict[str, str] = {}
+        here = Path(__file__).parent
+        for module in MODULES:
+            text = (here / f"{module}.py").read_text(encoding="utf-8")
+            found = list(_STARTS.finditer(text))
+            for m, after in zip(found, found[1:] + [None]):
+                name = m.group(1)
+                if name is None or not name.startswith("_mx_"):
+                    continue
+                if name in self._chunks:
+                    raise ValueError(f"helper {name} is defined twice")
+                self._chunks[name] = (module, text[m.start(): after.start() if after is not None else len(text)])
+
+    def __getitem__(self, name: str) -> str:
+        try:
+            return self._texts[name]
+        except KeyError:
+            pass
+        module, chunk = self._chunks[name]
+        try:
+            node = ast.parse(chunk).body[0]
+            ok = isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == name
+        except SyntaxError:
+            ok = False
+        if ok:
+            self._texts[name] = _segment(chunk.splitlines(keepends=True), node)
+        else:
+            self._texts.update(_module_helpers(module))
+        return self._texts[name]
+
+    def __contains__(self, name) -> bool:
+        return name in self._chunks
+
+    def __iter__(self):
+        return iter(self._chunks)
+
+    def __len__(self) -> int:
+        return len(self._chunks)
+
+
+def _module_helpers(module: str) -> dict[str, str]:
+    text = (Path(__file__).parent / f"{module}.py").read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    return {node.name: _segment(lines, node) for node in ast.parse(text).body
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name.startswith("_mx_")}
 
 
 def _segment(lines: list, node: ast.AST) -> str:
