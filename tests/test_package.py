@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import textwrap
-from contextlib import redirect_stderr
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 from xlate.cli import main
@@ -163,9 +163,29 @@ def _fixed_point_every_file_every_round(analyses, modules):
     return facts, analysed
 
 
+def _settle(root, files, splits):
+    """The package pass with the tree's files split into shares (Note [package pass in shares]),
+    as the lanes of -j N run it: (the facts, each share's contexts)."""
+    from xlate.convert import package
+
+    shares = [package.Share(root, files, part, lambda p: p.read_bytes()) for part in splits]
+    updates: dict = {}
+    for _ in range(package.ROUNDS):
+        updates = package.merge([share.step(updates) for share in shares])
+        if not updates:
+            break
+    facts = [share.facts for share in shares]
+    assert all(f == facts[0] for f in facts)
+    contexts = {}
+    for share in shares:
+        contexts.update(share.finish())
+    return facts[0], contexts
+
+
 def test_the_fixed_point_only_reanalyses_what_changed_and_finds_the_same(tmp_path, monkeypatch):
     """Only the files that read a changed fact are analysed again, and the facts are the
-    ones analysing every file in every round gives (here in reverse order: six rounds)."""
+    ones analysing every file in every round gives (in the files' order and reversed: six
+    rounds), however the files are split into shares."""
     import ast
 
     from xlate.convert import names, package
@@ -183,14 +203,17 @@ def test_the_fixed_point_only_reanalyses_what_changed_and_finds_the_same(tmp_pat
     calls = []
     real = package._kinds_found
     monkeypatch.setattr(package, "_kinds_found", lambda a, *rest: calls.append(a) or real(a, *rest))
-    counts = []
-    for order in (files, files[::-1]):
-        expected, every_round = _fixed_point_every_file_every_round(analyses(order), modules)
+    expected, every_round = _fixed_point_every_file_every_round(analyses(files), modules)
+    assert _fixed_point_every_file_every_round(analyses(files[::-1]), modules)[0] == expected
+    found = []
+    for splits in ([files], [files[::2], files[1::2]], [files[-1:], files[:-1]], [[f] for f in files], [files, []]):
         calls.clear()
-        assert package._fixed_point(analyses(order), modules) == expected
-        counts.append((len(calls), every_round))
-    # the files' own order needs a round per module of the chain: 80 analyses, against 21
-    assert counts[0][1] >= 6 * len(files) and counts[0][0] <= 3 * len(files)
+        facts, contexts = _settle(root, files, splits)
+        assert facts == expected
+        found.append(contexts)
+        # the chain needs a round per module: 6 x 14 analyses, against at most 3 x 14
+        assert every_round >= 6 * len(files) and len(calls) <= 3 * len(files), (len(calls), every_round)
+    assert all(contexts == found[0] for contexts in found)
     assert expected["@pkg.m0.B0"] == frozenset({"mxnet.gluon.HybridBlock"})
     assert expected["@pkg.m0.make0"] == frozenset({"mxnet.gluon.HybridBlock"})
     assert expected["@pkg.Reexported"] == frozenset({"mxnet.gluon.nn.HybridSequential"})
@@ -243,6 +266,55 @@ def test_worker_processes_and_this_one_give_what_one_process_gives(tmp_path):
                       err.getvalue().replace(str(out), "OUT"))
     assert runs["1"] == runs["3"]
     assert "def forward(self, x):" in runs["3"][0]["pkg/use.py"]
+
+
+def test_with_workers_each_process_analyses_a_share_of_the_tree(tmp_path, monkeypatch):
+    """Note [package pass in shares]: with -j 2 this process parses and analyses about half of
+    the tree (the worker the rest), and two trees converted in one run (--diff) give what
+    -j 1 gives."""
+    from xlate.convert import package
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    _write(a, {**BASE, **CHAIN})
+    _write(b, {**CHAIN, "pkg/model.py": BASE["pkg/blocks/core.py"]})
+    shares = []
+    real = package.Share.__init__
+    monkeypatch.setattr(package.Share, "__init__",
+                        lambda self, root, files, mine, read: shares.append((len(files), len(mine)))
+                        or real(self, root, files, mine, read))
+    runs = {}
+    for jobs in ("1", "2"):
+        shares.clear()
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stderr(err), redirect_stdout(out):
+            main(["convert", str(a), str(b), "--diff", "-j", jobs, "--exit-zero"])
+        runs[jobs] = (out.getvalue(), err.getvalue(), list(shares))
+    assert runs["1"][:2] == runs["2"][:2]
+    assert "def forward(self, x):" in runs["2"][0]
+    assert [mine == files for files, mine in runs["1"][2]] == [True, True]
+    assert len(runs["2"][2]) == 2 and all(0 < mine < files for files, mine in runs["2"][2]), runs["2"][2]
+
+
+def test_a_lane_that_is_done_takes_the_smallest_file_of_the_busiest(tmp_path):
+    """Note [this process converts too]: files are dealt out by size; each lane takes its own
+    largest first, then the smallest left to the lane with the most bytes left."""
+    from xlate.convert.files import Job, _Lanes
+
+    sizes = [900, 100, 500, 400, 300, 50]
+    jobs = []
+    for i, size in enumerate(sizes):
+        (tmp_path / f"f{i}.py").write_text("x" * size)
+        jobs.append(Job(tmp_path / f"f{i}.py", f"f{i}.py", None))
+    lanes = _Lanes(jobs, [], 2, (None, None, None), None)
+    try:
+        assert sorted(sizes[i] for i in lanes.queues[0]) == [300, 900]  # 1200 bytes
+        assert sorted(sizes[i] for i in lanes.queues[1]) == [50, 100, 400, 500]  # 1050 bytes
+        assert [sizes[lanes._next(1)] for _ in range(4)] == [500, 400, 100, 50]
+        assert [sizes[lanes._next(1)], sizes[lanes._next(0)]] == [300, 900]
+        assert lanes._next(0) is None and lanes._next(1) is None and lanes.left == [0, 0]
+    finally:
+        for pool in lanes.pools:
+            pool.shutdown()
 
 
 def test_an_instance_of_a_custom_initializer_is_flagged_where_a_layer_takes_it(tmp_path):

@@ -243,12 +243,9 @@ def _convert(args) -> int:
     as_module = args.helpers == "module" or (args.helpers is None and bool(dirs))
     if as_module and not dirs and not (out or args.in_place or args.diff):
         raise UsageError("--helpers module writes _mx_compat.py beside the output: give -o OUT, --in-place or --diff")
-    # Note [no cyclic GC while converting], from the package pass to the last file: the
-    # analyses kept for the conversions (Note [one analysis per file]) are millions of objects
-    # the collector would otherwise walk after every file
-    with no_gc():
+    with no_gc():  # Note [no cyclic GC while converting]
         try:
-            jobs, copies, kept = _jobs(inputs, out, args, as_module)
+            jobs, copies, trees = _jobs(inputs, out, args, as_module)
         except InputError as e:
             print(f"{e}", file=sys.stderr)
             return EXIT_ERROR
@@ -257,8 +254,7 @@ def _convert(args) -> int:
         with progress or contextlib.nullcontext():
             results = convert_all(jobs, select=select, ignore=ignore, workers=workers,
                                   options={"hybridize": args.hybridize, "multi_device": args.multi_device},
-                                  progress=progress, kept=kept)
-        del kept
+                                  progress=progress, trees=trees)
     errors = [r for r in results if isinstance(r, InputError)]
     if errors and not args.keep_going:
         for e in errors:
@@ -306,29 +302,29 @@ def _convert(args) -> int:
     return EXIT_MANUAL if any(r.manual for r in done) and not args.exit_zero else EXIT_OK
 
 
-def _jobs(inputs: list[Path], out: Optional[Path], args, as_module: bool) -> tuple[list, list, dict]:
-    """The files to convert, the other files to copy, and the package pass's analyses."""
-    from xlate.convert import package, tree
+def _jobs(inputs: list[Path], out: Optional[Path], args, as_module: bool) -> tuple[list, list, list]:
+    """The files to convert, the other files to copy, and the trees (root, its Python files)
+    whose package pass gives their files' contexts (Note [package facts])."""
+    from xlate.convert import tree
     from xlate.convert.files import Job, walk
     from xlate.convert.placement import HelperImport
 
     jobs: list[Job] = []
     copies: list[tuple[Path, Path]] = []
-    kept: dict = {}  # Note [one analysis per file]
+    trees: list[tuple[Path, list[Path]]] = []
     for p in inputs:
         if p.is_dir():
             py, other = walk(p, check_other=bool(out) and args.other_files == "copy")
-            contexts = package.tree_contexts(p, py, _read_bytes, keep=kept)  # Note [package facts]
             for f in py:
                 target = (out / f.relative_to(p)) if out else (f if args.in_place else None)
-                jobs.append(Job(f, str(f), target, tree.helper_import(p, f) if as_module else None,
-                                contexts.get(f)))
+                jobs.append(Job(f, str(f), target, tree.helper_import(p, f) if as_module else None, tree=len(trees)))
+            trees.append((p, py))
             if out and args.other_files == "copy":
                 copies.extend((f, out / f.relative_to(p)) for f in other)
         else:
             jobs.append(Job(p, str(p), out if out else (p if args.in_place else None),
                             HelperImport(level=None) if as_module else None))
-    return jobs, copies, kept
+    return jobs, copies, trees
 
 
 def _helper_modules(converted, out) -> dict:
@@ -342,13 +338,6 @@ def _helper_modules(converted, out) -> dict:
         return sources.get(path.resolve(), _read_text(path) if path.exists() else None)
 
     return tree.plan_modules([(j.target or j.source, r) for j, r in converted], read)
-
-
-def _read_bytes(path: Path):
-    try:
-        return path.read_bytes()
-    except OSError:
-        return None
 
 
 def _read_text(path: Path):

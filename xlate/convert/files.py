@@ -13,10 +13,12 @@ import threading
 import tokenize
 import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
+from xlate.convert import package
 from xlate.convert.engine import InputError, convert_source
 from xlate.convert.package import FileContext
 from xlate.convert.parsing import no_gc
@@ -33,6 +35,7 @@ class Job:
     target: Optional[Path]  # where the converted text goes (None: stdout / diff only)
     helper_import: Optional[HelperImport] = None  # a tree's file: how it imports the helper module
     context: Optional[FileContext] = None  # a tree's file: what the rest of the tree defines
+    tree: Optional[int] = None  # a tree's file: which of convert_all's trees (its package pass gives the context)
 
 
 def _read(path: Path, display: str) -> tuple[str, bool, str, bytes]:
@@ -99,9 +102,16 @@ def _raise(error: OSError) -> None:
     raise InputError(str(error.filename), 1, 1, f"cannot read directory: {error.strerror}")
 
 
-# Note [one analysis per file] (xlate/convert/package.py): source path -> (its bytes, its
-# names.Analysis) from the package pass, for the conversions of this run; forked workers
-# inherit it (other start methods give them none, and they analyse the file themselves).
+def read_bytes(path: Path) -> Optional[bytes]:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+# Note [one analysis per file] (xlate/convert/package.py): (tree, source path) -> (its bytes,
+# its names.Analysis) from this process's share of the package pass, for the conversions of
+# this run (Note [package pass in shares]).
 _KEPT: dict = {}
 
 
@@ -109,7 +119,7 @@ def _convert_one(args) -> FileResult | tuple:
     job, select, ignore, options = args
     try:
         text, bom, encoding, data = _read(job.source, job.display)
-        kept = _KEPT.pop(job.source, None)
+        kept = _KEPT.pop((job.tree, job.source), None)
         analysis = kept[1] if kept is not None and kept[0] == data else None  # the same bytes
         if job.helper_import is not None or job.context is not None:
             options = {**(options or {}), "helper_import": job.helper_import, "context": job.context}
@@ -144,96 +154,183 @@ def _unpack(result) -> FileResult | InputError:
 
 def convert_all(jobs: list[Job], *, select, ignore, workers: int, options: dict | None = None,
                 progress: Optional[Callable[[int], None]] = None,
-                kept: Optional[dict] = None) -> list[FileResult | InputError]:
+                trees: Iterable[tuple[Path, list[Path]]] = ()) -> list[FileResult | InputError]:
     """Every job's result in the jobs' order; `progress(n)` is told after each of the n done.
-    `kept`: the package pass's analyses (Note [one analysis per file]), emptied as the files
-    are converted."""
+    `trees`: (root, its Python files) of each tree converted; a job with `tree=t` is a file of
+    trees[t], whose package pass (Note [package facts]) gives its context."""
     global _KEPT
-    _KEPT = kept if kept is not None else {}
+    _KEPT = {}
+    trees = list(trees)
     try:
-        # Note [no cyclic GC while converting], between the files too: the kept analyses are
-        # millions of objects the collector would walk again and again (and, in a forked
-        # worker, copy page by page); the workers inherit the collector off
+        # Note [no cyclic GC while converting], from the package pass to the last file: the
+        # kept analyses are millions of objects the collector would walk again and again (and,
+        # in a forked worker, copy page by page); the workers inherit the collector off
         with no_gc():
-            return _convert_all(jobs, select=select, ignore=ignore, workers=workers, options=options,
-                                progress=progress)
+            if workers <= 1 or len(jobs) < 4:
+                jobs = _with_contexts(jobs, _serial_contexts(trees))
+                args = [(job, select, ignore, options) for job in jobs]
+                return _collect(map(_convert_one, args), progress)
+            _warm()
+            return _Lanes(jobs, trees, workers, (select, ignore, options), progress).run()
     finally:
         _KEPT = {}
 
 
-def _convert_all(jobs: list[Job], *, select, ignore, workers: int, options: dict | None,
-                 progress: Optional[Callable[[int], None]]) -> list[FileResult | InputError]:
-    args = [(job, select, ignore, options) for job in jobs]
-    if workers <= 1 or len(jobs) < 4:
-        return _collect(map(_convert_one, args), progress)
-    _warm()
-    return _Shared(jobs, args, workers, progress).run()
+def _serial_contexts(trees: list) -> dict:
+    contexts = {}
+    for t, (root, files) in enumerate(trees):
+        kept: dict = {}
+        for path, context in package.tree_contexts(root, files, read_bytes, keep=kept).items():
+            contexts[t, path] = context
+        _KEPT.update(((t, path), value) for path, value in kept.items())
+    return contexts
+
+
+def _with_contexts(jobs: list[Job], contexts: dict) -> list[Job]:
+    return [replace(job, context=contexts.get((job.tree, job.source))) if job.tree is not None else job
+            for job in jobs]
+
+
+# -- the package pass in shares (Note [package pass in shares]): a worker's side -----------------
+_SHARES: dict = {}  # tree -> this worker's package.Share of it
+
+
+def _share_start(t: int, root: Path, files: list[Path], mine: list[Path]) -> None:
+    _SHARES[t] = package.Share(root, files, mine, read_bytes)
+
+
+def _share_step(t: int, updates: dict) -> list:
+    return _SHARES[t].step(updates)
+
+
+def _share_finish(t: int) -> dict:
+    return _finish(t, _SHARES.pop(t))
+
+
+def _finish(t: int, share: package.Share) -> dict:
+    """(tree, path) -> FileContext of the share's files, whose analyses this process keeps."""
+    kept: dict = {}
+    contexts = share.finish(kept)
+    _KEPT.update(((t, path), value) for path, value in kept.items())
+    return {(t, path): context for path, context in contexts.items()}
 
 
 # Note [this process converts too]
-# With -j N, N - 1 worker processes and this one convert the files, which all take from one
-# queue, largest first (no converter is left alone with a big file at the end). This process
-# would otherwise sit waiting on a core of its own; and the analyses the package pass made
-# (Note [one analysis per file]) are already here, while a worker gets them by forking.
-# Each worker has at most two files in flight: when one comes back, the next file of the
-# queue goes out (in the pool's thread, under the lock that this process's own taking also
-# holds, so that once the queue is empty nothing more is sent).
-class _Shared:
+# With -j N there are N lanes: this process and N - 1 workers (one pool of one process each,
+# so that a task can go to the worker that holds what it needs). The files are dealt out by
+# size, and each lane parses and analyses its own files in the package pass (Note [package
+# pass in shares]) and converts them, largest first, with the analyses it kept. A lane that
+# has converted all of its own takes the smallest file left to the lane with the most work
+# left, and analyses it again (no lane is left alone with a big file at the end). This
+# process would otherwise sit waiting on a core of its own. Each worker has at most two files
+# in flight: when one comes back, its next goes out (in the pool's thread, under the lock
+# that this process's own taking also holds, so that once every queue is empty nothing more
+# is sent).
+class _Lanes:
     IN_FLIGHT = 2  # files sent ahead to each worker
 
-    def __init__(self, jobs: list[Job], args: list, workers: int, progress):
-        self.jobs, self.args, self.progress = jobs, args, progress
-        self.queue = sorted(range(len(jobs)), key=lambda i: -_size(jobs[i].source))
-        self.queue.reverse()  # popped from the end
+    def __init__(self, jobs: list[Job], trees: list, workers: int, settings: tuple, progress):
+        self.jobs, self.trees, self.settings, self.progress = list(jobs), trees, settings, progress
+        sizes = [_size(job.source) for job in jobs]
+        self.queues: list[list[int]] = [[] for _ in range(workers)]  # each popped from the end
+        self.left = [0] * workers  # bytes left in each queue
+        for i in sorted(range(len(jobs)), key=lambda i: -sizes[i]):
+            lane = min(range(workers), key=self.left.__getitem__)
+            self.queues[lane].append(i)
+            self.left[lane] += sizes[i]
+        for queue in self.queues:
+            queue.reverse()
+        self.sizes = sizes
         self.results: list = [None] * len(jobs)
         self.sent: dict = {}  # future -> job index
         # reentrant: a future done before its callback is added calls it in the sending thread
         self.lock = threading.RLock()
         self.done = 0
-        self.workers = workers - 1
-        self.pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_start,
-                                        initargs=(os.getpid(),))
+        self.pools = [ProcessPoolExecutor(max_workers=1, initializer=_worker_start, initargs=(os.getpid(),))
+                      for _ in range(workers - 1)]
 
     def run(self) -> list:
         try:
+            contexts: dict = {}
+            for t, (root, files) in enumerate(self.trees):
+                contexts.update(self._package_pass(t, root, files))
+            self.jobs = _with_contexts(self.jobs, contexts)
+            self.args = [(job, *self.settings) for job in self.jobs]
             with self.lock:
-                for _ in range(self.IN_FLIGHT * self.workers):
-                    self._send()
+                for lane in range(1, len(self.queues)):
+                    for _ in range(self.IN_FLIGHT):
+                        self._send(lane)
             while True:
                 with self.lock:
-                    if not self.queue:
-                        break
-                    i = self.queue.pop()
+                    i = self._next(0)
+                if i is None:
+                    break
                 self.results[i] = _unpack(_convert_one(self.args[i]))
                 self._tell()
             for future in as_completed(list(self.sent)):
                 self.results[self.sent[future]] = _unpack(future.result())
                 self._tell()
         except BaseException:  # Ctrl-C, SIGTERM: the workers go now, not after their queue
-            _stop(self.pool)
+            for pool in self.pools:
+                _stop(pool)
             raise
-        self.pool.shutdown()
+        for pool in self.pools:
+            pool.shutdown()
         return self.results
 
-    def _send(self) -> None:
-        """The next file to a worker (the lock held)."""
-        if not self.queue:
-            return
-        i = self.queue.pop()
-        try:
-            future = self.pool.submit(_convert_one, self.args[i])
-        except Exception:  # noqa: BLE001 -- the pool is broken or shut down: this process converts it
-            self.queue.append(i)
-            return
-        # forked now (all the workers at the first file): this process's copy of the
-        # file's analysis can go
-        _KEPT.pop(self.jobs[i].source, None)
-        self.sent[future] = i
-        future.add_done_callback(self._returned)
+    def _package_pass(self, t: int, root: Path, files: list[Path]) -> dict:
+        parts = [[self.jobs[i].source for i in queue if self.jobs[i].tree == t] for queue in self.queues]
+        started = [pool.submit(_share_start, t, root, files, part) for pool, part in zip(self.pools, parts[1:])]
+        share = package.Share(root, files, parts[0], read_bytes)
+        for future in started:
+            future.result()
+        updates: dict = {}
+        for _ in range(package.ROUNDS):
+            steps = [pool.submit(_share_step, t, updates) for pool in self.pools]
+            updates = package.merge([share.step(updates)] + [future.result() for future in steps])
+            if not updates:
+                break
+        finished = [pool.submit(_share_finish, t) for pool in self.pools]
+        contexts = _finish(t, share)
+        for future in finished:
+            contexts.update(future.result())
+        return contexts
 
-    def _returned(self, future) -> None:
+    def _next(self, lane: int) -> Optional[int]:
+        """The next file for `lane` (the lock held): its own largest, else the smallest of the
+        lane with the most work left."""
+        queue = self.queues[lane]
+        if not queue:
+            busiest = max(range(len(self.queues)), key=self.left.__getitem__)
+            queue = self.queues[busiest]
+            if not queue:
+                return None
+            i = queue.pop(0)
+            self.left[busiest] -= self.sizes[i]
+            return i
+        i = queue.pop()
+        self.left[lane] -= self.sizes[i]
+        return i
+
+    def _send(self, lane: int) -> None:
+        """The next file to a worker's lane (the lock held)."""
+        i = self._next(lane)
+        if i is None:
+            return
+        try:
+            future = self.pools[lane - 1].submit(_convert_one, self.args[i])
+        except Exception:  # noqa: BLE001 -- the pool is broken or shut down: this process converts it
+            self.queues[0].append(i)
+            self.left[0] += self.sizes[i]
+            return
+        job = self.jobs[i]
+        _KEPT.pop((job.tree, job.source), None)  # a file of this lane's: its analysis can go
+        self.sent[future] = i
+        future.add_done_callback(partial(self._returned, lane))
+
+    def _returned(self, lane: int, future) -> None:
         with self.lock:
-            self._send()
+            self._send(lane)
 
     def _tell(self) -> None:
         self.done += 1

@@ -51,34 +51,106 @@ def tree_contexts(root: Path, files: list[Path], read, *, keep: Optional[dict] =
 
     With `keep`, each file's analysis is kept for its conversion (Note [one analysis per
     file]): keep[path] = (what read gave, names.Analysis under the file's final context)."""
-    modules = module_names(root, files)
-    by_module = {name: path for path, (name, _) in modules.items() if name}
-    roots = frozenset(name.split(".", 1)[0] for name in by_module)
-    analyses, read_first, data = {}, {}, {}
-    with no_gc():  # Note [no cyclic GC while converting]
-        for path in files:
-            try:
-                data[path] = read(path)
-                tree = ast.parse(data[path])
-            except (SyntaxError, ValueError, TypeError, OSError, UnicodeDecodeError, RecursionError, MemoryError):
-                continue  # the conversion reports it
-            name, is_package = modules[path]
-            reads = read_first[path] = _Reads({})
-            analyses[path] = names.Analysis(tree, context=FileContext(name, is_package, roots, reads))
-        facts = _fixed_point(analyses, modules)
+    share = Share(root, files, files, read)
+    updates: dict = {}
+    for _ in range(ROUNDS):
+        updates = merge([share.step(updates)])
+        if not updates:
+            break
+    return share.finish(keep)
+
+
+# Note [package pass in shares]
+# The package pass parses and analyses every file before any is converted: with -j N it would
+# be a serial part of the run. So the files are split into N shares, one per process, each
+# parsed and analysed by the process that converts them (its analyses stay where they are
+# used: Note [one analysis per file]). The fixed point goes in rounds: every share analyses
+# its files that are new or read a fact changed in the last round, against the facts known
+# at the round's start, and says what it found that differs; the findings of all shares,
+# applied in the files' order, are the next round's facts. A file's kinds depend only on its
+# text and the facts it reads, so the facts are the same however the files are split, and
+# the same as one process analysing every file in every round (tests/test_package.py).
+ROUNDS = 32  # a chain of modules each deriving from the last settles in one round per module
+
+
+class Share:
+    """The package pass over `mine`, some of the tree's `files` (Note [package pass in shares])."""
+
+    def __init__(self, root: Path, files: list[Path], mine: list[Path], read):
+        self.modules = modules = module_names(root, files)
+        self.by_module = {name: path for path, (name, _) in modules.items() if name}
+        self.roots = roots = frozenset(name.split(".", 1)[0] for name in self.by_module)
+        self.order = {path: i for i, path in enumerate(files)}
+        self.analyses, self.read_first, self.data = {}, {}, {}
+        self.facts: dict[str, frozenset] = {}
+        self.stars: dict[str, dict] = {}  # LOCAL + module -> {name: kinds}: what `import *` takes
+        self.readers: dict[str, list] = {}  # fact key, or LOCAL + module for `import *` -> files that read it
+        self.stale: set = set()  # files that read a fact changed since they were last analysed
+        self.last: dict = {}  # path -> kinds found when it was last analysed
+        with no_gc():  # Note [no cyclic GC while converting]
+            for path in sorted(mine, key=self.order.__getitem__):
+                try:
+                    self.data[path] = read(path)
+                    tree = ast.parse(self.data[path])
+                except (SyntaxError, ValueError, TypeError, OSError, UnicodeDecodeError, RecursionError, MemoryError):
+                    continue  # the conversion reports it
+                name, is_package = modules[path]
+                reads = self.read_first[path] = _Reads({})
+                self.analyses[path] = names.Analysis(tree, context=FileContext(name, is_package, roots, reads))
+
+    def step(self, updates: dict) -> list:
+        """One round: apply the last round's findings (fact key -> kinds), analyse the files
+        that are new or read a changed fact, and give what they found that differs, as
+        (file's place in the tree, fact key, kinds) in the files' order.
+
+        A file's kinds are a function of its text and of the facts it reads, so a file none
+        of whose facts changed since it was last analysed gives what it gave then."""
+        facts = self.facts
+        for key, kinds in updates.items():
+            facts[key] = kinds
+            module, name = key.rsplit(".", 1)
+            self.stars.setdefault(module, {})[name] = kinds
+            self.stale.update(self.readers.get(key, ()))
+            self.stale.update(self.readers.get(module, ()))
+        found = []
+        with no_gc():
+            for path, analysis in self.analyses.items():
+                module = self.modules[path][0]
+                if not module or (path in self.last and path not in self.stale):
+                    continue
+                self.stale.discard(path)
+                self.last[path], read = _kinds_found(analysis, facts, self.stars)
+                for key in read:
+                    self.readers.setdefault(key, []).append(path)
+                place = self.order[path]
+                for name, kinds in self.last[path].items():
+                    key = f"{LOCAL}{module}.{name}"
+                    if kinds and facts.get(key) != kinds:
+                        found.append((place, key, kinds))
+        return found
+
+    def finish(self, keep: Optional[dict] = None) -> dict[Path, FileContext]:
+        """The FileContext of each of the share's files (and, with `keep`, its kept analysis)."""
         by_home: dict[str, dict] = {}  # module -> its facts
-        for key, kinds in facts.items():
+        for key, kinds in self.facts.items():
             by_home.setdefault(key[len(LOCAL):].rsplit(".", 1)[0], {})[key] = kinds
         contexts = {}
-        for path, analysis in analyses.items():
-            name, is_package = modules[path]
-            mine = {}
-            for m in sorted(m for m in local_modules(analysis) if m in by_module):
-                mine.update(by_home.get(m, ()))
-            contexts[path] = context = FileContext(name, is_package, roots, mine)
-            if keep is not None:
-                keep[path] = (data[path], _final(analysis, context, read_first[path].keys))
-    return contexts
+        with no_gc():
+            for path, analysis in self.analyses.items():
+                name, is_package = self.modules[path]
+                mine = {}
+                for m in sorted(m for m in local_modules(analysis) if m in self.by_module):
+                    mine.update(by_home.get(m, ()))
+                contexts[path] = context = FileContext(name, is_package, self.roots, mine)
+                if keep is not None:
+                    keep[path] = (self.data[path], _final(analysis, context, self.read_first[path].keys))
+        return contexts
+
+
+def merge(found: list[list]) -> dict:
+    """The shares' findings of one round as the next round's updates, in the files' order (two
+    files of one module name: the later one's, as Python's import would not tell either)."""
+    return {key: kinds for _, key, kinds in sorted((f for share in found for f in share), key=lambda f: f[0])}
 
 
 # Note [one analysis per file]
@@ -108,42 +180,6 @@ class _Reads:
     def get(self, key, default=None):
         self.keys.add(key)
         return self.facts.get(key, default)
-
-
-def _fixed_point(analyses: dict, modules: dict) -> dict[str, frozenset]:
-    """LOCAL + qualified name -> kinds, for every top-level class and function of the tree that
-    is, or returns, a Gluon block; each round lets one more module's knowledge through.
-
-    A file's kinds are a function of its text and of the facts it reads, so a file none of
-    whose facts changed since it was last analysed gives what it gave then, and is not
-    analysed again: the answer is the one analysing every file in every round gives."""
-    facts: dict[str, frozenset] = {}
-    by_module: dict[str, dict] = {}  # LOCAL + module -> {name: kinds}: what `import *` takes
-    readers: dict[str, list] = {}  # fact key, or LOCAL + module for `import *` -> files that read it
-    stale: set = set()  # files that read a fact changed since they were last analysed
-    last: dict = {}  # path -> kinds found when it was last analysed
-    for _ in range(12):
-        changed = False
-        for path, analysis in analyses.items():
-            module = modules[path][0]
-            if not module:
-                continue
-            if path in stale or path not in last:
-                stale.discard(path)
-                last[path], read = _kinds_found(analysis, facts, by_module)
-                for key in read:
-                    readers.setdefault(key, []).append(path)
-            for name, kinds in last[path].items():
-                key = f"{LOCAL}{module}.{name}"
-                if kinds and facts.get(key) != kinds:
-                    facts[key] = kinds
-                    by_module.setdefault(f"{LOCAL}{module}", {})[name] = kinds
-                    stale.update(readers.get(key, ()))
-                    stale.update(readers.get(f"{LOCAL}{module}", ()))
-                    changed = True
-        if not changed:
-            break
-    return facts
 
 
 def _kinds_found(analysis, facts: dict, by_module: dict) -> tuple[dict, set]:
