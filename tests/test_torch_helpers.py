@@ -302,3 +302,90 @@ def test_helper_sources_are_the_text_python_gives_for_each_definition():
         fresh._chunks[name] = (module, chunk + 'doc = """\n')  # cut inside a string: does not parse
     assert fresh["_mx_reshape"] == expected["_mx_reshape"] and fresh["_mx_Dense"] == expected["_mx_Dense"]
     assert dict(fresh) == expected
+
+
+def _outcome(fn) -> str:
+    try:
+        fn()
+    except AssertionError:
+        return "fails"
+    return "passes"
+
+
+_F32 = np.array([[1.0, -2.0, 3.5], [0.25, 4.0, -1.5]], dtype=np.float32)
+_ALMOST = [  # (a, b, keywords): MXNet's verdict decides
+    (_F32, _F32 + np.float32(9e-4), {}),  # inside float32's atol 1e-3
+    (_F32, _F32 + np.float32(2e-3), {}),
+    (_F32, _F32 * np.float32(1 + 9e-5) + np.float32(1e-3), {}),
+    (_F32, _F32 * np.float32(1 + 3e-4) + np.float32(9.9e-4), {}),
+    (_F32.astype(np.float64), _F32.astype(np.float64) + 1e-6, {}),  # float64: 1e-5 relative
+    (_F32.astype(np.float64), _F32.astype(np.float64) * (1 + 2e-5), {}),
+    (_F32, _F32.astype(np.float64) + 5e-4, {}),  # the larger default of the two dtypes
+    (_F32.astype(np.float16), _F32.astype(np.float16) + np.float16(0.09), {}),
+    (_F32.astype(np.float16), _F32.astype(np.float16) + np.float16(0.2), {}),
+    (_F32, _F32 + np.float32(1e-4), {"atol": 1e-5, "rtol": 1e-6}),
+    (_F32, _F32 + np.float32(1e-4), {"atol": 1e-3, "rtol": 0}),
+    (_F32, _F32 + np.float32(1e-2), {"rtol": 1e-2, "atol": 1e-3}),
+    (_F32, _F32 + np.float32(3e-3), {"atol": {np.dtype(np.float32): 5e-3}}),
+    (_F32, _F32 + np.float32(3e-3), {"atol": {np.dtype(np.float64): 5e-3}}),
+    (np.array([1, 2, 3], dtype=np.int32), np.array([1, 2, 3], dtype=np.int32), {}),
+    (np.array([1, 2, 3], dtype=np.int32), np.array([1, 2, 4], dtype=np.int32), {}),
+    (np.array([True, False]), np.array([True, False]), {}),
+    (np.array([True, False]), np.array([True, True]), {}),
+    (np.repeat(_F32[:1], 2, 0), _F32[:1] + np.float32(5e-4), {}),  # broadcast
+    (np.repeat(_F32[:1], 2, 0), _F32[:1] + np.float32(5e-4), {"use_broadcast": False}),
+    (np.array([1.0, np.nan], dtype=np.float32), np.array([1.0, np.nan], dtype=np.float32), {}),
+    (np.array([1.0, np.nan], dtype=np.float32), np.array([1.0, np.nan], dtype=np.float32), {"equal_nan": True}),
+    (np.array([1.0, np.inf], dtype=np.float32), np.array([1.0, np.inf], dtype=np.float32), {}),
+    (np.float32(2.0), np.array([2.0005], dtype=np.float32), {}),
+    (2.0, np.array([2.0005], dtype=np.float32), {}),  # a Python float is float64: atol 1e-20... max with float32's
+]
+
+
+@pytest.mark.parametrize("i", range(len(_ALMOST)))
+def test_assert_almost_equal_fails_where_mxnets_fails(i):
+    """_mx_assert_almost_equal (MX088) raises AssertionError exactly where
+    mx.test_utils.assert_almost_equal does, on NumPy arrays, NDArrays and tensors alike."""
+    a, b, keywords = _ALMOST[i]
+    expected = _outcome(lambda: mx.test_utils.assert_almost_equal(a, b, **keywords))
+    assert _outcome(lambda: th._mx_assert_almost_equal(a, b, **keywords)) == expected
+
+    def tensor(x):
+        return torch.from_numpy(np.asarray(x)) if isinstance(x, np.ndarray) else x
+
+    assert _outcome(lambda: th._mx_assert_almost_equal(tensor(a), tensor(b), **keywords)) == expected
+    # two NDArrays of one dtype go through nd.contrib.allclose, which raises on shapes that
+    # only broadcast: code that runs under MXNet never compares those
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.dtype != np.bool_ and a.shape == b.shape:
+        assert _outcome(lambda: mx.test_utils.assert_almost_equal(mx.nd.array(a, dtype=a.dtype),
+                                                                   mx.nd.array(b, dtype=b.dtype), **keywords)) == expected
+
+
+def test_the_almost_equal_cases_cover_both_verdicts():
+    verdicts = [_outcome(lambda: mx.test_utils.assert_almost_equal(a, b, **k)) for a, b, k in _ALMOST]
+    assert verdicts.count("fails") >= 8 and verdicts.count("passes") >= 8
+
+
+@pytest.mark.parametrize("a,b", [
+    (np.array([1, 2]), np.array([1.0, 2.0])), (np.array([1, 2]), np.array([1, 3])), (np.array([1, 2]), np.array([[1, 2]])),
+    (np.array([np.nan]), np.array([np.nan])), (np.zeros((2, 0)), np.zeros((2, 0))), (np.array(3.0), np.array(3.0)),
+])
+def test_same_is_mxnets_same(a, b):
+    """_mx_same (MX089) is NumPy's array_equal, for NumPy arrays and tensors."""
+    expected = mx.test_utils.same(a, b)
+    assert th._mx_same(a, b) is expected
+    assert th._mx_same(torch.from_numpy(a), b) is expected
+
+
+def test_context_is_the_device_mxnet_names():
+    """_mx_Context (MX508): 'gpu' is CUDA device i, the CPU pools are the CPU, a device copies,
+    another name fails as in MXNet."""
+    assert th._mx_Context("gpu", 2) == torch.device("cuda", 2)
+    assert th._mx_Context("cpu_shared", 0) == th._mx_Context("cpu_pinned") == torch.device("cpu")
+    assert th._mx_Context(torch.device("cuda", 1)) == torch.device("cuda", 1)
+    assert mx.Context(mx.Context("gpu", 1)) == mx.gpu(1)
+    for kind in ("tpu", "cuda"):
+        with pytest.raises(KeyError):
+            mx.Context(kind)
+        with pytest.raises(KeyError):
+            th._mx_Context(kind)

@@ -288,6 +288,17 @@ CASES = [
     C("one-hot-fractional-ids", "MX039", ret("nd.one_hot(x, 3)"), ("const", [0.0, 2.7, -0.5, 1.2])),
     C("one-hot-2d-on-off", "MX039", ret("nd.one_hot(x, 4, on_value=2.5, off_value=-1)"), ("ids", (2, 3), -1, 5)),
     C("one-hot-dtype", "MX039", ret("nd.one_hot(x, depth=5, dtype='int32')"), ("ids", (4,), 0, 6)),
+    # -- MX086 / MX087 nd.image.to_tensor / normalize ----------------------------------------------
+    C("image-to-tensor-uint8", ("MX086", "MX022"), ret("nd.image.to_tensor(nd.cast(x, dtype='uint8'))"),
+      ("ids", (4, 5, 3), 0, 256)),
+    C("image-to-tensor-float-batch", "MX086", ret("nd.image.to_tensor(x)"), (2, 4, 5, 3)),
+    C("image-normalize-per-channel", "MX087", ret("nd.image.normalize(x, mean=(0.1, -0.2, 0.3), std=(0.5, 2.0, 0.25))"),
+      (3, 4, 5), grad=(0,)),
+    C("image-normalize-batch-numbers", "MX087", ret("nd.image.normalize(x, 0.5, 0.25)"), (2, 3, 4, 5)),
+    C("image-normalize-one-value", "MX087", ret("nd.image.normalize(x, mean=(0.3,), std=(2.0,))"), (3, 4, 4)),
+    C("image-to-tensor-then-normalize", ("MX086", "MX087"),
+      ret("nd.image.normalize(nd.image.to_tensor(x), (0.485, 0.456, 0.406), (0.229, 0.224, 0.225))"),
+      ("ids", (2, 6, 5, 3), 0, 256)),
     # -- MX040 pick ----------------------------------------------------------------------------------
     C("pick-clip-minus1", "MX040", ret("nd.pick(x, y)"), (3, 4), ("const", [0.0, 3.0, -1.0]), grad=(0,)),
     C("pick-clip-large", "MX040", ret("nd.pick(x, y, mode='clip')"), (4, 4), ("const", [7.0, 1.0, -3.0, 2.6])),

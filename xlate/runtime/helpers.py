@@ -317,3 +317,117 @@ class _mx_autograd_Function:
 
     def __call__(self, *inputs):
         return _mx_FunctionBridge.apply(self, *inputs)
+
+
+def _mx_image_to_tensor(data):
+    """mx.nd.image.to_tensor: an (H, W, C) image, or an (N, H, W, C) batch, of values in
+    [0, 255] (any dtype) -> float32 (C, H, W) / (N, C, H, W) in [0, 1]."""
+    if data.dim() not in (3, 4):
+        raise ValueError(f"to_tensor takes an (H, W, C) image or an (N, H, W, C) batch, not shape {tuple(data.shape)}")
+    out = data.to(torch.float32) / 255.0
+    return out.permute(2, 0, 1) if data.dim() == 3 else out.permute(0, 3, 1, 2)
+
+
+def _mx_image_normalize(data, mean=0.0, std=1.0):
+    """mx.nd.image.normalize: (x[c] - mean[c]) / std[c] over the channels of a (C, H, W) image or
+    an (N, C, H, W) batch; a number, or a tuple of one, serves every channel. MXNet keeps mean
+    and std as float32 and the result in the input's dtype."""
+    if data.dim() not in (3, 4):
+        raise ValueError(f"normalize takes a (C, H, W) image or an (N, C, H, W) batch, not shape {tuple(data.shape)}")
+    channels = data.shape[-3]
+    stats = []
+    for name, value in (("mean", mean), ("std", std)):
+        values = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+        if len(values) not in (1, channels):
+            raise ValueError(f"normalize: {name} has {len(values)} values for {channels} channels")
+        stats.append(torch.tensor(values, dtype=torch.float32).reshape(-1, 1, 1))
+    work = data.dtype if data.is_floating_point() else torch.float32
+    m, s = (t.to(device=data.device, dtype=work) for t in stats)
+    return ((data.to(work) - m) / s).to(data.dtype)
+
+
+def _mx_assert_almost_equal(a, b, rtol=None, atol=None, names=("a", "b"), equal_nan=False, use_broadcast=True,
+                            mismatches=(10, 10)):
+    """mx.test_utils.assert_almost_equal: |a - b| <= atol + rtol * |b| everywhere (NumPy's
+    allclose, broadcasting unless use_broadcast=False), else AssertionError. A tolerance left
+    None is MXNet's default for the dtype (the larger of a's and b's): float16 1e-2 / 1e-1,
+    float32 1e-4 / 1e-3 (float16's on a CUDA device of compute capability 8 or more, where
+    MXNet counted on TF32), float64 1e-5 / 1e-20, integers and bool 0 (rtol / atol). Two
+    bool arrays must be equal."""
+    def tensor(x):
+        if isinstance(x, torch.Tensor):
+            return x.detach()
+        if isinstance(x, bool):
+            return torch.tensor(x)
+        if isinstance(x, int):
+            return torch.tensor(x, dtype=torch.int64)
+        if isinstance(x, float):
+            return torch.tensor(x, dtype=torch.float64)
+        return torch.as_tensor(x)
+
+    def default(x, tol, table):
+        if tol is not None and not isinstance(tol, dict):
+            return tol
+        dtype = x.dtype
+        if dtype == torch.float32 and x.is_cuda and torch.cuda.get_device_capability(x.device)[0] >= 8:
+            dtype = torch.float16
+        if isinstance(tol, dict):  # keyed by NumPy dtypes, as MXNet looks them up
+            name = str(dtype).replace("torch.", "")
+            for key, value in tol.items():
+                if type(key).__module__ == "numpy" and getattr(key, "name", None) == name:
+                    return value
+        if dtype not in table:
+            raise KeyError(f"no default tolerance for {dtype}")
+        return table[dtype]
+
+    whole = (torch.bool, torch.int8, torch.uint8, torch.int32, torch.int64)
+    rtols = {torch.float16: 1e-2, torch.float32: 1e-4, torch.float64: 1e-5, **{t: 0 for t in whole}}
+    atols = {torch.float16: 1e-1, torch.float32: 1e-3, torch.float64: 1e-20, **{t: 0 for t in whole}}
+    a, b = tensor(a), tensor(b)
+    if not use_broadcast and a.shape != b.shape:
+        raise AssertionError(f"{names[0]}.shape = {tuple(a.shape)} and {names[1]}.shape = {tuple(b.shape)} are not equal")
+    rtol = max(default(a, rtol, rtols), default(b, rtol, rtols))
+    atol = max(default(a, atol, atols), default(b, atol, atols))
+    b = b.to(a.device)
+    if a.dtype == torch.bool and b.dtype == torch.bool:
+        if a.shape != b.shape and a.dim() and b.dim():
+            raise AssertionError(f"shapes {tuple(a.shape)} and {tuple(b.shape)} mismatch")
+        if not bool(torch.all(a == b)):
+            raise AssertionError(f"{names[0]} and {names[1]} differ at {int((a != b).sum())} of {max(a.numel(), b.numel())} places")
+        return
+    y = b if b.is_floating_point() else b.to(torch.float64)  # NumPy's isclose: b at least float
+    common = torch.promote_types(a.dtype, y.dtype)
+    x, y = a.to(common), y.to(common)
+    close = torch.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    if bool(close.all()):
+        return
+    x, y = torch.broadcast_tensors(x, y)
+    diff = torch.where(x == y, torch.zeros_like(x), (x - y).abs())
+    violation = diff / (atol + rtol * y.abs() + 1e-20)
+    violation = torch.where(close, torch.zeros_like(violation), torch.nan_to_num(violation, nan=float("inf")))
+    where = tuple(int(i) for i in torch.unravel_index(violation.argmax(), violation.shape))
+    raise AssertionError(
+        f"Error {float(violation.max()):f} exceeds tolerance rtol={rtol:e}, atol={atol:e} "
+        f"(mismatch {100.0 * int((~close).sum()) / close.numel():f}%).\n"
+        f"Location of maximum error: {where}, {names[0]}={float(x[where]):.8f}, {names[1]}={float(y[where]):.8f}")
+
+
+def _mx_same(a, b):
+    """mx.test_utils.same: NumPy's array_equal, the same shape and the same values (NaN is
+    never equal)."""
+    a, b = torch.as_tensor(a), torch.as_tensor(b)
+    if a.shape != b.shape:
+        return False
+    common = torch.promote_types(a.dtype, b.dtype)
+    return bool(torch.equal(a.to(common), b.to(device=a.device, dtype=common)))
+
+
+def _mx_Context(device_type, device_id=0):
+    """mx.Context(device_type, device_id): 'gpu' is CUDA device `device_id`; 'cpu', 'cpu_pinned'
+    and 'cpu_shared' (MXNet's CPU memory pools) are torch's one CPU device; a device (MXNet: a
+    Context) is copied."""
+    if isinstance(device_type, torch.device):
+        return device_type
+    if device_type not in ("cpu", "cpu_pinned", "cpu_shared", "gpu"):
+        raise KeyError(device_type)
+    return torch.device("cuda", device_id) if device_type == "gpu" else torch.device("cpu")
