@@ -171,7 +171,7 @@ def convert_all(jobs: list[Job], *, select, ignore, workers: int, options: dict 
                 args = [(job, select, ignore, options) for job in jobs]
                 return _collect(map(_convert_one, args), progress)
             _warm()
-            return _Lanes(jobs, trees, workers, (select, ignore, options), progress).run()
+            return _Lanes(jobs, trees, min(workers, len(jobs)), (select, ignore, options), progress).run()
     finally:
         _KEPT = {}
 
