@@ -354,3 +354,50 @@ def test_block_base_next_to_a_derived_block_base_goes():
     namespace = {}
     exec(compile(r.output, "converted", "exec"), namespace)  # the MROs are consistent
     assert namespace["Transformer"].__mro__[1:3] == (namespace["Encoder"], namespace["nn"].Module)
+
+
+def test_parameter_constructed_in_a_block_is_the_blocks_parameter_with_gluons_values():
+    """MX117: `self.gamma = Parameter('gamma', grad_req='write' if scale else 'null', ...)` (gluon-nlp
+    master's layers) is registered on the module and trains as grad_req says; with the same
+    values the forward gives MXNet's numbers, and the initializers given by name fill as Gluon's."""
+    mx = pytest.importorskip("mxnet")
+    torch = pytest.importorskip("torch")
+    np = pytest.importorskip("numpy")
+    src = """
+        from mxnet import gluon
+        from mxnet.gluon import Parameter
+        class Scale(gluon.HybridBlock):
+            def __init__(self, channels, scale=True, gamma_initializer='ones', **kwargs):
+                super().__init__(**kwargs)
+                self.gamma = Parameter('gamma', grad_req='write' if scale else 'null', shape=(channels,),
+                                       init=gamma_initializer)
+                self.beta = gluon.Parameter('beta', shape=(channels,), init='zeros')
+            def hybrid_forward(self, F, x, gamma, beta):
+                return F.broadcast_add(F.broadcast_mul(x, gamma), beta)
+    """
+    r = convert(src)
+    assert codes(r, "manual") == [] and codes(r, "review").count("MX117") == 2
+    mx_ns, pt_ns = {}, {}
+    exec(compile(textwrap.dedent(src), "<mx>", "exec"), mx_ns)
+    exec(compile(r.output, "<pt>", "exec"), pt_ns)
+    x = np.random.default_rng(0).normal(size=(2, 3)).astype(np.float32) + 0.5
+    for scale in (True, False):
+        block = mx_ns["Scale"](3, scale=scale)
+        block.initialize()
+        assert list(block.collect_params()) == []  # MXNet 1.x: not collected (the review item says so)
+        block.gamma.initialize()
+        block.beta.initialize()
+        assert block.gamma.data().asnumpy().tolist() == [1.0, 1.0, 1.0]
+        module = pt_ns["Scale"](3, scale=scale)
+        assert sorted(n for n, _ in module.named_parameters()) == ["beta", "gamma"]
+        assert module.gamma.tolist() == [1.0, 1.0, 1.0] and module.beta.tolist() == [0.0, 0.0, 0.0]
+        assert module.gamma.requires_grad is scale and (block.gamma.grad_req == "write") is scale
+        gamma = np.array([0.5, -1.5, 2.0], dtype=np.float32)
+        beta = np.array([0.25, 0.75, -0.5], dtype=np.float32)
+        block.gamma.set_data(mx.nd.array(gamma))
+        block.beta.set_data(mx.nd.array(beta))
+        with torch.no_grad():
+            module.gamma.copy_(torch.from_numpy(gamma))
+            module.beta.copy_(torch.from_numpy(beta))
+        expected = block(mx.nd.array(x)).asnumpy()
+        np.testing.assert_array_equal(module(torch.from_numpy(x)).detach().numpy(), expected)

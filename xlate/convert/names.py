@@ -145,6 +145,7 @@ ScopeKey = tuple  # tuple of (name, occurrence) pairs
 
 
 BLOCK_CLASSES = ("mxnet.gluon.Block", "mxnet.gluon.HybridBlock")
+PARAMETER_CLASSES = ("mxnet.gluon.Parameter", "mxnet.gluon.parameter.Parameter")  # MX117 translates them
 
 
 @dataclass
@@ -234,14 +235,18 @@ class Analysis:
         return scope if scope is not None and scope.gluon else None
 
     def block_params(self, cls: Scope) -> dict[str, ast.Call]:
-        """Attributes a Gluon class assigns from `self.params.get(...)` or `get_constant(...)`:
-        Gluon passes them to hybrid_forward as keyword arguments under these names."""
+        """Attributes a Gluon class assigns from `self.params.get(...)`, `get_constant(...)` or
+        `gluon.Parameter(...)`: Gluon passes them to hybrid_forward as keyword arguments under
+        these names."""
         found = {}
         for attr, values in cls.attrs.items():
             for v in values:
-                if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) \
-                        and v.func.attr in ("get", "get_constant") and isinstance(v.func.value, ast.Attribute) \
-                        and v.func.value.attr == "params":
+                if not isinstance(v, ast.Call):
+                    continue
+                if isinstance(v.func, ast.Attribute) and v.func.attr in ("get", "get_constant") \
+                        and isinstance(v.func.value, ast.Attribute) and v.func.value.attr == "params":
+                    found[attr] = v
+                elif (dotted := _dotted(v.func)) is not None and self.resolve(cls.key, dotted) in PARAMETER_CLASSES:
                     found[attr] = v
         return found
 

@@ -46,11 +46,18 @@ def transform(site: Site):
     if assign is None or assign != name:
         raise Manual(f"assign `params.get({name!r}, ...)` to `self.{name}` so the translation can register it "
                      "under the same name")
+    return declare(site, f"`params.get({name!r}, ...)`")
+
+
+def declare(site: Site, what: str):
+    """`_mx_parameter(shape, init=..., dtype=..., requires_grad=...)` for a Gluon parameter
+    declared with its keyword arguments bound (`params.get`, `gluon.Parameter`)."""
+    deferred = site.literal("allow_deferred_init", False)
     shape = site.literal("shape")
     if deferred is NOT_LITERAL:
         raise Manual("`allow_deferred_init=` is not a literal: write True or False")
     if shape is None or (shape is not NOT_LITERAL and _deferred(shape)):
-        site.fixed(f"`params.get({name!r}, ...)` with its shape deferred -> `_mx_parameter(...)`, a torch "
+        site.fixed(f"{what} with its shape deferred -> `_mx_parameter(...)`, a torch "
                    "UninitializedParameter that `param.shape = ...` (`_mx_set_shape`) materialises")
     for arg in _OPTIMIZER:
         if site.has(arg) and site.literal(arg) not in (1, 1.0):
@@ -67,13 +74,35 @@ def transform(site: Site):
         from xlate.convert.table import convert_dtype
         holes["dtype"] = convert_dtype(site, site.value("dtype"))
         extra += ", dtype={dtype}"
-    grad_req = site.literal("grad_req", "write")
     differentiable = site.literal("differentiable", True)
-    if grad_req not in ("write", "null") or differentiable not in (True, False):
-        raise Manual(f"grad_req={site.code(site.value('grad_req'))}: only 'write' and 'null' translate")
-    if grad_req == "null" or differentiable is False:
+    if differentiable not in (True, False):
+        raise Manual(f"differentiable={site.code(site.value('differentiable'))}: write True or False")
+    trained = _trained(site)
+    if trained is False or differentiable is False:
         extra += ", requires_grad=False"
+    elif trained is not True:
+        holes["trained"] = trained
+        extra += ", requires_grad={trained}"
     return site.emit("_mx_parameter({shape}" + extra + ")", **holes)
+
+
+def _trained(site: Site):
+    """Whether grad_req lets the parameter train: True, False, or (`'write' if scale else
+    'null'`) the condition that says so."""
+    if not site.has("grad_req"):
+        return True
+    node = site.value("grad_req")
+    value = site.evaluate(node)
+    if value in ("write", "null"):
+        return value == "write"
+    if isinstance(node, cst.IfExp):
+        body, orelse = site.evaluate(node.body), site.evaluate(node.orelse)
+        if {body, orelse} == {"write", "null"}:
+            condition = node.test.deep_clone()
+            if body == "write":
+                return cst.Call(cst.Name("bool"), [cst.Arg(condition)])
+            return cst.UnaryOperation(cst.Not(), condition.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
+    raise Manual(f"grad_req={site.code(node)}: only 'write' and 'null' translate")
 
 
 def _deferred(shape) -> bool:
