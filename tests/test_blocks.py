@@ -329,6 +329,11 @@ def test_params_get_with_a_size_of_zero_at_run_time_is_deferred():
     assert deferred.shape == (3, 5) and deferred.abs().max() <= 0.07  # Gluon's default Uniform(0.07)
     with pytest.raises(ValueError, match="incompatible"):
         load()._mx_set_shape(namespace["Affine"](3).weight, (4, 5))
+    numpy_shape = load()._mx_parameter((3, -1))  # MXNet 2's numpy shapes write the unknown size as -1
+    assert torch.nn.parameter.is_lazy(numpy_shape)
+    assert load()._mx_set_shape(numpy_shape, (3, 2)).shape == (3, 2)
+    with pytest.raises(ValueError, match="incompatible"):
+        load()._mx_set_shape(load()._mx_parameter((3, -1)), (4, 2))
 
 
 def test_block_base_next_to_a_derived_block_base_goes():

@@ -88,7 +88,8 @@ def _mx_parameter(shape, *, init=None, dtype=torch.float32, requires_grad=True):
     or holds a 0 is Gluon's deferred shape: the parameter stays uninitialised until its shape
     is set (Note [deferred parameters])."""
     init = _mx_initializer(init)  # Gluon also takes an initializer's name ('ones')
-    if shape is None or 0 in ((shape,) if isinstance(shape, int) else tuple(shape)):
+    dims = (shape,) if isinstance(shape, int) else tuple(shape) if shape is not None else None
+    if dims is None or 0 in dims or -1 in dims:  # 0: unknown in MXNet 1.x, -1 in its numpy shapes (MXNet 2)
         param = torch.nn.UninitializedParameter(requires_grad=requires_grad, dtype=dtype)
         param._mx_init, param._mx_shape = init, shape
         return param
@@ -112,16 +113,16 @@ def _mx_parameter(shape, *, init=None, dtype=torch.float32, requires_grad=True):
 # after the first forward (torch cannot save or load a tensor without a shape).
 def _mx_set_shape(param, shape):
     """Gluon's `param.shape = shape` (and `_finish_deferred_init()`): give a deferred parameter
-    its shape and initial values; a known shape must agree, 0 standing for any size."""
+    its shape and initial values; a known shape must agree, 0 (or -1) standing for any size."""
     shape = (shape,) if isinstance(shape, int) else tuple(int(d) for d in shape)
     if not torch.nn.parameter.is_lazy(param):
-        if len(shape) != param.dim() or any(d and d != n for d, n in zip(shape, param.shape)):
+        if len(shape) != param.dim() or any(d > 0 and d != n for d, n in zip(shape, param.shape)):
             raise ValueError(f"parameter shape {tuple(param.shape)} is incompatible with {shape}")
         return param
     partial = getattr(param, "_mx_shape", None)
     if partial is not None:
         partial = (partial,) if isinstance(partial, int) else tuple(partial)
-        if len(partial) != len(shape) or any(p and p != d for p, d in zip(partial, shape)):
+        if len(partial) != len(shape) or any(p > 0 and p != d for p, d in zip(partial, shape)):
             raise ValueError(f"parameter shape {partial} is incompatible with {shape}")
     init = param._mx_init if getattr(param, "_mx_init", None) is not None else \
         getattr(param, "_mx_global_init", _mx_default_init)
