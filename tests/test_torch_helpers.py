@@ -389,3 +389,23 @@ def test_context_is_the_device_mxnet_names():
             mx.Context(kind)
         with pytest.raises(KeyError):
             th._mx_Context(kind)
+
+
+@pytest.mark.parametrize("shape", [(5, 4, 3), (2, 5, 4, 3), (6, 2, 1)])
+def test_vision_transforms_compute_gluons_numbers(shape):
+    """MX563: Compose([ToTensor(), Normalize(mean, std)]) and Cast on a uint8 image (or batch)
+    give Gluon's values, dtypes and shapes."""
+    from mxnet.gluon.data.vision import transforms
+
+    image = np.random.default_rng(len(shape)).integers(0, 256, size=shape).astype(np.uint8)
+    channels = shape[-1]
+    mean, std = (0.485, 0.456, 0.406)[:channels], (0.229, 0.224, 0.225)[:channels]
+    gluon = transforms.Compose([transforms.ToTensor(), transforms.Normalize(mean, std)])
+    ours = th._mx_Compose([th._mx_ToTensor(), th._mx_Normalize(mean, std)])
+    expected = gluon(mx.nd.array(image, dtype="uint8")).asnumpy()
+    got = ours(torch.from_numpy(image))
+    assert got.dtype == torch.float32 and tuple(got.shape) == expected.shape
+    np.testing.assert_array_equal(got.numpy(), expected)
+    cast = transforms.Cast("float16")(mx.nd.array(image, dtype="uint8")).asnumpy()
+    np.testing.assert_array_equal(th._mx_Cast("float16")(torch.from_numpy(image)).numpy(), cast)
+    assert isinstance(th._mx_Compose([th._mx_Cast()]), torch.nn.Module)

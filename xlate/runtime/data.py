@@ -253,3 +253,57 @@ class _mx_DataLoader(torch.utils.data.DataLoader):
         super().__init__(dataset, batch_sampler=batch_sampler, num_workers=workers,
                          collate_fn=batchify_fn or _mx_default_batchify_fn, pin_memory=pin_memory, **extra)
         self._batch_sampler = batch_sampler
+
+
+# gluon.data.vision.transforms that compute the same numbers in torch (the resizing and random
+# ones are left for a human, MX562): HybridBlocks in Gluon, modules here, callable the same way
+class _mx_ToTensor(torch.nn.Module):
+    """transforms.ToTensor(): an (H, W, C) image or (N, H, W, C) batch in [0, 255], any dtype ->
+    float32 (C, H, W) / (N, C, H, W) in [0, 1] (mx.nd.image.to_tensor)."""
+
+    def forward(self, x):
+        return _mx_image_to_tensor(x)
+
+
+class _mx_Normalize(torch.nn.Module):
+    """transforms.Normalize(mean=0.0, std=1.0): (x[c] - mean[c]) / std[c] over the channels of a
+    (C, H, W) image or (N, C, H, W) batch (mx.nd.image.normalize)."""
+
+    def __init__(self, mean=0.0, std=1.0):
+        super().__init__()
+        self._mean, self._std = mean, std
+
+    def forward(self, x):
+        return _mx_image_normalize(x, self._mean, self._std)
+
+
+class _mx_Cast(torch.nn.Module):
+    """transforms.Cast(dtype='float32'): the input in that dtype."""
+
+    def __init__(self, dtype="float32"):
+        super().__init__()
+        self._dtype = _mx_dtype(dtype)
+
+    def forward(self, x):
+        return x.to(self._dtype)
+
+
+class _mx_Compose(torch.nn.Module):
+    """transforms.Compose(transforms): each transform on the last one's output, as Gluon's
+    Sequential runs them (a transform that returns a tuple hands the rest of it to the next as
+    further arguments)."""
+
+    def __init__(self, transforms):
+        super().__init__()
+        self._mx_steps = list(transforms)
+        for i, step in enumerate(self._mx_steps):
+            if isinstance(step, torch.nn.Module):
+                self.add_module(str(i), step)
+
+    def forward(self, x, *args):
+        for step in self._mx_steps:
+            x = step(x, *args)
+            args = []
+            if isinstance(x, (tuple, list)):
+                args, x = x[1:], x[0]
+        return tuple([x] + list(args)) if args else x
