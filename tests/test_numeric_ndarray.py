@@ -118,6 +118,17 @@ def test_asnumpy_of_a_tensor_in_the_graph(frameworks):
     _assert_equal(rule_cases.check_asnumpy_in_graph())
 
 
+# -- MX088 / MX089 test_utils, MX508 Context ------------------------------------------------------
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_test_utils_give_mxnets_verdicts(seed, frameworks):
+    _assert_equal(rule_cases.check_test_utils(seed))
+
+
+def test_context_constructor_names_mxnets_device(frameworks):
+    _assert_equal(rule_cases.check_context())
+
+
 # -- the runner reports what differs ---------------------------------------------------------------
 
 def test_a_wrong_dtype_or_value_is_reported(frameworks):

@@ -1131,7 +1131,7 @@ for _id, _draw in DRAWS.items():
 # Every rule with numerical meaning is covered by a case or a special check.
 NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
                                         34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
-                                        52, 53, 54, 55, 57, *range(58, 85), *range(501, 508),
+                                        52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, *range(501, 509),
                                         530, 531, 56, 532, 533, 534, 536, 537, 538, 540)]
 
 
@@ -1511,6 +1511,51 @@ def check_gpu_count() -> list:
     return []
 
 
+def check_test_utils(seed: int) -> list:
+    """MX088 / MX089: the translated assert_almost_equal fails where MXNet's fails (default
+    tolerances by dtype, given ones, broadcasting), and same() is NumPy's array_equal; on
+    NumPy arrays, as tests pass them after `.asnumpy()`."""
+    source = HEADER + (
+        "def f(a, b, **kw):\n"
+        "    try:\n"
+        "        mx.test_utils.assert_almost_equal(a, b, **kw)\n"
+        "    except AssertionError:\n"
+        "        return False, mx.test_utils.same(a, b)\n"
+        "    return True, mx.test_utils.same(a, b)\n")
+    result = convert(source)
+    check_codes(result, ["MX088", "MX089"])
+    mine, theirs = load(result.output), load(source)
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(3, 4)).astype(np.float32)
+    pairs = [(x, x + np.float32(9e-4), {}), (x, x + np.float32(2e-3), {}), (x, x, {}),
+             (x, x + np.float32(1e-4), {"atol": 1e-5, "rtol": 1e-6}),
+             (x.astype(np.float64), x.astype(np.float64) * (1 + 2e-5), {}),
+             (x.astype(np.float64), x.astype(np.float64) * (1 + 5e-6), {}),
+             (x.astype(np.float16), x.astype(np.float16) + np.float16(0.05), {}),
+             (np.repeat(x[:1], 2, 0), x[:1], {}), (np.repeat(x[:1], 2, 0), x[:1], {"use_broadcast": False}),
+             (x.round().astype(np.int32), x.round().astype(np.int32), {})]
+    verdicts = [mine(a, b, **kw) for a, b, kw in pairs]
+    expected = [theirs(a, b, **kw) for a, b, kw in pairs]
+    assert verdicts == expected, f"verdicts {verdicts}, MXNet's {expected}"
+    return []
+
+
+def check_context() -> list:
+    """MX508: mx.Context names the device torch's device is (cpu_shared / cpu_pinned the CPU)."""
+    mx = import_mxnet()
+    torch = import_torch()
+    source = HEADER + "def f(kind):\n    return [mx.Context('cpu_shared', 0), mx.Context('gpu', 1), mx.Context(kind, 2)]\n"
+    result = convert(source)
+    check_codes(result, ["MX508"])
+    for kind in ("gpu", "cpu", "cpu_pinned"):
+        expected = [torch.device("cuda", c.device_id) if c.device_type == "gpu" else torch.device("cpu")
+                    for c in load(source)(kind)]
+        assert all(isinstance(c, mx.Context) for c in load(source)(kind))
+        got = load(result.output)(kind)
+        assert got == expected, f"{kind}: {got} for MXNet's {expected}"
+    return []
+
+
 def check_asnumpy_in_graph() -> list:
     """MX020 on a tensor that requires grad: `.detach()` first, as MXNet's asnumpy does."""
     mx, torch = import_mxnet(), import_torch()
@@ -1708,6 +1753,9 @@ SPECIAL_CHECKS = [
     Special("seed-repeats", "MX507", lambda seed: check_seed(seed=5 + seed)),
     Special("gpu-count", "MX503", lambda seed: check_gpu_count()),
     Special("asnumpy-in-graph", "MX020", lambda seed: check_asnumpy_in_graph()),
+    Special("test-utils-verdicts", "MX088", check_test_utils),
+    Special("test-utils-same", "MX089", check_test_utils),
+    Special("context-constructor", "MX508", lambda seed: check_context()),
     *(Special(f"random-{c[0]}", "MX069",
               lambda seed, c=c: check_random_statistics(*c, seed=7 + seed, code="MX069:review"))
       for c in RANDOM_LIKE_CASES),
