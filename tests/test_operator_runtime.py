@@ -246,6 +246,8 @@ def _value(text: str):
         return () if text in ("[]", "()") else None
     if text in ("True", "False"):
         return text == "True"
+    if text.startswith("[") and text.endswith("]"):  # a tuple of numbers: default=[0,0,0,0]
+        return tuple(_value(part) for part in text[1:-1].split(","))
     for kind in (int, float):
         try:
             return kind(text)

@@ -319,19 +319,22 @@ class _mx_autograd_Function:
         return _mx_FunctionBridge.apply(self, *inputs)
 
 
-def _mx_image_to_tensor(data):
+def _mx_image_to_tensor(data=None, out=None, name=None):
     """mx.nd.image.to_tensor: an (H, W, C) image, or an (N, H, W, C) batch, of values in
     [0, 255] (any dtype) -> float32 (C, H, W) / (N, C, H, W) in [0, 1]."""
+    _mx_no_out(out)
     if data.dim() not in (3, 4):
         raise ValueError(f"to_tensor takes an (H, W, C) image or an (N, H, W, C) batch, not shape {tuple(data.shape)}")
     out = data.to(torch.float32) / 255.0
     return out.permute(2, 0, 1) if data.dim() == 3 else out.permute(0, 3, 1, 2)
 
 
-def _mx_image_normalize(data, mean=0.0, std=1.0):
+def _mx_image_normalize(data=None, mean=(0.0, 0.0, 0.0, 0.0), std=(1.0, 1.0, 1.0, 1.0), out=None, name=None):
     """mx.nd.image.normalize: (x[c] - mean[c]) / std[c] over the channels of a (C, H, W) image or
     an (N, C, H, W) batch; a number, or a tuple of one, serves every channel. MXNet keeps mean
-    and std as float32 and the result in the input's dtype."""
+    and std as float32 and the result in the input's dtype. Its defaults have four values, so
+    an image of other than 1 or 4 channels needs them given, in MXNet as here."""
+    _mx_no_out(out)
     if data.dim() not in (3, 4):
         raise ValueError(f"normalize takes a (C, H, W) image or an (N, C, H, W) batch, not shape {tuple(data.shape)}")
     channels = data.shape[-3]
