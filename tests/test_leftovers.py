@@ -171,7 +171,7 @@ TRAINERS = [
     "gluon.Trainer(net.collect_params(), 'nag', optimizer_params, kvstore=kv)",
 ]
 CONTEXTS = ["ctx = [mx.cpu(0), mx.cpu(1)]", "ctx = [mx.gpu(i) for i in range(num_gpus)]", "ctx = mx.cpu()",
-            "ctx = devices"]
+            "ctx = devices", "ctx = mx.Context('cpu_shared', 0)", "ctx = [mx.Context(kind, i) for i in range(num_gpus)]"]
 PREPARE = [
     "net.initialize(mx.init.Xavier(), ctx=ctx)",
     "net.collect_params().initialize(init.Normal(0.01), ctx=ctx)",
@@ -181,6 +181,10 @@ PREPARE = [
     "last_batch='rollover')",
     "loader = gluon.data.DataLoader(dataset.transform_first(fn), batch_size, last_batch='discard')",
     "schedule = mx.lr_scheduler.CosineScheduler(max_update=100, base_lr=lr)",
+    "fn = gluon.data.vision.transforms.Compose([gluon.data.vision.transforms.ToTensor(), "
+    "gluon.data.vision.transforms.Normalize(0.5, 0.25)])",
+    "fn = gluon.data.vision.transforms.Compose([gluon.data.vision.transforms.Resize(32), "
+    "gluon.data.vision.transforms.Cast('float16')])",
 ]
 STEP = [
     ["with autograd.record():", "    out = net(data)", "    l = loss(out, label)", "l.backward()",
@@ -208,6 +212,9 @@ AFTER = [
     "total += l.sum().asscalar()",
     "x = data.copy()\n        x.attach_grad()",
     "n = label.size + data.size * 2",
+    "mx.test_utils.assert_almost_equal(net(data), label, atol=1e-3)",
+    "same = mx.test_utils.same(data.asnumpy(), label.asnumpy())",
+    "img = nd.image.normalize(nd.image.to_tensor(data), mean=(0.5,), std=(0.25,))",
 ]
 TRAIN_HEADER = '''\
 import mxnet as mx
@@ -219,7 +226,7 @@ from mxnet import autograd, gluon, init, nd
 
 @st.composite
 def training_scripts(draw):
-    lines = ["def train(net, X, y, data, label, dataset, fn, devices, params, optimizer, optimizer_params, kv,",
+    lines = ["def train(net, X, y, data, label, dataset, fn, devices, params, optimizer, optimizer_params, kv, kind,",
              "          loss_cls=gluon.loss.L1Loss, flag=True, rho=1.0, lr=0.1, wd=1e-4, batch_size=8, num_gpus=2,",
              "          total=0.0):",
              "    " + draw(st.sampled_from(CONTEXTS)),
