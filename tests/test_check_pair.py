@@ -374,3 +374,54 @@ def test_a_block_shared_by_two_parents_pairs_once():
 
     result = check_models(Gluon(), Torch(), [parse("x:float32[2,4]")], seed=0)
     assert result.ok and result.checks
+
+
+OWN_GROUPNORM_MX = '''
+from mxnet.gluon import nn
+
+
+class GroupNorm(nn.HybridBlock):  # GluonCV's gluoncv.nn.GroupNorm: a block of its own, Gluon's name
+    def __init__(self, channels=4, **kwargs):
+        super(GroupNorm, self).__init__(**kwargs)
+        self.gamma = self.params.get('gamma', shape=(channels,), init='ones')
+        self.beta = self.params.get('beta', shape=(channels,), init='zeros')
+
+    def hybrid_forward(self, F, x, gamma, beta):
+        return F.broadcast_add(F.broadcast_mul(x, gamma.reshape((1, -1, 1))), beta.reshape((1, -1, 1)))
+
+
+def Net():
+    net = nn.HybridSequential()
+    net.add(GroupNorm())
+    return net
+'''
+OWN_GROUPNORM_PT = '''
+import torch
+
+
+class GroupNorm(torch.nn.Module):
+    def __init__(self, channels=4):
+        super().__init__()
+        self.gamma = torch.nn.Parameter(torch.ones(channels))
+        self.beta = torch.nn.Parameter(torch.zeros(channels))
+
+    def forward(self, x):
+        return x * self.gamma.reshape(1, -1, 1) + self.beta.reshape(1, -1, 1)
+
+
+def Net():
+    return torch.nn.Sequential(GroupNorm())
+'''
+
+
+def test_a_users_block_named_like_a_gluon_layer_pairs_by_its_attributes(tmp_path, capsys):
+    """GluonCV defines its own `GroupNorm` HybridBlock: it is no mxnet GroupNorm, whose family
+    reads `_kwargs['num_groups']` (a KeyError, the whole check lost); its gamma and beta pair
+    by attribute, gradients included."""
+    (tmp_path / "o_mx.py").write_text(OWN_GROUPNORM_MX)
+    (tmp_path / "o_pt.py").write_text(OWN_GROUPNORM_PT)
+    args = ["check", "--mx", f"{tmp_path}/o_mx.py:Net", "--pt", f"{tmp_path}/o_pt.py:Net",
+            "--input", "x:float32[3,4,5]"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "gradient of 0.gamma" in out and "gradient of 0.beta" in out

@@ -60,7 +60,10 @@ def register(family: Family) -> Family:
 
 
 def family_of(mx_block) -> Optional[Family]:
+    """The family of the MXNet or gluonnlp class `mx_block` is or derives from. A class of the
+    user's own that takes a Gluon name (GluonCV's `GroupNorm`, a HybridBlock with its own
+    parameters) belongs to none: its parameters pair by attribute like any block's."""
     for cls in type(mx_block).__mro__:
-        if cls.__name__ in _BY_MX:
+        if cls.__name__ in _BY_MX and cls.__module__.partition(".")[0] in ("mxnet", "gluonnlp"):
             return _BY_MX[cls.__name__]
     return None
