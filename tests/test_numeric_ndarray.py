@@ -19,7 +19,8 @@ import pytest
 from mxsupport import import_mxnet, import_numpy, import_torch, seed_for
 
 from xlate.check import rule_cases
-from xlate.check.rule_cases import (CASES, NUMERIC_RULES, RANDOM_CASES, RANDOM_DEFAULT_SHAPES, RANDOM_LIKE_CASES,
+from xlate.check.rule_cases import (CASES, NUMERIC_RULES, RANDOM_CASES, RANDOM_DEFAULT_SHAPES, RANDOM_LEGACY_CASES,
+                                    RANDOM_LIKE_CASES, RANDOM_OUT_CASES,
                                     SPECIAL_CHECKS, Case)
 
 pytestmark = pytest.mark.mxnet
@@ -83,6 +84,16 @@ def test_random_statistics(id, expr, moments, dtype, frameworks):
 @pytest.mark.parametrize("expr", RANDOM_DEFAULT_SHAPES)
 def test_random_default_shape(expr, frameworks):
     rule_cases.check_random_default_shape(expr)
+
+
+@pytest.mark.parametrize("id,expr,moments,dtype", RANDOM_LEGACY_CASES, ids=[c[0] for c in RANDOM_LEGACY_CASES])
+def test_random_legacy_names(id, expr, moments, dtype, frameworks):
+    rule_cases.check_random_statistics(id, expr, moments, dtype, code="MX016:review")
+
+
+@pytest.mark.parametrize("id,expr,moments,dtype", RANDOM_OUT_CASES, ids=[c[0] for c in RANDOM_OUT_CASES])
+def test_random_out_writes_and_returns_the_array(id, expr, moments, dtype, frameworks):
+    rule_cases.check_random_out(id, expr, moments, dtype)
 
 
 def test_random_shuffle_permutes_rows(frameworks):

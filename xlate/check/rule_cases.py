@@ -1132,7 +1132,7 @@ for _id, _draw in DRAWS.items():
 
 # Every rule with numerical meaning is covered by a case or a special check.
 NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
-                                        34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
+                                        16, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
                                         52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, *range(501, 509),
                                         530, 531, 56, 532, 533, 534, 536, 537, 538, 540)]
 
@@ -1395,6 +1395,47 @@ RANDOM_CASES = [
     ("randint-int64", "nd.random.randint(0, 10, shape=(100000,), dtype='int64')", (4.5, (99 / 12) ** 0.5),
      "int64"),
 ]
+
+# MX016: MXNet's older sampler names, positional (low, high, shape, ctx, dtype)
+RANDOM_LEGACY_CASES = [
+    ("legacy-uniform", "nd.random_uniform(-1, 3, (200000,))", (1.0, 4 / 12 ** 0.5), "float32"),
+    ("legacy-uniform-ctx-dtype", "nd.uniform(0, 1, (100000,), mx.cpu(), 'float64')", (0.5, 1 / 12 ** 0.5),
+     "float64"),
+    ("legacy-normal", "mx.nd.random_normal(loc=1.5, scale=0.5, shape=(500, 400))", (1.5, 0.5), "float32"),
+    ("legacy-normal-short", "nd.normal(0, 2, (200000,))", (0.0, 2.0), "float32"),
+    ("legacy-randint", "nd.random_randint(-2, 5, (200000,))", (1.0, (48 / 12) ** 0.5), "int32"),
+]
+
+# `out=`: the draw is written into the array (its shape when none is given, its dtype) and returned
+RANDOM_OUT_CASES = [
+    ("out-normal", "nd.random.normal(0, 2, out=w)", (0.0, 2.0), "float32"),
+    ("out-normal-shape", "nd.random.normal(0, 0.5, w.shape, out=w)", (0.0, 0.5), "float32"),
+    ("out-uniform-float64", "nd.random.uniform(-1, 3, out=w64)", (1.0, 4 / 12 ** 0.5), "float64"),
+    ("out-legacy-uniform", "nd.random_uniform(-1, 3, out=w)", (1.0, 4 / 12 ** 0.5), "float32"),
+]
+
+
+def check_random_out(id: str, expr: str, moments: tuple, dtype: str, *, seed: int = 3) -> None:
+    """`out=` writes into the given array and returns that array, on both sides."""
+    mx, torch = import_mxnet(), import_torch()
+    source = HEADER + ("def f():\n    w = nd.zeros((400, 500))\n    w64 = nd.zeros((400, 500), dtype='float64')\n"
+                       f"    r = {expr}\n    return r, w, w64\n")
+    result = convert(source)
+    assert not [d for d in result.diagnostics if d.status == "manual"], result.output
+    mx.random.seed(seed)
+    r, w, w64 = load(source)()
+    expected = r.asnumpy()
+    assert r is w or r is w64, f"{id}: MXNet returned another array"
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        tr, tw, tw64 = load(result.output)()
+    assert tr is tw or tr is tw64, f"{id}: the translation returned another tensor"
+    assert (tr is tw) == (r is w), f"{id}: written into the other array"
+    assert tuple(tr.shape) == expected.shape and tr.dtype == getattr(torch, dtype) and expected.dtype == np.dtype(dtype)
+    for side, values in (("PyTorch", tr.double().numpy()), ("MXNet", expected.astype(np.float64))):
+        assert abs(values.mean() - moments[0]) < 0.02 * max(1.0, moments[1]), f"{id}: {side} mean {values.mean()}"
+        assert abs(values.std() - moments[1]) < 0.02 * moments[1], f"{id}: {side} std {values.std()}"
+
 
 RANDOM_DEFAULT_SHAPES = ["nd.random.uniform()", "nd.random.normal()", "nd.random.uniform(-1, 1)",
                          "nd.random.normal(0, 1, shape=5)", "nd.random.randint(0, 3)",
@@ -1753,6 +1794,11 @@ SPECIAL_CHECKS = [
     *(Special(f"random-default-shape {e}", "MX015", lambda seed, e=e: check_random_default_shape(e))
       for e in RANDOM_DEFAULT_SHAPES),
     Special("random-shuffle", "MX015", lambda seed: check_random_shuffle(seed=seed)),
+    *(Special(f"random-{c[0]}", "MX015", lambda seed, c=c: check_random_out(*c, seed=3 + seed))
+      for c in RANDOM_OUT_CASES),
+    *(Special(f"random-{c[0]}", "MX016", lambda seed, c=c: check_random_statistics(*c, seed=7 + seed,
+                                                                                  code="MX016:review"))
+      for c in RANDOM_LEGACY_CASES),
     Special("seed-repeats", "MX507", lambda seed: check_seed(seed=5 + seed)),
     Special("gpu-count", "MX503", lambda seed: check_gpu_count()),
     Special("asnumpy-in-graph", "MX020", lambda seed: check_asnumpy_in_graph()),

@@ -13,9 +13,27 @@ _NAMES = {
 
 
 def transform(site: Site):
+    out = site.value("out") if site.literal("out") is not None else None
+    if out is None:
+        return _draw(site, None)
+    if not _simple(out) and not (site.has("shape") and site.literal("shape") is not None):
+        raise Manual(f"`out={site.code(out)}` without `shape=`: assign the array to a name first (it is written "
+                     f"and its shape read)")
+    return site.emit("{out}.copy_({draw})", out=out, draw=_draw(site, out))
+
+
+def _simple(node) -> bool:
+    """A name or `a.b.c`: reading it twice reads the same array."""
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return isinstance(node, cst.Name)
+
+
+def _draw(site: Site, out):
+    """The draw itself; with `out=` MXNet writes into that array (its shape when none is given,
+    its dtype) and returns it: `out.copy_(draw)`."""
     op = site.matched.rsplit(".", 1)[1]
-    if site.has("out"):
-        raise Manual("`out=` is not supported")
+    op = op[len("random_"):] if op.startswith("random_") else op  # nd.random_uniform, MXNet's older name
     if op == "shuffle":
         data = site.value("low") or site.value("data")
         if data is None:
@@ -33,7 +51,10 @@ def transform(site: Site):
                 raise Manual(f"array-valued `{lo_name}`/`{hi_name}`: MXNet then samples `shape` values per element")
             raise Manual(f"could not tell whether `{what}` is a number or an NDArray (an NDArray `{lo_name}`/"
                          f"`{hi_name}` makes MXNet sample `shape` values per element)")
-    shape = site.code(site.value("shape")) if site.has("shape") else "(1,)"
+    if site.has("shape") and site.literal("shape") is not None:
+        shape = site.code(site.value("shape"))
+    else:
+        shape = f"{site.code(out)}.shape" if out is not None else "(1,)"
     if isinstance(site.literal("shape"), int):  # torch.normal/randint take a tuple only
         shape = f"({shape},)"
     extra = ""
