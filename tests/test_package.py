@@ -3,9 +3,12 @@ the classes and factories of the others."""
 from __future__ import annotations
 
 import io
+import sys
 import textwrap
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
+
+import pytest
 
 from xlate.cli import main
 from xlate.convert.engine import convert_source
@@ -317,36 +320,53 @@ def test_a_lane_that_is_done_takes_the_smallest_file_of_the_busiest(tmp_path):
             pool.shutdown()
 
 
-def test_an_instance_of_a_custom_initializer_is_flagged_where_a_layer_takes_it(tmp_path):
+def test_a_custom_initializer_works_where_a_layer_takes_it_and_a_builtin_subclass_is_flagged(tmp_path):
     """GluonCV's CenterNet passes `weight_initializer=BilinearUpSample()`, a subclass of
-    mx.init.Initializer of its own (left, MX519): the layer's helper would call it with the
-    tensor and fail when the model is built. The layer's line says so, in the class's own file
-    and in another module of the tree."""
+    mx.init.Initializer of its own: translated on `_mx_Initializer` (MX522), the layer's helper
+    calls it with the tensor, in the class's own module and in another module of the tree. A
+    subclass of a built-in initializer (`mx.init.Xavier`) stays MXNet's (a torch init function
+    cannot be subclassed): the layer's line says so, in both modules."""
     init_module = """\
         import mxnet as mx
         from mxnet.gluon import nn
-        class Bilinear(mx.init.Initializer):
+        class Ones(mx.init.Initializer):
             def _init_weight(self, _, arr):
                 arr[:] = 1
+        class Wide(mx.init.Xavier):
+            pass
         def head():
-            return nn.Conv2DTranspose(4, 4, in_channels=4, weight_initializer=Bilinear())
+            return nn.Conv2DTranspose(4, 4, in_channels=4, weight_initializer=Wide())
+        def ones():
+            return nn.Conv2DTranspose(4, 4, in_channels=4, weight_initializer=Ones())
         """
     src = tmp_path / "src"
     _write(src, {"pkg/__init__.py": "", "pkg/init.py": init_module, "pkg/model.py": """\
         from mxnet.gluon import nn
-        from .init import Bilinear
+        from .init import Ones, Wide
         def up():
-            return nn.Conv2DTranspose(4, 4, in_channels=4, weight_initializer=Bilinear())
+            return nn.Conv2DTranspose(4, 4, in_channels=4, weight_initializer=Wide())
         def plain():
-            return nn.Conv2DTranspose(4, 4, in_channels=4, weight_initializer='zeros')
+            return nn.Conv2DTranspose(4, 4, in_channels=4, weight_initializer=Ones())
         """})
     err = io.StringIO()
     with redirect_stderr(err):
         main(["convert", str(src), "-o", str(tmp_path / "out"), "--exit-zero"])
-    flagged = sorted(line.split(": MX122 [review]")[0].rsplit("/", 2)[-2:][1] for line in err.getvalue().splitlines()
-                     if "MX122 [review]" in line and "Bilinear is an MXNet Initializer subclass" in line)
-    assert flagged == ["init.py:7:12", "model.py:4:12"]
-    assert "MX519 [manual]" in err.getvalue()
+    report = err.getvalue()
+    flagged = sorted(line.split(": MX122 [review]")[0].rsplit("/", 2)[-2:][1] for line in report.splitlines()
+                     if "MX122 [review]" in line and "Wide derives from a built-in MXNet initializer" in line)
+    assert flagged == ["init.py:9:12", "model.py:4:12"]
+    assert [line for line in report.splitlines() if "MX522 [fixed]" in line]
+    assert "init.py:6:12: MX900 [manual]" in report
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(tmp_path / "out"))
+    try:
+        from pkg import init as converted_init, model as converted_model  # noqa: F401  (the converted tree)
+        for layer in (converted_model.plain(), converted_init.ones()):
+            assert bool((layer.weight == 1).all()) and isinstance(layer.weight, torch.nn.Parameter)
+    finally:
+        sys.path.remove(str(tmp_path / "out"))
+        for name in [n for n in sys.modules if n == "pkg" or n.startswith("pkg.")]:
+            del sys.modules[name]
 
 
 def test_what_made_an_expression_is_not_another_expressions_answer():

@@ -286,6 +286,104 @@ def _mx_lstm_bias(forget_bias=1.0):
     return init
 
 
+# Note [custom initializers]
+# Gluon code writes its own initializer as a subclass of mx.init.Initializer that overrides
+# `_init_weight(name, arr)` and fills `arr` in place (`arr[:] = ...`, `nd.random.normal(...,
+# out=arr)`). The translation keeps the class, on the base `_mx_Initializer`, whose instances
+# are what translated code takes an initializer to be: a function that fills a tensor (`init(w)`,
+# Note [Gluon initialisation]). Gluon hands the initializer a parameter gets (its own, or the
+# one initialize() was given) to `_init_weight` whatever the parameter's name
+# (gluon/parameter.py passes it as the InitDesc's `__init__`), and so does a call with the tensor
+# alone. `name` is then 'weight', where Gluon passes the parameter's own name ('dense0_weight',
+# or 'dense0_bias' for a bias given this initializer). A call with a name and an array, as user code may
+# write (`init('fc_bias', arr)`), dispatches on the name's ending as MXNet's does.
+class _mx_Initializer:
+    """Gluon's `Initializer` as a base class: a subclass overrides `_init_weight(name, arr)`
+    (and maybe `_init_bias`, `_init_gamma`, ...), which fill the torch tensor `arr` in place."""
+
+    def __init__(self, **kwargs):
+        self._kwargs = kwargs
+        self._verbose = False
+        self._print_func = None
+
+    def set_verbosity(self, verbose=False, print_func=None):
+        self._verbose, self._print_func = verbose, print_func  # MXNet logs at INFO level: not translated
+        return self
+
+    def __call__(self, desc, arr=None):
+        with torch.no_grad():
+            if arr is None:  # init(tensor): how translated code calls an initializer
+                desc.zero_()  # Gluon hands initializers a zeroed array
+                self._init_weight("weight", desc)
+                return desc
+            name = str(desc)
+            if name.startswith("upsampling"):
+                self._init_bilinear(name, arr)
+            elif name.endswith("bias"):
+                self._init_bias(name, arr)
+            elif name.endswith("gamma"):
+                self._init_gamma(name, arr)
+            elif name.endswith("beta"):
+                self._init_beta(name, arr)
+            elif name.endswith("weight"):
+                self._init_weight(name, arr)
+            elif name.endswith(("moving_mean", "moving_inv_var", "moving_avg", "min")):
+                self._init_zero(name, arr)
+            elif name.endswith(("moving_var", "max")):
+                self._init_one(name, arr)
+            else:
+                self._init_default(name, arr)
+        return arr
+
+    def _init_bilinear(self, _, arr):
+        _mx_bilinear()(arr)
+
+    def _init_zero(self, _, arr):
+        arr[:] = 0.0
+
+    def _init_one(self, _, arr):
+        arr[:] = 1.0
+
+    def _init_bias(self, _, arr):
+        arr[:] = 0.0
+
+    def _init_gamma(self, _, arr):
+        arr[:] = 1.0
+
+    def _init_beta(self, _, arr):
+        arr[:] = 0.0
+
+    def _init_weight(self, name, arr):
+        raise NotImplementedError("Must override it")
+
+    def _init_default(self, name, _):
+        raise ValueError(f"Unknown initialization pattern for {name}. Default initialization is now limited to "
+                         f'"weight", "bias", "gamma" (1.0), and "beta" (0.0).')
+
+    def __eq__(self, other):
+        if not isinstance(other, _mx_Initializer):
+            return NotImplemented
+        return type(self) is type(other) and self._kwargs == other._kwargs
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self._kwargs})"
+
+
+def _mx_init_weight(init, name, arr):
+    """`init._init_weight(name, arr)`: a custom initializer's own method (Note [custom
+    initializers]); a translated MXNet initializer is a function of the tensor, called with it (a
+    function kept as a class attribute (a translated `xavier = Xavier()` in a class body) comes back
+    bound to the instance: its function is called)."""
+    method = getattr(init, "_init_weight", None)
+    if method is not None:
+        return method(name, arr)
+    with torch.no_grad():
+        getattr(init, "__func__", init)(arr)
+    return None
+
+
 def _mx_param_attr(module, name, value):
     """Gluon's `collect_params().setattr(name, value)` for what torch parameters cannot carry
     (lr_mult, wd_mult): recorded on every parameter as `_mx_<name>`, for an optimizer built

@@ -135,15 +135,16 @@ def init_fn(site: Site, name: str, default: Optional[str] = None) -> Optional[cs
     node = site.value(name)  # already translated by the initializer rules
     custom = custom_initializer(site, node)
     if custom is not None:
-        site.review(f"`{name}={custom}(...)`: {custom} is an MXNet Initializer subclass of this code, left as "
-                    f"it is (MX519 at its class); the layer calls it with the tensor: rewrite it as a function "
+        site.review(f"`{name}={custom}(...)`: {custom} derives from a built-in MXNet initializer, which xlate "
+                    f"leaves (MX900 at its class); the layer calls it with the tensor: rewrite it as a function "
                     f"that fills the tensor in place")
     return node
 
 
 def custom_initializer(site: Site, node: cst.BaseExpression) -> Optional[str]:
-    """The class `node` makes (`BilinearUpSample()`) when it is a class of this file or tree
-    deriving from an MXNet Initializer (MX519 leaves those)."""
+    """The class `node` makes (`MyXavier()`) when it is a class of this file or tree deriving from
+    a built-in MXNet initializer (`mx.init.Xavier`), which stays MXNet's; one deriving from
+    `mx.init.Initializer` alone is a translated `_mx_Initializer` (MX522), callable with a tensor."""
     if not isinstance(node, cst.Call):
         return None
     dotted = cst.helpers.get_full_name_for_node(node.func)
@@ -156,7 +157,10 @@ def custom_initializer(site: Site, node: cst.BaseExpression) -> Optional[str]:
     else:
         scope = kinds._defined(conv.analysis, conv.scopes[-1], dotted)
         found = kinds.kinds_of_class(conv.analysis, scope) if scope is not None and scope.is_class else None
-    return dotted if found and any(k.startswith(kinds.INITIALIZER) for k in found) else None
+    return dotted if found and any(k.startswith(kinds.INITIALIZER) and k != _BASE for k in found) else None
+
+
+_BASE = kinds.INITIALIZER + "Initializer"
 
 
 def named_inits(site: Site, *names: str) -> None:
