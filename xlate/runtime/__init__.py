@@ -3,7 +3,8 @@
 Where no plain torch expression or module computes MXNet's numbers, a rewrite calls a
 helper (`_mx_reshape`, `_mx_Dense`, `_mx_BatchNorm`, `_mx_initialize`, ...). The helpers are
 the top-level `_mx_*` functions and classes of this package's modules; they use `torch` and
-each other, nothing else, so converted code depends on torch alone. The modules are sources,
+each other, and Python's standard library only from inside a function (`_mx_download`), so that
+each helper's text stays whole and converted code depends on torch alone. The modules are sources,
 not importable one by one (a helper may use one from another module): a converted program
 gets the helpers it needs, with what they use, as one block of text, either pasted into the
 file or written as a helper module beside it (`module_text`).

@@ -307,3 +307,105 @@ class _mx_Compose(torch.nn.Module):
             if isinstance(x, (tuple, list)):
                 args, x = x[1:], x[0]
         return tuple([x] + list(args)) if args else x
+
+
+# Note [downloads]
+# Gluon scripts fetch their data and weights with `gluon.utils.download(url, path, overwrite,
+# sha1_hash, retries, verify_ssl)` and check files with `check_sha1`; GluonNLP's and GluonCV's
+# stores name files with `_get_repo_file_url(namespace, filename)`, under the MXNET_GLUON_REPO
+# mirror. The helpers keep MXNet's behaviour: the file name taken from the URL, a folder or a
+# file as `path`, the file kept unless its hash differs (with `overwrite` too when no hash is
+# given: MXNet 1.9.1 downloads again and deletes the new copy), the download written to
+# a temporary name and moved into place, a hash mismatch after the download raised as
+# UserWarning, the same retry count and printed lines. They use urllib, where MXNet uses
+# requests, so converted code needs neither requests nor MXNet; their standard-library imports
+# are inside the functions, which keeps each helper's text whole (xlate/runtime/__init__.py).
+def _mx_check_sha1(filename, sha1_hash):
+    """Gluon's `gluon.utils.check_sha1`: whether the file's SHA-1 is `sha1_hash` (hex digits)."""
+    import hashlib
+
+    sha1 = hashlib.sha1()
+    with open(filename, "rb") as f:
+        while True:
+            data = f.read(1048576)
+            if not data:
+                break
+            sha1.update(data)
+    return sha1.hexdigest() == sha1_hash
+
+
+def _mx_download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_ssl=True):
+    """Gluon's `gluon.utils.download`: fetch `url` to `path` (a folder, a file, or the URL's file
+    name here) unless the file is there with the right hash; returns the file's path."""
+    import os
+    import ssl
+    import urllib.error
+    import urllib.request
+    import uuid
+    import warnings
+
+    if path is None:
+        fname = url.split("/")[-1]
+        assert fname, "Can't construct file-name from this URL. Please set the `path` option manually."
+    else:
+        path = os.path.expanduser(path)
+        fname = os.path.join(path, url.split("/")[-1]) if os.path.isdir(path) else path
+    assert retries >= 0, f"Number of retries should be at least 0, currently it's {retries}"
+    if not verify_ssl:
+        warnings.warn("Unverified HTTPS request is being made (verify_ssl=False). "
+                      "Adding certificate verification is strongly advised.")
+    if overwrite or not os.path.exists(fname) or (sha1_hash and not _mx_check_sha1(fname, sha1_hash)):
+        dirname = os.path.dirname(os.path.abspath(os.path.expanduser(fname)))
+        if not os.path.exists(dirname):
+            os.makedirs(dirname, exist_ok=True)
+        context = None if verify_ssl else ssl._create_unverified_context()
+        while retries + 1 > 0:
+            try:
+                print(f"Downloading {fname} from {url}...")
+                temporary = f"{fname}.{uuid.uuid4()}"
+                try:
+                    response = urllib.request.urlopen(url, context=context)
+                except urllib.error.HTTPError as e:  # MXNet: any status but 200
+                    raise RuntimeError(f"Failed downloading url {url}") from e
+                with response:
+                    if getattr(response, "status", 200) != 200:
+                        raise RuntimeError(f"Failed downloading url {url}")
+                    with open(temporary, "wb") as f:
+                        while True:
+                            chunk = response.read(1 << 20)
+                            if not chunk:
+                                break
+                            f.write(chunk)
+                if not os.path.exists(fname) or (sha1_hash and not _mx_check_sha1(fname, sha1_hash)):
+                    os.replace(temporary, fname)  # atomic on one file system
+                else:
+                    try:
+                        os.remove(temporary)
+                    except OSError:
+                        pass
+                    finally:
+                        warnings.warn(f"File {fname} exists in file system so the downloaded file is deleted")
+                if sha1_hash and not _mx_check_sha1(fname, sha1_hash):
+                    raise UserWarning(f"File {fname} is downloaded but the content hash does not match. The repo "
+                                      f"may be outdated or download may be incomplete. If the \"repo_url\" is "
+                                      f"overridden, consider switching to the default repo.")
+                break
+            except Exception as e:
+                retries -= 1
+                if retries <= 0:
+                    raise e
+                print(f"download failed due to {e!r}, retrying, {retries} attempt{'s' if retries > 1 else ''} left")
+    return fname
+
+
+def _mx_get_repo_url():
+    """Gluon's base URL for its dataset and model files: MXNET_GLUON_REPO, or Apache's S3 bucket."""
+    import os
+
+    repo_url = os.environ.get("MXNET_GLUON_REPO", "https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/")
+    return repo_url if repo_url.endswith("/") else repo_url + "/"
+
+
+def _mx_get_repo_file_url(namespace, filename):
+    """Gluon's URL of a hosted file: `<repo>/<namespace>/<filename>`."""
+    return f"{_mx_get_repo_url()}{namespace}/{filename}"

@@ -1,0 +1,143 @@
+"""MX564: `gluon.utils.download` / `check_sha1` / `_get_repo_file_url` translated, against MXNet
+1.9.1 (Note [downloads] in xlate/runtime/data.py).
+
+Both sides fetch from a local HTTP server (no network needed): the same file names, bytes,
+kept files, re-downloads and errors. MXNet fetches with requests, the translation with urllib.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import http.server
+import threading
+
+import pytest
+
+from mxsupport import import_mxnet
+
+mx = import_mxnet()
+
+from xlate.convert.engine import convert_source  # noqa: E402
+
+pytestmark = pytest.mark.mxnet
+
+PAYLOAD = bytes(range(256)) * 300 + b"tail"
+SOURCE = '''
+import mxnet as mx
+from mxnet import gluon
+from mxnet.gluon.utils import check_sha1
+
+
+def fetch(url, **kwargs):
+    return gluon.utils.download(url, **kwargs)
+
+
+def same(path, digest):
+    return check_sha1(path, digest)
+
+
+def hosted(namespace, name):
+    return mx.gluon.utils._get_repo_file_url(namespace, name)
+'''
+
+
+def _sha1(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    root = tmp_path_factory.mktemp("site")
+    (root / "data.bin").write_bytes(PAYLOAD)
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def sides():
+    result = convert_source(SOURCE)
+    codes = {(d.code, d.status) for d in result.diagnostics}
+    assert ("MX564", "fixed") in codes and not [d for d in result.diagnostics if d.status == "manual"]
+    assert "import mxnet" not in result.output and "from mxnet" not in result.output, result.output
+    spaces = {}
+    for side, text in (("mxnet", SOURCE), ("torch", result.output)):
+        spaces[side] = {"__name__": f"downloads_{side}"}
+        exec(compile(text, f"<{side}>", "exec"), spaces[side])
+    return spaces
+
+
+def _both(sides, tmp_path, monkeypatch, name, call):
+    """Run `call(space)` for each side in a folder of its own; (result, exception type, files)."""
+    out = {}
+    for side, space in sides.items():
+        where = tmp_path / side / name
+        where.mkdir(parents=True)
+        monkeypatch.chdir(where)
+        try:
+            result, error = call(space, where), None
+        except Exception as e:  # noqa: BLE001  (the two sides must fail alike)
+            result, error = None, type(e)
+        files = {str(p.relative_to(where)): p.read_bytes() for p in sorted(where.rglob("*")) if p.is_file()}
+        out[side] = (result if not isinstance(result, str) else result.replace(str(where), "<here>"), error, files)
+    return out
+
+
+@pytest.mark.parametrize("case", ["no-path", "folder", "file-in-new-folder", "kept-with-its-hash", "stale-hash",
+                                  "overwrite", "hash-mismatch-after-download", "missing-url"])
+def test_download_matches_gluon(case, server, sides, tmp_path, monkeypatch, capsys):
+    url = f"{server}/data.bin"
+
+    def call(space, where):
+        fetch = space["fetch"]
+        if case == "no-path":
+            return fetch(url)
+        if case == "folder":
+            (where / "d").mkdir()
+            return fetch(url, path=str(where / "d"))
+        if case == "file-in-new-folder":
+            return fetch(url, path=str(where / "new" / "inner" / "copy.bin"))
+        if case in ("kept-with-its-hash", "stale-hash", "overwrite"):
+            (where / "data.bin").write_bytes(b"old")
+            digest = {"kept-with-its-hash": _sha1(b"old"), "stale-hash": _sha1(PAYLOAD), "overwrite": None}[case]
+            return fetch(url, sha1_hash=digest, overwrite=case == "overwrite")
+        if case == "hash-mismatch-after-download":
+            return fetch(url, sha1_hash=_sha1(b"something else"), retries=1)
+        return fetch(f"{server}/absent.bin", retries=1)
+
+    out = _both(sides, tmp_path, monkeypatch, case, call)
+    capsys.readouterr()
+    assert out["torch"] == out["mxnet"]
+    result, error, files = out["torch"]
+    expected = {"no-path": ("data.bin", None), "folder": ("<here>/d/data.bin", None),
+                "file-in-new-folder": ("<here>/new/inner/copy.bin", None), "kept-with-its-hash": ("data.bin", None),
+                "stale-hash": ("data.bin", None), "overwrite": ("data.bin", None),
+                "hash-mismatch-after-download": (None, UserWarning), "missing-url": (None, RuntimeError)}[case]
+    assert (result, error) == expected
+    if case in ("kept-with-its-hash", "overwrite"):
+        # MXNet 1.9.1 downloads again with overwrite=True, then keeps the file already there
+        # unless a sha1_hash says it is stale ("the downloaded file is deleted"): so does the helper
+        assert files == {"data.bin": b"old"}
+    elif case not in ("missing-url",):
+        assert list(files.values()) == [PAYLOAD]  # no temporary file left beside it
+
+
+def test_check_sha1_and_repo_urls_match_gluon(sides, tmp_path, monkeypatch):
+    path = tmp_path / "f.bin"
+    path.write_bytes(PAYLOAD)
+    for digest in (_sha1(PAYLOAD), _sha1(b"x")):
+        assert sides["torch"]["same"](str(path), digest) == sides["mxnet"]["same"](str(path), digest)
+    for repo in (None, "https://mirror.example.org/gluon", "https://mirror.example.org/gluon/"):
+        if repo is None:
+            monkeypatch.delenv("MXNET_GLUON_REPO", raising=False)
+        else:
+            monkeypatch.setenv("MXNET_GLUON_REPO", repo)
+        args = ("gluon/dataset/cifar10", "cifar-10-binary.tar.gz")
+        assert sides["torch"]["hosted"](*args) == sides["mxnet"]["hosted"](*args)
