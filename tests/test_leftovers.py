@@ -185,6 +185,10 @@ PREPARE = [
     "gluon.data.vision.transforms.Normalize(0.5, 0.25)])",
     "fn = gluon.data.vision.transforms.Compose([gluon.data.vision.transforms.Resize(32), "
     "gluon.data.vision.transforms.Cast('float16')])",
+    "dataset = gluon.data.vision.FashionMNIST(train=True).transform_first("
+    "gluon.data.vision.transforms.RandomFlipLeftRight())",
+    "dataset = gluon.data.vision.CIFAR100(root=gluon.utils.download(url, path=root), fine_label=True, "
+    "transform=lambda x, y: (gluon.data.vision.transforms.CenterCrop(24)(x), y))",
 ]
 STEP = [
     ["with autograd.record():", "    out = net(data)", "    l = loss(out, label)", "l.backward()",

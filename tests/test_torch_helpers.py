@@ -409,3 +409,99 @@ def test_vision_transforms_compute_gluons_numbers(shape):
     cast = transforms.Cast("float16")(mx.nd.array(image, dtype="uint8")).asnumpy()
     np.testing.assert_array_equal(th._mx_Cast("float16")(torch.from_numpy(image)).numpy(), cast)
     assert isinstance(th._mx_Compose([th._mx_Cast()]), torch.nn.Module)
+
+
+@pytest.mark.parametrize("size,shape", [((4, 6), (10, 8, 3)), (5, (10, 8, 3)), (7, (7, 9, 1)), ((8, 10), (10, 8, 3))])
+def test_center_crop_cuts_gluons_centre(size, shape):
+    """MX563: CenterCrop(size) is Gluon's crop, offsets included, of an image at least that big."""
+    from mxnet.gluon.data.vision import transforms
+
+    image = np.random.default_rng(3).integers(0, 256, size=shape).astype(np.uint8)
+    expected = transforms.CenterCrop(size)(mx.nd.array(image, dtype="uint8")).asnumpy()
+    got = th._mx_CenterCrop(size)(torch.from_numpy(image))
+    assert got.dtype == torch.uint8
+    np.testing.assert_array_equal(got.numpy(), expected)
+    with pytest.raises(NotImplementedError, match="resizes it with OpenCV"):
+        th._mx_CenterCrop(11)(torch.from_numpy(image))  # Gluon would resize: not translated
+
+
+@pytest.mark.parametrize("name,axis", [("RandomFlipLeftRight", 1), ("RandomFlipTopBottom", 0)])
+def test_random_flips_draw_gluons_law(name, axis):
+    """MX565: each call flips the whole image or none of it, half the time, as Gluon's does
+    (even sizes, where MXNet 1.9.1's operator flips correctly; odd ones: see the rule's notes)."""
+    from mxnet.gluon.data.vision import transforms
+
+    image = np.arange(4 * 6 * 3, dtype=np.uint8).reshape(4, 6, 3)
+    flipped = np.flip(image, axis)
+    gluon, ours = getattr(transforms, name)(), getattr(th, f"_mx_{name}")()
+    counts = {}
+    for side, run in (("mxnet", lambda: gluon(mx.nd.array(image, dtype="uint8")).asnumpy()),
+                      ("torch", lambda: ours(torch.from_numpy(image)).numpy())):
+        outs = [run() for _ in range(400)]
+        assert all((o == image).all() or (o == flipped).all() for o in outs), side
+        counts[side] = sum(bool((o == flipped).all()) for o in outs)
+    for side, n in counts.items():  # Binomial(400, 1/2): 200 +- 10; 6 standard deviations
+        assert abs(n - 200) < 60, (side, n)
+    odd = np.arange(3 * 5 * 1, dtype=np.uint8).reshape(3, 5, 1) + 1
+    for _ in range(20):
+        out = ours(torch.from_numpy(odd)).numpy()
+        assert (out == odd).all() or (out == np.flip(odd, axis)).all()
+    with pytest.raises(ValueError, match="height, width, channels"):
+        ours(torch.zeros(2, 4, 6, 3, dtype=torch.uint8))
+
+
+def _mnist_files(root, rng, n):
+    import gzip
+    import struct
+
+    images = rng.integers(0, 256, size=(n, 28, 28)).astype(np.uint8)
+    labels = rng.integers(0, 10, size=n).astype(np.uint8)
+    for prefix in ("train", "t10k"):
+        with gzip.open(root / f"{prefix}-images-idx3-ubyte.gz", "wb") as f:
+            f.write(struct.pack(">IIII", 2051, n, 28, 28) + images.tobytes())
+        with gzip.open(root / f"{prefix}-labels-idx1-ubyte.gz", "wb") as f:
+            f.write(struct.pack(">II", 2049, n) + labels.tobytes())
+
+
+def _cifar_files(root, rng, n, names, label_bytes):
+    for name in names:
+        rows = np.concatenate([rng.integers(0, 100, size=(n, label_bytes)),
+                               rng.integers(0, 256, size=(n, 3072))], axis=1).astype(np.uint8)
+        (root / name).write_bytes(rows.tobytes())
+
+
+@pytest.mark.parametrize("name,kwargs", [("MNIST", {}), ("FashionMNIST", {"train": False}), ("CIFAR10", {}),
+                                         ("CIFAR10", {"train": False}), ("CIFAR100", {"fine_label": True}),
+                                         ("CIFAR100", {"train": False})])
+def test_vision_datasets_read_mxnets_files_as_gluon_does(name, kwargs, tmp_path, monkeypatch):
+    """MX566: the same files give the same samples (uint8 HWC images, int32 labels), the
+    dataset's transform and Gluon's dataset methods. The files are made here in MXNet's
+    formats: both sides' downloads are stubbed out (their hashes would not match)."""
+    from mxnet.gluon.data.vision import datasets
+
+    rng = np.random.default_rng(5)
+    if "MNIST" in name:
+        _mnist_files(tmp_path, rng, 7)
+    elif name == "CIFAR10":
+        _cifar_files(tmp_path, rng, 4, [f"data_batch_{i}.bin" for i in range(1, 6)] + ["test_batch.bin"], 1)
+    else:
+        _cifar_files(tmp_path, rng, 5, ["train.bin", "test.bin"], 2)
+    monkeypatch.setattr(datasets, "download", lambda url, path=None, **kw: f"{path}/{url.split('/')[-1]}")
+    monkeypatch.setattr(datasets, "check_sha1", lambda *a: True)
+    monkeypatch.setitem(th._mx_MNIST._get_data.__globals__, "_mx_download",
+                        lambda url, path=None, **kw: f"{path}/{url.split('/')[-1]}")
+    monkeypatch.setitem(th._mx_CIFAR10._get_data.__globals__, "_mx_check_sha1", lambda *a: True)
+    gluon = getattr(datasets, name)(root=str(tmp_path), **kwargs)
+    ours = getattr(th, f"_mx_{name}")(root=str(tmp_path), **kwargs)
+    assert len(ours) == len(gluon)
+    for i in range(len(gluon)):
+        (gx, gy), (tx, ty) = gluon[i], ours[i]
+        assert tx.dtype == torch.uint8 and ty.dtype == torch.int32 and np.asarray(gy).dtype == np.int32
+        np.testing.assert_array_equal(tx.numpy(), gx.asnumpy())
+        assert int(ty) == int(gy)
+    shifted = getattr(th, f"_mx_{name}")(root=str(tmp_path), transform=lambda x, y: (x.float() / 255, y + 1),
+                                          **kwargs)
+    x, y = shifted[1]
+    assert x.dtype == torch.float32 and int(y) == int(gluon[1][1]) + 1
+    firsts = ours.transform_first(lambda x: x.shape)
+    assert firsts[0][0] == gluon[0][0].shape

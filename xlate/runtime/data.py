@@ -409,3 +409,202 @@ def _mx_get_repo_url():
 def _mx_get_repo_file_url(namespace, filename):
     """Gluon's URL of a hosted file: `<repo>/<namespace>/<filename>`."""
     return f"{_mx_get_repo_url()}{namespace}/{filename}"
+
+
+# Note [vision datasets]
+# Gluon's MNIST, FashionMNIST, CIFAR10 and CIFAR100 download MXNet's own copies of the data
+# (from the MXNET_GLUON_REPO mirror, checked by SHA-1) into $MXNET_HOME/datasets/<name>
+# (~/.mxnet/datasets/...), and read them into an (N, H, W, C) uint8 array and int32 labels.
+# The helpers fetch and read the same files the same way, into the same root, so a machine
+# that ran the MXNet program already has them, and every sample is equal: a uint8 (H, W, C)
+# image and an int32 label (torch tensors, where Gluon gives an NDArray image and a NumPy
+# int32 label), passed through `transform(data, label)` when one is given. torchvision's
+# datasets read other files, into PIL images and int64 labels.
+def _mx_data_dir():
+    """MXNet's data folder: $MXNET_HOME, else ~/.mxnet (%APPDATA%/mxnet on Windows)."""
+    import os
+
+    default = os.path.join(os.environ.get("APPDATA", ""), "mxnet") if os.name == "nt" else \
+        os.path.join(os.path.expanduser("~"), ".mxnet")
+    return os.getenv("MXNET_HOME", default)
+
+
+class _mx_DownloadedDataset(_mx_Dataset):
+    """Gluon's base of the downloaded datasets: `_get_data()` fills `_data` and `_label`."""
+
+    def __init__(self, root, transform):
+        import os
+
+        super().__init__()
+        self._transform = transform
+        self._data = None
+        self._label = None
+        root = os.path.expanduser(root)
+        self._root = root
+        if not os.path.isdir(root):
+            os.makedirs(root)
+        self._get_data()
+
+    def __getitem__(self, idx):
+        if self._transform is not None:
+            return self._transform(self._data[idx], self._label[idx])
+        return self._data[idx], self._label[idx]
+
+    def __len__(self):
+        return len(self._label)
+
+    def _get_data(self):
+        raise NotImplementedError
+
+
+class _mx_MNIST(_mx_DownloadedDataset):
+    """Gluon's vision.MNIST: (28, 28, 1) uint8 images and int32 labels (Note [vision datasets])."""
+
+    def __init__(self, root=None, train=True, transform=None):
+        import os
+
+        self._train = train
+        self._train_data = ("train-images-idx3-ubyte.gz", "6c95f4b05d2bf285e1bfb0e7960c31bd3b3f8a7d")
+        self._train_label = ("train-labels-idx1-ubyte.gz", "2a80914081dc54586dbdf242f9805a6b8d2a15fc")
+        self._test_data = ("t10k-images-idx3-ubyte.gz", "c3a25af1f52dad7f726cce8cacb138654b760d48")
+        self._test_label = ("t10k-labels-idx1-ubyte.gz", "763e7fa3757d93b0cdec073cef058b2004252c17")
+        self._namespace = "mnist"
+        super().__init__(root or os.path.join(_mx_data_dir(), "datasets", "mnist"), transform)
+
+    def _get_data(self):
+        import gzip
+
+        data, label = (self._train_data, self._train_label) if self._train else (self._test_data, self._test_label)
+        namespace = "gluon/dataset/" + self._namespace
+        data_file = _mx_download(_mx_get_repo_file_url(namespace, data[0]), path=self._root, sha1_hash=data[1])
+        label_file = _mx_download(_mx_get_repo_file_url(namespace, label[0]), path=self._root, sha1_hash=label[1])
+        with gzip.open(label_file, "rb") as fin:
+            fin.read(8)
+            label = torch.frombuffer(bytearray(fin.read()), dtype=torch.uint8).to(torch.int32)
+        with gzip.open(data_file, "rb") as fin:
+            fin.read(16)
+            data = torch.frombuffer(bytearray(fin.read()), dtype=torch.uint8).reshape(len(label), 28, 28, 1)
+        self._data, self._label = data, label
+
+
+class _mx_FashionMNIST(_mx_MNIST):
+    """Gluon's vision.FashionMNIST: MNIST's format, Zalando's images (Note [vision datasets])."""
+
+    def __init__(self, root=None, train=True, transform=None):
+        import os
+
+        self._train = train
+        self._train_data = ("train-images-idx3-ubyte.gz", "0cf37b0d40ed5169c6b3aba31069a9770ac9043d")
+        self._train_label = ("train-labels-idx1-ubyte.gz", "236021d52f1e40852b06a4c3008d8de8aef1e40b")
+        self._test_data = ("t10k-images-idx3-ubyte.gz", "626ed6a7c06dd17c0eec72fa3be1740f146a2863")
+        self._test_label = ("t10k-labels-idx1-ubyte.gz", "17f9ab60e7257a1620f4ad76bbbaf857c3920701")
+        self._namespace = "fashion-mnist"
+        _mx_DownloadedDataset.__init__(self, root or os.path.join(_mx_data_dir(), "datasets", "fashion-mnist"),
+                                       transform)
+
+
+class _mx_CIFAR10(_mx_DownloadedDataset):
+    """Gluon's vision.CIFAR10: (32, 32, 3) uint8 images and int32 labels (Note [vision datasets])."""
+
+    def __init__(self, root=None, train=True, transform=None):
+        import os
+
+        self._train = train
+        self._archive_file = ("cifar-10-binary.tar.gz", "fab780a1e191a7eda0f345501ccd62d20f7ed891")
+        self._train_data = [("data_batch_1.bin", "aadd24acce27caa71bf4b10992e9e7b2d74c2540"),
+                            ("data_batch_2.bin", "c0ba65cce70568cd57b4e03e9ac8d2a5367c1795"),
+                            ("data_batch_3.bin", "1dd00a74ab1d17a6e7d73e185b69dbf31242f295"),
+                            ("data_batch_4.bin", "aab85764eb3584312d3c7f65fd2fd016e36a258e"),
+                            ("data_batch_5.bin", "26e2849e66a845b7f1e4614ae70f4889ae604628")]
+        self._test_data = [("test_batch.bin", "67eb016db431130d61cd03c7ad570b013799c88c")]
+        self._namespace = "cifar10"
+        super().__init__(root or os.path.join(_mx_data_dir(), "datasets", "cifar10"), transform)
+
+    def _read_batch(self, filename):
+        with open(filename, "rb") as fin:
+            data = torch.frombuffer(bytearray(fin.read()), dtype=torch.uint8).reshape(-1, 3072 + 1)
+        return data[:, 1:].reshape(-1, 3, 32, 32).permute(0, 2, 3, 1), data[:, 0].to(torch.int32)
+
+    def _get_data(self):
+        import os
+        import tarfile
+
+        if any(not os.path.exists(path) or not _mx_check_sha1(path, sha1)
+               for path, sha1 in ((os.path.join(self._root, name), sha1)
+                                  for name, sha1 in self._train_data + self._test_data)):
+            namespace = "gluon/dataset/" + self._namespace
+            filename = _mx_download(_mx_get_repo_file_url(namespace, self._archive_file[0]), path=self._root,
+                                    sha1_hash=self._archive_file[1])
+            with tarfile.open(filename) as tar:
+                tar.extractall(self._root)
+        files = self._train_data if self._train else self._test_data
+        data, label = zip(*(self._read_batch(os.path.join(self._root, name)) for name, _ in files))
+        self._data = torch.cat(data).contiguous()
+        self._label = torch.cat(label)
+
+
+class _mx_CIFAR100(_mx_CIFAR10):
+    """Gluon's vision.CIFAR100: CIFAR10's format with the coarse (20) or fine (100) labels."""
+
+    def __init__(self, root=None, fine_label=False, train=True, transform=None):
+        import os
+
+        self._train = train
+        self._archive_file = ("cifar-100-binary.tar.gz", "a0bb982c76b83111308126cc779a992fa506b90b")
+        self._train_data = [("train.bin", "e207cd2e05b73b1393c74c7f5e7bea451d63e08e")]
+        self._test_data = [("test.bin", "8fb6623e830365ff53cf14adec797474f5478006")]
+        self._fine_label = fine_label
+        self._namespace = "cifar100"
+        _mx_DownloadedDataset.__init__(self, root or os.path.join(_mx_data_dir(), "datasets", "cifar100"),
+                                       transform)
+
+    def _read_batch(self, filename):
+        with open(filename, "rb") as fin:
+            data = torch.frombuffer(bytearray(fin.read()), dtype=torch.uint8).reshape(-1, 3072 + 2)
+        return data[:, 2:].reshape(-1, 3, 32, 32).permute(0, 2, 3, 1), data[:, 0 + self._fine_label].to(torch.int32)
+
+
+def _mx_image_hwc(x, what):
+    if x.dim() != 3 or x.shape[2] not in (1, 3):
+        raise ValueError(f"{what}: the image must have shape (height, width, channels) with 1 or 3 channels, "
+                         f"but got {tuple(x.shape)}")
+
+
+class _mx_RandomFlipLeftRight(torch.nn.Module):
+    """transforms.RandomFlipLeftRight(): an (H, W, C) image mirrored along its width with
+    probability 1/2, one draw per call. torch draws other random numbers. MXNet 1.9.1's operator
+    zeroes the middle column of an image of odd width when it flips; this flips it whole."""
+
+    def forward(self, x):
+        _mx_image_hwc(x, "RandomFlipLeftRight")
+        return x.flip(1) if bool(torch.rand(()) < 0.5) else x.clone()
+
+
+class _mx_RandomFlipTopBottom(torch.nn.Module):
+    """transforms.RandomFlipTopBottom(): an (H, W, C) image mirrored along its height with
+    probability 1/2, one draw per call (MXNet 1.9.1 zeroes the middle row of an odd height)."""
+
+    def forward(self, x):
+        _mx_image_hwc(x, "RandomFlipTopBottom")
+        return x.flip(0) if bool(torch.rand(()) < 0.5) else x.clone()
+
+
+class _mx_CenterCrop(torch.nn.Module):
+    """transforms.CenterCrop(size, interpolation=1): the centre (width, height) = size (an int:
+    a square) of an (H, W, C) image, at MXNet's offsets (mx.image.center_crop). An image smaller
+    than size is cropped to size's aspect ratio and resized by OpenCV in MXNet, which this does
+    not do: it raises."""
+
+    def __init__(self, size, interpolation=1):
+        super().__init__()
+        self._size = (size, size) if isinstance(size, int) else tuple(size)
+        self._interpolation = interpolation
+
+    def forward(self, x):
+        h, w = x.shape[0], x.shape[1]
+        new_w, new_h = self._size
+        if h < new_h or w < new_w:
+            raise NotImplementedError(f"CenterCrop{self._size} of a {h}x{w} image: MXNet resizes it with OpenCV, "
+                                      f"which is not translated; resize the image first")
+        x0, y0 = int((w - new_w) / 2), int((h - new_h) / 2)
+        return x[y0:y0 + new_h, x0:x0 + new_w].clone()  # MXNet's slice is a copy
