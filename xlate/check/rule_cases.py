@@ -1014,6 +1014,20 @@ CASES = [
                     nd.reverse(x, **{'axis': 2}), nd.contrib.arange_like(x, **{'axis': 0, 'step': 2}),
                     nd.contrib.box_iou(boxes, boxes, **{'format': 'center'})]
         """, (2, 3, 4), (2, 2, 4), (2, 12)),
+    # -- MX090 FullyConnected / Embedding operators -----------------------------------------------------
+    C("fully-connected-op", "MX090", """
+        def f(x, y, z):
+            w = y.reshape((5, -1))
+            return [nd.FullyConnected(x, w[:, :12], z[:5], num_hidden=5),
+                    nd.FullyConnected(x, w[:, :4], None, num_hidden=5, no_bias=True, flatten=False),
+                    nd.FullyConnected(data=x, weight=w[:, :4], bias=z[:5], num_hidden=5, flatten=False)]
+        """, (2, 3, 4), (5, 12), (6,), grad=(0, 1, 2)),
+    C("embedding-op", "MX090", """
+        def f(x, y):
+            idx = nd.array([0, 3, 5, -1, 2.7, 1.2])
+            return [nd.Embedding(idx, x, input_dim=4, output_dim=3), nd.Embedding(idx.reshape((2, 3)), x, 4, 3),
+                    nd.Embedding(data=nd.array([1, 2], dtype='int32'), weight=x, input_dim=4, output_dim=3) * y]
+        """, (4, 3), (2, 3), grad=(0, 1)),
     # -- MX077 L2Normalization -------------------------------------------------------------------------
     C("l2-normalization", "MX077", ret("[nd.L2Normalization(x), nd.L2Normalization(x, mode='channel', eps=1e-3), "
                                        "nd.L2Normalization(x, mode='spatial')]"), (2, 3, 4, 5), grad=(0,),
@@ -1133,7 +1147,7 @@ for _id, _draw in DRAWS.items():
 # Every rule with numerical meaning is covered by a case or a special check.
 NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
                                         16, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
-                                        52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, *range(501, 509),
+                                        52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, *range(501, 509),
                                         530, 531, 56, 532, 533, 534, 536, 537, 538, 540)]
 
 

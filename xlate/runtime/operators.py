@@ -94,6 +94,32 @@ def _mx_permute_axes(data=None, axes=(), out=None, name=None):
     return data.permute(axes)
 
 
+def _mx_fully_connected(data=None, weight=None, bias=None, num_hidden=None, no_bias=False, flatten=True, out=None,
+                        name=None):
+    """MXNet's FullyConnected operator: data @ weight.T + bias, weight (num_hidden, in); with
+    flatten=True (the default) every axis after the first is folded into one first (a 1-D input
+    is (N, 1)), else the last axis alone is transformed. A bias is needed unless no_bias."""
+    _mx_no_out(out)
+    if num_hidden is not None and weight.shape[0] != int(num_hidden):
+        raise ValueError(f"FullyConnected: weight has {weight.shape[0]} rows, num_hidden is {num_hidden}")
+    if bias is None and not no_bias:
+        raise ValueError("FullyConnected: a bias is required unless no_bias=True")
+    x = data
+    if flatten:
+        x = x.flatten(1) if x.dim() > 1 else x.unsqueeze(1)
+    return torch.nn.functional.linear(x, weight, None if no_bias else bias)
+
+
+def _mx_embedding(data=None, weight=None, input_dim=None, output_dim=None, dtype="float32", sparse_grad=False,
+                  out=None, name=None):
+    """MXNet's Embedding operator: the rows of weight (input_dim, output_dim) that `data` names;
+    float indices are truncated and every index is clipped into [0, input_dim - 1], where
+    torch's embedding refuses one out of range. The gradient adds up into the rows used."""
+    _mx_no_out(out)
+    index = data.to(torch.int64).clamp(0, weight.shape[0] - 1)
+    return torch.nn.functional.embedding(index, weight)
+
+
 def _mx_slice_axis(data=None, axis=None, begin=None, end=None, out=None, name=None):
     """MXNet slice_axis: data[begin:end] along `axis`; end None runs to the end."""
     _mx_no_out(out)
