@@ -161,3 +161,26 @@ def test_an_attribute_assigned_from_itself_is_classified_without_recursing():
     expr = ast.parse("self.i", mode="eval").body
     assert analysis.classify((("Reader", 0), ("step", 0)), expr) in (None, "mxnp")
     assert "self.x[" in convert_source(source).output
+
+
+@pytest.mark.parametrize("binding", ["F = mx.ndarray", "F = mx.nd", "F = mx.sym", "F = nd"])
+def test_a_namespace_bound_once_in_a_function_resolves_like_an_import(binding):
+    """Note [namespace aliases]: GluonNLP's XLNet scripts write `F = mx.ndarray` in a method."""
+    source = f"import mxnet as mx\nfrom mxnet import nd\ndef f(x, y):\n    {binding}\n    return F.concat(x, y)\n"
+    result = convert_source(source)
+    assert result.output == "import torch\ndef f(x, y):\n    F = None\n    return torch.cat([x, y], dim=1)\n"
+    assert ("MX113", "fixed") in {(d.code, d.status) for d in result.diagnostics}
+
+
+@pytest.mark.parametrize("source", [
+    # bound twice: a plain value
+    "import mxnet as mx\ndef f(x, y, sym):\n    F = mx.ndarray\n    if sym:\n        F = other\n    return F.concat(x, y)\n",
+    # at module level: other modules may import the name
+    "import mxnet as mx\nF = mx.ndarray\ndef f(x, y):\n    return F.concat(x, y)\n",
+    # global: the name lives in the module
+    "import mxnet as mx\ndef f(x, y):\n    global F\n    F = mx.ndarray\n    return F.concat(x, y)\n",
+])
+def test_other_namespace_bindings_stay_values_left_for_a_human(source):
+    result = convert_source(source)
+    assert "F.concat(x, y)" in result.output and "F = None" not in result.output
+    assert ("MX113", "manual") in {(d.code, d.status) for d in result.diagnostics}

@@ -1014,6 +1014,15 @@ CASES = [
                     nd.reverse(x, **{'axis': 2}), nd.contrib.arange_like(x, **{'axis': 0, 'step': 2}),
                     nd.contrib.box_iou(boxes, boxes, **{'format': 'center'})]
         """, (2, 3, 4), (2, 2, 4), (2, 12)),
+    # -- MX113 the operator namespace bound to a name of a function's own ---------------------------------
+    C("namespace-alias", ("MX113", "MX023"), """
+        def f(x, y):
+            F = mx.ndarray
+            steps = F.contrib.arange_like(x, axis=1)
+            ones = F.ones_like(steps)
+            mask = F.broadcast_lesser(F.reshape(steps, shape=(1, -1)), F.reshape(F.sum(y, axis=1), shape=(-1, 1)))
+            return [mask, F.broadcast_mul(ones, F.reshape(ones, shape=(-1, 1))), F.concat(x, y, dim=1)]
+        """, (2, 5), (2, 3)),
     # -- MX090 FullyConnected / Embedding operators -----------------------------------------------------
     C("fully-connected-op", "MX090", """
         def f(x, y, z):

@@ -86,6 +86,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         # class expressions compared with a type: `type(x) == C`, `[type(l) for l in f].index(C)`
         self.type_compares: set[int] = set()
         self.arguments: set[int] = set()  # expressions passed as a call's argument
+        self.alias_values: set[int] = set()  # `mx.ndarray` in `F = mx.ndarray` (Note [namespace aliases])
         self.decorator_exprs: set[int] = set()  # the expressions of decorators (`@use_np`)
         self.dropped_decorators: set[int] = set()  # ... that a rule removes
         self.fstring_quotes: list[str] = []  # quotes of the f-strings being visited, outermost first
@@ -585,6 +586,12 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
 
     def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign):
         return self._grad_write(original, self._unwrap(original, updated))
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            scope = self.analysis.scopes.get(self.scopes[-1])
+            if scope is not None and node.targets[0].target.value in scope.aliases:
+                self.alias_values.add(id(node.value))
 
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign):
         """`obj.attr = value` with a rule for `.attr` (`p.grad_req = 'null'`): the rule's

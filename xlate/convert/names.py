@@ -168,6 +168,7 @@ class Scope:
     declared: dict = field(default_factory=dict)  # `global`/`nonlocal` names -> the scope they live in
     grad_reads: set = field(default_factory=set)  # names read as `name.grad` here (arrays with a gradient)
     index_names: set = field(default_factory=set)  # names in an index: `x[name]`, `x[name, :]`, `x[t[i]]`
+    aliases: set = field(default_factory=set)  # `F = mx.ndarray` in a function: Note [namespace aliases]
 
 
 class Analysis:
@@ -182,6 +183,7 @@ class Analysis:
         self.uses_mxnet = False
         self._kinds: dict = {}  # memo of kinds_of (Note [package facts])
         _Collector(self).run(tree)
+        _namespace_aliases(self)
         # every name some import binds, in any scope: a name outside it never resolves
         self.imported = frozenset(name for scope in self.scopes.values() for name in scope.imports)
         self._kinds: dict = {}  # (scope key, name) -> classify's answer (a name's values never change)
@@ -726,3 +728,43 @@ class _Collector:
                 index = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 # every name in it: `x[target[idx]]` is an array index when `target` is an array
                 scope.index_names.update(n.id for i in index for n in astwalk.walk(i) if isinstance(n, ast.Name))
+
+
+# Note [namespace aliases]
+# Model code outside hybrid_forward often names MXNet's operator namespace itself, `F = mx.ndarray`
+# (or mx.nd, mx.sym, mx.np, mx.npx), and calls `F.reshape(...)`, `F.contrib.arange_like(...)`.
+# A name a function binds exactly once, to one of these namespaces, resolves like
+# `import mxnet.ndarray as F`, so its calls go through the rules; the assignment itself becomes
+# `F = None` (MX113), as hybrid_forward's F passed on does. A name bound twice, declared global
+# or nonlocal, or bound at module level (other modules may import it) stays a plain value.
+_NAMESPACES = {"mxnet.ndarray": "mxnet.ndarray", "mxnet.symbol": "mxnet.ndarray", "mxnet.numpy": "mxnet.numpy",
+               "mxnet.numpy_extension": "mxnet.numpy_extension"}
+
+
+def _namespace_aliases(analysis: Analysis) -> None:
+    for key, scope in analysis.scopes.items():
+        if not key or scope.is_class or not isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for name, values in list(scope.values.items()):
+            if len(values) != 1 or not isinstance(values[0], (ast.Name, ast.Attribute)) or name in scope.declared \
+                    or name in scope.imports:
+                continue
+            dotted = _dotted(values[0])
+            resolved = analysis.resolve(key, dotted) if dotted else None
+            target = _NAMESPACES.get(resolved) if isinstance(resolved, str) else None
+            if target is None:
+                continue
+            scope.other.discard(name)
+            scope.values.pop(name)
+            scope.imports[name] = target
+            scope.aliases.add(name)
+
+
+def _dotted(node: ast.expr) -> Optional[str]:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id] + parts[::-1])
