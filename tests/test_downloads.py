@@ -38,6 +38,10 @@ def same(path, digest):
 
 def hosted(namespace, name):
     return mx.gluon.utils._get_repo_file_url(namespace, name)
+
+
+def fetch_test_utils(url, **kwargs):
+    return mx.test_utils.download(url, **kwargs)
 '''
 
 
@@ -65,7 +69,7 @@ def server(tmp_path_factory):
 def sides():
     result = convert_source(SOURCE)
     codes = {(d.code, d.status) for d in result.diagnostics}
-    assert ("MX564", "fixed") in codes and not [d for d in result.diagnostics if d.status == "manual"]
+    assert ("MX564", "fixed") in codes and ("MX567", "fixed") in codes and not [d for d in result.diagnostics if d.status == "manual"]
     assert "import mxnet" not in result.output and "from mxnet" not in result.output, result.output
     spaces = {}
     for side, text in (("mxnet", SOURCE), ("torch", result.output)):
@@ -141,3 +145,34 @@ def test_check_sha1_and_repo_urls_match_gluon(sides, tmp_path, monkeypatch):
             monkeypatch.setenv("MXNET_GLUON_REPO", repo)
         args = ("gluon/dataset/cifar10", "cifar-10-binary.tar.gz")
         assert sides["torch"]["hosted"](*args) == sides["mxnet"]["hosted"](*args)
+
+
+@pytest.mark.parametrize("case", ["no-name", "fname", "dirname", "kept", "overwrite", "missing-url"])
+def test_test_utils_download_matches_mxnet(case, server, sides, tmp_path, monkeypatch, capsys):
+    """MX567: mx.test_utils.download, MXNet's other download function (example scripts' data)."""
+    url = f"{server}/data.bin"
+
+    def call(space, where):
+        fetch = space["fetch_test_utils"]
+        if case == "no-name":
+            return fetch(url)
+        if case == "fname":
+            return fetch(url, fname=str(where / "sub" / "copy.bin"))
+        if case == "dirname":
+            return fetch(url, fname="copy.bin", dirname=str(where / "d" / "e"))
+        if case in ("kept", "overwrite"):
+            (where / "data.bin").write_bytes(b"old")
+            return fetch(url, overwrite=case == "overwrite")
+        return fetch(f"{server}/absent.bin", retries=1)
+
+    out = _both(sides, tmp_path, monkeypatch, "tu-" + case, call)
+    capsys.readouterr()
+    assert out["torch"] == out["mxnet"]
+    result, error, files = out["torch"]
+    expected = {"no-name": "data.bin", "fname": "<here>/sub/copy.bin", "dirname": "<here>/d/e/copy.bin",
+                "kept": "data.bin", "overwrite": "data.bin", "missing-url": None}[case]
+    assert result == expected and (error is AssertionError) == (case == "missing-url")
+    if case == "kept":
+        assert files == {"data.bin": b"old"}
+    elif case != "missing-url":
+        assert list(files.values()) == [PAYLOAD]

@@ -398,6 +398,45 @@ def _mx_download(url, path=None, overwrite=False, sha1_hash=None, retries=5, ver
     return fname
 
 
+def _mx_test_utils_download(url, fname=None, dirname=None, overwrite=False, retries=5):
+    """MXNet's `test_utils.download`: fetch `url` to `fname` (the URL's file name by default) in
+    `dirname` unless the file is there (no hash check) or `overwrite`; returns its path."""
+    import os
+    import urllib.error
+    import urllib.request
+
+    assert retries >= 0, "Number of retries should be at least 0"
+    if fname is None:
+        fname = url.split("/")[-1]
+    if dirname is None:
+        dirname = os.path.dirname(fname)
+    else:
+        fname = os.path.join(dirname, fname)
+    if dirname != "" and not os.path.exists(dirname):
+        os.makedirs(dirname, exist_ok=True)
+    if not overwrite and os.path.exists(fname):
+        return fname
+    while retries + 1 > 0:
+        try:
+            try:
+                response = urllib.request.urlopen(url)
+            except urllib.error.HTTPError as e:  # MXNet asserts a 200
+                raise AssertionError(f"failed to open {url}") from e
+            with response, open(fname, "wb") as f:
+                while True:
+                    chunk = response.read(1 << 20)
+                    if not chunk:
+                        break
+                    f.write(chunk)
+            break
+        except Exception as e:
+            retries -= 1
+            if retries <= 0:
+                raise e
+            print(f"download failed, retrying, {retries} attempt{'s' if retries > 1 else ''} left")
+    return fname
+
+
 def _mx_get_repo_url():
     """Gluon's base URL for its dataset and model files: MXNET_GLUON_REPO, or Apache's S3 bucket."""
     import os
