@@ -232,7 +232,9 @@ def test_params_get_deferred_shape_and_what_is_left():
         d.get('w', 3)
     """)
     assert "self.w = _mx_parameter((0, 4))" in r.output  # deferred: materialised when its shape is set
-    assert codes(r, "manual").count("MX105") == 2
+    # under its attribute, as Gluon's _reg_params has it (no hybrid_forward receives it by name)
+    assert "self.v = _mx_parameter((2, 4))" in r.output
+    assert codes(r, "manual").count("MX105") == 1  # lr_mult
     assert "d.get('w', 3)" in r.output
 
 
@@ -406,3 +408,47 @@ def test_parameter_constructed_in_a_block_is_the_blocks_parameter_with_gluons_va
             module.beta.copy_(torch.from_numpy(beta))
         expected = block(mx.nd.array(x)).asnumpy()
         np.testing.assert_array_equal(module(torch.from_numpy(x)).detach().numpy(), expected)
+
+
+def test_a_parameter_kept_under_another_attribute_than_its_name():
+    """MX105: `self.transitions = self.params.get('crf_transition_matrix', ...)` in a Block
+    (MXNet's lstm_crf example) is registered under the attribute, as Gluon's _reg_params has it;
+    forward and gradient equal MXNet's. In a HybridBlock, whose hybrid_forward receives the
+    parameter by its name, it stays manual."""
+    mx = pytest.importorskip("mxnet")
+    torch = pytest.importorskip("torch")
+    np = pytest.importorskip("numpy")
+    src = """
+        from mxnet import gluon, autograd
+        class CRF(gluon.Block):
+            def __init__(self, n, **kwargs):
+                super(CRF, self).__init__(**kwargs)
+                with self.name_scope():
+                    self.transitions = self.params.get('crf_transition_matrix', shape=(n, n))
+            def forward(self, x):
+                return (x * self.transitions.data()).sum(axis=1)
+    """
+    r = convert(src)
+    assert codes(r, "manual") == [] and "MX105" in codes(r, "fixed")
+    mx_ns, pt_ns = {}, {}
+    exec(compile(textwrap.dedent(src), "<mx>", "exec"), mx_ns)
+    exec(compile(r.output, "<pt>", "exec"), pt_ns)
+    block, module = mx_ns["CRF"](3), pt_ns["CRF"](3)
+    block.initialize()
+    assert list(block._reg_params) == ["transitions"] and [n for n, _ in module.named_parameters()] == ["transitions"]
+    values = np.arange(9, dtype=np.float32).reshape(3, 3) / 4
+    block.transitions.set_data(mx.nd.array(values))
+    with torch.no_grad():
+        module.transitions.copy_(torch.from_numpy(values))
+    x = np.random.default_rng(1).normal(size=(3, 3)).astype(np.float32)
+    with mx.autograd.record():
+        out = block(mx.nd.array(x))
+    out.backward()
+    mine = module(torch.from_numpy(x))
+    mine.sum().backward()
+    np.testing.assert_allclose(mine.detach().numpy(), out.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(module.transitions.grad.numpy(), block.transitions.grad().asnumpy(), rtol=1e-6)
+    hybrid = src.replace("gluon.Block", "gluon.HybridBlock").replace(
+        "def forward(self, x):\n                return (x * self.transitions.data()).sum(axis=1)",
+        "def hybrid_forward(self, F, x, crf_transition_matrix):\n                return x * crf_transition_matrix")
+    assert "MX105" in codes(convert(hybrid), "manual")

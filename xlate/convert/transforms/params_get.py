@@ -1,6 +1,8 @@
 """`self.w = self.params.get('w', shape=..., init=...)` -> `self.w = _mx_parameter(shape, init=...)`;
 `self.c = self.params.get_constant('c', value)` -> a buffer; `blk.params.get('weight')` of an
 existing layer -> `blk.weight`."""
+import ast
+
 import libcst as cst
 
 from xlate.convert.rulectx import NOT_LITERAL, Manual, Site, Skip
@@ -43,10 +45,25 @@ def transform(site: Site):
         site.review(f"`params.get({name!r})` looks up an existing parameter -> `.{torch_name}`; Gluon prefixes "
                     "the name with the block's, so check it is this block's own parameter")
         return site.emit(f"{{b}}.{torch_name}", b=block)
-    if assign is None or assign != name:
+    if assign is None or (assign != name and _feeds_hybrid_forward(site)):
         raise Manual(f"assign `params.get({name!r}, ...)` to `self.{name}` so the translation can register it "
                      "under the same name")
-    return declare(site, f"`params.get({name!r}, ...)`")
+    declared = declare(site, f"`params.get({name!r}, ...)`")
+    if assign != name and site.message is None:
+        # Gluon registers a block's parameter under its attribute too (`_reg_params`): only the
+        # parameter's full name, which hybrid_forward would receive it by, says `name`
+        site.fixed(f"`self.{assign} = params.get({name!r}, ...)` -> `_mx_parameter(...)` registered as `{assign}`, "
+                   f"the attribute (Gluon's full name ends in `{name}`; no hybrid_forward receives it by that name)")
+    return declared
+
+
+def _feeds_hybrid_forward(site: Site) -> bool:
+    """Whether the block class (or one it may be) defines hybrid_forward, which receives each
+    parameter as a keyword argument named after the parameter, not the attribute."""
+    cls = site.conv.analysis.gluon_class(site.conv.scopes[-1])
+    if cls is None or cls.node is None:
+        return True
+    return cls.derived_base or any(isinstance(n, ast.FunctionDef) and n.name == "hybrid_forward" for n in cls.node.body)
 
 
 def declare(site: Site, what: str):
