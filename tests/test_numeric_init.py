@@ -481,3 +481,67 @@ def test_init_weight_of_a_builtin_initializer_held_by_a_class():
     assert bool((w == 1).all())
     torch_init._mx_init_weight(Holder().xavier, "w", w)
     assert float(w.abs().max()) <= math.sqrt(6 / 70) and float(w.std()) > 0.1
+
+
+# -- Parameter.initialize on one parameter, and Parameters of their own (MX521, MX117) -------------
+
+OWN_PARAMETER = '''
+import mxnet as mx
+from mxnet import gluon, autograd
+from mxnet.gluon import Parameter
+
+
+def optimise(content, steps=3):  # MXNet's style-transfer example: the image is the Parameter
+    output = Parameter('output', shape=content.shape)
+    output.initialize(ctx=mx.cpu())
+    output.set_data(content)
+    trainer = gluon.Trainer([output], 'adam', {'learning_rate': 0.1})
+    loss = gluon.loss.L2Loss()
+    for _ in range(steps):
+        with autograd.record():
+            l = loss(output.data() * 2, content)
+        l.backward()
+        trainer.step(1)
+    return output.data()
+
+
+def layer_weights():
+    net = gluon.nn.Dense(4, in_units=3)
+    net.initialize()
+    net.weight.initialize(init=mx.init.Constant(3.0), force_reinit=True)
+    net.bias.initialize(init=mx.init.One())  # already initialised: Gluon ignores it
+    scale = gluon.Parameter('scale', shape=(5,), init=mx.init.Constant(0.5))
+    scale.initialize()
+    return net.weight.data(), net.bias.data(), scale.data()
+'''
+
+
+def test_parameters_of_their_own_and_parameter_initialize_match_gluon():
+    result = convert_source(OWN_PARAMETER)
+    found = {(d.code, d.status) for d in result.diagnostics}
+    assert ("MX117", "review") in found and ("MX521", "fixed") in found, result.output
+    assert not [d.format() for d in result.diagnostics if d.status == "manual"]
+    theirs, mine = {}, {}
+    exec(compile(OWN_PARAMETER, "<gluon>", "exec"), theirs)
+    exec(compile(result.output, "<converted>", "exec"), mine)
+    content = np.random.default_rng(2).normal(size=(1, 3, 4, 4)).astype(np.float32)
+    expected = theirs["optimise"](mx.nd.array(content)).asnumpy()
+    got = mine["optimise"](torch.from_numpy(content)).detach().numpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+    assert np.abs(got - content).max() > 0.1  # the optimiser moved it
+    for g, t in zip(theirs["layer_weights"](), mine["layer_weights"]()):
+        np.testing.assert_array_equal(t.detach().numpy(), g.asnumpy())
+
+
+def test_param_initialize_keeps_an_initialised_parameter_and_moves_it():
+    p = torch_init._mx_parameter((2, 3), init=torch.nn.init.ones_)
+    torch_init._mx_param_initialize(p, torch.nn.init.zeros_)
+    assert float(p.sum()) == 0  # not yet initialised in Gluon's sense: drawn with `init`
+    torch_init._mx_param_initialize(p, torch.nn.init.ones_)
+    assert float(p.sum()) == 0  # initialised: kept, as Gluon ignores a second call
+    torch_init._mx_param_initialize(p, "ones", ctx=[torch.device("cpu")], force_reinit=True)
+    assert float(p.sum()) == 6 and p.device.type == "cpu"
+    lazy = torch_init._mx_parameter((0, 3))
+    torch_init._mx_param_initialize(lazy, torch.nn.init.ones_)
+    torch_init._mx_set_shape(lazy, (2, 3))
+    assert float(lazy.sum()) == 6

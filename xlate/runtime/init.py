@@ -384,6 +384,30 @@ def _mx_init_weight(init, name, arr):
     return None
 
 
+def _mx_param_initialize(param, init=None, ctx=None, default_init=None, force_reinit=False):
+    """Gluon's `param.initialize(init, ctx, default_init, force_reinit)` on one Parameter (a
+    layer's `net[0].weight`, or one made on its own): kept as it is once initialised unless
+    force_reinit (Gluon warns and ignores the call); else drawn with `init`, else its own
+    initializer, else `default_init` (Uniform(0.07)), then moved to `ctx` in place (the first
+    device of a list). A parameter without its shape yet is drawn when it gets one."""
+    if getattr(param, "_mx_ready", False) and not force_reinit:
+        return param
+    chosen = _mx_initializer(init)
+    if chosen is None:
+        chosen = getattr(param, "_mx_init", None) or _mx_initializer(default_init) or _mx_default_init
+    if torch.nn.parameter.is_lazy(param):
+        param._mx_global_init = chosen  # Note [deferred parameters]
+    else:
+        with torch.no_grad():
+            chosen(param)
+        param._mx_ready = True
+    if ctx is not None:
+        device = ctx[0] if isinstance(ctx, (list, tuple)) else ctx
+        with torch.no_grad():
+            param.data = param.data.to(device)
+    return param
+
+
 def _mx_param_attr(module, name, value):
     """Gluon's `collect_params().setattr(name, value)` for what torch parameters cannot carry
     (lr_mult, wd_mult): recorded on every parameter as `_mx_<name>`, for an optimizer built

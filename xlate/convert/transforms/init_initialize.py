@@ -27,9 +27,6 @@ def _block(site: Site):
     if param_evidence.is_param_dict(original, known):
         raise Manual("initialize() on a ParameterDict xlate cannot trace to its block: call "
                      "`_mx_initialize(net, init)` on the block")
-    if param_evidence.is_param(original, known):
-        raise Manual("Parameter.initialize(init): its `init` overrides the parameter's own; write "
-                     "`with torch.no_grad(): init(p)`")
     if kind == "unknown" and not _initializer_like(site):
         what = site.code(site.value("block")).strip()
         raise Manual(f"could not tell whether `{what}` is a Gluon block (its argument is no MXNet "
@@ -55,7 +52,27 @@ def _simple(node) -> bool:
     return isinstance(node, cst.Name)
 
 
+_PARAM_SIGNATURE = ("param", "init", "ctx", "default_init", "force_reinit")
+
+
+def _param_initialize(site: Site):
+    """`p.initialize(init, ctx, default_init, force_reinit)` on one Parameter ->
+    `_mx_param_initialize(p, ...)` with the call's own arguments."""
+    site.bind(*_PARAM_SIGNATURE)
+    call = site.node
+    first = cst.Arg(site.value("param"), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                    if call.args else cst.MaybeSentinel.DEFAULT)
+    site.fixed("`param.initialize(...)` on one Parameter -> `_mx_param_initialize(param, ...)`: drawn with `init`, "
+               "else its own initializer, else the default, unless already initialised (force_reinit redraws it), "
+               "and moved to `ctx`")
+    return call.with_changes(func=site.emit("_mx_param_initialize"), args=[first, *call.args])
+
+
 def transform(site: Site):
+    original = param_evidence.receiver(site)
+    if original is not None and not param_evidence.is_collect_call(original) \
+            and param_evidence.is_param(original, param_evidence.facts(site.conv)):
+        return _param_initialize(site)
     block = _block(site)
     has_ctx = site.value("ctx") is not None and site.literal("ctx") is not None
     devices = param_evidence.single_device(site, "ctx") if has_ctx else "none"

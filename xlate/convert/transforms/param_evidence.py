@@ -102,7 +102,7 @@ def facts(conv) -> Facts:
                 if isinstance(second, ast.Name):
                     found.param_names.add(second.id)
         for target, value in scan.assigns:
-            if isinstance(target, ast.Name) and _a_param(value, found):
+            if isinstance(target, ast.Name) and (_a_param(value, found) or _a_parameter_made(conv, value)):
                 found.param_names.add(target.id)
     if len(_CACHE) > 8:
         _CACHE.clear()
@@ -118,6 +118,14 @@ def _a_collect(node) -> bool:
 def _a_params_get(node) -> bool:
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
             and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "params")
+
+
+def _a_parameter_made(conv, node) -> bool:
+    """`gluon.Parameter(...)` (MX117), with the names the module imports."""
+    if not isinstance(node, ast.Call):
+        return False
+    dotted = names._dotted(node.func)
+    return dotted is not None and conv.analysis.resolve((), dotted) in names.PARAMETER_CLASSES
 
 
 def _a_dict(node, known: Facts) -> bool:
