@@ -1014,6 +1014,11 @@ CASES = [
                     nd.reverse(x, **{'axis': 2}), nd.contrib.arange_like(x, **{'axis': 0, 'step': 2}),
                     nd.contrib.box_iou(boxes, boxes, **{'format': 'center'})]
         """, (2, 3, 4), (2, 2, 4), (2, 12)),
+    # -- MX045 maximum / minimum with a side xlate cannot type -------------------------------------------
+    C("extrema-run-time-number", "MX045", """
+        def f(x, y, cutoff=0.25, low=-0.5):
+            return [nd.maximum(x, cutoff), nd.minimum(low, x), nd.maximum(x, y), nd.minimum(x, y * 2)]
+        """, (2, 3), (2, 3), grad=(0, 1)),
     # -- MX113 the operator namespace bound to a name of a function's own ---------------------------------
     C("namespace-alias", ("MX113", "MX023"), """
         def f(x, y):

@@ -27,6 +27,29 @@ def _mx_concat(*data, dim=1, num_args=None, out=None, name=None):
     return torch.cat(data, dim=dim)
 
 
+def _mx_maximum(lhs, rhs):
+    """MXNet's maximum: a Python number on either side, as MXNet takes it (torch.maximum needs two
+    tensors); two numbers give the larger."""
+    if isinstance(lhs, torch.Tensor) and isinstance(rhs, torch.Tensor):
+        return torch.maximum(lhs, rhs)
+    if isinstance(lhs, torch.Tensor):
+        return torch.clamp(lhs, min=rhs)
+    if isinstance(rhs, torch.Tensor):
+        return torch.clamp(rhs, min=lhs)
+    return lhs if lhs > rhs else rhs
+
+
+def _mx_minimum(lhs, rhs):
+    """MXNet's minimum: a Python number on either side (torch.minimum needs two tensors)."""
+    if isinstance(lhs, torch.Tensor) and isinstance(rhs, torch.Tensor):
+        return torch.minimum(lhs, rhs)
+    if isinstance(lhs, torch.Tensor):
+        return torch.clamp(lhs, max=rhs)
+    if isinstance(rhs, torch.Tensor):
+        return torch.clamp(rhs, max=lhs)
+    return lhs if lhs < rhs else rhs
+
+
 def _mx_stack(*data, axis=0, num_args=None, out=None, name=None):
     """MXNet stack: a new axis `axis` (0 by default)."""
     _mx_no_out(out)

@@ -2,12 +2,29 @@
 from xlate.convert.rulectx import NOT_LITERAL, Site
 
 
+def _number(site: Site, name: str) -> bool:
+    value = site.literal(name)
+    return (isinstance(value, (int, float)) and value is not NOT_LITERAL) or site.conv.is_number(site.value(name))
+
+
+def _original(site: Site) -> list:
+    """The two arguments as written (the classifier reads MXNet code, not the rewrite)."""
+    args = getattr(site.original, "args", ())
+    named = {a.keyword.value: a.value for a in args if a.keyword is not None}
+    plain = [a.value for a in args if a.keyword is None and not a.star]
+    out = plain[:2] + [named[k] for k in ("lhs", "rhs")[len(plain):] if k in named]
+    return out if len(out) == 2 else [None, None]
+
+
 def transform(site: Site):
     op = site.matched.rsplit(".", 1)[1]
     bound = "min" if op == "maximum" else "max"
     a, b = site.value("lhs"), site.value("rhs")
-    if isinstance(site.literal("rhs"), (int, float)) and site.literal("rhs") is not NOT_LITERAL:
+    if _number(site, "rhs"):
         return site.emit("torch.clamp({x}, " + bound + "={v})", x=a, v=b)
-    if isinstance(site.literal("lhs"), (int, float)) and site.literal("lhs") is not NOT_LITERAL:
+    if _number(site, "lhs"):
         return site.emit("torch.clamp({x}, " + bound + "={v})", x=b, v=a)
-    return site.emit("torch." + op + "({a}, {b})", a=a, b=b)
+    if all(node is not None and site.conv.classify(node) == "nd" for node in _original(site)):
+        return site.emit("torch." + op + "({a}, {b})", a=a, b=b)
+    # a side xlate cannot type may hold a number (`F.maximum(d, self.cutoff)`): decided at run time
+    return site.emit("_mx_" + op + "({a}, {b})", a=a, b=b)
