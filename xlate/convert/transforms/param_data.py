@@ -22,6 +22,16 @@ def _recorded(site: Site) -> bool:
     return False
 
 
+def _block_method(site: Site) -> bool:
+    """In a method of a Gluon block class (`_spectral_norm`, a CRF's `_forward_alg`): such methods
+    compute the block's outputs or its loss, called from forward or under autograd.record, where
+    `.data()` stays on the tape in MXNet. `.data` would cut the gradient silently; the Parameter
+    itself keeps it (an in-place write to it under autograd raises in torch, loudly)."""
+    key = site.conv.scopes[-1]
+    return len(key) >= 2 and site.conv.analysis.gluon_class(key) is not None \
+        and site.conv.analysis.scopes.get(key[:1]) is not None and site.conv.analysis.scopes[key[:1]].is_class
+
+
 class _SizeOf(FastVisitor):
     def __init__(self, target):
         super().__init__()
@@ -61,6 +71,11 @@ def transform(site: Site):
         out = param
         site.fixed(f"`.data()` in a forward / autograd.record() -> the Parameter itself, so the gradient "
                    f"reaches it as in MXNet{ctx}")
+    elif _block_method(site):
+        out = param
+        site.fixed(f"`.data()` in a method of a Gluon block -> the Parameter itself: a block's methods run inside "
+                   f"its forward or a loss recorded by autograd.record, where MXNet's gradient reaches the "
+                   f"parameter{ctx}")
     else:
         out = site.emit("{p}.data", p=param)
         msg = f"`.data()` -> `.data`, a view without gradient{ctx}"
