@@ -452,3 +452,44 @@ def test_a_parameter_kept_under_another_attribute_than_its_name():
         "def forward(self, x):\n                return (x * self.transitions.data()).sum(axis=1)",
         "def hybrid_forward(self, F, x, crf_transition_matrix):\n                return x * crf_transition_matrix")
     assert "MX105" in codes(convert(hybrid), "manual")
+
+
+def test_parameter_data_in_a_blocks_own_method_keeps_the_gradient():
+    """MX162: `self.weight.data()` in a helper method of a Block (SN-GAN's _spectral_norm), called
+    from forward under autograd.record: MXNet's gradient reaches the parameter, so the translation
+    uses the Parameter itself (`.data` would detach it: no gradient, no learning)."""
+    mx = pytest.importorskip("mxnet")
+    torch = pytest.importorskip("torch")
+    np = pytest.importorskip("numpy")
+    src = """
+        import mxnet as mx
+        from mxnet import gluon
+        class Scaled(gluon.Block):
+            def __init__(self, **kwargs):
+                super(Scaled, self).__init__(**kwargs)
+                with self.name_scope():
+                    self.weight = self.params.get('weight', shape=(3, 3))
+            def _normalised(self):
+                w = self.weight.data()
+                return w / (w * w).sum().sqrt()
+            def forward(self, x):
+                return mx.nd.dot(x, self._normalised())
+    """
+    r = convert(src)
+    assert "w = self.weight\n" in r.output and codes(r, "manual") == [] and "MX162" in codes(r, "fixed")
+    mx_ns, pt_ns = {}, {}
+    exec(compile(textwrap.dedent(src), "<mx>", "exec"), mx_ns)
+    exec(compile(r.output, "<pt>", "exec"), pt_ns)
+    block, module = mx_ns["Scaled"](), pt_ns["Scaled"]()
+    block.initialize()
+    values = np.arange(1, 10, dtype=np.float32).reshape(3, 3) / 7
+    block.weight.set_data(mx.nd.array(values))
+    with torch.no_grad():
+        module.weight.copy_(torch.from_numpy(values))
+    x = np.random.default_rng(4).normal(size=(2, 3)).astype(np.float32)
+    with mx.autograd.record():
+        out = block(mx.nd.array(x))
+    out.backward()
+    module(torch.from_numpy(x)).sum().backward()
+    assert module.weight.grad is not None
+    np.testing.assert_allclose(module.weight.grad.numpy(), block.weight.grad().asnumpy(), rtol=1e-5, atol=1e-6)
