@@ -425,3 +425,48 @@ def test_a_users_block_named_like_a_gluon_layer_pairs_by_its_attributes(tmp_path
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "gradient of 0.gamma" in out and "gradient of 0.beta" in out
+
+
+UNUSED_MX = '''
+from mxnet.gluon import nn
+
+
+class Net(nn.HybridBlock):
+    def __init__(self, **kwargs):
+        super(Net, self).__init__(**kwargs)
+        self.used = nn.Dense(3, in_units=4)
+        self.unused = nn.Dense(2, in_units=3)  # defined, never called (MXNet's style-transfer Vgg16)
+
+    def hybrid_forward(self, F, x):
+        return self.used(x)
+'''
+UNUSED_PT = '''
+import torch
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.used = torch.nn.Linear(4, 3)
+        self.unused = torch.nn.Linear(3, 2)
+
+    def forward(self, x):
+        return self.used(x)
+'''
+
+
+def test_a_parameter_the_forward_never_uses_has_mxnets_zero_gradient(tmp_path, capsys):
+    """MXNet writes a zero gradient for a parameter the forward does not use; torch leaves it
+    None. That is the same gradient, not a failure; a gradient MXNet computes as non-zero where
+    torch has none still fails."""
+    (tmp_path / "u_mx.py").write_text(UNUSED_MX)
+    (tmp_path / "u_pt.py").write_text(UNUSED_PT)
+    args = ["check", "--mx", f"{tmp_path}/u_mx.py:Net", "--pt", f"{tmp_path}/u_pt.py:Net", "--input", "x:float32[2,4]"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "gradient of unused.weight" in out and "no such value" not in out
+    used_mx = UNUSED_MX.replace("return self.used(x)", "y = self.used(x)\n        return y + 0.5 * self.unused(y).sum()")
+    (tmp_path / "v_mx.py").write_text(used_mx)
+    args[2] = f"{tmp_path}/v_mx.py:Net"
+    assert main(args) == 1
+    assert "FAIL" in capsys.readouterr().out

@@ -161,6 +161,10 @@ def _pt_observe(pt_model, arrays, heads, specs, device, pairs=()) -> tuple[Obser
     for name, p in pt_model.named_parameters(remove_duplicate=False):
         if p.grad is not None:
             training[f"training: gradient of {name}"] = _copy(p.grad)
+        elif p.requires_grad and type(p).__name__ != "UninitializedParameter":
+            # a parameter the forward did not use (a VGG's unused last block): torch leaves its
+            # gradient None where MXNet writes zeros; zeros are what it is, and what is compared
+            training[f"training: gradient of {name}"] = np.zeros(tuple(p.shape), dtype=_copy(p).dtype)
     for name, b in pt_model.named_buffers():
         training[f"training: {name} after the step"] = _copy(b)
     for name, p in pt_model.named_parameters():  # frozen: what MXNet keeps with grad_req='null'
