@@ -24,3 +24,26 @@ class _mx_Concurrent(torch.nn.Sequential):
 
     def forward(self, x):
         return torch.cat([child(x) for child in self], dim=self.axis)
+
+
+def _mx_cast(block, dtype):
+    """Gluon's `block.cast(dtype)`: every parameter and running statistic of the block and its
+    children in `dtype`, but a BatchNorm's kept in float32 when `dtype` is float16, as Gluon's
+    _BatchNorm.cast does (torch's `module.to(float16)` casts them too). Something that is not a
+    torch module (a value xlate could not type) casts itself."""
+    if not isinstance(block, torch.nn.Module):
+        return block.cast(dtype)
+    dtype = _mx_dtype(dtype)
+    for module in block.modules():
+        own = torch.float32 if dtype == torch.float16 and isinstance(module, torch.nn.modules.batchnorm._BatchNorm) \
+            else dtype
+        with torch.no_grad():
+            for param in module.parameters(recurse=False):
+                if param.is_floating_point() and not torch.nn.parameter.is_lazy(param):
+                    param.data = param.data.to(own)
+                    if param.grad is not None:
+                        param.grad = param.grad.to(own)
+            for name, buffer in list(module.named_buffers(recurse=False)):
+                if buffer is not None and buffer.is_floating_point() and not torch.nn.parameter.is_lazy(buffer):
+                    module._buffers[name] = buffer.to(own)
+    return None
