@@ -1014,6 +1014,13 @@ CASES = [
                     nd.reverse(x, **{'axis': 2}), nd.contrib.arange_like(x, **{'axis': 0, 'step': 2}),
                     nd.contrib.box_iou(boxes, boxes, **{'format': 'center'})]
         """, (2, 3, 4), (2, 2, 4), (2, 12)),
+    # -- MX028 / MX029 joining elements that are (1,) in MXNet 1.x and 0-d in torch ------------------------
+    C("concat-stack-0d", ("MX028", "MX029"), """
+        def f(x, y):
+            t = y.reshape((-1,))[:3]
+            return [nd.concat(nd.array([0]), *t, dim=0), nd.concat(x[0, 1], x[1, 0], dim=0),
+                    nd.stack(*[x[i, 0] for i in range(2)]), nd.concat(*[x, x], dim=1), nd.stack(x[0], x[1], axis=1)]
+        """, (2, 3), (4,), grad=(0, 1)),
     # -- MX045 maximum / minimum with a side xlate cannot type -------------------------------------------
     C("extrema-run-time-number", "MX045", """
         def f(x, y, cutoff=0.25, low=-0.5):

@@ -22,9 +22,10 @@ def _mx_no_out(out):
 
 
 def _mx_concat(*data, dim=1, num_args=None, out=None, name=None):
-    """MXNet concat: joins along `dim`, 1 by default (torch.cat's default is 0)."""
+    """MXNet concat: joins along `dim`, 1 by default (torch.cat's default is 0). A 0-d tensor
+    joins as (1,): MXNet 1.x has no 0-d arrays (`x[i]` of a 1-D array is (1,) there)."""
     _mx_no_out(out)
-    return torch.cat(data, dim=dim)
+    return torch.cat([t.reshape(1) if t.dim() == 0 else t for t in data], dim=dim)
 
 
 def _mx_maximum(lhs, rhs):
@@ -51,9 +52,10 @@ def _mx_minimum(lhs, rhs):
 
 
 def _mx_stack(*data, axis=0, num_args=None, out=None, name=None):
-    """MXNet stack: a new axis `axis` (0 by default)."""
+    """MXNet stack: a new axis `axis` (0 by default). A 0-d tensor stacks as (1,), as MXNet 1.x
+    sees it: stacking N of them gives (N, 1)."""
     _mx_no_out(out)
-    return torch.stack(data, dim=axis)
+    return torch.stack([t.reshape(1) if t.dim() == 0 else t for t in data], dim=axis)
 
 
 def _mx_clip(data=None, a_min=None, a_max=None, out=None, name=None):
