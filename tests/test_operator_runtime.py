@@ -33,12 +33,15 @@ def line(result, start: str) -> str:
 # -- starred arrays -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("call,expected", [
-    ("nd.concat(*outs, dim=1)", "torch.cat([*outs], dim=1)"),
-    ("nd.concat(x, *outs)", "torch.cat([x, *outs], dim=1)"),  # MXNet's default dim still written
-    ("nd.concat(*a, *b, dim=0)", "torch.cat([*a, *b], dim=0)"),
+    # a sequence's items may be array elements, (1,) in MXNet 1.x and 0-d in torch: the helper
+    # joins them as (1,) (MX028); displayed items are seen
+    ("nd.concat(*outs, dim=1)", "_mx_concat(*outs, dim=1)"),
+    ("nd.concat(x, *outs)", "_mx_concat(x, *outs, dim=1)"),  # MXNet's default dim still written
+    ("nd.concat(*a, *b, dim=0)", "_mx_concat(*a, *b, dim=0)"),
     ("nd.concat(*[f(p) for p in ps], dim=2)", "torch.cat([f(p) for p in ps], dim=2)"),  # [*[...]] is [...]
+    ("nd.concat(*[t[i, 0] for i in ps], dim=0)", "_mx_concat(*[t[i, 0] for i in ps], dim=0)"),
     ("nd.stack(*[a, b])", "torch.stack([a, b])"),
-    ("nd.stack(*rows, axis=0)", "torch.stack([*rows], dim=0)"),
+    ("nd.stack(*rows, axis=0)", "_mx_stack(*rows, axis=0)"),
     ("nd.add_n(*terms)", "torch.stack([*terms]).sum(dim=0)"),
     ("nd.UpSampling(*maps, scale=2, sample_type='nearest')",
      "_mx_upsampling(*maps, scale=2, sample_type='nearest')"),  # the count decides: at run time

@@ -13,9 +13,16 @@ from xlate.convert.rulectx import Site
 def _may_be_0d(site: Site, arg: cst.Arg) -> bool:
     """A starred sequence (its items may be array elements), an index of integers only into an
     array (`x[i, j]`; `x[i]` only where `x` is known to be one: `states[2]` picks from a list)."""
-    if arg.star:
+    if arg.star:  # `*[a, b]` and `*[f(p) for p in ps]` show their items; `*outs` does not
+        if isinstance(arg.value, (cst.List, cst.Tuple)):
+            return any(_element_0d(site, e.value) for e in arg.value.elements)
+        if isinstance(arg.value, (cst.ListComp, cst.GeneratorExp)):
+            return _element_0d(site, arg.value.elt)
         return True
-    value = arg.value
+    return _element_0d(site, arg.value)
+
+
+def _element_0d(site: Site, value) -> bool:
     if not isinstance(value, cst.Subscript) or not all(_integer(e) for e in value.slice):
         return False
     return len(value.slice) > 1 or site.conv.classify(value.value) == "nd"
