@@ -383,3 +383,27 @@ def test_what_made_an_expression_is_not_another_expressions_answer():
     for _ in range(20):  # CPython hands the freed node's memory to the next one of its size
         assert analysis.constructed_by((), ast.Name(id="trainer")) == {"mxnet.gluon.Trainer"}
         assert analysis.constructed_by((), ast.Name(id="net")) == {"mxnet.gluon.nn.Dense"}
+
+
+def test_an_array_method_in_a_module_without_mxnet_is_reported(tmp_path):
+    """MX905: a helper module that imports nothing of MXNet but calls `.asnumpy()` on arrays the
+    converted modules pass it (MXNet's sn_gan utils.py) is left as it is, with each such call
+    reported at its line; a module with none of them stays silent and unchanged."""
+    src = tmp_path / "src"
+    _write(src, {"pkg/__init__.py": "", "pkg/helpers.py": """\
+        def show(x, y):
+            return x.asnumpy().sum() + y.asscalar()
+        def plain(values):
+            return values.copy()
+        """, "pkg/main.py": """\
+        import mxnet as mx
+        from .helpers import show
+        print(show(mx.nd.ones((2, 3)), mx.nd.ones((1,))))
+        """})
+    err = io.StringIO()
+    with redirect_stderr(err):
+        main(["convert", str(src), "-o", str(tmp_path / "out"), "--exit-zero"])
+    lines = [line.split("/pkg/")[1] for line in err.getvalue().splitlines() if "MX905 [manual]" in line]
+    assert [line.split(": ")[0] for line in lines] == ["helpers.py:2:12", "helpers.py:2:32"]
+    assert "`.detach().cpu().numpy()`" in lines[0] and "`.item()`" in lines[1]
+    assert (tmp_path / "out" / "pkg" / "helpers.py").read_text() == (src / "pkg" / "helpers.py").read_text()

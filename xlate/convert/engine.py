@@ -53,7 +53,7 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
     if analysis is None:
         analysis = names.Analysis(tree, context=(options or {}).get("context"))
     if not analysis.uses_mxnet:  # never parsed by LibCST: LibCST's limits do not matter here
-        return FileResult(path, source, source)
+        return FileResult(path, source, source, _array_methods_left(tree, path, select, ignore))
     module = _plain_indent(parse_cst(source, path))
     rules = RuleSet(catalogue.load(), _enabled(select, ignore))
     # torch.nn / torch.nn.functional are spelled `nn` / `F` unless the file binds those
@@ -95,6 +95,31 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
     # while converting]) and would keep every file's trees alive until the last.
     conv.__dict__.clear()
     return result
+
+
+# Note [array methods outside MXNet files]
+# A module that imports nothing of MXNet is left as it is. But a helper module of a project
+# (`utils.py`: `def show(x): return x.asnumpy()`) may receive MXNet arrays from the modules that
+# do import it: after the conversion they are torch tensors, and the method fails there. These
+# methods belong to MXNet's arrays alone (NumPy and torch have none of them), so each call is
+# reported at its line (MX905) rather than left silently.
+_ARRAY_ONLY = {"asnumpy": "`.detach().cpu().numpy()`", "asscalar": "`.item()`", "as_in_context": "`.to(device)`",
+               "attach_grad": "`.requires_grad_()`", "wait_to_read": "nothing (torch computes eagerly)",
+               "as_nd_ndarray": "the tensor itself", "as_np_ndarray": "the tensor itself"}
+ARRAY_METHOD_OUTSIDE = "MX905"
+
+
+def _array_methods_left(tree: ast.Module, path: str, select, ignore) -> list:
+    found = sorted((node for node in astwalk.walk(tree) if isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute) and node.func.attr in _ARRAY_ONLY),
+                   key=lambda node: (node.lineno, node.col_offset))
+    if not found or not RuleSet(catalogue.load(), _enabled(select, ignore)).enabled(ARRAY_METHOD_OUTSIDE):
+        return []
+    return [Diagnostic(path, node.lineno, node.col_offset + 1, ARRAY_METHOD_OUTSIDE, "manual",
+                       f"`.{node.func.attr}()` is an MXNet array method, in a module that does not import MXNet: "
+                       f"an array passed in from converted code is a torch tensor here; its counterpart is "
+                       f"{_ARRAY_ONLY[node.func.attr]}")
+            for node in found]
 
 
 def _runs_as_script(tree: ast.Module) -> bool:
