@@ -320,6 +320,29 @@ def test_a_lane_that_is_done_takes_the_smallest_file_of_the_busiest(tmp_path):
             pool.shutdown()
 
 
+def test_empty_files_left_to_another_lane_are_still_taken(tmp_path):
+    """Empty files (`__init__.py`) weigh 0 bytes: once only they were left, the busiest lane by
+    bytes was this process's own empty queue, so it stopped taking work while a worker's queue
+    still held one; sent after `run` had stopped waiting, that file's output was lost (1 run in
+    7 of the stdlib tree with -j 2)."""
+    from xlate.convert.files import Job, _Lanes
+
+    sizes = [700, 0, 0, 0]
+    jobs = []
+    for i, size in enumerate(sizes):
+        (tmp_path / f"f{i}.py").write_text("x" * size)
+        jobs.append(Job(tmp_path / f"f{i}.py", f"f{i}.py", None))
+    lanes = _Lanes(jobs, [], 2, (None, None, None), None)
+    try:
+        assert [sizes[i] for i in lanes.queues[0]] == [700] and len(lanes.queues[1]) == 3
+        assert lanes._next(0) == 0
+        taken = [lanes._next(0) for _ in range(3)]  # lane 0 empty, every other lane at 0 bytes
+        assert sorted(taken) == [1, 2, 3] and lanes._next(0) is None and lanes._next(1) is None
+    finally:
+        for pool in lanes.pools:
+            pool.shutdown()
+
+
 def test_a_custom_initializer_works_where_a_layer_takes_it_and_a_builtin_subclass_is_flagged(tmp_path):
     """GluonCV's CenterNet passes `weight_initializer=BilinearUpSample()`, a subclass of
     mx.init.Initializer of its own: translated on `_mx_Initializer` (MX522), the layer's helper

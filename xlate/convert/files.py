@@ -267,7 +267,9 @@ class _Lanes:
                     break
                 self.results[i] = _unpack(_convert_one(self.args[i]))
                 self._tell()
-            for future in as_completed(list(self.sent)):
+            with self.lock:  # every queue is empty now: nothing more is sent
+                sent = list(self.sent)
+            for future in as_completed(sent):
                 self.results[self.sent[future]] = _unpack(future.result())
                 self._tell()
         except BaseException:  # Ctrl-C, SIGTERM: the workers go now, not after their queue
@@ -301,10 +303,14 @@ class _Lanes:
         lane with the most work left."""
         queue = self.queues[lane]
         if not queue:
-            busiest = max(range(len(self.queues)), key=self.left.__getitem__)
-            queue = self.queues[busiest]
-            if not queue:
+            # among the lanes with files left: a lane of empty files (`__init__.py`) has 0 bytes
+            # left and still holds work, which this process must take before it stops waiting
+            # for more (`run` waits only for what was sent by then)
+            waiting = [other for other in range(len(self.queues)) if self.queues[other]]
+            if not waiting:
                 return None
+            busiest = max(waiting, key=self.left.__getitem__)
+            queue = self.queues[busiest]
             i = queue.pop(0)
             self.left[busiest] -= self.sizes[i]
             return i
