@@ -298,17 +298,22 @@ def test_with_workers_each_process_analyses_a_share_of_the_tree(tmp_path, monkey
     assert len(runs["2"][2]) == 2 and all(0 < mine < files for files, mine in runs["2"][2]), runs["2"][2]
 
 
-def test_a_lane_that_is_done_takes_the_smallest_file_of_the_busiest(tmp_path):
-    """Note [this process converts too]: files are dealt out by size; each lane takes its own
-    largest first, then the smallest left to the lane with the most bytes left."""
+def _two_lanes(tmp_path, sizes):
+    """Lanes for this process and one worker over files of these sizes (nothing converted)."""
     from xlate.convert.files import Job, _Lanes
 
-    sizes = [900, 100, 500, 400, 300, 50]
     jobs = []
     for i, size in enumerate(sizes):
         (tmp_path / f"f{i}.py").write_text("x" * size)
         jobs.append(Job(tmp_path / f"f{i}.py", f"f{i}.py", None))
-    lanes = _Lanes(jobs, [], 2, (None, None, None), None)
+    return _Lanes(jobs, [], 2, (None, None, None), None)
+
+
+def test_a_lane_that_is_done_takes_the_smallest_file_of_the_busiest(tmp_path):
+    """Note [this process converts too]: files are dealt out by size; each lane takes its own
+    largest first, then the smallest left to the lane with the most bytes left."""
+    sizes = [900, 100, 500, 400, 300, 50]
+    lanes = _two_lanes(tmp_path, sizes)
     try:
         assert sorted(sizes[i] for i in lanes.queues[0]) == [300, 900]  # 1200 bytes
         assert sorted(sizes[i] for i in lanes.queues[1]) == [50, 100, 400, 500]  # 1050 bytes
@@ -325,14 +330,8 @@ def test_empty_files_left_to_another_lane_are_still_taken(tmp_path):
     bytes was this process's own empty queue, so it stopped taking work while a worker's queue
     still held one; sent after `run` had stopped waiting, that file's output was lost (1 run in
     7 of the stdlib tree with -j 2)."""
-    from xlate.convert.files import Job, _Lanes
-
     sizes = [700, 0, 0, 0]
-    jobs = []
-    for i, size in enumerate(sizes):
-        (tmp_path / f"f{i}.py").write_text("x" * size)
-        jobs.append(Job(tmp_path / f"f{i}.py", f"f{i}.py", None))
-    lanes = _Lanes(jobs, [], 2, (None, None, None), None)
+    lanes = _two_lanes(tmp_path, sizes)
     try:
         assert [sizes[i] for i in lanes.queues[0]] == [700] and len(lanes.queues[1]) == 3
         assert lanes._next(0) == 0

@@ -28,27 +28,26 @@ def _mx_concat(*data, dim=1, num_args=None, out=None, name=None):
     return torch.cat([t.reshape(1) if t.dim() == 0 else t for t in data], dim=dim)
 
 
+def _mx_extremum(lhs, rhs, larger):
+    """MXNet's maximum (larger) or minimum: a Python number on either side, as MXNet takes it
+    (torch.maximum needs two tensors: a number clamps); two numbers give the larger (smaller)."""
+    tensors = isinstance(lhs, torch.Tensor), isinstance(rhs, torch.Tensor)
+    if all(tensors):
+        return (torch.maximum if larger else torch.minimum)(lhs, rhs)
+    if any(tensors):
+        x, bound = (lhs, rhs) if tensors[0] else (rhs, lhs)
+        return torch.clamp(x, min=bound) if larger else torch.clamp(x, max=bound)
+    return (lhs if lhs > rhs else rhs) if larger else (lhs if lhs < rhs else rhs)
+
+
 def _mx_maximum(lhs, rhs):
-    """MXNet's maximum: a Python number on either side, as MXNet takes it (torch.maximum needs two
-    tensors); two numbers give the larger."""
-    if isinstance(lhs, torch.Tensor) and isinstance(rhs, torch.Tensor):
-        return torch.maximum(lhs, rhs)
-    if isinstance(lhs, torch.Tensor):
-        return torch.clamp(lhs, min=rhs)
-    if isinstance(rhs, torch.Tensor):
-        return torch.clamp(rhs, min=lhs)
-    return lhs if lhs > rhs else rhs
+    """MXNet's maximum of two arrays, an array and a number, or two numbers."""
+    return _mx_extremum(lhs, rhs, True)
 
 
 def _mx_minimum(lhs, rhs):
-    """MXNet's minimum: a Python number on either side (torch.minimum needs two tensors)."""
-    if isinstance(lhs, torch.Tensor) and isinstance(rhs, torch.Tensor):
-        return torch.minimum(lhs, rhs)
-    if isinstance(lhs, torch.Tensor):
-        return torch.clamp(lhs, max=rhs)
-    if isinstance(rhs, torch.Tensor):
-        return torch.clamp(rhs, max=lhs)
-    return lhs if lhs < rhs else rhs
+    """MXNet's minimum of two arrays, an array and a number, or two numbers."""
+    return _mx_extremum(lhs, rhs, False)
 
 
 def _mx_stack(*data, axis=0, num_args=None, out=None, name=None):
