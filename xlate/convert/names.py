@@ -759,12 +759,3 @@ def _namespace_aliases(analysis: Analysis) -> None:
             scope.imports[name] = target
             scope.aliases.add(name)
 
-
-def _dotted(node: ast.expr) -> Optional[str]:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    return ".".join([node.id] + parts[::-1])
