@@ -470,3 +470,18 @@ def test_a_parameter_the_forward_never_uses_has_mxnets_zero_gradient(tmp_path, c
     args[2] = f"{tmp_path}/v_mx.py:Net"
     assert main(args) == 1
     assert "FAIL" in capsys.readouterr().out
+
+
+def test_an_output_of_another_shape_fails_its_check_instead_of_stopping_the_checker(tmp_path, capsys):
+    """MXNet 1.x's `.sum()` is (1,), torch's 0-d: the training pass took MXNet's (1,) head
+    gradient for torch's backward and the checker stopped with torch's shape error (MXNet's
+    lstm_crf Viterbi score). Now the output's check fails and says why."""
+    (tmp_path / "s_mx.py").write_text(UNUSED_MX.replace("return self.used(x)", "return self.used(x).sum()"))
+    (tmp_path / "s_pt.py").write_text(UNUSED_PT.replace("return self.used(x)", "return self.used(x).sum()"))
+    args = ["check", "--mx", f"{tmp_path}/s_mx.py:Net", "--pt", f"{tmp_path}/s_pt.py:Net", "--input", "x:float32[2,4]"]
+    assert main(args) == 1
+    assert "shape () where MXNet gives (1,)" in capsys.readouterr().out
+    (tmp_path / "t_pt.py").write_text(UNUSED_PT.replace("return self.used(x)", "return self.used(x)[:, :2]"))
+    args[4] = f"{tmp_path}/t_pt.py:Net"
+    assert main(args) == 1
+    assert "shape (2, 2) where MXNet gives (1,)" in capsys.readouterr().out
