@@ -499,16 +499,17 @@ class _mx_DownloadedDataset(_mx_Dataset):
 class _mx_MNIST(_mx_DownloadedDataset):
     """Gluon's vision.MNIST: (28, 28, 1) uint8 images and int32 labels (Note [vision datasets])."""
 
+    _train_data = ("train-images-idx3-ubyte.gz", "6c95f4b05d2bf285e1bfb0e7960c31bd3b3f8a7d")
+    _train_label = ("train-labels-idx1-ubyte.gz", "2a80914081dc54586dbdf242f9805a6b8d2a15fc")
+    _test_data = ("t10k-images-idx3-ubyte.gz", "c3a25af1f52dad7f726cce8cacb138654b760d48")
+    _test_label = ("t10k-labels-idx1-ubyte.gz", "763e7fa3757d93b0cdec073cef058b2004252c17")
+    _namespace = "mnist"  # also the folder under $MXNET_HOME/datasets
+
     def __init__(self, root=None, train=True, transform=None):
         import os
 
         self._train = train
-        self._train_data = ("train-images-idx3-ubyte.gz", "6c95f4b05d2bf285e1bfb0e7960c31bd3b3f8a7d")
-        self._train_label = ("train-labels-idx1-ubyte.gz", "2a80914081dc54586dbdf242f9805a6b8d2a15fc")
-        self._test_data = ("t10k-images-idx3-ubyte.gz", "c3a25af1f52dad7f726cce8cacb138654b760d48")
-        self._test_label = ("t10k-labels-idx1-ubyte.gz", "763e7fa3757d93b0cdec073cef058b2004252c17")
-        self._namespace = "mnist"
-        super().__init__(root or os.path.join(_mx_data_dir(), "datasets", "mnist"), transform)
+        super().__init__(root or os.path.join(_mx_data_dir(), "datasets", self._namespace), transform)
 
     def _get_data(self):
         import gzip
@@ -529,35 +530,30 @@ class _mx_MNIST(_mx_DownloadedDataset):
 class _mx_FashionMNIST(_mx_MNIST):
     """Gluon's vision.FashionMNIST: MNIST's format, Zalando's images (Note [vision datasets])."""
 
-    def __init__(self, root=None, train=True, transform=None):
-        import os
-
-        self._train = train
-        self._train_data = ("train-images-idx3-ubyte.gz", "0cf37b0d40ed5169c6b3aba31069a9770ac9043d")
-        self._train_label = ("train-labels-idx1-ubyte.gz", "236021d52f1e40852b06a4c3008d8de8aef1e40b")
-        self._test_data = ("t10k-images-idx3-ubyte.gz", "626ed6a7c06dd17c0eec72fa3be1740f146a2863")
-        self._test_label = ("t10k-labels-idx1-ubyte.gz", "17f9ab60e7257a1620f4ad76bbbaf857c3920701")
-        self._namespace = "fashion-mnist"
-        _mx_DownloadedDataset.__init__(self, root or os.path.join(_mx_data_dir(), "datasets", "fashion-mnist"),
-                                       transform)
+    _train_data = ("train-images-idx3-ubyte.gz", "0cf37b0d40ed5169c6b3aba31069a9770ac9043d")
+    _train_label = ("train-labels-idx1-ubyte.gz", "236021d52f1e40852b06a4c3008d8de8aef1e40b")
+    _test_data = ("t10k-images-idx3-ubyte.gz", "626ed6a7c06dd17c0eec72fa3be1740f146a2863")
+    _test_label = ("t10k-labels-idx1-ubyte.gz", "17f9ab60e7257a1620f4ad76bbbaf857c3920701")
+    _namespace = "fashion-mnist"
 
 
 class _mx_CIFAR10(_mx_DownloadedDataset):
     """Gluon's vision.CIFAR10: (32, 32, 3) uint8 images and int32 labels (Note [vision datasets])."""
 
+    _archive_file = ("cifar-10-binary.tar.gz", "fab780a1e191a7eda0f345501ccd62d20f7ed891")
+    _train_data = [("data_batch_1.bin", "aadd24acce27caa71bf4b10992e9e7b2d74c2540"),
+                   ("data_batch_2.bin", "c0ba65cce70568cd57b4e03e9ac8d2a5367c1795"),
+                   ("data_batch_3.bin", "1dd00a74ab1d17a6e7d73e185b69dbf31242f295"),
+                   ("data_batch_4.bin", "aab85764eb3584312d3c7f65fd2fd016e36a258e"),
+                   ("data_batch_5.bin", "26e2849e66a845b7f1e4614ae70f4889ae604628")]
+    _test_data = [("test_batch.bin", "67eb016db431130d61cd03c7ad570b013799c88c")]
+    _namespace = "cifar10"  # also the folder under $MXNET_HOME/datasets
+
     def __init__(self, root=None, train=True, transform=None):
         import os
 
         self._train = train
-        self._archive_file = ("cifar-10-binary.tar.gz", "fab780a1e191a7eda0f345501ccd62d20f7ed891")
-        self._train_data = [("data_batch_1.bin", "aadd24acce27caa71bf4b10992e9e7b2d74c2540"),
-                            ("data_batch_2.bin", "c0ba65cce70568cd57b4e03e9ac8d2a5367c1795"),
-                            ("data_batch_3.bin", "1dd00a74ab1d17a6e7d73e185b69dbf31242f295"),
-                            ("data_batch_4.bin", "aab85764eb3584312d3c7f65fd2fd016e36a258e"),
-                            ("data_batch_5.bin", "26e2849e66a845b7f1e4614ae70f4889ae604628")]
-        self._test_data = [("test_batch.bin", "67eb016db431130d61cd03c7ad570b013799c88c")]
-        self._namespace = "cifar10"
-        super().__init__(root or os.path.join(_mx_data_dir(), "datasets", "cifar10"), transform)
+        super().__init__(root or os.path.join(_mx_data_dir(), "datasets", self._namespace), transform)
 
     def _read_batch(self, filename):
         with open(filename, "rb") as fin:
@@ -585,17 +581,14 @@ class _mx_CIFAR10(_mx_DownloadedDataset):
 class _mx_CIFAR100(_mx_CIFAR10):
     """Gluon's vision.CIFAR100: CIFAR10's format with the coarse (20) or fine (100) labels."""
 
-    def __init__(self, root=None, fine_label=False, train=True, transform=None):
-        import os
+    _archive_file = ("cifar-100-binary.tar.gz", "a0bb982c76b83111308126cc779a992fa506b90b")
+    _train_data = [("train.bin", "e207cd2e05b73b1393c74c7f5e7bea451d63e08e")]
+    _test_data = [("test.bin", "8fb6623e830365ff53cf14adec797474f5478006")]
+    _namespace = "cifar100"
 
-        self._train = train
-        self._archive_file = ("cifar-100-binary.tar.gz", "a0bb982c76b83111308126cc779a992fa506b90b")
-        self._train_data = [("train.bin", "e207cd2e05b73b1393c74c7f5e7bea451d63e08e")]
-        self._test_data = [("test.bin", "8fb6623e830365ff53cf14adec797474f5478006")]
+    def __init__(self, root=None, fine_label=False, train=True, transform=None):
         self._fine_label = fine_label
-        self._namespace = "cifar100"
-        _mx_DownloadedDataset.__init__(self, root or os.path.join(_mx_data_dir(), "datasets", "cifar100"),
-                                       transform)
+        super().__init__(root, train, transform)
 
     def _read_batch(self, filename):
         with open(filename, "rb") as fin:
