@@ -245,6 +245,13 @@ _UNSURE = object()
 _NAMED = {"True": True, "False": False, "None": None}
 
 
+def dotted_name(node: cst.CSTNode) -> bool:
+    """A name or `a.b.c`: evaluating it twice gives the same object."""
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return isinstance(node, cst.Name)
+
+
 def node_literal(node: cst.CSTNode) -> Any:
     """The value of the common literal shapes, read off the tree (ast.literal_eval re-parses
     text); NOT_LITERAL for a name or call, _UNSURE for shapes left to literal_eval."""

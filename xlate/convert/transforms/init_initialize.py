@@ -3,7 +3,7 @@
 of them (Note [one process, several devices])."""
 import libcst as cst
 
-from xlate.convert.rulectx import Manual, Site, Skip
+from xlate.convert.rulectx import Manual, Site, Skip, dotted_name
 from xlate.convert.transforms import init_callables, param_evidence
 
 
@@ -44,12 +44,6 @@ def _initializer_like(site: Site) -> bool:
     if site.evaluate(node) is None or isinstance(site.evaluate(node), str):
         return True
     return param_evidence.resolves_to(site, node, "mxnet.initializer.")
-
-
-def _simple(node) -> bool:
-    while isinstance(node, cst.Attribute):
-        node = node.value
-    return isinstance(node, cst.Name)
 
 
 _PARAM_SIGNATURE = ("param", "init", "ctx", "default_init", "force_reinit")
@@ -105,7 +99,7 @@ def transform(site: Site):
                    "the first of a list of them, where split_and_load puts every slice (MX560)" + dropped)
         move_form = "_mx_to_ctx({net}, {ctx})"
     statement = site.conv.statement_of(site.original)
-    if statement is None or not _simple(block):
+    if statement is None or not dotted_name(block):
         return site.emit(move_form.replace("{net}", "{call}"), call=call, ctx=site.value("ctx"))
     move = site.emit(move_form, net=block, ctx=site.value("ctx"))
     site.conv.replace_statement(statement, [cst.Expr(call), cst.Expr(move)])

@@ -1,7 +1,7 @@
 """nd.random.*: same distributions, different generators (reported for review)."""
 import libcst as cst
 
-from xlate.convert.rulectx import NOT_LITERAL, Manual, Site
+from xlate.convert.rulectx import NOT_LITERAL, Manual, Site, dotted_name
 from xlate.convert.table import convert_dtype
 
 # MXNet parameter names differ per sampler; the signature binds them positionally.
@@ -16,17 +16,10 @@ def transform(site: Site):
     out = site.value("out") if site.literal("out") is not None else None
     if out is None:
         return _draw(site, None)
-    if not _simple(out) and not (site.has("shape") and site.literal("shape") is not None):
+    if not dotted_name(out) and not (site.has("shape") and site.literal("shape") is not None):
         raise Manual(f"`out={site.code(out)}` without `shape=`: assign the array to a name first (it is written "
                      f"and its shape read)")
     return site.emit("{out}.copy_({draw})", out=out, draw=_draw(site, out))
-
-
-def _simple(node) -> bool:
-    """A name or `a.b.c`: reading it twice reads the same array."""
-    while isinstance(node, cst.Attribute):
-        node = node.value
-    return isinstance(node, cst.Name)
 
 
 def _draw(site: Site, out):
