@@ -184,3 +184,44 @@ def test_other_namespace_bindings_stay_values_left_for_a_human(source):
     result = convert_source(source)
     assert "F.concat(x, y)" in result.output and "F = None" not in result.output
     assert ("MX113", "manual") in {(d.code, d.status) for d in result.diagnostics}
+
+
+# issue 24 item 4: Python's scopes (Note [scopes]) for `global`, `nonlocal` and class bodies
+@pytest.mark.parametrize("source,expected", [
+    # `global` from a def nested in a function that binds the name: the module's import
+    ("import mxnet as mx\nfrom mxnet import nd\n\ndef outer():\n    nd = 3\n    def inner():\n        global nd\n"
+     "        return nd.array([1, 2])\n    return inner\n",
+     "        return torch.tensor([1, 2], dtype=torch.float32)\n"),
+    # ... from a class body nested in such a function
+    ("from mxnet import nd\ndef outer():\n    nd = 3\n    class A:\n        global nd\n        y = nd.array([1, 2])\n"
+     "    return A\n", "        y = torch.tensor([1, 2], dtype=torch.float32)\n"),
+    # ... read in a lambda and a comprehension of that def
+    ("from mxnet import nd\ndef outer():\n    nd = 3\n    def inner():\n        global nd\n"
+     "        return [nd.array([i]) for i in range(2)], lambda: nd.array([1])\n    return inner\n",
+     "        return [torch.tensor([i], dtype=torch.float32) for i in range(2)], "
+     "lambda: torch.tensor([1], dtype=torch.float32)\n"),
+    # the value a `global` name holds is the module's (an NDArray), not the enclosing function's
+    ("from mxnet import nd\nimport numpy as np\nx = nd.zeros((6,))\ndef outer():\n    x = np.zeros(6)\n"
+     "    def inner():\n        global x\n        return x.astype('float16')\n    return inner\n",
+     "        return x.to(torch.float16, copy=True)\n"),
+    # `nonlocal` binds in the enclosing function even when its assignment comes after the def
+    ("from mxnet import nd\ndef outer():\n    def inner():\n        nonlocal x\n        return x.astype('float16')\n"
+     "    x = nd.zeros((6,))\n    return inner\n", "        return x.to(torch.float16, copy=True)\n"),
+    # a method reads the module's name, never its class body's: here a numpy array, left as it is
+    ("from mxnet import nd\nimport numpy as np\nx = np.zeros(6)\nclass A:\n    x = nd.zeros((6,))\n"
+     "    def f(self):\n        return x.astype('float16')\n", "        return x.astype('float16')\n"),
+])
+def test_global_nonlocal_and_class_scopes_resolve_as_python_does(source, expected):
+    result = convert_source(source)
+    assert expected in result.output
+    assert "_mx_astype" not in result.output and "nd." not in result.output.replace("nd.zeros((6,))", "")
+
+
+def test_nonlocal_home_is_the_nearest_function_that_binds_the_name():
+    import ast
+    source = ("def outer():\n    def middle():\n        def inner():\n            nonlocal x\n            x = 1\n"
+              "        return inner\n    x = 0\n    return middle\n")
+    analysis = names.Analysis(ast.parse(source))
+    inner = (("outer", 0), ("middle", 0), ("inner", 0))
+    assert analysis.home(inner, "x").key == (("outer", 0),)
+    assert analysis.home(inner[:2], "x").key == (("outer", 0),)

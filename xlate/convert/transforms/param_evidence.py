@@ -204,10 +204,8 @@ def resolves_to(site, node, prefix: str) -> bool:
         return (conv.resolve_expr(node.func) or "").startswith(prefix)
     if not isinstance(node, cst.Name):
         return False
-    scope = conv.analysis.scopes.get(conv.scopes[-1])
-    while scope is not None and node.value not in scope.values:
-        scope = scope.parent
-    if scope is None or not scope.values[node.value]:
+    scope = conv.analysis.home(conv.scopes[-1], node.value)
+    if scope is None or not scope.values.get(node.value):
         return False
     for value in scope.values[node.value]:
         func = names._dotted(value.func) if isinstance(value, ast.Call) else None
@@ -279,10 +277,8 @@ def single_device(site, name: str) -> str:
     if not isinstance(node, cst.Name):
         return "unknown"
     analysis, key = site.conv.analysis, site.conv.scopes[-1]
-    scope = analysis.scopes.get(key)
-    while scope is not None and node.value not in scope.values:
-        scope = scope.parent
-    if scope is None or not scope.values[node.value]:
+    scope = analysis.home(key, node.value)
+    if scope is None or not scope.values.get(node.value):
         return "unknown"
     kinds = {_ast_kind(analysis, scope.key, v) for v in scope.values[node.value]}
     return kinds.pop() if len(kinds) == 1 else ("no" if "no" in kinds else "unknown")
