@@ -225,3 +225,26 @@ def test_nonlocal_home_is_the_nearest_function_that_binds_the_name():
     inner = (("outer", 0), ("middle", 0), ("inner", 0))
     assert analysis.home(inner, "x").key == (("outer", 0),)
     assert analysis.home(inner[:2], "x").key == (("outer", 0),)
+
+
+# issue 24 item 5: `n: T = v` flows as `n = v` (kinds, left NDArrays, namespace aliases, parameters)
+@pytest.mark.parametrize("source", [
+    "import mxnet as mx\n\ndef f(x, shp):\n    n{ann} = mx.nd.sum_axis_nope(x, 2)\n    return n.reshape(shp)\n",
+    "import mxnet as mx\n\ndef f(x):\n    F{ann} = mx.nd\n    return F.concat(x, x)\n",
+    "from mxnet import nd\n\ndef f():\n    a{ann} = nd.zeros((2, 3))\n    return a.astype('float16'), a.reshape((0, -1))\n",
+    "from mxnet import gluon\n\nclass B(gluon.Block):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.w{ann} = self.params.get('w', shape=(2, 3))\n\n    def forward(self, x):\n        return x * self.w.data()\n",
+    "from mxnet import nd\n\ndef f(net):\n    params{ann} = net.collect_params()\n    for p in params.values():\n"
+    "        p.grad_req = 'null'\n",
+])
+def test_annotated_assignment_converts_as_the_plain_one(source):
+    plain = convert_source(source.format(ann=""))
+    annotated = convert_source(source.format(ann=": object"))
+    assert annotated.output.replace(": object", "") == plain.output
+    assert [(d.line, d.code, d.status) for d in annotated.diagnostics] == \
+        [(d.line, d.code, d.status) for d in plain.diagnostics]
+
+
+def test_annotation_without_a_value_binds_nothing():
+    source = "from mxnet import nd\n\ndef f():\n    a: object\n    a = nd.zeros((2, 3))\n    return a.astype('float16')\n"
+    assert "return a.to(torch.float16, copy=True)" in convert_source(source).output

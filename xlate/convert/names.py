@@ -610,10 +610,13 @@ class _Collector:
                     self._target(target, scope, node.value if len(node.targets) == 1 else None)
                     self._self_attr(target, scope, node.value if len(node.targets) == 1 else None)
                 self._expr(node.value, scope)
-            elif isinstance(node, ast.AnnAssign):
-                self._target(node.target, scope, node.value)
+            elif isinstance(node, ast.AnnAssign):  # `n: T = v` is `n = v`; `n: T` alone binds nothing
                 if node.value is not None:
+                    self._target(node.target, scope, node.value)
+                    self._self_attr(node.target, scope, node.value)
                     self._expr(node.value, scope)
+                elif not isinstance(node.target, ast.Name):
+                    self._expr(node.target, scope)
             elif isinstance(node, ast.AugAssign):
                 if isinstance(node.target, ast.Name):
                     scope.declared.get(node.target.id, scope).other.add(node.target.id)

@@ -68,6 +68,8 @@ class _Scan:
                 scan.classes.append((node.name, [names._dotted(b) for b in node.bases]))
             elif isinstance(node, ast.Assign):
                 scan.assigns.extend((t, node.value) for t in node.targets)
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                scan.assigns.append((node.target, node.value))
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                 scan.loops.append((node.target, node.iter))
         return scan
