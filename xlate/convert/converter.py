@@ -63,7 +63,11 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         self.store_depth = 0
         self.suppress: list[Optional[frozenset]] = []
         self.statement_stack: list[cst.SimpleStatementLine] = []
-        self.statement_rewrites: dict[int, list[cst.BaseSmallStatement]] = {}
+        # id(line or one-line block body) -> {index of a small statement: what replaces it}
+        self.statement_rewrites: dict[int, dict[int, list[cst.BaseSmallStatement]]] = {}
+        self.rewrite_at: dict[int, int] = {}  # id(line or suite) -> the small statement statement_of found
+        self.suites: list[cst.SimpleStatementSuite] = []  # one-line block bodies being visited
+        self.emptied: set[int] = set()  # one-line block bodies whose every statement a rule deleted
         # Emitted nodes are looked up by id, and kept alive by these maps: a freed node's id
         # is reused by the next node made, which would then look like it.
         self.full_reductions: dict[int, cst.Call] = {}  # emitted `.reshape(1)` calls (see MX033)
