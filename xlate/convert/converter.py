@@ -41,6 +41,22 @@ def _dotted(node: cst.BaseExpression, heads: Optional[frozenset] = None) -> Opti
     return None
 
 
+def _chain(node: cst.BaseExpression, memo: dict) -> Optional[str]:
+    """_dotted without `heads`, remembered per node: the links of `a.b.c...` are left inner
+    first, so each is one step from the last (walking every link down to its head was O(n^2))."""
+    if isinstance(node, cst.Name):
+        return names.ident(node.value)
+    if not isinstance(node, cst.Attribute):
+        return None
+    found = memo.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
+    inner = _chain(node.value, memo)
+    dotted = None if inner is None else inner + "." + names.ident(node.attr.value)
+    memo[id(node)] = (node, dotted)
+    return dotted
+
+
 class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, FastTransformer):
     def __init__(self, module: cst.Module, analysis: names.Analysis, rules: RuleSet, *, long_names: frozenset,
                  options: Optional[dict] = None):
@@ -98,23 +114,33 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         self.left_nodes: dict[int, tuple] = {}  # id -> (MXNet expression left, its report, NDArray-valued?)
         self.left_outers: dict[int, tuple] = {}  # report index -> (its message, constructs left with it)
         self.left_names: set[tuple] = set()  # (scope, name) assigned a left NDArray expression
+        self.shapes: dict[int, tuple] = {}  # _shape's memo
+        self.chains_seen: dict[int, tuple] = {}  # _chain's memo
 
     # -- utilities used by rules ------------------------------------------
     def code_for(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
 
+    def dotted(self, node: cst.BaseExpression, heads: Optional[frozenset] = None) -> Optional[str]:
+        """`a.b.c` for a Name/Attribute chain of the module (None otherwise, or when its head
+        is not in `heads`)."""
+        dotted = _chain(node, self.chains_seen)
+        if dotted is None or heads is None:
+            return dotted
+        return dotted if dotted.partition(".")[0] in heads else None
+
     def resolve_expr(self, node: cst.BaseExpression) -> Optional[str]:
-        dotted = _dotted(node)
+        dotted = self.dotted(node)
         if dotted is None:
             return None
         resolved = self.analysis.resolve(self.scopes[-1], dotted)
         return None if resolved is names.AMBIGUOUS else resolved
 
     def classify(self, node: cst.BaseExpression) -> Optional[str]:
-        return self.analysis.classify(self.scopes[-1], _shape(node))
+        return self.analysis.classify(self.scopes[-1], _shape(node, self.shapes))
 
     def is_number(self, node: cst.BaseExpression) -> bool:
-        return self.analysis.number(self.scopes[-1], _shape(node))
+        return self.analysis.number(self.scopes[-1], _shape(node, self.shapes))
 
     def use_helper(self, name: str) -> None:
         if name not in self.helpers:
@@ -341,7 +367,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         if self.store_depth:
             return updated
         chained = id(original) in self.inner or id(original) in self.call_funcs
-        dotted = _dotted(original, self.analysis.imported)
+        dotted = self.dotted(original, self.analysis.imported)
         if dotted is not None:
             head = dotted.split(".", 1)[0]
             if self.analysis.lookup(self.scopes[-1], head) is not None:
@@ -414,7 +440,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         return site.emit(target)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call):
-        dotted = _dotted(original.func, self.analysis.imported)
+        dotted = self.dotted(original.func, self.analysis.imported)
         if dotted is not None:
             head = dotted.split(".", 1)[0]
             resolved = self.analysis.resolve(self.scopes[-1], dotted)
@@ -657,9 +683,22 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         return updated
 
 
-def _shape(node: cst.BaseExpression) -> ast.expr:
+def _shape(node: cst.BaseExpression, memo: Optional[dict] = None) -> ast.expr:
     """The parts of an expression names.Analysis.classify looks at, as `ast` nodes, built
-    structurally (re-parsing the rendered text cost 0.2x parse + render on dense code)."""
+    structurally (re-parsing the rendered text cost 0.2x parse + render on dense code).
+    With `memo` (id -> (node, shape)), a node shaped before gives the same `ast` node, whose
+    kind Analysis remembers: a chain of n calls is shaped and classified in O(n), not O(n^2)."""
+    if memo is None:
+        return _shaped(node, lambda n: _shape(n))
+    found = memo.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
+    shape = _shaped(node, lambda n: _shape(n, memo))
+    memo[id(node)] = (node, shape)
+    return shape
+
+
+def _shaped(node: cst.BaseExpression, _shape) -> ast.expr:
     if isinstance(node, cst.Name):
         return ast.Name(id=names.ident(node.value))
     if isinstance(node, cst.Attribute):

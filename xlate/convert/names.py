@@ -189,6 +189,7 @@ class Analysis:
         # every name some import binds, in any scope: a name outside it never resolves
         self.imported = frozenset(name for scope in self.scopes.values() for name in scope.imports)
         self._kinds: dict = {}  # (scope key, name) -> classify's answer (a name's values never change)
+        self._expr_kinds: dict = {}  # (scope key, id(expr)) -> (expr, classify's answer)
         self.np_mode = _numpy_mode(self)  # Note [numpy dialect]
         self._np_names = None
         self.array_kind = "mxnp" if self.np_mode else "nd"  # what Gluon blocks take and return here
@@ -290,6 +291,18 @@ class Analysis:
         seen = _seen if _seen is not None else set()
         if expr is ARRAY_ARGUMENT:
             return self.array_kind
+        if not seen and not isinstance(expr, ast.Name):
+            # with nothing on the way yet, the answer is what a call of its own gives: each
+            # link of a chain is classified once (converter._shape hands the same nodes again)
+            memo = self._expr_kinds.get((key, id(expr)))
+            if memo is not None and memo[0] is expr:
+                return memo[1]
+            kind = self._classify(key, expr, seen)
+            self._expr_kinds[(key, id(expr))] = (expr, kind)  # kept with its node: ids are reused
+            return kind
+        return self._classify(key, expr, seen, _seen)
+
+    def _classify(self, key: ScopeKey, expr: ast.expr, seen: set, _seen: Optional[set] = True) -> Optional[str]:
         if isinstance(expr, ast.Name) and _seen is None:
             # A name assigned on every line of a long file has as many values: each use would
             # read them all again.
@@ -524,15 +537,18 @@ class _Collector:
         # is decided on (Note [numpy dialect]), each once
         self.hybrid = False
         dotted: set = set()
+        inner: set = set()  # links inside a longer chain: its outermost link says as much (O(n), not O(n^2))
         for n in astwalk.walk(tree):
             if isinstance(n, ast.Attribute):
                 dotted.add(n)
+                if isinstance(n.value, ast.Attribute):
+                    inner.add(n.value)
             elif isinstance(n, ast.Name):
                 if n.id in ("set_np", "use_np"):
                     dotted.add(n.id)
             elif isinstance(n, ast.FunctionDef) and n.name == "hybrid_forward":
                 self.hybrid = True
-        self.a._np_names = dotted
+        self.a._np_names = dotted - inner
         root = Scope((), None)
         self.a.scopes[()] = root
         self._body(tree.body, root)

@@ -22,7 +22,7 @@ def _container(site: Site, made: set) -> bool:
         return analysis.gluon_class(key) is not None
     if site.code(site.original.func.value) in kinds.proven_containers(analysis, key):
         return True  # the same scope adds a Gluon block to it elsewhere
-    if analysis.uses_gluon and kinds.may_be(analysis, key, _shape(site.original.func.value), CONTAINERS):
+    if analysis.uses_gluon and kinds.may_be(analysis, key, _shape(site.original.func.value, site.conv.shapes), CONTAINERS):
         return True  # one of its bindings is a container, and only a container has `.add`
     # `anything.add(nn.Dense(...))`: only a Gluon container takes a layer or a block
     return any(layerinfo.lookup(conv, a.value) is not None for a in site.varargs) or any(
