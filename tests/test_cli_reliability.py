@@ -292,3 +292,64 @@ def test_ctrl_c_in_process_conversion_exits_130_quietly(tmp_path):
     _, err = proc.communicate(timeout=60)
     assert (proc.returncode, err) == (130, "")
     assert not (tmp_path / "m0_pt.py").exists() and leftovers(tmp_path) == []
+
+
+# -- two runs into the same new -o folder at once (issue 24 item 8, Note [concurrent runs]) ---------
+
+def _concurrent_run(barrier, src: str, out: str, results) -> None:
+    """A forked `xlate convert SRC -o OUT` that waits for the other run just before it writes."""
+    import io
+    import contextlib
+
+    real = files.publish_tree
+
+    def publish_together(*args, **kwargs):
+        barrier.wait(timeout=60)
+        return real(*args, **kwargs)
+
+    files.publish_tree = publish_together
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        rc = main(["convert", src, "-o", out, "--exit-zero", "-j", "1"])
+    results.put((rc, err.getvalue()))
+
+
+def test_two_runs_into_one_new_output_folder_both_succeed(tmp_path):
+    import multiprocessing
+
+    src = tmp_path / "src"
+    for i in range(6):
+        write(src / "pkg" / f"m{i}.py", CONVERTIBLE)
+    write(src / "pkg" / "__init__.py", "")
+    write(src / "notes.txt", "kept\n")
+    context = multiprocessing.get_context("fork")
+    for attempt in range(8):
+        out = tmp_path / f"out{attempt}"
+        barrier, results = context.Barrier(2), context.Queue()
+        workers = [context.Process(target=_concurrent_run, args=(barrier, str(src), str(out), results))
+                   for _ in range(2)]
+        for w in workers:
+            w.start()
+        outcomes = [results.get(timeout=120) for _ in workers]
+        for w in workers:
+            w.join(60)
+        for rc, err in outcomes:
+            assert "xlate-stage" not in err and rc == 0, err
+        assert tree_files(out) == ["notes.txt", "pkg", "pkg/__init__.py"] + [f"pkg/m{i}.py" for i in range(6)]
+        assert (out / "pkg" / "m0.py").read_text() == CONVERTED
+        assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no staging left
+
+
+def test_a_failure_while_publishing_names_the_output_folder_not_the_staging_one(tmp_path, monkeypatch, capsys):
+    import errno
+
+    src = write(tmp_path / "src" / "m.py", CONVERTIBLE).parent
+    out = tmp_path / "out"
+
+    def refuse(a, b):
+        raise OSError(errno.EXDEV, "Invalid cross-device link", str(a), str(b))
+
+    monkeypatch.setattr(files.os, "replace", refuse)
+    rc, _, err = run(capsys, "convert", src, "-o", out)
+    assert rc == 2 and f"cannot write {out}: Invalid cross-device link" in err and "xlate-stage" not in err
+    assert leftovers(tmp_path) == [] and not out.exists()

@@ -502,14 +502,26 @@ def publish_tree(out_root: Path, files: Iterable[tuple[Path, str | bytes]], copi
     """Build a whole output tree in a sibling temporary folder, then move it into place.
 
     A new output folder appears complete or not at all; in an existing one the converted files
-    are written as write_all does, then the other files copied.
+    are written as write_all does, then the other files copied. Errors name the user's paths,
+    never the staging folder (Note [concurrent runs]).
     """
-    if out_root.exists():
+    files, copies = list(files), list(copies)
+    if out_root.exists() or not _publish_new(out_root, files, copies):
         write_all(files)
         for src, target in copies:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, target)
-        return
+
+
+# Note [concurrent runs]
+# Two runs into the same new `-o` folder (a build started twice) both find it missing and
+# stage a tree; the first rename puts its tree in place and the second fails ("Directory not
+# empty"). The second run then writes into the folder that is there now, as into any existing
+# tree: both succeed, and the folder holds a whole conversion. An error while staging is
+# reported at the path the user gave, not at the staging folder, which is removed.
+def _publish_new(out_root: Path, files: list, copies: list) -> bool:
+    """Stage a new tree beside `out_root` and rename it into place; False when another run
+    created `out_root` meanwhile (nothing is written then)."""
     out_root.parent.mkdir(parents=True, exist_ok=True)
     clean_stale(out_root.parent)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_root.name}.xlate-stage{os.getpid()}.", dir=out_root.parent))
@@ -522,7 +534,19 @@ def publish_tree(out_root: Path, files: Iterable[tuple[Path, str | bytes]], copi
             dest = staging / target.relative_to(out_root)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest)
-        os.replace(staging, out_root)
-    except BaseException:
+        try:
+            os.replace(staging, out_root)
+        except OSError:
+            if out_root.is_dir():  # another run's tree got there first (Note [concurrent runs])
+                shutil.rmtree(staging, ignore_errors=True)
+                return False
+            raise
+    except BaseException as e:
         shutil.rmtree(staging, ignore_errors=True)
+        if isinstance(e, OSError):
+            for attr in ("filename", "filename2"):
+                name = getattr(e, attr, None)
+                if isinstance(name, str) and name.startswith(str(staging)):
+                    setattr(e, attr, str(out_root) + name[len(str(staging)):])
         raise
+    return True
