@@ -548,3 +548,61 @@ def test_hybridize_sharing_its_line_is_removed_in_one_pass(body, expected):
     assert "hybridize" not in once.output
     assert [d.status for d in once.diagnostics if d.code == "MX600"] == ["fixed"]
     assert convert_source(once.output).output == once.output
+
+
+# issue 24 item 10: literal compositions a reviewer would rewrite, simplified where provably the same
+@pytest.mark.parametrize("test,expected", [
+    ("p.grad_req == 'null'", "not p.requires_grad"),
+    ("p.grad_req != 'null'", "p.requires_grad"),
+    ("p.grad_req == \"write\"", "p.requires_grad"),
+    ("'write' != p.grad_req", "not p.requires_grad"),
+    ("flag and p.grad_req == 'null'", "flag and not p.requires_grad"),
+    ("f(p.grad_req == 'null')", "f(not p.requires_grad)"),
+    ("p.grad_req == 'add'", "('write' if p.requires_grad else 'null') == 'add'"),  # never true in torch: kept
+])
+def test_grad_req_compared_with_a_literal_is_requires_grad(test, expected):
+    source = f"from mxnet import gluon\n\ndef f(net, flag):\n    for p in net.collect_params().values():\n" \
+             f"        if {test}:\n            print(p)\n"
+    assert f"        if {expected}:\n" in convert_source(source).output
+
+
+def test_values_that_are_tensors_already_are_not_wrapped_in_as_tensor():
+    source = ("import mxnet as mx\nfrom mxnet import gluon, nd\n\nclass B(gluon.HybridBlock):\n"
+              "    def __init__(self):\n        super().__init__()\n"
+              "        self.c = self.params.get_constant('c', nd.array([[0.01, -0.02]]))\n"
+              "        self.d = self.params.get_constant('d', [[1, 2]])\n\n"
+              "    def hybrid_forward(self, F, x, c, d):\n        return x + c + d\n\n"
+              "def load(net):\n    net.dense.weight.set_data(nd.array([[0.01, -0.02]]))\n"
+              "    net.dense.weight.set_data(net.dense.weight.data() * 2)\n")
+    out = convert_source(source).output
+    assert "torch.as_tensor(torch." not in out
+    assert "self.register_buffer('c', torch.tensor([[0.01, -0.02]], dtype=torch.float32))" in out
+    assert "self.register_buffer('d', torch.as_tensor([[1, 2]], dtype=torch.float32))" in out
+    assert "net.dense.weight.data.copy_(torch.tensor([[0.01, -0.02]], dtype=torch.float32))" in out
+    assert "net.dense.weight.data.copy_(net.dense.weight.data * 2)" in out
+
+
+@pytest.mark.mxnet
+def test_a_constant_keeps_the_dtype_of_its_array_as_in_gluon():
+    from mxsupport import import_mxnet
+    import torch
+
+    mx = import_mxnet()
+    source = ("from mxnet import gluon, nd\n\nclass B(gluon.HybridBlock):\n    def __init__(self):\n"
+              "        super().__init__()\n        self.i = self.params.get_constant('i', nd.array([[3, -7]], dtype='int32'))\n"
+              "        self.f = self.params.get_constant('f', nd.array([0.25, -1.5], dtype='float64'))\n"
+              "        self.l = self.params.get_constant('l', [[0.5, -2.0]])\n\n"
+              "    def hybrid_forward(self, F, x, i, f, l):\n        return x\n")
+    namespace = {}
+    exec(compile(source, "<mx>", "exec"), namespace)
+    block = namespace["B"]()
+    block.initialize()
+    converted = {}
+    exec(compile(convert_source(source).output, "<pt>", "exec"), converted)
+    module = converted["B"]()
+    for name in ("i", "f", "l"):
+        want = getattr(block, name).data().asnumpy()
+        got = getattr(module, name)
+        assert str(got.dtype).rsplit(".", 1)[-1] == str(want.dtype), name
+        assert torch.equal(got, torch.from_numpy(want)), name
+    assert mx is not None

@@ -15,7 +15,7 @@ from xlate.convert.leftovers import Leftovers, array_name, is_array
 from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Manual, Site, Skip, bind, node_literal,
                                    unknown_receiver)
 from xlate.convert.statements import Statements
-from xlate.convert.transforms import grad_update
+from xlate.convert.transforms import grad_update, param_grad_req
 from xlate.convert.visiting import FastTransformer
 from xlate.runtime import sources as helper_sources
 
@@ -469,6 +469,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         """`a == b` on arrays (the operator rules: MXNet compares to float 0/1, torch to bool)."""
         if len(original.comparisons) != 1:
             return updated
+        folded = param_grad_req.fold(updated)  # `p.grad_req == 'null'` -> `not p.requires_grad`
+        if folded is not None:
+            return folded
         op = self._COMPARISONS.get(type(original.comparisons[0].operator))
         rule = self.rules.operators.get(op) if op else None
         if rule is None:

@@ -24,7 +24,7 @@ def transform(site: Site):
         return site.emit("torch.clamp({x}, " + bound + "={v})", x=a, v=b)
     if _number(site, "lhs"):
         return site.emit("torch.clamp({x}, " + bound + "={v})", x=b, v=a)
-    if all(node is not None and site.conv.classify(node) == "nd" for node in _original(site)):
+    if all(node is not None and site.conv.classify(node) in ("nd", "mxnp", "pt") for node in _original(site)):
         return site.emit("torch." + op + "({a}, {b})", a=a, b=b)
     # a side xlate cannot type may hold a number (`F.maximum(d, self.cutoff)`): decided at run time
     return site.emit("_mx_" + op + "({a}, {b})", a=a, b=b)

@@ -47,7 +47,7 @@ def tensor(site: Site, name: str, *signature: str) -> cst.BaseExpression:
     value = site.value(name)
     if value is None:
         raise Manual(f"`{name}` is required here")
-    if is_array(site, name, *signature):
+    if kind(site, name, *signature) in ARRAYS + ("pt",):  # a torch value already: as_tensor gives it back
         return value
     return site.emit("torch.as_tensor({v})", v=value)
 

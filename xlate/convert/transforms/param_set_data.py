@@ -14,7 +14,7 @@ def transform(site: Site):
         raise Manual(f"could not tell whether `{what}` is a Gluon Parameter; if it is: `{what}.data.copy_(value)`")
     value = site.value("data")
     original = site.original.args[0].value if site.original.args else None
-    if original is not None and site.conv.classify(original) == "nd":
+    if original is not None and site.conv.classify(original) in ("nd", "mxnp", "pt"):  # a tensor already
         return site.emit("{p}.data.copy_({v})", p=param, v=value)
     site.fixed("`set_data(v)` -> `.data.copy_(torch.as_tensor(v))`: copied in place (broadcast, cast to the "
                "parameter's dtype and device) like MXNet's `arr[:] = v`")

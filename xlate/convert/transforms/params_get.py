@@ -118,7 +118,10 @@ def _trained(site: Site):
             condition = node.test.deep_clone()
             if body == "write":
                 return cst.Call(cst.Name("bool"), [cst.Arg(condition)])
-            return cst.UnaryOperation(cst.Not(), condition.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
+            if isinstance(condition, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.NamedExpr)) \
+                    and not condition.lpar:  # `not (a or b)`; `not flag` needs none
+                condition = condition.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+            return cst.UnaryOperation(cst.Not(), condition)
     raise Manual(f"grad_req={site.code(node)}: only 'write' and 'null' translate")
 
 
@@ -158,8 +161,21 @@ def _constant(site: Site, block, name: str, assign):
         raise Manual(f"assign `params.get_constant({name!r}, ...)` to `self.{name}`")
     if not site.has("value"):
         raise Manual("get_constant without a value")
-    call = site.emit("{b}.register_buffer({name}, torch.as_tensor({value}, dtype=torch.float32))",
-                     b=block, name=cst.SimpleString(repr(name)), value=site.value("value"))
+    value, kind = site.value("value"), _kind_of_value(site)
+    if kind in ("nd", "mxnp", "pt"):  # an array keeps its dtype in Gluon's Constant (int32 stays int32)
+        form = "{value}" if isinstance(value, cst.Call) else "torch.as_tensor({value})"  # a new tensor: itself
+    else:  # a list or a number: float32, as nd.array makes it
+        form = "torch.as_tensor({value}, dtype=torch.float32)"
+    call = site.emit("{b}.register_buffer({name}, " + form + ")", b=block, name=cst.SimpleString(repr(name)),
+                     value=value)
     site.fixed(f"Gluon Constant `{name}` -> a buffer (saved in the state_dict, never trained)")
     site.conv.replace_statement(stmt, [cst.Expr(call)])
     return site.node
+
+
+def _kind_of_value(site: Site):
+    """classify's answer for get_constant's `value` as written (its second argument)."""
+    args = [a for a in site.original.args if a.keyword is None and not a.star]
+    named = {a.keyword.value: a.value for a in site.original.args if a.keyword is not None}
+    node = args[1].value if len(args) > 1 else named.get("value")
+    return site.conv.classify(node) if node is not None else None
