@@ -36,6 +36,9 @@ PROFILE = dict(derandomize=True, deadline=None, database=None,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 RULES = catalogue.by_code()
 IMPORT_CODES = {"MX001", "MX002", "MX003"}
+# whole generated programs per property (each converts one or two): 150 draws cover every
+# construct of the strategy several times over; tests/test_fuzz.py and bench/fuzz.py run more
+PROGRAM_EXAMPLES = 150
 
 
 # =============================================================================================
@@ -516,7 +519,7 @@ def _tokens(text: str, kind: int) -> list[str]:
 
 
 # -- 2. idempotence ---------------------------------------------------------------------------
-@settings(max_examples=250, **PROFILE)
+@settings(max_examples=PROGRAM_EXAMPLES, **PROFILE)
 @given(programs())
 @example(
     program=Program(source='# \nimport numpy as np\n# \nimport mxnet as mx\n# \nfrom mxnet import nd\nz = nd.zeros_like(x)\na = nd.array([1, 2, 3])\nsm2 = x.softmax()\ne0 = nd.empty((2, 2))  # \ndef h(v=nd.ones(1)):\n    return v\nr = nd.arange(5)  # \ns = nd.arange(2, 10, 2, repeat=2)  # \nwith mx.autograd.record():\n    out = x * 2\n',
@@ -587,7 +590,7 @@ def _text_at(source: str, line: int, col: int) -> str:
     return source.split("\n")[line - 1][col - 1:]
 
 
-@settings(max_examples=250, **PROFILE)
+@settings(max_examples=PROGRAM_EXAMPLES, **PROFILE)
 @given(programs())
 def test_output_parses_and_every_mxnet_reference_is_converted_or_reported(program):
     result = convert_source(program.source)
@@ -624,7 +627,7 @@ def _is_subsequence(needles: list[str], haystack: list[str]) -> bool:
     return all(any(n == h for h in it) for n in needles)
 
 
-@settings(max_examples=250, **PROFILE)
+@settings(max_examples=PROGRAM_EXAMPLES, **PROFILE)
 @given(programs())
 def test_comments_and_lines_without_mxnet_survive(program):
     output = convert_source(program.source).output
@@ -675,7 +678,7 @@ def _check_position(source: str, d, at: dict) -> str | None:
     return f"no {'/'.join(sorted(names))} starts at {d.line}:{d.col}"
 
 
-@settings(max_examples=250, **PROFILE)
+@settings(max_examples=PROGRAM_EXAMPLES, **PROFILE)
 @given(programs())
 def test_report_positions_point_at_the_construct(program):
     result = convert_source(program.source)
