@@ -398,3 +398,20 @@ def test_a_parameter_attribute_made_by_a_helper_is_torch():
     result = convert_source(source)
     assert result.output == source
     assert [d.code for d in result.diagnostics] == ["MX002", "MX900"]
+
+
+@pytest.mark.parametrize("statement", [
+    "mx.autograd = autograd",  # a held-out forecasting package: every estimator failed to import
+    "mx.nd.waitall = print",
+    "del mx.foo",
+    "mx.counter += 1",
+    "for mx.item in []:\n    pass",
+    "nd.NDArray.extra = 3",
+])
+def test_an_import_stays_while_a_statement_writes_into_it(statement):
+    source = f"import mxnet as mx\nfrom mxnet import autograd, nd\n{statement}\ny = nd.ones((2,))\n"
+    result = convert_source(source)
+    assert unbound_names(result.output) == set()
+    head = statement.split(".", 1)[0].split()[-1]
+    assert any(d.code == "MX900" and d.status == "manual" and d.line == 3 and f"`{head}." in d.message
+               for d in result.diagnostics)

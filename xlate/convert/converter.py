@@ -335,7 +335,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
         if self.store_depth:
-            return updated
+            return self._stored_attribute(original, updated)
         chained = id(original) in self.inner or id(original) in self.call_funcs
         dotted = _dotted(original, self.analysis.imported)
         if dotted is not None:
@@ -349,6 +349,23 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         site = Site(self, rule, original, updated, matched=member, receiver=updated.value)
         site.args = {rule.signature[0] if rule.signature else "data": cst.Arg(updated.value)}
         return self._apply(site, receiver_node=original.value)
+
+    def _stored_attribute(self, original: cst.Attribute, updated: cst.Attribute):
+        """`mx.autograd = autograd`, `del nd.foo`, `gluon.x += 1`: a statement that writes into an
+        MXNet module reads its import, which must stay (and the write has no translation)."""
+        if id(original) in self.inner:
+            return updated  # `mx.nd` of `mx.nd.x = v`: the whole target is reported
+        dotted = _dotted(original, self.analysis.imported)
+        resolved = self.analysis.resolve(self.scopes[-1], dotted) if dotted else None
+        if not names.is_mxnet(resolved):
+            return updated
+        head = dotted.split(".", 1)[0]
+        self.survivors[head] += 1
+        if not self._suppressed(NO_RULE):
+            self.report(original, NO_RULE, "manual",
+                        f"`{dotted}` is written to: MXNet's module `{resolved.rsplit('.', 1)[0]}` changed at run time "
+                        "has no PyTorch translation; the MXNet import stays for it (remove the write, or port it by hand)")
+        return updated
 
     def _reference(self, original, updated, dotted: str):
         """A Name/Attribute chain that is not called: `nd.NDArray`, a context passed around."""
