@@ -23,7 +23,7 @@ from typing import Optional
 
 from xlate.convert import names
 from xlate.convert.context import GLUON_ROOTS, LOCAL, FileContext
-from xlate.convert.kinds import local_modules, top_level_kinds
+from xlate.convert.kinds import NAMESPACES, local_modules, top_level_kinds
 from xlate.convert.parsing import no_gc
 
 def module_names(root: Path, files: list[Path]) -> dict[Path, tuple[str, bool]]:
@@ -164,7 +164,8 @@ def merge(found: list[list]) -> dict:
 # ones analysed.
 def _final(analysis, context: FileContext, read_keys: set):
     facts = context.facts
-    if any(any(k.startswith(GLUON_ROOTS) for k in facts.get(key, ())) for key in read_keys):
+    # a fact that says Gluon, or MXNet's namespace (`getF` of another module: Note [namespace aliases])
+    if any(any(k.startswith(GLUON_ROOTS) or k in NAMESPACES for k in facts.get(key, ())) for key in read_keys):
         return names.Analysis(analysis.tree, context=context)
     analysis.context, analysis.facts, analysis._kinds = context, facts, {}
     return analysis
