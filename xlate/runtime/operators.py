@@ -491,3 +491,21 @@ class _mx_F(metaclass=_mx_Operators):
     """MXNet's operator namespace (`F` of hybrid_forward, `mx.nd`) read by code left to translate:
     its operators raise when called, naming themselves (`_mx_F.contrib.box_nms`)."""
     __qualname__ = "F"
+
+
+def _mx_copyto(array, other):
+    """`x.copyto(other)` where the converter could not tell what `x` or `other` is: MXNet copies
+    into an array `other` (and returns it), or to a context (a new array even on the device the
+    data is already on, where `x.to(device)` would give `x` itself); a value that is no tensor
+    uses its own copyto."""
+    if not isinstance(array, torch.Tensor):
+        return array.copyto(other)
+    if isinstance(other, torch.Tensor):
+        return other.copy_(array)
+    return array.to(other, copy=True)
+
+
+def _mx_device_of(value, name="context"):
+    """`x.context` / `x.ctx` on a value the converter could not type: a tensor's device (an MXNet
+    array, converted), anything else's own attribute of that name."""
+    return value.device if isinstance(value, torch.Tensor) else getattr(value, name)
