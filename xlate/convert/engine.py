@@ -86,6 +86,12 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
         Diagnostic(path, *positions.get(id(node), (1, 1)), code, status, message, counts=code not in _UNCOUNTED)
         for node, code, status, message in found
     ]
+    if analysis.context.shadows and analysis.mx_imports and rules.enabled(SHADOWED_MXNET):
+        diagnostics.append(Diagnostic(  # Note [a package named mxnet] in package.py
+            path, analysis.mx_imports[0][0], 1, SHADOWED_MXNET, "review",
+            f"the tree holds a package named like MXNet's ({', '.join(analysis.context.shadows)}) below a folder "
+            f"that is no package: `import mxnet` here is taken as MXNet itself, as Python resolves it with the tree's "
+            f"top on sys.path; convert that folder as its own tree if it is what this file imports", counts=False))
     diagnostics.sort(key=lambda d: (d.line, d.col, d.code))
     result = FileResult(path, source, _final_newline(source, out), diagnostics, helpers=tuple(closure(helpers)),
                         helper_import=helper_import if helpers else None)
@@ -107,6 +113,7 @@ _ARRAY_ONLY = {"asnumpy": "`.detach().cpu().numpy()`", "asscalar": "`.item()`", 
                "attach_grad": "`.requires_grad_()`", "wait_to_read": "nothing (torch computes eagerly)",
                "as_nd_ndarray": "the tensor itself", "as_np_ndarray": "the tensor itself"}
 ARRAY_METHOD_OUTSIDE = "MX905"
+SHADOWED_MXNET = "MX910"
 
 
 def _array_methods_left(tree: ast.Module, path: str, select, ignore) -> list:
