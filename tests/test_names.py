@@ -188,3 +188,26 @@ def test_other_namespace_bindings_stay_values_left_for_a_human(source):
     # the value is the stand-in, said at its line, and the call through it is left and reported
     assert ("MX113", "review") in {(d.code, d.status) for d in result.diagnostics}
     assert any(d.code == "MX900" and d.status == "manual" and "`F.concat`" in d.message for d in result.diagnostics)
+
+
+@pytest.mark.parametrize("expr", [
+    "(X[:, 0] + 0.5 * X[:, 1] > 0)",  # a held-out program: became .to(torch.float32, copy=True) and crashed
+    "(2 * X - 1)",
+    "(-X[0] ** 2)",
+    "rng.normal(0, 0.5, size=(3, 1))",
+    "(rng.normal(0, 0.5, size=(3, 1)) * 2)",
+])
+def test_numpy_values_by_their_operands_keep_numpys_astype(expr):
+    source = (f"import numpy as np\nfrom mxnet import nd\nX = np.random.randn(4, 2)\nrng = np.random.default_rng(0)\n"
+              f"y = {expr}.astype(np.float32)\nz = nd.ones((2,))\n")
+    out = convert_source(source).output
+    assert f"y = {expr}.astype(np.float32)\n" in out
+
+
+@pytest.mark.parametrize("expr,expected", [
+    ("(2 * z[:, 0] > 0)", "((2 * z[:, 0] > 0).float()).to(torch.float32, copy=True)"),
+    ("(z + 1.5)", "(z + 1.5).to(torch.float32, copy=True)"),
+])
+def test_mxnet_arrays_with_numbers_stay_mxnet_arrays(expr, expected):
+    source = f"import numpy as np\nfrom mxnet import nd\nz = nd.ones((2, 2))\ny = {expr}.astype(np.float32)\n"
+    assert f"y = {expected}\n" in convert_source(source).output

@@ -697,6 +697,8 @@ def _shape(node: cst.BaseExpression) -> ast.expr:
         return ast.BinOp(left=_shape(node.left), op=ast.Add(), right=_shape(node.right))
     if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:  # `a < b`: an array of a's kind
         return ast.BinOp(left=_shape(node.left), op=ast.Add(), right=_shape(node.comparisons[0].comparator))
+    if isinstance(node, (cst.Integer, cst.Float)):  # a number takes the other operand's kind
+        return ast.Constant(0)
     return ast.Constant(None)
 
 

@@ -319,8 +319,9 @@ class Analysis:
                     return kind if kind in ("nd", "mxnp") else self.array_kind
                 if method in ND_METHODS:
                     return self.classify(key, expr.func.value, seen)
-                if self.classify(key, expr.func.value, seen) == "pt":  # what torch values give is torch's
-                    return "pt"
+                receiver = self.classify(key, expr.func.value, seen)
+                if receiver in ("pt", "np"):  # what torch values give is torch's; NumPy's (a Generator's draws) NumPy's
+                    return receiver
             return None
         if isinstance(expr, ast.Attribute) and (expr.attr == "T" or self.classify(key, expr.value, seen) == "pt"):
             return self.classify(key, expr.value, seen)
@@ -342,7 +343,9 @@ class Analysis:
         if isinstance(expr, ast.Compare) and len(expr.comparators) == 1:  # `a < b`: as `a - b`
             expr = ast.BinOp(left=expr.left, op=ast.Sub(), right=expr.comparators[0])
         if isinstance(expr, ast.BinOp):
-            kinds = {self.classify(key, expr.left, seen), self.classify(key, expr.right, seen)}
+            # a Python number takes the other side's kind (`0.5 * X[:, 1]` is NumPy's when X is)
+            sides = [side for side in (expr.left, expr.right) if not self.number(key, side)] or [expr.left]
+            kinds = {self.classify(key, side, seen) for side in sides}
             if _CYCLE in kinds:  # `y = y * 2`: what y's other bindings say, with a number or unknown
                 if kinds <= {_CYCLE, None}:
                     return _CYCLE
