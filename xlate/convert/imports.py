@@ -218,7 +218,7 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
             at = _after_imports(body, named)
             body[at:at] = helper_import.statements(sorted(named))
     elif helpers:
-        at = inline_position(body, _opening_imports_end(body))
+        at = inline_position(body, _header_end(body), _after_imports(body, helpers))
         blank = (cst.EmptyLine(), cst.EmptyLine())
         newline = module.default_newline  # in the helpers' docstrings too: a CRLF file stays CRLF
         defs = [_statement(helper_sources()[h].replace("\n", newline)).with_changes(leading_lines=blank)
@@ -333,38 +333,6 @@ def _after_imports(body: list, helpers: list) -> int:
         if not _is_import_line(body[i]) and uses.search(cst.Module(body=[body[i]]).code):
             return i
     return last + 1
-
-
-def _opening_imports_end(body: list) -> int:
-    """The index of the module's first statement after its docstring, `__future__` imports
-    and the imports that follow them (`try: import x` / `except ImportError:` included)."""
-    i = _header_end(body)
-    while i < len(body) and _imports_only(body[i]):
-        i += 1
-    return i
-
-
-def _imports_only(stmt, fallback: bool = False) -> bool:
-    """An import line, or an `if`/`try` of imports and their fallbacks (`np = None`)."""
-    if isinstance(stmt, cst.SimpleStatementLine):
-        return all(isinstance(s, (cst.Import, cst.ImportFrom, cst.Pass)) or fallback and _fallback(s)
-                   for s in stmt.body)
-    if isinstance(stmt, (cst.If, cst.Try)) and _holds_import(stmt):
-        parts = [stmt.body, *getattr(stmt, "handlers", ()), getattr(stmt, "orelse", None),
-                 getattr(stmt, "finalbody", None)]
-        return all(_imports_only(s, True) for part in parts if part is not None for s in _block(part))
-    return False
-
-
-def _fallback(small) -> bool:
-    return isinstance(small, cst.Assign) and isinstance(small.value, (cst.Name, cst.SimpleString, cst.Integer))
-
-
-def _block(part) -> list:
-    suite = part.body if isinstance(part, (cst.ExceptHandler, cst.Else, cst.Finally, cst.If)) else part
-    if isinstance(suite, cst.If):  # an `elif`
-        return [suite]
-    return list(suite.body) if isinstance(suite, cst.IndentedBlock) else [cst.SimpleStatementLine(suite.body)]
 
 
 def _is_import_line(stmt) -> bool:

@@ -47,13 +47,13 @@ class HelperImport:
         return [cst.parse_statement(f"if __package__:\n    {relative}\nelse:\n    {absolute}\n")]
 
 
-def inline_position(body: list, start: int) -> int:
+def inline_position(body: list, first: int, start: int) -> int:
     """The index in `body` before which pasted helpers stand: the end, or, when a statement
-    after `start` (the end of the opening imports) may run a helper on import, `start`."""
+    (after the module's docstring and `__future__` imports, `first`) may run a helper on
+    import, `start`, the end of the opening imports, unless one of them runs it sooner."""
     local = _local_names(body)
-    if any(_runs_helpers(body[i], local) for i in range(start, len(body))):
-        return start
-    return len(body)
+    early = next((i for i in range(first, len(body)) if _runs_helpers(body[i], local)), None)
+    return len(body) if early is None else min(early, start)
 
 
 def _local_names(body: list) -> set:
