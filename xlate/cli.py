@@ -48,8 +48,9 @@ def _parser() -> argparse.ArgumentParser:
                         "on the first device (default), or one process per context launched with torchrun, "
                         "gradients summed over processes (gloo on CPU, nccl on CUDA)")
     c.add_argument("--helpers", choices=("module", "inline"),
-                   help="where converted code finds xlate's helpers: one _mx_compat.py module per tree (the "
-                        "default for a directory), or pasted into each file after its code (the default for a file)")
+                   help="where converted code finds xlate's helpers: a _mx_compat.py module beside the output "
+                        "(the default for a directory and for -o FILE), or pasted into each file (the default "
+                        "on stdout, --in-place and --diff of one file)")
     c.add_argument("--exit-zero", action="store_true",
                    help="exit 0 even when manual items remain (errors still exit 2)")
     c.add_argument("--keep-going", action="store_true",

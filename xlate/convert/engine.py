@@ -10,7 +10,7 @@ import libcst as cst
 from xlate.convert import astwalk, catalogue, cold, names
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.converter import Converter
-from xlate.convert.imports import fix_imports, unimported_torch
+from xlate.convert.imports import fix_imports, unimported_torch, unnamed_helpers
 from xlate.convert.parsing import InputError, deep, parse_cst, parse_python
 from xlate.convert.positions import locate
 from xlate.convert.report import Diagnostic, FileResult
@@ -81,11 +81,14 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
                                       long_names=conv.long_names, helpers=helpers, enabled=rules.enabled,
                                       helper_import=helper_import)
     output = _final_newline(source, fixed)
+    # Note [torch names the rewrites write]; a helper import names only what the code uses
     missing = unimported_torch(output, source, conv.torch_uses, conv.long_names, analysis)
-    if missing:  # Note [torch names the rewrites write]
+    unnamed = unnamed_helpers(output, helpers, helper_import)
+    if missing or unnamed:
         fixed, import_notes = fix_imports(out, analysis, survivors=conv.survivors,
                                           torch_uses=conv.torch_uses | missing, long_names=conv.long_names,
-                                          helpers=helpers, enabled=rules.enabled, helper_import=helper_import)
+                                          helpers=helpers, enabled=rules.enabled, helper_import=helper_import,
+                                          unnamed=unnamed)
         output = _final_newline(source, fixed)
     found = [f for f in conv.found if f is not None] + import_notes  # None: a report taken back
     positions = locate(module, [f[0] for f in found], conv.anchors, pairing) if fast else locate(module, [f[0] for f in found])

@@ -179,11 +179,12 @@ def _fix_commas(aliases):
 
 def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Counter, torch_uses: set[str],
                 long_names: frozenset, helpers: list[str], enabled: Callable[[str], bool],
-                helper_import: Optional[HelperImport] = None):
+                helper_import: Optional[HelperImport] = None, unnamed: frozenset = frozenset()):
     """Drop the MXNet imports nothing left uses (`survivors` counts the uses left per bound
     name), add the torch imports `torch_uses` needs (spelled out for `long_names`), and paste
     the `helpers` the rewrites called, with the helpers they call, or import them from the
-    tree's helper module (Note [helper placement] in xlate/convert/placement.py)."""
+    tree's helper module (Note [helper placement] in xlate/convert/placement.py), all but the
+    `unnamed` ones, which the code does not name (see `unnamed_helpers`)."""
     fixer = _ImportFixer(survivors, enabled, analysis.context.local_roots)
     fixed = module.visit(fixer)
     root = analysis.scopes[()]
@@ -212,8 +213,7 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
         new_imports[0] = new_imports[0].with_changes(leading_lines=tuple(lead))
         body[anchor:anchor] = new_imports
     if helpers and helper_import is not None:
-        # by name only those the code names (a Trainer finds `_mx_SGD` by its name at run time)
-        named = _named(fixed.with_changes(body=body).code, helpers)
+        named = [h for h in helpers if h not in unnamed]
         if named:
             at = _after_imports(body, named)
             body[at:at] = helper_import.statements(sorted(named))
@@ -311,8 +311,17 @@ def _is_future(small: cst.CSTNode) -> bool:
         and cst.helpers.get_full_name_for_node(small.module) == "__future__"
 
 
-def _named(code: str, helpers: list) -> list:
-    return [h for h in helpers if re.search(r"\b" + re.escape(h) + r"\b", code)]
+def unnamed_helpers(output: str, helpers: list, helper_import: Optional[HelperImport]) -> frozenset:
+    """The helpers a tree's file imports but does not name: a rewrite may want one in the
+    helper module without naming it (a Trainer finds `_mx_SGD` by its name at run time), and
+    the file should not import what it never uses."""
+    if helper_import is None or not helpers:
+        return frozenset()
+    imported = cst.Module(body=helper_import.statements(helpers)).code
+    def count(text: str, name: str) -> int:
+        return len(re.findall(r"\b" + re.escape(name) + r"\b", text))
+
+    return frozenset(h for h in helpers if count(output, h) <= count(imported, h))
 
 
 def _after_imports(body: list, helpers: list) -> int:
