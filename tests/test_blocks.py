@@ -534,3 +534,30 @@ def test_block_cast_keeps_batchnorm_in_float32_as_gluon_does():
                               list(module.parameters()) + [module[1].running_mean, module[1].running_var])
         assert torch_dtypes == gluon_dtypes, (dtype, torch_dtypes, gluon_dtypes)
     assert pt_ns["_mx_cast"](type("Other", (), {"cast": lambda self, d: d})(), "float16") == "float16"
+
+
+# issue 24 item 6: a statement a rule deletes or splits may share its line (`;`) or be a one-line block body
+_HEAD = ("from mxnet import gluon\nfrom mxnet.gluon import nn\nimport mxnet as mx\n\nclass Net(gluon.HybridBlock):\n"
+         "    def __init__(self, flag):\n        super().__init__()\n")
+_TAIL = "\n    def hybrid_forward(self, F, x):\n        return self.net(x)\n"
+
+
+@pytest.mark.parametrize("body,expected", [
+    ("        with self.name_scope(): self.net = nn.Dense(3)\n        with self.name_scope(): self.net.hybridize()\n",
+     "        self.net = _mx_Dense(3)\n\n    def forward"),
+    ("        self.net = nn.Dense(3)\n        if flag: self.net.hybridize()\n",
+     "        self.net = _mx_Dense(3)\n        if flag: pass\n"),
+    ("        self.net = nn.Dense(3); self.net.hybridize()\n", "        self.net = _mx_Dense(3)\n\n    def forward"),
+    ("        with self.name_scope(): self.net = nn.Dense(3); self.net.hybridize()\n",
+     "        self.net = _mx_Dense(3)\n\n    def forward"),
+    ("        self.net = nn.Dense(3)\n        with self.name_scope(): self.net.hybridize()  # why\n",
+     "        self.net = _mx_Dense(3)\n        # why\n\n    def forward"),
+    ("        self.net = nn.Dense(3); self.net.hybridize(); mx.random.seed(1)\n",
+     "        self.net = _mx_Dense(3)\n        torch.manual_seed(1)\n        torch.cuda.manual_seed_all(1)\n"),
+])
+def test_hybridize_sharing_its_line_is_removed_in_one_pass(body, expected):
+    once = convert_source(_HEAD + body + _TAIL)
+    assert expected in once.output
+    assert "hybridize" not in once.output
+    assert [d.status for d in once.diagnostics if d.code == "MX600"] == ["fixed"]
+    assert convert_source(once.output).output == once.output

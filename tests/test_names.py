@@ -211,3 +211,67 @@ def test_numpy_values_by_their_operands_keep_numpys_astype(expr):
 def test_mxnet_arrays_with_numbers_stay_mxnet_arrays(expr, expected):
     source = f"import numpy as np\nfrom mxnet import nd\nz = nd.ones((2, 2))\ny = {expr}.astype(np.float32)\n"
     assert f"y = {expected}\n" in convert_source(source).output
+
+
+# issue 24 item 4: Python's scopes (Note [scopes]) for `global`, `nonlocal` and class bodies
+@pytest.mark.parametrize("source,expected", [
+    # `global` from a def nested in a function that binds the name: the module's import
+    ("import mxnet as mx\nfrom mxnet import nd\n\ndef outer():\n    nd = 3\n    def inner():\n        global nd\n"
+     "        return nd.array([1, 2])\n    return inner\n",
+     "        return torch.tensor([1, 2], dtype=torch.float32)\n"),
+    # ... from a class body nested in such a function
+    ("from mxnet import nd\ndef outer():\n    nd = 3\n    class A:\n        global nd\n        y = nd.array([1, 2])\n"
+     "    return A\n", "        y = torch.tensor([1, 2], dtype=torch.float32)\n"),
+    # ... read in a lambda and a comprehension of that def
+    ("from mxnet import nd\ndef outer():\n    nd = 3\n    def inner():\n        global nd\n"
+     "        return [nd.array([i]) for i in range(2)], lambda: nd.array([1])\n    return inner\n",
+     "        return [torch.tensor([i], dtype=torch.float32) for i in range(2)], "
+     "lambda: torch.tensor([1], dtype=torch.float32)\n"),
+    # the value a `global` name holds is the module's (an NDArray), not the enclosing function's
+    ("from mxnet import nd\nimport numpy as np\nx = nd.zeros((6,))\ndef outer():\n    x = np.zeros(6)\n"
+     "    def inner():\n        global x\n        return x.astype('float16')\n    return inner\n",
+     "        return x.to(torch.float16, copy=True)\n"),
+    # `nonlocal` binds in the enclosing function even when its assignment comes after the def
+    ("from mxnet import nd\ndef outer():\n    def inner():\n        nonlocal x\n        return x.astype('float16')\n"
+     "    x = nd.zeros((6,))\n    return inner\n", "        return x.to(torch.float16, copy=True)\n"),
+    # a method reads the module's name, never its class body's: here a numpy array, left as it is
+    ("from mxnet import nd\nimport numpy as np\nx = np.zeros(6)\nclass A:\n    x = nd.zeros((6,))\n"
+     "    def f(self):\n        return x.astype('float16')\n", "        return x.astype('float16')\n"),
+])
+def test_global_nonlocal_and_class_scopes_resolve_as_python_does(source, expected):
+    result = convert_source(source)
+    assert expected in result.output
+    assert "_mx_astype" not in result.output and "nd." not in result.output.replace("nd.zeros((6,))", "")
+
+
+def test_nonlocal_home_is_the_nearest_function_that_binds_the_name():
+    import ast
+    source = ("def outer():\n    def middle():\n        def inner():\n            nonlocal x\n            x = 1\n"
+              "        return inner\n    x = 0\n    return middle\n")
+    analysis = names.Analysis(ast.parse(source))
+    inner = (("outer", 0), ("middle", 0), ("inner", 0))
+    assert analysis.home(inner, "x").key == (("outer", 0),)
+    assert analysis.home(inner[:2], "x").key == (("outer", 0),)
+
+
+# issue 24 item 5: `n: T = v` flows as `n = v` (kinds, left NDArrays, namespace aliases, parameters)
+@pytest.mark.parametrize("source", [
+    "import mxnet as mx\n\ndef f(x, shp):\n    n{ann} = mx.nd.sum_axis_nope(x, 2)\n    return n.reshape(shp)\n",
+    "import mxnet as mx\n\ndef f(x):\n    F{ann} = mx.nd\n    return F.concat(x, x)\n",
+    "from mxnet import nd\n\ndef f():\n    a{ann} = nd.zeros((2, 3))\n    return a.astype('float16'), a.reshape((0, -1))\n",
+    "from mxnet import gluon\n\nclass B(gluon.Block):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.w{ann} = self.params.get('w', shape=(2, 3))\n\n    def forward(self, x):\n        return x * self.w.data()\n",
+    "from mxnet import nd\n\ndef f(net):\n    params{ann} = net.collect_params()\n    for p in params.values():\n"
+    "        p.grad_req = 'null'\n",
+])
+def test_annotated_assignment_converts_as_the_plain_one(source):
+    plain = convert_source(source.format(ann=""))
+    annotated = convert_source(source.format(ann=": object"))
+    assert annotated.output.replace(": object", "") == plain.output
+    assert [(d.line, d.code, d.status) for d in annotated.diagnostics] == \
+        [(d.line, d.code, d.status) for d in plain.diagnostics]
+
+
+def test_annotation_without_a_value_binds_nothing():
+    source = "from mxnet import nd\n\ndef f():\n    a: object\n    a = nd.zeros((2, 3))\n    return a.astype('float16')\n"
+    assert "return a.to(torch.float16, copy=True)" in convert_source(source).output

@@ -377,7 +377,14 @@ CASES = [
     C("minimum-scalar", "MX045", ret("nd.minimum(x, -0.3)"), (3, 4), grad=(0,)),
     C("minimum-arrays", "MX045", ret("nd.minimum(x, y)"), (2, 3), (2, 3), grad=(0, 1)),
     C("maximum-broadcast", "MX045", ret("nd.maximum(x, y)"), (2, 3), (1, 3)),
-    # -- MX046 copy / copyto ---------------------------------------------------------------------
+    # -- MX091 power: MXNet's `**`, a number on either side, arrays broadcast ------------------------
+    C("power-scalar-exponent", "MX091", ret("[nd.power(x, 2), nd.power(x, 3.5), nd.power(x, -1)]"), ("pos", (2, 3)),
+      grad=(0,)),
+    C("power-scalar-base", "MX091", ret("nd.power(2.5, x)"), (3, 4), grad=(0,)),
+    C("power-broadcast", "MX091", ret("[nd.power(x, y), nd.power(base=x, exp=z)]"),
+      ("pos", (2, 3)), (1, 3), (2, 1), grad=(0, 1, 2)),
+    C("power-nested", "MX091", ret("nd.power(nd.power(x, 2), y) - nd.power(x, 2).sum()"), ("pos", (3, 2)), (3, 1),
+      grad=(0, 1)),
     C("copy-is-independent", "MX046", """
         def f(x):
             a = x.as_in_context(mx.cpu())
@@ -1168,7 +1175,7 @@ for _id, _draw in DRAWS.items():
 # Every rule with numerical meaning is covered by a case or a special check.
 NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
                                         16, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
-                                        52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, *range(501, 509),
+                                        52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, 91, *range(501, 509),
                                         530, 531, 56, 532, 533, 534, 536, 537, 538, 540)]
 
 

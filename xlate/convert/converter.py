@@ -64,7 +64,11 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         self.store_depth = 0
         self.suppress: list[Optional[frozenset]] = []
         self.statement_stack: list[cst.SimpleStatementLine] = []
-        self.statement_rewrites: dict[int, list[cst.BaseSmallStatement]] = {}
+        # id(line or one-line block body) -> {index of a small statement: what replaces it}
+        self.statement_rewrites: dict[int, dict[int, list[cst.BaseSmallStatement]]] = {}
+        self.rewrite_at: dict[int, int] = {}  # id(line or suite) -> the small statement statement_of found
+        self.suites: list[cst.SimpleStatementSuite] = []  # one-line block bodies being visited
+        self.emptied: set[int] = set()  # one-line block bodies whose every statement a rule deleted
         # Emitted nodes are looked up by id, and kept alive by these maps: a freed node's id
         # is reused by the next node made, which would then look like it.
         self.full_reductions: dict[int, cst.Call] = {}  # emitted `.reshape(1)` calls (see MX033)
@@ -605,7 +609,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
             return updated
         return updated.with_changes(value=self._moved(value, value.with_changes(lpar=[], rpar=[])))
 
-    leave_AnnAssign = leave_Return = _unwrap
+    leave_Return = _unwrap
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript):
         """`x[idx]` with an MXNet array idx (MX085: float indices)."""
@@ -628,10 +632,23 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         return self._grad_write(original, self._unwrap(original, updated))
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+        if len(node.targets) == 1:
+            self._alias_value(node.targets[0].target, node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._alias_value(node.target, node.value)
+
+    def _alias_value(self, target: cst.BaseExpression, value) -> None:
+        if isinstance(target, cst.Name) and value is not None:
             scope = self.analysis.scopes.get(self.scopes[-1])
-            if scope is not None and node.targets[0].target.value in scope.aliases:
-                self.alias_values.add(id(node.value))
+            if scope is not None and target.value in scope.aliases:
+                self.alias_values.add(id(value))
+
+    def leave_AnnAssign(self, original: cst.AnnAssign, updated: cst.AnnAssign):
+        """`n: T = value` flows as `n = value` (names.py binds it the same way)."""
+        if isinstance(original.target, cst.Name) and updated.value is not None:
+            self.left_assigned(names.ident(original.target.value), updated.value)
+        return self._unwrap(original, updated)
 
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign):
         """`obj.attr = value` with a rule for `.attr` (`p.grad_req = 'null'`): the rule's

@@ -115,10 +115,8 @@ def _values(analysis, key, expr) -> list:
     """(scope key, assigned expression) for each binding of a name or `self.attr`; a
     function's parameter is bound to what its callers in this file pass it."""
     if isinstance(expr, ast.Name):
-        scope = analysis.scopes.get(key)
-        while scope is not None and expr.id not in scope.values:
-            scope = scope.parent
-        if scope is None:
+        scope = analysis.home(key, expr.id)
+        if scope is None or expr.id not in scope.values:
             return []
         values = [(scope.key, v) for v in scope.values[expr.id]]
         if any(v is None for _, v in values) and _is_parameter(scope, expr.id):

@@ -61,7 +61,8 @@ class Leftovers:
     def left_assigned(self, name: str, value: cst.BaseExpression) -> None:
         """`name = <a left NDArray expression>`: uses of `name` hold an NDArray (the module docstring)."""
         if self._array_left(value) is not None:
-            self.left_names.add((self.scopes[-1], name))
+            home = self.analysis.home(self.scopes[-1], name)  # `global x` assigns the module's x
+            self.left_names.add((home.key if home is not None else self.scopes[-1], name))
 
     def left_name_inside(self, site: Site) -> Optional[str]:
         """A name this rewrite would take as input that some assignment in its scope (or one
@@ -69,13 +70,9 @@ class Leftovers:
         for node in [site.receiver, *(a.value for a in site.args.values()), *(a.value for a in site.varargs)]:
             if isinstance(node, cst.Name):
                 name = names.ident(node.value)
-                scope = self.analysis.scopes.get(self.scopes[-1])
-                while scope is not None:
-                    if (scope.key, name) in self.left_names:
-                        return name
-                    if name in scope.other or name in scope.imports:
-                        break
-                    scope = scope.parent
+                scope = self.analysis.home(self.scopes[-1], name)
+                if scope is not None and (scope.key, name) in self.left_names:
+                    return name
         return None
 
     def left_with(self, site: Site, inner: int, head: Optional[str]):

@@ -166,6 +166,7 @@ class Scope:
     attrs: dict = field(default_factory=dict)  # class scopes: `self.<attr> = value` in its methods
     node: Optional[ast.AST] = None  # the def or class statement (None for the module)
     declared: dict = field(default_factory=dict)  # `global`/`nonlocal` names -> the scope they live in
+    nonlocals: set = field(default_factory=set)  # `nonlocal` names: homed once every scope is known
     grad_reads: set = field(default_factory=set)  # names read as `name.grad` here (arrays with a gradient)
     index_names: set = field(default_factory=set)  # names in an index: `x[name]`, `x[name, :]`, `x[t[i]]`
     aliases: set = field(default_factory=set)  # `F = mx.ndarray` in a function: Note [namespace aliases]
@@ -183,9 +184,10 @@ class Analysis:
         self.uses_mxnet = False
         self._kinds: dict = {}  # memo of kinds_of (Note [package facts])
         self.attr_scopes: dict = {}  # id of the value of `self.x = value` -> the key of the method assigning it
-        self.guessed_namespaces: set = set()
-        self.namespace_values: set = set()  # (scope key, name): may hold MXNet's namespace, among other values  # function scopes whose `F` is taken as MXNet's namespace by its name
+        self.guessed_namespaces: set = set()  # function scopes whose `F` is taken as MXNet's namespace by its name
+        self.namespace_values: set = set()  # (scope key, name): may hold MXNet's namespace, among other values
         _Collector(self).run(tree)
+        _nonlocal_homes(self)
         _namespace_aliases(self)
         # every name some import binds, in any scope: a name outside it never resolves
         self.imported = frozenset(name for scope in self.scopes.values() for name in scope.imports)
@@ -213,6 +215,9 @@ class Analysis:
                 scope = scope.parent
                 continue
             first = False
+            if scope.declared.get(name, scope) is not scope:  # `global`/`nonlocal`: read where it lives
+                scope = scope.declared[name]
+                continue
             imported = scope.imports.get(name)
             if name in scope.other:  # rebound here: only an MXNet import makes that worth a report
                 if scope.is_class and imported is None:
@@ -221,6 +226,24 @@ class Analysis:
                 return AMBIGUOUS if is_mxnet(imported) else None
             if imported is not None:
                 return imported
+            scope = scope.parent
+        return None
+
+    def home(self, key: ScopeKey, name: str) -> Optional[Scope]:
+        """The scope whose binding of `name` a read in scope `key` sees, as Python resolves it
+        (Note [scopes]); None where no scope of the file binds it (a builtin, or unbound)."""
+        scope = self.scopes.get(key)
+        first = True
+        while scope is not None:
+            if scope.is_class and not first:
+                scope = scope.parent
+                continue
+            first = False
+            if scope.declared.get(name, scope) is not scope:
+                scope = scope.declared[name]
+                continue
+            if name in scope.values or name in scope.imports or name in scope.other:
+                return scope
             scope = scope.parent
         return None
 
@@ -278,10 +301,8 @@ class Analysis:
                 cached = self._kinds[(key, expr.id)] = self.classify(key, expr, seen)
             return cached
         if isinstance(expr, ast.Name):
-            scope = self.scopes.get(key)
-            while scope is not None and expr.id not in scope.values and expr.id not in scope.imports:
-                scope = scope.parent
-            if scope is None or expr.id in scope.imports:
+            scope = self.home(key, expr.id)
+            if scope is None or expr.id in scope.imports or expr.id not in scope.values:
                 return None
             if (scope.key, expr.id) in seen:
                 return _CYCLE  # `x = x.T`: this binding adds nothing to what the others say
@@ -371,10 +392,8 @@ class Analysis:
             return isinstance(expr.func, ast.Name) and expr.func.id in ("int", "len", "round") \
                 and self.lookup(key, expr.func.id) is None and not self._defined(key, expr.func.id)
         if isinstance(expr, ast.Name):
-            scope = self.scopes.get(key)
-            while scope is not None and expr.id not in scope.values and expr.id not in scope.imports:
-                scope = scope.parent
-            if scope is None or expr.id in scope.imports or (scope.key, expr.id) in seen:
+            scope = self.home(key, expr.id)
+            if scope is None or expr.id in scope.imports or expr.id not in scope.values or (scope.key, expr.id) in seen:
                 return False
             seen.add((scope.key, expr.id))
             values = scope.values[expr.id]
@@ -382,12 +401,8 @@ class Analysis:
         return False
 
     def _defined(self, key: ScopeKey, name: str) -> bool:
-        scope = self.scopes.get(key)
-        while scope is not None:
-            if name in scope.other:
-                return True
-            scope = scope.parent
-        return False
+        scope = self.home(key, name)
+        return scope is not None and name in scope.other
 
 
 # Methods that return an array of the receiver's kind (numpy has most of them too).
@@ -587,8 +602,10 @@ class _Collector:
                         self.a.uses_mxnet = True
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 for name in node.names:  # the name lives elsewhere: never local here
-                    scope.values.setdefault(name, [])
-                    scope.declared[name] = self._home(scope, name, isinstance(node, ast.Global))
+                    if isinstance(node, ast.Global):
+                        scope.declared[name] = self.a.scopes[()]
+                    else:  # bound here until its home is known (a later def may bind it)
+                        scope.nonlocals.add(name)
             elif isinstance(node, ast.Expr) and _appended(node.value) and scope.parent is not None \
                     and scope.parent.is_class:  # `self.blocks.append(Block(...))` in a method
                 attr, value = _appended(node.value)
@@ -599,10 +616,13 @@ class _Collector:
                     self._target(target, scope, node.value if len(node.targets) == 1 else None)
                     self._self_attr(target, scope, node.value if len(node.targets) == 1 else None)
                 self._expr(node.value, scope)
-            elif isinstance(node, ast.AnnAssign):
-                self._target(node.target, scope, node.value)
+            elif isinstance(node, ast.AnnAssign):  # `n: T = v` is `n = v`; `n: T` alone binds nothing
                 if node.value is not None:
+                    self._target(node.target, scope, node.value)
+                    self._self_attr(node.target, scope, node.value)
                     self._expr(node.value, scope)
+                elif not isinstance(node.target, ast.Name):
+                    self._expr(node.target, scope)
             elif isinstance(node, ast.AugAssign):
                 if isinstance(node.target, ast.Name):
                     scope.declared.get(node.target.id, scope).other.add(node.target.id)
@@ -670,15 +690,6 @@ class _Collector:
         inner.values.pop(name, None)
         inner.imports[name] = "mxnet.ndarray"
         inner.mx_params.add(name)
-
-    def _home(self, scope: Scope, name: str, is_global: bool) -> Scope:
-        """The scope a `global`/`nonlocal` name binds in."""
-        if is_global:
-            return self.a.scopes[()]
-        outer = scope.parent
-        while outer is not None and outer.key and (outer.is_class or name not in outer.other | set(outer.imports)):
-            outer = outer.parent
-        return outer if outer is not None and outer.key else scope.parent or scope
 
     def _import(self, scope: Scope, name: str, dotted: str, line: int, full: str = "") -> None:
         scope = scope.declared.get(name, scope)
@@ -766,6 +777,30 @@ def _calls_through(node: ast.AST, name: str) -> bool:
             return True
         todo.extend(astwalk.children(sub))
     return False
+
+
+# Note [scopes]
+# Python resolves a name read in a function through the enclosing functions to the module,
+# skipping class bodies, and `global x` (at any depth) sends every read and binding of x in that
+# scope to the module, `nonlocal x` to the nearest enclosing function that binds x anywhere in
+# its body, possibly after the nested def, so nonlocal homes are settled after the walk.
+# Analysis.home is that walk; every reader of `values` goes through it.
+def _nonlocal_homes(analysis: Analysis) -> None:
+    for scope in sorted(analysis.scopes.values(), key=lambda s: len(s.key)):  # outer scopes first
+        for name in scope.nonlocals:
+            outer = scope.parent
+            while outer is not None and outer.key and (outer.is_class or not (
+                    name in outer.values or name in outer.other or name in outer.imports or name in outer.declared)):
+                outer = outer.parent
+            if outer is None or not outer.key:
+                continue  # no function binds it (a SyntaxError in Python): it stays this scope's
+            home = outer.declared.get(name, outer)
+            home.other |= {name} & scope.other
+            home.values.setdefault(name, []).extend(scope.values.pop(name, []))
+            if name in scope.imports:
+                home.imports[name] = scope.imports.pop(name)
+            scope.other.discard(name)
+            scope.declared[name] = home
 
 
 # Note [namespace aliases]

@@ -35,16 +35,30 @@ class Statements:
         self.suppress.pop()
         self.statement_stack.pop()
         self.last_line = id(original)
-        smalls = self.statement_rewrites.pop(id(original), None)
+        smalls = self._rewritten(original, updated)
         if smalls is None:
             return self._inserted(original, updated)
         if not smalls:
             self.removed[id(updated)] = updated
             return updated
-        lines = [cst.SimpleStatementLine([small]) for small in smalls]
+        lines = [cst.SimpleStatementLine([small.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)]) for small in smalls]
         lines[0] = lines[0].with_changes(leading_lines=updated.leading_lines,
                                          trailing_whitespace=updated.trailing_whitespace)
         return self._inserted(original, cst.FlattenSentinel(lines))
+
+    def _rewritten(self, original, updated) -> Optional[list]:
+        """The small statements of a line or one-line block body once rules replaced theirs
+        (None when none did)."""
+        self.rewrite_at.pop(id(original), None)
+        rewrites = self.statement_rewrites.pop(id(original), None)
+        if rewrites is None:
+            return None
+        smalls = []
+        for i, small in enumerate(updated.body):
+            smalls.extend(rewrites.get(i, [small]))
+        if smalls:
+            smalls[-1] = smalls[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
+        return smalls
 
     # -- statements rules add before a statement still being visited -------------------
     def insert_before(self, stmt: cst.CSTNode, smalls: list) -> None:
@@ -118,6 +132,10 @@ class Statements:
             return self._inserted(original, updated)
         lead = list(updated.leading_lines) + list(lines[0].leading_lines)
         lines[0] = lines[0].with_changes(leading_lines=lead)
+        if id(original) in self.unwrap and id(updated.body) in self.emptied:
+            # `with self.name_scope(): net.hybridize()`: nothing stays (the comments do)
+            index = len(before)
+            self.removed[id(lines[index])] = lines[index]
         return self._inserted(original, cst.FlattenSentinel(lines))
 
     def visit_Try(self, node) -> None:
@@ -157,10 +175,19 @@ class Statements:
 
     def visit_SimpleStatementSuite(self, node) -> None:
         self.last_line = None
+        self.suites.append(node)
 
     def leave_SimpleStatementSuite(self, original, updated):
         self.last_line = None
-        return updated
+        self.suites.pop()
+        smalls = self._rewritten(original, updated)
+        if smalls is None:
+            return updated
+        if smalls:
+            return updated.with_changes(body=smalls)
+        emptied = updated.with_changes(body=[cst.Pass()])  # `if flag: net.hybridize()` -> `if flag: pass`
+        self.emptied.add(id(emptied))
+        return emptied
 
     def leave_IndentedBlock(self, original, updated):
         self.last_line = None
@@ -182,16 +209,20 @@ class Statements:
         body, carry = self._drop_removed(updated.body)
         return updated.with_changes(body=body, footer=[*carry, *updated.footer])
 
-    def statement_of(self, call: cst.CSTNode) -> Optional[cst.SimpleStatementLine]:
-        """The statement line `call` makes up on its own (`mx.random.seed(1)`), if it does."""
-        if not self.statement_stack:
+    def statement_of(self, call: cst.CSTNode):
+        """The statement line, or one-line block body (`with self.name_scope(): net.hybridize()`),
+        in which `call` is a statement of its own (`mx.random.seed(1)`, also after a `;`), if it is."""
+        stmt = self.suites[-1] if self.suites else self.statement_stack[-1] if self.statement_stack else None
+        if stmt is None:  # (a line never holds a one-line block body, nor one a line: one is open at most)
             return None
-        stmt = self.statement_stack[-1]
-        if len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr) and stmt.body[0].value is call:
-            return stmt
+        for i, small in enumerate(stmt.body):
+            if isinstance(small, cst.Expr) and small.value is call:
+                self.rewrite_at[id(stmt)] = i
+                return stmt
         return None
 
-    def replace_statement(self, stmt: cst.SimpleStatementLine, smalls: list) -> None:
-        """Let a rule turn its statement into several lines (one call -> four lines), or
-        none (its comments stay; a block left empty gets `pass`)."""
-        self.statement_rewrites[id(stmt)] = smalls
+    def replace_statement(self, stmt, smalls: list) -> None:
+        """Let a rule turn its statement (the one statement_of found in `stmt`, else a line's
+        only one) into several (one call -> four lines), or none (its comments stay; a block
+        left empty gets `pass`)."""
+        self.statement_rewrites.setdefault(id(stmt), {})[self.rewrite_at.get(id(stmt), 0)] = smalls

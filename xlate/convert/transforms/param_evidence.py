@@ -68,6 +68,8 @@ class _Scan:
                 scan.classes.append((node.name, [names._dotted(b) for b in node.bases]))
             elif isinstance(node, ast.Assign):
                 scan.assigns.extend((t, node.value) for t in node.targets)
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                scan.assigns.append((node.target, node.value))
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                 scan.loops.append((node.target, node.iter))
         return scan
@@ -204,10 +206,8 @@ def resolves_to(site, node, prefix: str) -> bool:
         return (conv.resolve_expr(node.func) or "").startswith(prefix)
     if not isinstance(node, cst.Name):
         return False
-    scope = conv.analysis.scopes.get(conv.scopes[-1])
-    while scope is not None and node.value not in scope.values:
-        scope = scope.parent
-    if scope is None or not scope.values[node.value]:
+    scope = conv.analysis.home(conv.scopes[-1], node.value)
+    if scope is None or not scope.values.get(node.value):
         return False
     for value in scope.values[node.value]:
         func = names._dotted(value.func) if isinstance(value, ast.Call) else None
@@ -279,10 +279,8 @@ def single_device(site, name: str) -> str:
     if not isinstance(node, cst.Name):
         return "unknown"
     analysis, key = site.conv.analysis, site.conv.scopes[-1]
-    scope = analysis.scopes.get(key)
-    while scope is not None and node.value not in scope.values:
-        scope = scope.parent
-    if scope is None or not scope.values[node.value]:
+    scope = analysis.home(key, node.value)
+    if scope is None or not scope.values.get(node.value):
         return "unknown"
     kinds = {_ast_kind(analysis, scope.key, v) for v in scope.values[node.value]}
     return kinds.pop() if len(kinds) == 1 else ("no" if "no" in kinds else "unknown")

@@ -140,12 +140,13 @@ def _initializer(site: Site, node):
 def _assignment(site: Site):
     """The attribute name when the call is the value of `self.<name> = ...`."""
     stmt = site.conv.statement_stack[-1] if site.conv.statement_stack else None
-    if stmt is None or len(stmt.body) != 1 or not isinstance(stmt.body[0], cst.Assign):
+    if stmt is None or len(stmt.body) != 1 or not isinstance(stmt.body[0], (cst.Assign, cst.AnnAssign)):
         return None
     assign = stmt.body[0]
-    if assign.value is not site.original or len(assign.targets) != 1:
+    targets = [t.target for t in assign.targets] if isinstance(assign, cst.Assign) else [assign.target]
+    if assign.value is not site.original or len(targets) != 1:
         return None
-    target = assign.targets[0].target
+    target = targets[0]
     if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
         return target.attr.value
     return None
