@@ -116,8 +116,6 @@ def test_hybrid_forward_rebinding_a_parameter_reads_it_once_first():
 
 @pytest.mark.parametrize("body,why", [
     ("def forward(self, x):\n        return x\n    def hybrid_forward(self, F, x, w):\n        return x", "both"),
-    ("def hybrid_forward(self, F, x, **kwargs):\n        return x * len(kwargs)", "kwargs"),
-    ("def hybrid_forward(self, F, x, **kwargs):\n        return x * kwargs['w'] + f(**kwargs)", "kwargs"),
 ])
 def test_hybrid_forward_left_when_unsafe(body, why):
     src = ("from mxnet import gluon\nclass Net(gluon.HybridBlock):\n    def __init__(self):\n"
@@ -125,6 +123,21 @@ def test_hybrid_forward_left_when_unsafe(body, why):
     r = convert(src)
     assert "MX103" in codes(r, "manual"), why
     assert "hybrid_forward" in r.output
+
+
+@pytest.mark.parametrize("body,expected", [
+    ("def hybrid_forward(self, F, x, **kwargs):\n        return x * len(kwargs)",
+     "    def forward(self, x, **kwargs):\n        kwargs.update(w=self.w)\n        return x * len(kwargs)\n"),
+    ("def hybrid_forward(self, F, x, **kwargs):\n        return x * kwargs['w'] + f(**kwargs)",
+     "    def forward(self, x, **kwargs):\n        kwargs.update(w=self.w)\n        return x * self.w + f(**kwargs)\n"),
+])
+def test_kwargs_used_otherwise_get_the_parameters_gluon_passes(body, expected):
+    # Gluon passes its parameters in **kwargs: the body sees them there, as in MXNet
+    src = ("from mxnet import gluon\nclass Net(gluon.HybridBlock):\n    def __init__(self):\n"
+           "        super().__init__()\n        self.w = self.params.get_constant('w', [1.0])\n    " + body + "\n")
+    r = convert(src)
+    assert "MX103" in codes(r, "fixed")
+    assert expected in r.output
 
 
 def test_hybrid_forward_reads_parameters_from_kwargs():

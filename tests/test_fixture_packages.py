@@ -32,7 +32,7 @@ def convert_tree(src: Path, out: Path) -> str:
     with redirect_stderr(report):
         code = main(["convert", str(src), "-o", str(out), "-j", "1"])
     assert code in (0, 1), report.getvalue()
-    return report.getvalue().replace(str(src.parent) + os.sep, "")
+    return report.getvalue().replace(str(src.parent) + os.sep, "").replace(str(out.parent) + os.sep, "")
 
 
 def files(root: Path) -> dict:

@@ -12,6 +12,7 @@ import pytest
 
 from xlate.cli import main
 from xlate.convert.engine import convert_source
+from xlate.convert.placement import HelperImport
 from xlate.runtime import sources
 
 MODEL = textwrap.dedent("""\
@@ -50,13 +51,12 @@ def test_single_file_helpers_come_after_the_users_code():
     assert top_level(r.output) == ["Import", "ImportFrom", "Assign", "Net", "build", "<helpers>"]
 
 
-def test_helpers_stand_before_the_first_statement_that_may_run_them():
-    for tail, before in [("if __name__ == '__main__':\n    build()\n", "If"),
-                         ("net = build()\n", "Assign"),
-                         ("class Extra(nn.BatchNorm):\n    pass\n", "Extra")]:
+def test_helpers_run_on_import_stand_once_after_the_imports_never_between_the_users_statements():
+    for tail in ["if __name__ == '__main__':\n    build()\n", "net = build()\n",
+                 "class Extra(nn.BatchNorm):\n    pass\n"]:
         out = convert_source(MODEL + tail).output
         names = top_level(out)
-        assert names[names.index("<helpers>") + 1] == before, names
+        assert names[:3] == ["Import", "ImportFrom", "<helpers>"] and names.count("<helpers>") == 1, names
         exec(compile(out, "<converted>", "exec"), {"__name__": "__main__"})  # runs: defined in time
 
 
@@ -171,3 +171,124 @@ def test_diff_and_in_place_include_the_helper_module(tmp_path, capsys, mode):
         assert "b/" + str(tmp_path / "src/pkg/_mx_compat.py") in capsys.readouterr().out
     else:
         assert (tmp_path / "src/pkg/_mx_compat.py").is_file()
+
+
+# -- issue 24: what a converted module needs at import ------------------------------------------
+NO_MXNET = ("import sys\nclass _NoMXNet:\n    def find_spec(self, name, path=None, target=None):\n"
+            "        if name.split('.')[0] == 'mxnet':\n            raise ImportError('mxnet is blocked')\n"
+            "sys.meta_path.insert(0, _NoMXNet())\n")
+
+
+def import_without_mxnet(root: Path, module: str) -> str:
+    """`module`'s __doc__, imported from `root` with torch and without MXNet."""
+    done = subprocess.run([sys.executable, "-c", NO_MXNET + f"sys.path.insert(0, {str(root)!r})\n"
+                           f"import {module}\nprint(repr({module}.__doc__))"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip().splitlines()[-1]
+
+
+def convert_package(tmp_path: Path, files: dict) -> Path:
+    write_tree(tmp_path / "src", {"pkg/__init__.py": "", **{f"pkg/{k}": v for k, v in files.items()}})
+    assert main(["convert", str(tmp_path / "src"), "-o", str(tmp_path / "out"), "-j", "1"]) == 0
+    return tmp_path / "out"
+
+
+def test_a_torch_name_a_rewrite_writes_is_imported_in_a_tree_and_in_one_file(tmp_path):
+    a = ('"""Module doc."""\nfrom mxnet import gluon\nfrom mxnet.gluon import nn\n\nact = gluon.nn.HybridLambda("tanh")\n'
+         'net = nn.HybridSequential()\nnet.add(nn.Dense(3), act)\n')
+    out = convert_package(tmp_path, {"a.py": a})
+    assert "_mx_Lambda(torch.tanh)" in (out / "pkg/a.py").read_text()
+    assert import_without_mxnet(out, "pkg.a") == "'Module doc.'"
+    single = convert_source(a.replace("nn.Dense(3), ", ""), options={"helper_import": HelperImport(level=None)})
+    assert "import torch\n" in single.output
+
+
+def test_the_helper_import_precedes_every_use_at_import_time(tmp_path):
+    b = ('"""Doc of b."""\nimport mxnet as mx\nfrom mxnet.gluon import nn\nx = nn.Dense(4)\nimport os\n'
+         'y = mx.nd.reshape(mx.nd.ones((2,3)), (-1,))\n')
+    c = ('from mxnet.gluon import nn\nimport os\nclass C:\n    layer = nn.Dense(2)\n'
+         'def f(d=nn.Dense(2)):\n    return d\nimport math\n')
+    out = convert_package(tmp_path, {"b.py": b, "c.py": c})
+    assert import_without_mxnet(out, "pkg.b") == "'Doc of b.'"
+    assert import_without_mxnet(out, "pkg.c") == "None"
+
+
+@pytest.mark.parametrize("head", [
+    '"""Doc."""\n', '# a comment\n\n"""Doc."""\n', '# -*- coding: utf-8 -*-\n"""Doc."""\n',
+    '"""Doc."""\nfrom __future__ import annotations\n', '"""Doc."""; import os\n', 'r"""Doc."""\n',
+    '"""Doc."""\r\n'])
+def test_the_docstring_and_future_imports_stay_first(tmp_path, head):
+    newline = "\r\n" if head.endswith("\r\n") else "\n"
+    body = "from mxnet.gluon import nn\nx = nn.Dense(4)\n".replace("\n", newline)
+    out = convert_package(tmp_path, {"d.py": head + body})
+    assert import_without_mxnet(out, "pkg.d") == "'Doc.'"
+    converted = (out / "pkg/d.py").read_text()
+    assert ast.get_docstring(ast.parse(converted)) == "Doc."
+    if "__future__" in head:
+        assert converted.index("from __future__") < converted.index("from ._mx_compat")
+
+
+# -- one file -----------------------------------------------------------------------------------
+LENET = textwrap.dedent('''\
+    """LeNet."""
+    import mxnet as mx
+    from mxnet import gluon, nd
+    from mxnet.gluon import nn
+    net = nn.Sequential()
+    net.add(nn.Conv2D(6, kernel_size=5, activation="relu", in_channels=1), nn.MaxPool2D(2),
+            nn.Dense(10, activation="relu", in_units=96))
+    net.initialize(mx.init.Xavier())
+    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1})
+    print(net(nd.ones((2, 1, 12, 12))).shape)
+    ''')
+
+
+def users_statements(code: str) -> list:
+    return [i for i, name in enumerate(top_level(code)) if name != "<helpers>"]
+
+
+def test_one_file_on_stdout_keeps_its_statements_together_and_runs():
+    out = convert_source(LENET).output
+    names = top_level(out)
+    assert names.count("<helpers>") == 1 and names.index("<helpers>") == 3, names  # after the imports
+    done = subprocess.run([sys.executable, "-c", NO_MXNET + "exec(compile(sys.stdin.read(), 'lenet', 'exec'))"],
+                          input=out, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "torch.Size([2, 10])" in done.stdout, done.stderr[-2000:]
+    assert top_level(convert_source(MODEL).output)[-1] == "<helpers>"  # nothing runs them: after the code
+
+
+def test_one_file_written_to_a_file_imports_only_what_it_names_from_a_module_beside_it(tmp_path, capsys):
+    (tmp_path / "lenet.py").write_text(LENET)
+    out = tmp_path / "out"
+    assert main(["convert", str(tmp_path / "lenet.py"), "-o", str(out / "lenet_pt.py")]) == 0
+    converted = (out / "lenet_pt.py").read_text()
+    assert "class _mx_" not in converted and "def _mx_" not in converted
+    line = next(l for l in converted.splitlines() if l.startswith("from _mx_compat import"))
+    named = line.split(" import ")[1].split(", ")
+    assert "_mx_SGD" not in named and all(converted.count(n) >= 2 for n in named)  # each used
+    assert "class _mx_SGD" in (out / "_mx_compat.py").read_text()  # the trainer finds it by name
+    assert f"Helpers: 24 in {out / '_mx_compat.py'} (imported by 1 file)." in capsys.readouterr().err
+
+
+def test_a_second_script_into_the_same_folder_keeps_the_first_working(tmp_path, capsys):
+    (tmp_path / "lenet.py").write_text(LENET)
+    (tmp_path / "m.py").write_text(MODEL + "print(type(build()).__name__)\n")
+    out = tmp_path / "out"
+    assert main(["convert", str(tmp_path / "lenet.py"), "-o", str(out / "lenet_pt.py")]) == 0
+    assert main(["convert", str(tmp_path / "m.py"), "-o", str(out / "m_pt.py")]) == 0
+    err = capsys.readouterr().err
+    assert f"in {out / '_mx_compat.py'}" in err
+    for script, expect in [("lenet_pt.py", "torch.Size([2, 10])"), ("m_pt.py", "Net")]:
+        run = NO_MXNET + f"sys.path.insert(0, '')\nimport runpy\nrunpy.run_path({script!r}, run_name='__main__')"
+        done = subprocess.run([sys.executable, "-c", run], cwd=out, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and expect in done.stdout, done.stderr[-2000:]
+
+
+def test_a_module_xlate_did_not_write_is_left_alone_and_the_file_carries_its_helpers(tmp_path, capsys):
+    (tmp_path / "m.py").write_text(MODEL)
+    (tmp_path / "_mx_compat.py").write_text("VALUE = 1\n")
+    assert main(["convert", str(tmp_path / "m.py"), "-o", str(tmp_path / "m_pt.py")]) == 0
+    assert (tmp_path / "_mx_compat.py").read_text() == "VALUE = 1\n"
+    assert "class _mx_Dense" in (tmp_path / "m_pt.py").read_text()
+    assert "is not xlate's; pasted instead" in capsys.readouterr().err

@@ -203,8 +203,9 @@ def test_batch_norm_op_without_its_arrays_is_the_symbol_api():
                 return F.BatchNorm(x, name='bn')
     """)
     found = dict(manual(r))
-    assert sorted(found) == ["MX082", "MX103"] and "symbol API" in found["MX082"]
-    assert "`F` is still used" in found["MX103"]  # so the method keeps F, which the call still needs
+    assert sorted(found) == ["MX082"] and "symbol API" in found["MX082"]
+    # the method is forward all the same; the left call reads the stand-in (Note [F left])
+    assert "return _mx_F.BatchNorm(x, name='bn')" in r.output
 
 
 # -- helpers: MXNet's own signatures, and names that do not clash ---------------------------------------
@@ -294,3 +295,39 @@ def test_helper_takes_the_operators_own_signature(mx_name, helper):
                 (helper, p.name, got, want)
         else:
             assert got == want, f"{helper}({p.name}=...): default {got!r}, MXNet's {want!r}"
+
+
+def test_copyto_and_context_on_values_of_unknown_kind_give_mxnets_results():
+    """`x.copyto(target)` / `x.context` where x comes from another module (issue 21, item 6): run
+    both ways on the same values, into an array and to a context, and on values no array."""
+    from mxsupport import import_mxnet, import_numpy, import_torch
+    mx, np, torch = import_mxnet(), import_numpy(), import_torch()
+    source = ("import mxnet as mx\n"
+              "def into(x, y):\n    r = x.copyto(y)\n    return r, y\n"
+              "def to_ctx(x, ctx):\n    c = x.copyto(ctx)\n    c[0] = -7.0\n    return x, c, x.context, c.ctx\n")
+    result = convert_source(source)
+    assert "_mx_copyto(x, y)" in result.output and "_mx_device_of(x, 'context')" in result.output
+    assert not manual(result)
+    ns: dict = {}
+    exec(compile(result.output, "<converted>", "exec"), ns)
+    mx_ns: dict = {}
+    exec(compile(source, "<mx>", "exec"), mx_ns)
+    data = np.array([[1.5, -2.0], [0.25, 3.0]], dtype="float32")
+    r_mx, y_mx = mx_ns["into"](mx.nd.array(data), mx.nd.zeros((2, 2)))
+    r_pt, y_pt = ns["into"](torch.tensor(data), torch.zeros(2, 2))
+    np.testing.assert_array_equal(r_pt.numpy(), r_mx.asnumpy())
+    np.testing.assert_array_equal(y_pt.numpy(), y_mx.asnumpy())
+    assert r_pt is y_pt  # MXNet returns the target it wrote into
+    x_mx, c_mx, ctx_mx, _ = mx_ns["to_ctx"](mx.nd.array(data), mx.cpu())
+    x_pt, c_pt, dev, dev2 = ns["to_ctx"](torch.tensor(data), torch.device("cpu"))
+    np.testing.assert_array_equal(x_pt.numpy(), x_mx.asnumpy())  # a copy even on the same device
+    np.testing.assert_array_equal(c_pt.numpy(), c_mx.asnumpy())
+    assert dev == dev2 == torch.device("cpu") and ctx_mx == mx.cpu()
+
+    class Config:  # a value that is no array keeps its own attribute and method
+        context = "cpu(0)"
+
+        def copyto(self, other):
+            return ("copied", other)
+    assert ns["_mx_device_of"](Config(), "context") == "cpu(0)"
+    assert ns["_mx_copyto"](Config(), 3) == ("copied", 3)

@@ -429,3 +429,32 @@ def test_an_array_method_in_a_module_without_mxnet_is_reported(tmp_path):
     assert [line.split(": ")[0] for line in lines] == ["helpers.py:2:12", "helpers.py:2:32"]
     assert "`.detach().cpu().numpy()`" in lines[0] and "`.item()`" in lines[1]
     assert (tmp_path / "out" / "pkg" / "helpers.py").read_text() == (src / "pkg" / "helpers.py").read_text()
+
+
+def test_a_backend_subpackage_named_mxnet_does_not_hide_mxnet(tmp_path):
+    # Note [a package named mxnet]: nn/mxnet/ beside nn/pytorch/, copied without nn/__init__.py
+    files = {
+        "nn/mxnet/__init__.py": "from .conv import Conv\n",
+        "nn/mxnet/conv.py": ("import mxnet as mx\nfrom mxnet.gluon import nn\n"
+                             "class Conv(nn.HybridBlock):\n    def hybrid_forward(self, F, x):\n"
+                             "        return F.relu(x)\n"),
+        "nn/pytorch/__init__.py": "",
+        "train.py": "from mxnet import nd\nx = nd.ones((2, 3))\n",
+    }
+    src = tmp_path / "src"
+    for rel, text in files.items():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(text)
+    err = io.StringIO()
+    with redirect_stderr(err):
+        main(["convert", str(src), "-o", str(tmp_path / "out"), "-j", "1", "--exit-zero"])
+    conv = (tmp_path / "out/nn/mxnet/conv.py").read_text()
+    assert "class Conv(nn.Module):" in conv and "def forward(self, x):" in conv and "torch.relu(x)" in conv
+    assert "torch.ones((2, 3))" in (tmp_path / "out/train.py").read_text()
+    report = err.getvalue()
+    assert "nn/mxnet/conv.py:1:1: MX910 [review]" in report and "train.py:1:1: MX910 [review]" in report
+    # the tree's own top-level package of that name is the tree's own (MXNet's python/mxnet)
+    own = convert_tree(tmp_path / "own", {"mxnet/__init__.py": "from .nd import ones\n",
+                                          "mxnet/nd.py": "def ones(shape):\n    return [1] * shape[0]\n",
+                                          "use.py": "import mxnet\nx = mxnet.ones((2,))\n"})
+    assert own["use.py"] == "import mxnet\nx = mxnet.ones((2,))\n"

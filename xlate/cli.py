@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import difflib
 import functools
@@ -47,8 +48,9 @@ def _parser() -> argparse.ArgumentParser:
                         "on the first device (default), or one process per context launched with torchrun, "
                         "gradients summed over processes (gloo on CPU, nccl on CUDA)")
     c.add_argument("--helpers", choices=("module", "inline"),
-                   help="where converted code finds xlate's helpers: one _mx_compat.py module per tree (the "
-                        "default for a directory), or pasted into each file after its code (the default for a file)")
+                   help="where converted code finds xlate's helpers: a _mx_compat.py module beside the output "
+                        "(the default for a directory and for -o FILE), or pasted into each file (the default "
+                        "on stdout, --in-place and --diff of one file)")
     c.add_argument("--exit-zero", action="store_true",
                    help="exit 0 even when manual items remain (errors still exit 2)")
     c.add_argument("--keep-going", action="store_true",
@@ -240,35 +242,45 @@ def _convert(args) -> int:
     if out and not dirs and out.exists() and os.path.samefile(out, inputs[0]):
         raise UsageError(f"{out}: is the input file; use --in-place to overwrite it")
 
-    as_module = args.helpers == "module" or (args.helpers is None and bool(dirs))
+    # Note [helper placement]: a tree, and one file written to a file, import the helpers from
+    # a _mx_compat.py beside them; stdout, --diff and --in-place of one file carry their own
+    as_module = args.helpers == "module" or (args.helpers is None and bool(dirs or out))
     if as_module and not dirs and not (out or args.in_place or args.diff):
         raise UsageError("--helpers module writes _mx_compat.py beside the output: give -o OUT, --in-place or --diff")
-    with no_gc():  # Note [no cyclic GC while converting]
-        try:
-            jobs, copies, trees = _jobs(inputs, out, args, as_module)
-        except InputError as e:
-            print(f"{e}", file=sys.stderr)
+    placement: list[str] = []
+    while True:
+        with no_gc():  # Note [no cyclic GC while converting]
+            try:
+                jobs, copies, trees = _jobs(inputs, out, args, as_module)
+            except InputError as e:
+                print(f"{e}", file=sys.stderr)
+                return EXIT_ERROR
+            workers = args.jobs or (os.cpu_count() or 1)
+            progress = on_terminal(sys.stderr, len(jobs))  # None unless stderr is a terminal
+            with progress or contextlib.nullcontext():
+                results = convert_all(jobs, select=select, ignore=ignore, workers=workers,
+                                      options={"hybridize": args.hybridize, "multi_device": args.multi_device},
+                                      progress=progress, trees=trees)
+        errors = [r for r in results if isinstance(r, InputError)]
+        if errors and not args.keep_going:
+            for e in errors:
+                print(f"{e}", file=sys.stderr)
+            print(f"xlate: {len(errors)} file(s) could not be converted; nothing was written", file=sys.stderr)
             return EXIT_ERROR
-        workers = args.jobs or (os.cpu_count() or 1)
-        progress = on_terminal(sys.stderr, len(jobs))  # None unless stderr is a terminal
-        with progress or contextlib.nullcontext():
-            results = convert_all(jobs, select=select, ignore=ignore, workers=workers,
-                                  options={"hybridize": args.hybridize, "multi_device": args.multi_device},
-                                  progress=progress, trees=trees)
-    errors = [r for r in results if isinstance(r, InputError)]
-    if errors and not args.keep_going:
-        for e in errors:
-            print(f"{e}", file=sys.stderr)
-        print(f"xlate: {len(errors)} file(s) could not be converted; nothing was written", file=sys.stderr)
-        return EXIT_ERROR
-    converted = [(j, r) for j, r in zip(jobs, results) if isinstance(r, FileResult)]
-    try:  # the tree's helper module(s), where converted files import them from
-        modules = _helper_modules(converted, out)
-    except tree.HelperModuleConflict as e:
-        print(f"xlate: error: {e}; nothing was written", file=sys.stderr)
-        return EXIT_ERROR
+        converted = [(j, r) for j, r in zip(jobs, results) if isinstance(r, FileResult)]
+        try:  # the tree's helper module(s), where converted files import them from
+            modules = _helper_modules(converted, out)
+        except tree.HelperModuleConflict as e:
+            if as_module and args.helpers is None and not dirs:  # only the default chose the module
+                as_module = False
+                placement.append(f"Helpers: not in a module: {e.path} is not xlate's; pasted instead.")
+                continue
+            print(f"xlate: error: {e}; nothing was written", file=sys.stderr)
+            return EXIT_ERROR
+        break
     if modules:  # a converted _mx_compat.py of the input gives way to the merged module
         converted = [(j, r) for j, r in converted if (j.target or j.source) not in modules]
+    placement += _placement(converted, modules)
     done: list[FileResult] = [r for _, r in converted]
 
     to_stdout = not (out or args.in_place or args.diff)
@@ -295,7 +307,8 @@ def _convert(args) -> int:
             return EXIT_ERROR
 
     notes = {r.code: r.notes for r in catalogue.load()}
-    text = format_json(done, notes) if args.format == "json" else format_text(done, notes)
+    text = format_json(done, notes, helpers=placement) if args.format == "json" else \
+        format_text(done, notes, helpers=placement)
     report_stream.write(text)
     if errors:  # --keep-going
         return _not_converted(errors)
@@ -338,6 +351,26 @@ def _helper_modules(converted, out) -> dict:
         return sources.get(path.resolve(), _read_text(path) if path.exists() else None)
 
     return tree.plan_modules([(j.target or j.source, r) for j, r in converted], read)
+
+
+def _placement(converted, modules: dict) -> list[str]:
+    """Report lines: where the converted files' helpers went."""
+    from xlate.convert import tree
+    from xlate.runtime import sources
+
+    lines = []
+    for path, text in sorted(modules.items()):
+        users = sum(1 for j, r in converted if r.helpers and r.helper_import is not None
+                    and path.parent in tree.module_folders(j.target or j.source, r.helper_import))
+        count = len(tree.existing_helpers(text) or ())
+        lines.append(f"Helpers: {count} in {path} (imported by {users} file{'s' * (users != 1)}).")
+    for j, r in converted:
+        if r.helpers and r.helper_import is None:
+            last = ast.parse(r.output).body[-1]
+            where = "after its code" if getattr(last, "name", None) in sources() else \
+                "after its imports (a top-level statement runs them on import)"
+            lines.append(f"Helpers: {len(r.helpers)} pasted into {j.target or r.path}, {where}.")
+    return lines
 
 
 def _read_text(path: Path):

@@ -49,6 +49,9 @@ class Example:
     after: str
     # Other rules the example needs on (to make a receiver a known NDArray, say).
     also: tuple[str, ...] = ()
+    # A tree around the file, where the rule needs one: folders holding a package named like
+    # MXNet's (FileContext.shadows)
+    shadows: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -147,7 +150,8 @@ def _rule(entry: dict[str, Any], source: str) -> Rule:
     missing = [k for k in ("code", "name", "summary", "applicability", "kind") if k not in entry]
     if missing:
         raise CatalogueError(f"{where}: missing {', '.join(missing)}")
-    examples = tuple(Example(e["before"], e["after"], tuple(e.get("with", ()))) for e in entry.get("examples", ()))
+    examples = tuple(Example(e["before"], e["after"], tuple(e.get("with", ())), tuple(e.get("shadows", ())))
+                     for e in entry.get("examples", ()))
     matches = entry.get("matches", ())
     return Rule(
         code=entry["code"],

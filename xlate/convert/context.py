@@ -26,6 +26,7 @@ class FileContext:
     is_package: bool = False  # an __init__.py
     local_roots: frozenset = frozenset()  # top-level import names that are the tree's own code
     facts: Mapping[str, frozenset] = field(default_factory=dict)  # LOCAL + dotted name -> kinds
+    shadows: tuple = ()  # folders of the tree holding a package named like MXNet's, taken as no MXNet
 
     def absolute(self, level: int, module: Optional[str]) -> Optional[str]:
         """The module a relative import (`from ..common import x`: level 2) names."""

@@ -27,6 +27,7 @@ ARRAY_INDEX = "[array]"  # the operator rule for `x[idx]` with an MXNet array id
 GRAD_WRITE = "[...]="  # ... for an in-place write to an array with a gradient (MX545)
 NO_RULE = "MX900"
 AMBIGUOUS_NAME = "MX901"
+NAMESPACE_BY_NAME = "MX174"
 
 
 def _dotted(node: cst.BaseExpression, heads: Optional[frozenset] = None) -> Optional[str]:
@@ -204,6 +205,11 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         if rule is not None and self._method() and self.analysis.gluon_class(self.scopes[-1]) is not None:
             # still on the stack: what the rule reports is looked for in this def (positions.py)
             updated = self._apply(Site(self, rule, original, updated, matched=original.name.value))
+        if self.scopes[-1] in self.analysis.guessed_namespaces and not self._suppressed(NAMESPACE_BY_NAME) \
+                and self.rules.enabled(NAMESPACE_BY_NAME):  # Note [F by its name] in names.py
+            self.report(original, NAMESPACE_BY_NAME, "review",
+                        "parameter `F` taken as MXNet's operator namespace by its name (no hybrid_forward of this "
+                        "file hands it out): its `F.*` calls are translated as MXNet's; check that callers pass it")
         self.compound_stack.pop()
         self._leave()
         return updated
@@ -365,8 +371,10 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
         if self.store_depth:
-            return updated
+            return self._stored_attribute(original, updated)
         chained = id(original) in self.inner or id(original) in self.call_funcs
+        if self.analysis.namespace_values and isinstance(original.value, cst.Name):
+            self._namespace_maybe(original)
         dotted = self.dotted(original, self.analysis.imported)
         if dotted is not None:
             head = dotted.split(".", 1)[0]
@@ -379,6 +387,38 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
         site = Site(self, rule, original, updated, matched=member, receiver=updated.value)
         site.args = {rule.signature[0] if rule.signature else "data": cst.Arg(updated.value)}
         return self._apply(site, receiver_node=original.value)
+
+    def _namespace_maybe(self, original: cst.Attribute) -> None:
+        """`F.concat(x, y)` where `F` holds MXNet's namespace on one path and something else on
+        another (bound twice, at module level, global): neither translated nor silent."""
+        name = names.ident(original.value.value)
+        scope = self.analysis.scopes.get(self.scopes[-1])
+        while scope is not None and name not in scope.values and name not in scope.imports:
+            scope = scope.parent
+        scope = scope.declared.get(name, scope) if scope is not None else None  # `global F`
+        if scope is None or (scope.key, name) not in self.analysis.namespace_values or self._suppressed(NO_RULE):
+            return
+        self.report(original, NO_RULE, "manual",
+                    f"`{name}.{names.ident(original.attr.value)}`: `{name}` may hold MXNet's operator namespace (it is "
+                    "bound to it and to something else, or at module level), so this stays as written: give the "
+                    "namespace one binding in the function, or translate by hand")
+
+    def _stored_attribute(self, original: cst.Attribute, updated: cst.Attribute):
+        """`mx.autograd = autograd`, `del nd.foo`, `gluon.x += 1`: a statement that writes into an
+        MXNet module reads its import, which must stay (and the write has no translation)."""
+        if id(original) in self.inner:
+            return updated  # `mx.nd` of `mx.nd.x = v`: the whole target is reported
+        dotted = _dotted(original, self.analysis.imported)
+        resolved = self.analysis.resolve(self.scopes[-1], dotted) if dotted else None
+        if not names.is_mxnet(resolved):
+            return updated
+        head = dotted.split(".", 1)[0]
+        self.survivors[head] += 1
+        if not self._suppressed(NO_RULE):
+            self.report(original, NO_RULE, "manual",
+                        f"`{dotted}` is written to: MXNet's module `{resolved.rsplit('.', 1)[0]}` changed at run time "
+                        "has no PyTorch translation; the MXNet import stays for it (remove the write, or port it by hand)")
+        return updated
 
     def _reference(self, original, updated, dotted: str):
         """A Name/Attribute chain that is not called: `nd.NDArray`, a context passed around."""
@@ -716,6 +756,8 @@ def _shaped(node: cst.BaseExpression, _shape) -> ast.expr:
         return ast.BinOp(left=_shape(node.left), op=ast.Add(), right=_shape(node.right))
     if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:  # `a < b`: an array of a's kind
         return ast.BinOp(left=_shape(node.left), op=ast.Add(), right=_shape(node.comparisons[0].comparator))
+    if isinstance(node, (cst.Integer, cst.Float)):  # a number takes the other operand's kind
+        return ast.Constant(0)
     return ast.Constant(None)
 
 

@@ -10,7 +10,7 @@ import libcst as cst
 from xlate.convert import astwalk, catalogue, cold, names
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.converter import Converter
-from xlate.convert.imports import fix_imports
+from xlate.convert.imports import fix_imports, unimported_torch, unnamed_helpers
 from xlate.convert.parsing import InputError, deep, parse_cst, parse_python
 from xlate.convert.positions import locate
 from xlate.convert.report import Diagnostic, FileResult
@@ -77,17 +77,33 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
     helper_import = (options or {}).get("helper_import")
     if helper_import is not None and helper_import.level is not None and _runs_as_script(tree):
         helper_import = replace(helper_import, script=True)
-    out, import_notes = fix_imports(out, analysis, survivors=conv.survivors, torch_uses=conv.torch_uses,
-                                    long_names=conv.long_names, helpers=helpers, enabled=rules.enabled,
-                                    helper_import=helper_import)
+    fixed, import_notes = fix_imports(out, analysis, survivors=conv.survivors, torch_uses=conv.torch_uses,
+                                      long_names=conv.long_names, helpers=helpers, enabled=rules.enabled,
+                                      helper_import=helper_import)
+    output = _final_newline(source, fixed)
+    # Note [torch names the rewrites write]; a helper import names only what the code uses
+    missing = unimported_torch(output, source, conv.torch_uses, conv.long_names, analysis)
+    unnamed = unnamed_helpers(output, helpers, helper_import)
+    if missing or unnamed:
+        fixed, import_notes = fix_imports(out, analysis, survivors=conv.survivors,
+                                          torch_uses=conv.torch_uses | missing, long_names=conv.long_names,
+                                          helpers=helpers, enabled=rules.enabled, helper_import=helper_import,
+                                          unnamed=unnamed)
+        output = _final_newline(source, fixed)
     found = [f for f in conv.found if f is not None] + import_notes  # None: a report taken back
     positions = locate(module, [f[0] for f in found], conv.anchors, pairing) if fast else locate(module, [f[0] for f in found])
     diagnostics = [
         Diagnostic(path, *positions.get(id(node), (1, 1)), code, status, message, counts=code not in _UNCOUNTED)
         for node, code, status, message in found
     ]
+    if analysis.context.shadows and analysis.mx_imports and rules.enabled(SHADOWED_MXNET):
+        diagnostics.append(Diagnostic(  # Note [a package named mxnet] in package.py
+            path, analysis.mx_imports[0][0], 1, SHADOWED_MXNET, "review",
+            f"the tree holds a package named like MXNet's ({', '.join(analysis.context.shadows)}) below a folder "
+            f"that is no package: `import mxnet` here is taken as MXNet itself, as Python resolves it with the tree's "
+            f"top on sys.path; convert that folder as its own tree if it is what this file imports", counts=False))
     diagnostics.sort(key=lambda d: (d.line, d.col, d.code))
-    result = FileResult(path, source, _final_newline(source, out), diagnostics, helpers=tuple(closure(helpers)),
+    result = FileResult(path, source, output, diagnostics, helpers=tuple(closure(helpers)),
                         helper_import=helper_import if helpers else None)
     # The converter is in reference cycles (rules keep sites and closures that point back to
     # it): emptied, it and the file's trees go now, by reference counting, rather than
@@ -107,6 +123,7 @@ _ARRAY_ONLY = {"asnumpy": "`.detach().cpu().numpy()`", "asscalar": "`.item()`", 
                "attach_grad": "`.requires_grad_()`", "wait_to_read": "nothing (torch computes eagerly)",
                "as_nd_ndarray": "the tensor itself", "as_np_ndarray": "the tensor itself"}
 ARRAY_METHOD_OUTSIDE = "MX905"
+SHADOWED_MXNET = "MX910"
 
 
 def _array_methods_left(tree: ast.Module, path: str, select, ignore) -> list:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+import symtable
 from collections import Counter
 from typing import Callable, Optional
 
@@ -178,11 +179,12 @@ def _fix_commas(aliases):
 
 def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Counter, torch_uses: set[str],
                 long_names: frozenset, helpers: list[str], enabled: Callable[[str], bool],
-                helper_import: Optional[HelperImport] = None):
+                helper_import: Optional[HelperImport] = None, unnamed: frozenset = frozenset()):
     """Drop the MXNet imports nothing left uses (`survivors` counts the uses left per bound
     name), add the torch imports `torch_uses` needs (spelled out for `long_names`), and paste
     the `helpers` the rewrites called, with the helpers they call, or import them from the
-    tree's helper module (Note [helper placement] in xlate/convert/placement.py)."""
+    tree's helper module (Note [helper placement] in xlate/convert/placement.py), all but the
+    `unnamed` ones, which the code does not name (see `unnamed_helpers`)."""
     fixer = _ImportFixer(survivors, enabled, analysis.context.local_roots)
     fixed = module.visit(fixer)
     root = analysis.scopes[()]
@@ -199,10 +201,8 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
 
     # New imports go where the first top-level MXNet import was, with its comments.
     first_mx = next((i for i, s in enumerate(module.body) if _has_mx_import(s)), None)
-    if first_mx is None:
-        first_mx = 0
-        while first_mx < len(module.body) and _is_header(module.body[first_mx]):
-            first_mx += 1
+    if first_mx is None or first_mx < _header_end(module.body):  # Note [module header]
+        first_mx = _header_end(module.body)
     lead: list = []
     body = _drop_empty(fixed.body, fixer.dropped, keep_at=first_mx if new_imports else -1, sink=lead)
     anchor = first_mx  # nothing before the first MXNet import was removed
@@ -213,10 +213,12 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
         new_imports[0] = new_imports[0].with_changes(leading_lines=tuple(lead))
         body[anchor:anchor] = new_imports
     if helpers and helper_import is not None:
-        at = _after_imports(body, [])
-        body[at:at] = helper_import.statements(sorted(helpers))
+        named = [h for h in helpers if h not in unnamed]
+        if named:
+            at = _after_imports(body, named)
+            body[at:at] = helper_import.statements(sorted(named))
     elif helpers:
-        at = inline_position(body, _after_imports(body, helpers))
+        at = inline_position(body, _header_end(body), _after_imports(body, helpers))
         blank = (cst.EmptyLine(), cst.EmptyLine())
         newline = module.default_newline  # in the helpers' docstrings too: a CRLF file stays CRLF
         defs = [_statement(helper_sources()[h].replace("\n", newline)).with_changes(leading_lines=blank)
@@ -228,6 +230,50 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
     if body == list(fixed.body):
         return fixed, fixer.notes
     return fixed.with_changes(body=body), fixer.notes
+
+
+# Note [torch names the rewrites write]
+# A rewrite says which torch names its code uses (`emit` reads them off its template), and
+# only those get an import. Code that reaches the output another way (a value filled into a
+# template's hole: `_mx_Lambda(torch.tanh)`) would be a NameError at import: once the output
+# is written, any of `torch`, `nn`, `F` that it reads as a global, that nothing binds, and that
+# the input did not read unbound already, is imported too.
+def unimported_torch(output: str, source: str, uses: set, long_names: frozenset,
+                     analysis: names.Analysis) -> set:
+    """The torch names (`torch`, `nn`, `F`) `output` reads that no import binds."""
+    root = analysis.scopes[()]
+    wanted = [short for short, mod, _ in _TORCH_IMPORTS
+              if short not in uses and root.imports.get(short) != mod and short not in long_names
+              and re.search(r"(?<![\w.])" + short + r"\s*\.", output)]
+    if not wanted:
+        return set()
+    try:
+        missing = _unbound(output, wanted)
+        return missing - _unbound(source, missing) if missing else missing
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+
+
+def _unbound(code: str, wanted) -> set:
+    """Those of `wanted` that `code` reads as globals and never binds at its top level."""
+    top = symtable.symtable(code, "<output>", "exec")
+    bound = {s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported() or s.is_namespace()}
+    if "*" in bound:
+        return set()
+    read, tables = set(), [top]
+    while tables:
+        table = tables.pop()
+        tables.extend(table.get_children())
+        for name in wanted:
+            try:
+                sym = table.lookup(name)
+            except KeyError:
+                continue
+            if sym.is_referenced() and (table is top or sym.is_global()):
+                read.add(name)
+            if table is not top and sym.is_declared_global() and (sym.is_assigned() or sym.is_imported()):
+                bound.add(name)
+    return read - bound
 
 
 def _has_mx_import(stmt: cst.CSTNode) -> bool:
@@ -243,29 +289,57 @@ def _has_mx_import(stmt: cst.CSTNode) -> bool:
     return False
 
 
-def _is_header(stmt: cst.CSTNode) -> bool:
-    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
-        return False
-    s = stmt.body[0]
-    if isinstance(s, cst.Expr) and isinstance(s.value, (cst.SimpleString, cst.ConcatenatedString)):
-        return True
-    return isinstance(s, cst.ImportFrom) and cst.helpers.get_full_name_for_node(s.module) == "__future__"
+# Note [module header]
+# The docstring is the module's first statement (`__doc__` is None when anything comes before
+# it, an import included), and `from __future__` imports must follow it before any other
+# statement. Whatever xlate adds goes after both: the torch imports, the helper import, the
+# pasted helpers. The docstring's line may carry more (`"""Doc."""; import os`): the line
+# stays whole, first.
+def _header_end(body: list) -> int:
+    """How many of the module's first statements are its docstring and `__future__` imports."""
+    i = 0
+    if body and isinstance(body[0], cst.SimpleStatementLine) and isinstance(body[0].body[0], cst.Expr) \
+            and isinstance(body[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+        i = 1
+    while i < len(body) and isinstance(body[i], cst.SimpleStatementLine) and _is_future(body[i].body[0]):
+        i += 1
+    return i
+
+
+def _is_future(small: cst.CSTNode) -> bool:
+    return isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None \
+        and cst.helpers.get_full_name_for_node(small.module) == "__future__"
+
+
+def unnamed_helpers(output: str, helpers: list, helper_import: Optional[HelperImport]) -> frozenset:
+    """The helpers a tree's file imports but does not name: a rewrite may want one in the
+    helper module without naming it (a Trainer finds `_mx_SGD` by its name at run time), and
+    the file should not import what it never uses."""
+    if helper_import is None or not helpers:
+        return frozenset()
+    imported = cst.Module(body=helper_import.statements(helpers)).code
+    def count(text: str, name: str) -> int:
+        return len(re.findall(r"\b" + re.escape(name) + r"\b", text))
+
+    return frozenset(h for h in helpers if count(output, h) <= count(imported, h))
 
 
 def _after_imports(body: list, helpers: list) -> int:
     """After the last import of the module's opening statements (an `__all__` may come
-    first), but before any of them that uses a helper."""
-    last = -1
-    for i, stmt in enumerate(body):
-        if _is_import_line(stmt):
+    first), but before any of them that uses a helper, and never before the module's
+    docstring and `from __future__` imports (Note [module header])."""
+    start = _header_end(body)
+    last = start - 1
+    for i in range(start, len(body)):
+        if _is_import_line(body[i]):
             last = i
-        elif not isinstance(stmt, (cst.SimpleStatementLine, cst.If, cst.Try)):
+        elif not isinstance(body[i], (cst.SimpleStatementLine, cst.If, cst.Try)):
             break
     if not helpers:
         return last + 1
     uses = re.compile(r"\b(" + "|".join(map(re.escape, helpers)) + r")\b")
-    for i, stmt in enumerate(body[:last + 1]):
-        if not _is_import_line(stmt) and uses.search(cst.Module(body=[stmt]).code):
+    for i in range(start, last + 1):
+        if not _is_import_line(body[i]) and uses.search(cst.Module(body=[body[i]]).code):
             return i
     return last + 1
 

@@ -8,6 +8,21 @@ from typing import Optional
 from xlate.convert import astwalk
 from xlate.convert.context import AMBIGUOUS, GLUON_ROOTS as GLUON, LOCAL, is_mxnet
 
+# MXNet's operator namespaces, each as the one whose rules translate its calls (Note [namespace
+# aliases] in names.py): a value of one of these kinds is the namespace itself (`mx.nd`, the `F`
+# of hybrid_forward, what `getF(x)` returns)
+NAMESPACES = {"mxnet.ndarray": "mxnet.ndarray", "mxnet.symbol": "mxnet.ndarray", "mxnet.numpy": "mxnet.numpy",
+              "mxnet.numpy_extension": "mxnet.numpy_extension"}
+
+
+def namespace_of(kinds: Optional[frozenset]) -> Optional[str]:
+    """The namespace a value of these kinds always is (None: not always one, or two)."""
+    if not kinds or not kinds <= NAMESPACES.keys():
+        return None
+    targets = {NAMESPACES[k] for k in kinds}
+    return targets.pop() if len(targets) == 1 else None
+
+
 # a class deriving from an MXNet initializer is one too (a custom Initializer, MX519): its
 # instances are no torch init function
 INITIALIZER = "mxnet.initializer."
@@ -60,6 +75,13 @@ def _kinds(analysis, key, expr, seen) -> Optional[frozenset]:
     if isinstance(expr, ast.IfExp):
         a, b = kinds_of(analysis, key, expr.body, seen), kinds_of(analysis, key, expr.orelse, seen)
         return a | b if a is not None and b is not None else None
+    if isinstance(expr, ast.BoolOp) and isinstance(expr.op, ast.Or):  # `F or getF(x)`
+        found = [kinds_of(analysis, key, v, seen) for v in expr.values]
+        return frozenset().union(*found) if all(k is not None for k in found) else None
+    if isinstance(expr, (ast.Name, ast.Attribute)) and (dotted := ast_dotted(expr)) is not None:
+        resolved = analysis.resolve(key, dotted)
+        if isinstance(resolved, str) and resolved in NAMESPACES:  # `mx.nd`, hybrid_forward's F
+            return frozenset([resolved])
     if isinstance(expr, ast.Call):
         func = expr.func
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
@@ -106,7 +128,9 @@ def _values(analysis, key, expr) -> list:
         scope = analysis.scopes.get(key)
         while scope is not None and not scope.is_class:
             scope = scope.parent
-        return [(scope.key, v) for v in scope.attrs.get(expr.attr, [])] if scope is not None else []
+        # each value as seen from the method that assigned it (`self.F = F or getF(x)` in __init__)
+        where = analysis.attr_scopes
+        return [(where.get(id(v), scope.key), v) for v in scope.attrs.get(expr.attr, [])] if scope is not None else []
     return []
 
 

@@ -35,7 +35,7 @@ from typing import Optional
 
 from xlate.convert import astwalk
 from xlate.convert.context import AMBIGUOUS, GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext, is_mxnet
-from xlate.convert.kinds import ast_dotted as _dotted, kinds_of
+from xlate.convert.kinds import NAMESPACES as _NAMESPACES, ast_dotted as _dotted, kinds_of, namespace_of
 
 
 # MXNet's re-exports, longest prefix first; each resolves to one canonical spelling.
@@ -183,6 +183,9 @@ class Analysis:
         self.mx_imports: list[tuple[int, str]] = []  # (line, canonical) of every MXNet import
         self.uses_mxnet = False
         self._kinds: dict = {}  # memo of kinds_of (Note [package facts])
+        self.attr_scopes: dict = {}  # id of the value of `self.x = value` -> the key of the method assigning it
+        self.guessed_namespaces: set = set()  # function scopes whose `F` is taken as MXNet's namespace by its name
+        self.namespace_values: set = set()  # (scope key, name): may hold MXNet's namespace, among other values
         _Collector(self).run(tree)
         _nonlocal_homes(self)
         _namespace_aliases(self)
@@ -350,8 +353,9 @@ class Analysis:
                     return kind if kind in ("nd", "mxnp") else self.array_kind
                 if method in ND_METHODS:
                     return self.classify(key, expr.func.value, seen)
-                if self.classify(key, expr.func.value, seen) == "pt":  # what torch values give is torch's
-                    return "pt"
+                receiver = self.classify(key, expr.func.value, seen)
+                if receiver in ("pt", "np"):  # what torch values give is torch's; NumPy's (a Generator's draws) NumPy's
+                    return receiver
             return None
         if isinstance(expr, ast.Attribute) and (expr.attr == "T" or self.classify(key, expr.value, seen) == "pt"):
             return self.classify(key, expr.value, seen)
@@ -373,7 +377,9 @@ class Analysis:
         if isinstance(expr, ast.Compare) and len(expr.comparators) == 1:  # `a < b`: as `a - b`
             expr = ast.BinOp(left=expr.left, op=ast.Sub(), right=expr.comparators[0])
         if isinstance(expr, ast.BinOp):
-            kinds = {self.classify(key, expr.left, seen), self.classify(key, expr.right, seen)}
+            # a Python number takes the other side's kind (`0.5 * X[:, 1]` is NumPy's when X is)
+            sides = [side for side in (expr.left, expr.right) if not self.number(key, side)] or [expr.left]
+            kinds = {self.classify(key, side, seen) for side in sides}
             if _CYCLE in kinds:  # `y = y * 2`: what y's other bindings say, with a number or unknown
                 if kinds <= {_CYCLE, None}:
                     return _CYCLE
@@ -389,6 +395,16 @@ class Analysis:
         """A Python number for sure: a numeric literal, arithmetic on numbers, `int(...)`,
         `len(...)`, or a name only ever assigned those."""
         seen = _seen if _seen is not None else set()
+        if not seen and isinstance(expr, (ast.UnaryOp, ast.BinOp)):  # each link of `a + b + ...` once
+            memo = self._expr_kinds.get(("number", key, id(expr)))
+            if memo is not None and memo[0] is expr:
+                return memo[1]
+            found = self._number(key, expr, seen)
+            self._expr_kinds[("number", key, id(expr))] = (expr, found)
+            return found
+        return self._number(key, expr, seen)
+
+    def _number(self, key: ScopeKey, expr: ast.expr, seen: set) -> bool:
         if isinstance(expr, ast.Constant):
             return isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool)
         if isinstance(expr, ast.UnaryOp):
@@ -673,11 +689,16 @@ class _Collector:
         params = node.args.posonlyargs + node.args.args
         if node.name == "hybrid_forward" and scope.is_class and len(params) >= 2 and self.a.uses_mxnet:
             self._namespace_param(inner, params[1].arg)
-        elif self.hybrid and (scope.gluon or not scope.is_class) \
-                and any(p.arg == "F" for p in params + node.args.kwonlyargs) \
-                and is_mxnet(self.a.scopes[()].imports.get("F", "mxnet")):
-            # a helper hybrid_forward hands its F to (`self.upsample(F, x)`): the same namespace
-            self._namespace_param(inner, "F")
+        elif any(p.arg == "F" for p in params + node.args.kwonlyargs) \
+                and is_mxnet(self.a.scopes[()].imports.get("F", "mxnet")) and "F" not in self.a.scopes[()].other:
+            if self.hybrid and (scope.gluon or not scope.is_class):
+                # a helper hybrid_forward hands its F to (`self.upsample(F, x)`): the same namespace
+                self._namespace_param(inner, "F")
+            elif self.a.uses_mxnet or _calls_through(node, "F"):
+                # Note [F by its name]
+                self._namespace_param(inner, "F")
+                self.a.guessed_namespaces.add(inner.key)
+                self.a.uses_mxnet = True
         if node.name in ("forward", "hybrid_forward") and scope.is_class and scope.gluon:
             # a Gluon block is called with NDArrays: its inputs are arrays unless a default
             # says otherwise (`training=True`); `valid_length=None` is an optional array
@@ -701,7 +722,8 @@ class _Collector:
         scope.imports[name] = canonical(dotted) if is_mxnet(dotted) else dotted
         if course_library(dotted) or course_library(full):  # Note [course libraries]
             self.a.uses_mxnet = True
-        if not self.a.uses_mxnet and any(k.startswith(GLUON_ROOTS) for k in self.a.facts.get(dotted, ())):
+        if not self.a.uses_mxnet and any(k.startswith(GLUON_ROOTS) or k in _NAMESPACES
+                                         for k in self.a.facts.get(dotted, ())):
             # a Gluon block of the tree: `class Lrn(ConvBlock)` is Gluon code (the fact is read
             # only when it can change something: Note [one analysis per file])
             self.a.uses_mxnet = True
@@ -730,6 +752,8 @@ class _Collector:
         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self" \
                 and scope.parent is not None and scope.parent.is_class:
             scope.parent.attrs.setdefault(target.attr, []).append(value)
+            if value is not None:
+                self.a.attr_scopes[id(value)] = scope.key
 
     def _args(self, args: ast.arguments, outer: Scope, inner: Scope) -> None:
         for default in args.defaults + [d for d in args.kw_defaults if d is not None]:
@@ -755,6 +779,30 @@ class _Collector:
                 index = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 # every name in it: `x[target[idx]]` is an array index when `target` is an array
                 scope.index_names.update(n.id for i in index for n in astwalk.walk(i) if isinstance(n, ast.Name))
+
+
+# Note [F by its name]
+# Gluon code names MXNet's operator namespace `F` everywhere, and hands it from hybrid_forward to
+# helpers of every sort: methods of classes that are no blocks (a distribution's `log_prob(self,
+# F, x)`), functions of modules that import nothing of MXNet (`def _attend(F, q, k)` in a
+# utils module), constructors that store it (`self.F = F or getF(x)`). A parameter named `F`,
+# in a module that uses MXNet or whose function calls through it (`F.exp(x)`), is taken as the
+# namespace, unless the module binds `F` itself (`import torch.nn.functional as F`): its calls go
+# through the rules. Where no hybrid_forward of the file hands it out, this is a guess by the
+# name, and the converter says so at the function (MX174, review), so a module of such helpers
+# is never passed through in silence.
+def _calls_through(node: ast.AST, name: str) -> bool:
+    """Whether the function calls `name.<something>(...)` (not inside a nested def or class)."""
+    todo = list(node.body)
+    while todo:
+        sub = todo.pop()
+        if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) \
+                and isinstance(sub.func.value, ast.Name) and sub.func.value.id == name:
+            return True
+        todo.extend(astwalk.children(sub))
+    return False
 
 
 # Note [scopes]
@@ -788,25 +836,29 @@ def _nonlocal_homes(analysis: Analysis) -> None:
 # `import mxnet.ndarray as F`, so its calls go through the rules; the assignment itself becomes
 # `F = None` (MX113), as hybrid_forward's F passed on does. A name bound twice, declared global
 # or nonlocal, or bound at module level (other modules may import it) stays a plain value.
-_NAMESPACES = {"mxnet.ndarray": "mxnet.ndarray", "mxnet.symbol": "mxnet.ndarray", "mxnet.numpy": "mxnet.numpy",
-               "mxnet.numpy_extension": "mxnet.numpy_extension"}
 
 
 def _namespace_aliases(analysis: Analysis) -> None:
     for key, scope in analysis.scopes.items():
-        if not key or scope.is_class or not isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if scope.is_class:
             continue
+        function = key and isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef))
         for name, values in list(scope.values.items()):
-            if len(values) != 1 or not isinstance(values[0], (ast.Name, ast.Attribute)) or name in scope.declared \
-                    or name in scope.imports:
+            if name in scope.imports or not any(isinstance(v, _MAY_BE_NAMESPACE) for v in values):
                 continue
-            dotted = _dotted(values[0])
-            resolved = analysis.resolve(key, dotted) if dotted else None
-            target = _NAMESPACES.get(resolved) if isinstance(resolved, str) else None
-            if target is None:
+            found = [kinds_of(analysis, key, v) if v is not None else None for v in values]
+            # `F = mx.nd`, `F = getF(x)` (a function of the tree returning the namespace), `F = self.F`
+            target = namespace_of(found[0]) if len(values) == 1 else None
+            if target is None or not function or name in scope.declared:
+                if any(k and k & _NAMESPACES.keys() for k in found):  # the namespace or something else
+                    analysis.namespace_values.add((key, name))
                 continue
             scope.other.discard(name)
             scope.values.pop(name)
             scope.imports[name] = target
             scope.aliases.add(name)
+
+
+# what may give MXNet's namespace: a name or attribute, a call, a conditional
+_MAY_BE_NAMESPACE = (ast.Name, ast.Attribute, ast.Call, ast.IfExp, ast.BoolOp)
 

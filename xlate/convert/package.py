@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Optional
 
 from xlate.convert import names
-from xlate.convert.context import GLUON_ROOTS, LOCAL, FileContext
-from xlate.convert.kinds import local_modules, top_level_kinds
+from xlate.convert.context import GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext
+from xlate.convert.kinds import NAMESPACES, local_modules, top_level_kinds
 from xlate.convert.parsing import no_gc
 
 def module_names(root: Path, files: list[Path]) -> dict[Path, tuple[str, bool]]:
@@ -79,7 +79,8 @@ class Share:
     def __init__(self, root: Path, files: list[Path], mine: list[Path], read):
         self.modules = modules = module_names(root, files)
         self.by_module = {name: path for path, (name, _) in modules.items() if name}
-        self.roots = roots = frozenset(name.split(".", 1)[0] for name in self.by_module)
+        self.roots, self.shadows = _roots(root, self.by_module)
+        roots = self.roots
         self.order = {path: i for i, path in enumerate(files)}
         self.analyses, self.read_first, self.data = {}, {}, {}
         self.facts: dict[str, frozenset] = {}
@@ -96,7 +97,8 @@ class Share:
                     continue  # the conversion reports it
                 name, is_package = modules[path]
                 reads = self.read_first[path] = _Reads({})
-                self.analyses[path] = names.Analysis(tree, context=FileContext(name, is_package, roots, reads))
+                self.analyses[path] = names.Analysis(tree, context=FileContext(name, is_package, roots, reads,
+                                                                               self.shadows))
 
     def step(self, updates: dict) -> list:
         """One round: apply the last round's findings (fact key -> kinds), analyse the files
@@ -141,10 +143,34 @@ class Share:
                 mine = {}
                 for m in sorted(m for m in local_modules(analysis) if m in self.by_module):
                     mine.update(by_home.get(m, ()))
-                contexts[path] = context = FileContext(name, is_package, self.roots, mine)
+                contexts[path] = context = FileContext(name, is_package, self.roots, mine, self.shadows)
                 if keep is not None:
                     keep[path] = (self.data[path], _final(analysis, context, self.read_first[path].keys))
         return contexts
+
+
+# Note [a package named mxnet]
+# A library with one subpackage per backend (`nn/mxnet/` beside `nn/pytorch/`), copied without
+# its parents' __init__.py, gives the tree a top-level package named `mxnet`: every `import
+# mxnet` of the tree would resolve to it, and the whole tree would pass through with nothing
+# said. Python resolves `import mxnet` to such a folder only when its parent folder is on
+# sys.path: the tree's own top (the tree is the package, as when converting MXNet's own
+# python/mxnet, or gluoncv). A package named like MXNet's deeper down is a backend subpackage,
+# so `import mxnet` there is MXNet itself, and each file that imports it says so (MX910, review):
+# the choice is a guess.
+def _roots(root: Path, by_module: dict) -> tuple[frozenset, tuple]:
+    """The tree's top-level import names, and the folders of packages named like MXNet's roots
+    that are taken as no top-level name (Note [a package named mxnet])."""
+    top = root.parent if (root / "__init__.py").is_file() else root
+    roots, shadows = set(), []
+    for name, path in by_module.items():
+        head = name.split(".", 1)[0]
+        if head in MX_ROOTS and name == head and path.name == "__init__.py" and path.parent.parent != top:
+            shadows.append(path.parent.relative_to(top).as_posix() if top in path.parents else str(path.parent))
+            continue
+        roots.add(head)
+    shadowed = {s.rsplit("/", 1)[-1] for s in shadows}
+    return frozenset(r for r in roots if r not in shadowed), tuple(sorted(shadows))
 
 
 def merge(found: list[list]) -> dict:
@@ -164,7 +190,8 @@ def merge(found: list[list]) -> dict:
 # ones analysed.
 def _final(analysis, context: FileContext, read_keys: set):
     facts = context.facts
-    if any(any(k.startswith(GLUON_ROOTS) for k in facts.get(key, ())) for key in read_keys):
+    # a fact that says Gluon, or MXNet's namespace (`getF` of another module: Note [namespace aliases])
+    if any(any(k.startswith(GLUON_ROOTS) or k in NAMESPACES for k in facts.get(key, ())) for key in read_keys):
         return names.Analysis(analysis.tree, context=context)
     analysis.context, analysis.facts, analysis._kinds = context, facts, {}
     return analysis

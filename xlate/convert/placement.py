@@ -3,9 +3,11 @@ or imported from the helper module of a converted tree (Note [helper placement])
 
 Note [helper placement]
 A reviewer reads the user's code first, so helpers never stand in front of it without need.
-A single file keeps them (it must run on its own): they go just before the first top-level
-statement that may run one of them while the module is imported, and at the end when none
-does. Defining a function or a class runs no helper unless a decorator, a default, a base or
+A single file written to stdout keeps them (it must run on its own): after the user's code,
+or, when a top-level statement may run one of them while the module is imported, in one block
+after the opening imports, before the user's first statement (never between two of the user's
+statements: the code reads top to bottom as it was written). A single file written with
+`-o FILE` imports them from a `_mx_compat.py` beside it, as a tree's scripts do. Defining a function or a class runs no helper unless a decorator, a default, a base or
 the class body calls one; a call at the top level runs one when it calls a helper or a name this
 file defines (`main()`, `net = build()`), since those may use helpers; calls on imported names
 (`logging.getLogger()`) cannot. A tree gets one helper module, `_mx_compat.py`, where its files
@@ -45,14 +47,13 @@ class HelperImport:
         return [cst.parse_statement(f"if __package__:\n    {relative}\nelse:\n    {absolute}\n")]
 
 
-def inline_position(body: list, start: int) -> int:
-    """The index in `body` (from `start`, after the opening imports) before which pasted
-    helpers must stand: the first statement that may run a helper on import, else the end."""
+def inline_position(body: list, first: int, start: int) -> int:
+    """The index in `body` before which pasted helpers stand: the end, or, when a statement
+    (after the module's docstring and `__future__` imports, `first`) may run a helper on
+    import, `start`, the end of the opening imports, unless one of them runs it sooner."""
     local = _local_names(body)
-    for i in range(start, len(body)):
-        if _runs_helpers(body[i], local):
-            return i
-    return len(body)
+    early = next((i for i in range(first, len(body)) if _runs_helpers(body[i], local)), None)
+    return len(body) if early is None else min(early, start)
 
 
 def _local_names(body: list) -> set:

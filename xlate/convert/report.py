@@ -76,7 +76,8 @@ class Summary:
         return self.converted / self.found if self.found else None
 
 
-def format_text(results: list[FileResult], notes: dict[str, str]) -> str:
+def format_text(results: list[FileResult], notes: dict[str, str], *, helpers: Iterable[str] = ()) -> str:
+    """The report; `helpers`: lines that say where the converted code's helpers went."""
     lines = []
     for r in results:
         lines.extend(d.format() for d in r.diagnostics)
@@ -88,6 +89,7 @@ def format_text(results: list[FileResult], notes: dict[str, str]) -> str:
         f"{s.fixed} fixed, {s.review} to review, {s.manual} manual item{'s' * (s.manual != 1)} left."
     )
     lines.append(f"Convert rate: {rate} of MXNet references.")
+    lines.extend(helpers)
     used = sorted({d.code for r in results for d in r.diagnostics if d.status != "fixed"})
     if used:
         lines.append("")
@@ -99,7 +101,7 @@ def format_text(results: list[FileResult], notes: dict[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def format_json(results: list[FileResult], notes: dict[str, str]) -> str:
+def format_json(results: list[FileResult], notes: dict[str, str], *, helpers: Iterable[str] = ()) -> str:
     s = Summary.of(results)
     used = sorted({d.code for r in results for d in r.diagnostics})
     payload = {
@@ -110,4 +112,7 @@ def format_json(results: list[FileResult], notes: dict[str, str]) -> str:
         "summary": {**asdict(s), "rate": s.rate},
         "notes": {c: notes.get(c, "") for c in used},
     }
+    helpers = list(helpers)
+    if helpers:
+        payload["helpers"] = helpers
     return json.dumps(payload, indent=2) + "\n"

@@ -74,6 +74,11 @@ def render(helpers: set, newline: str) -> str:
 class HelperModuleConflict(Exception):
     """A file named like the helper module exists where one must go, and xlate did not write it."""
 
+    def __init__(self, path: Path):
+        super().__init__(f"{path}: the converted files import their helpers from this file, "
+                         f"but it exists and xlate did not write it; rename it")
+        self.path = path
+
 
 def plan_modules(entries: list[tuple[Path, object]], read) -> dict[Path, str]:
     """Path -> text of every helper module the converted files need. `entries` pairs each
@@ -92,8 +97,7 @@ def plan_modules(entries: list[tuple[Path, object]], read) -> dict[Path, str]:
         if old is not None:
             kept = existing_helpers(old)
             if kept is None:
-                raise HelperModuleConflict(f"{path}: the converted files import their helpers from this file, "
-                                           f"but it exists and xlate did not write it; rename it")
+                raise HelperModuleConflict(path)
             helpers = helpers | kept
         planned[path] = render(helpers, newline)
     return planned

@@ -468,3 +468,44 @@ def _mx_array_transpose(array, *axes):
     if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list, torch.Size))):
         axes = tuple(axes[0]) if axes[0] is not None else ()
     return array.permute(axes if axes else tuple(reversed(range(array.dim()))))
+
+
+class _mx_Operators(type):
+    """MXNet's operator namespace where converted code still reads it (Note [F left] in
+    xlate/convert/transforms/hybrid_forward.py): every attribute is a sub-namespace, and calling
+    one raises with the operator's name, so a line xlate left for a human fails there, loudly,
+    and every other line of the method runs."""
+
+    def __getattr__(cls, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        path = f"{cls.__qualname__}.{name}"
+        return _mx_Operators(name, (), {"__qualname__": path, "__module__": cls.__module__})
+
+    def __call__(cls, *args, **kwargs):
+        raise NotImplementedError(f"MXNet operator `{cls.__qualname__}` has no PyTorch translation: xlate left it "
+                                  "for a human and reported it at this line")
+
+
+class _mx_F(metaclass=_mx_Operators):
+    """MXNet's operator namespace (`F` of hybrid_forward, `mx.nd`) read by code left to translate:
+    its operators raise when called, naming themselves (`_mx_F.contrib.box_nms`)."""
+    __qualname__ = "F"
+
+
+def _mx_copyto(array, other):
+    """`x.copyto(other)` where the converter could not tell what `x` or `other` is: MXNet copies
+    into an array `other` (and returns it), or to a context (a new array even on the device the
+    data is already on, where `x.to(device)` would give `x` itself); a value that is no tensor
+    uses its own copyto."""
+    if not isinstance(array, torch.Tensor):
+        return array.copyto(other)
+    if isinstance(other, torch.Tensor):
+        return other.copy_(array)
+    return array.to(other, copy=True)
+
+
+def _mx_device_of(value, name="context"):
+    """`x.context` / `x.ctx` on a value the converter could not type: a tensor's device (an MXNet
+    array, converted), anything else's own attribute of that name."""
+    return value.device if isinstance(value, torch.Tensor) else getattr(value, name)

@@ -44,6 +44,37 @@ class _ToSelf(cst.CSTTransformer):
         return updated
 
 
+# Note [F left]
+# A hybrid_forward with one operator xlate has no rule for (an int8-only branch, a contrib
+# kernel), or that uses F as a value (`print(F.__name__)`), used to be kept whole: the converted
+# nn.Module then had no forward at all, and every other line of it was dead. The method becomes
+# forward all the same; the reads of F that are left (each reported at its line) read `_mx_F`,
+# a stand-in for MXNet's namespace whose operators raise when called, naming themselves. The
+# lines that need a human fail there, and only when they run.
+class _Rename(cst.CSTTransformer):
+    """Loads of `name` become `new` (an attribute's name and a keyword are no loads)."""
+
+    def __init__(self, name: str, new: str):
+        super().__init__()
+        self.name, self.new = name, new
+        self.skip: set = set()
+
+    def visit_Attribute(self, node):
+        self.skip.add(id(node.attr))
+
+    def visit_Arg(self, node):
+        if node.keyword is not None:
+            self.skip.add(id(node.keyword))
+
+    def visit_Param(self, node):
+        self.skip.add(id(node.name))
+
+    def leave_Name(self, original, updated):
+        if original.value == self.name and id(original) not in self.skip:
+            return updated.with_changes(value=self.new)
+        return updated
+
+
 class _FromKwargs(cst.CSTTransformer):
     """`kwargs['gamma']` / `kwargs.get('gamma')` for a parameter Gluon passes -> `self.gamma`;
     counts every other use of `kwargs`."""
@@ -154,21 +185,26 @@ def transform(site: Site):
     if fn.params.posonly_params or len(params) < 2:
         raise Manual("hybrid_forward without (self, F, ...) parameters")
     me, namespace = params[0].name.value, params[1].name.value
-    if _reads(fn.body, namespace):
-        raise Manual(f"`{namespace}` is still used by code left to translate: translate that first "
-                     f"(until then the method keeps its name and its `{namespace}` parameter)")
+    left_f = ""
+    if _reads(fn.body, namespace):  # Note [F left]
+        fn = fn.with_changes(body=fn.body.visit(_Rename(namespace, site.helper("_mx_F"))))
+        left_f = (f"; `{namespace}` is still read by code left for a human (reported at its lines): "
+                  f"those reads are `_mx_F`, whose operators raise naming themselves when called")
     registered = set(conv.analysis.block_params(cls)) | _layer_params(conv, cls)
     listed = [p for p in params[2:] + list(fn.params.kwonly_params) if p.name.value in registered]
     missing = registered - {p.name.value for p in listed}
     body = fn.body
+    passed_in = []
     if missing and isinstance(fn.params.star_kwarg, cst.Param):
         # `gamma = kwargs['gamma']`: Gluon passes its parameters in **kwargs
         star = fn.params.star_kwarg.name.value
         reader = _FromKwargs(star, missing, params[0].name.value)
         body = body.visit(reader)
-        if reader.other_uses:
-            raise Manual(f"parameters {', '.join(sorted(missing))} arrive through **{star}, which the body also "
-                         f"uses otherwise: read them as `self.<name>` by hand")
+        if reader.other_uses:  # the body passes **kwargs on, say: it gets them as Gluon gave them
+            if not isinstance(body, cst.IndentedBlock):
+                raise Manual(f"parameters {', '.join(sorted(missing))} arrive through **{star} in a one-line "
+                             f"hybrid_forward that uses it otherwise: read them as `self.<name>` by hand")
+            passed_in = [f"{star}.update({', '.join(f'{n}={me}.{n}' for n in sorted(missing))})"]
     names = {p.name.value for p in listed}
     keep = [p for p in params[2:] if p.name.value not in names]
     kwonly = [p for p in fn.params.kwonly_params if p.name.value not in names]
@@ -192,10 +228,14 @@ def transform(site: Site):
             renamed = _bind_first(body.visit(_ToSelf(names - rebound, me)),
                                   [f"{n} = {me}.{n}" for n in sorted(rebound)])
         body = renamed
+    if passed_in:
+        body = _bind_first(body, passed_in)
     moved = f"; {', '.join(sorted(names - rebound))} -> {me}.<name>" if names - rebound else ""
     if rebound:
         moved += f"; {', '.join(sorted(rebound))} (rebound in the body) read once at its top: `<name> = {me}.<name>`"
-    site.fixed(f"`hybrid_forward({me}, {namespace}, ...)` -> `forward({me}, ...)`{moved}")
+    if passed_in:
+        moved += f"; **{passed_in[0].split('.', 1)[0]} gets {', '.join(sorted(missing))} as Gluon passed them (`{passed_in[0]}`)"
+    site.fixed(f"`hybrid_forward({me}, {namespace}, ...)` -> `forward({me}, ...)`{moved}{left_f}")
     return fn.with_changes(name=cst.Name("forward"), params=new_params, body=body)
 
 

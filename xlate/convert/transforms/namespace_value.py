@@ -5,7 +5,7 @@ The callee's `F` parameter resolves to the same namespace (xlate.convert.names),
 calls are translated where it is defined and it no longer needs the namespace; its parameter
 list stays as it is (other callers, in other modules too, pass arguments by position), so the
 argument becomes `None`."""
-from xlate.convert.rulectx import Manual, Site
+from xlate.convert.rulectx import Site
 
 
 def transform(site: Site):
@@ -14,8 +14,13 @@ def transform(site: Site):
                    "the calls made through that name are translated where they are made")
         return site.emit("None")
     if id(site.original) not in site.conv.arguments:
-        raise Manual(f"MXNet's operator namespace `{site.code(site.original)}` used as a value: translate "
-                     "what is done with it by hand")
+        # returned (`getF(x)`), stored (`self.F = F or getF(x)`), printed: every name xlate resolves
+        # to the namespace has its calls translated where they are made; what else reads the value
+        # gets a stand-in whose operators raise naming themselves (Note [F left] in hybrid_forward.py)
+        site.review(f"MXNet's operator namespace `{site.code(site.original)}` used as a value -> `_mx_F`: the "
+                    "calls made through names xlate resolves to it are translated where they are made; an "
+                    "operator called through it elsewhere raises, naming itself")
+        return site.emit(site.helper("_mx_F"))
     site.fixed(f"`{site.code(site.original)}` (MXNet's operator namespace) passed on -> `None`: the callee's "
                "`F.*` calls are translated where it is defined")
     return site.emit("None")
