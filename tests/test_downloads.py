@@ -176,3 +176,15 @@ def test_test_utils_download_matches_mxnet(case, server, sides, tmp_path, monkey
         assert files == {"data.bin": b"old"}
     elif case != "missing-url":
         assert list(files.values()) == [PAYLOAD]
+
+
+def test_data_dir_is_mxnets(monkeypatch, tmp_path):
+    """MX568: `base.data_dir()` is where MXNet keeps models, with and without MXNET_HOME."""
+    from mxsupport import import_mxnet
+    mx = import_mxnet()
+    from xlate.runtime import load
+    helper = load()._mx_data_dir
+    monkeypatch.delenv("MXNET_HOME", raising=False)
+    assert helper() == mx.base.data_dir()
+    monkeypatch.setenv("MXNET_HOME", str(tmp_path))
+    assert helper() == mx.base.data_dir() == str(tmp_path)

@@ -458,3 +458,27 @@ def test_a_backend_subpackage_named_mxnet_does_not_hide_mxnet(tmp_path):
                                           "mxnet/nd.py": "def ones(shape):\n    return [1] * shape[0]\n",
                                           "use.py": "import mxnet\nx = mxnet.ones((2,))\n"})
     assert own["use.py"] == "import mxnet\nx = mxnet.ones((2,))\n"
+
+
+def test_relative_imports_out_of_the_tree_name_the_packages_around_it(tmp_path):
+    # MXNet's own gluon/model_zoo converted alone: `from ..block import HybridBlock` there is MXNet's
+    around = {"mxnet/__init__.py": "", "mxnet/gluon/__init__.py": "",
+              "myproj/__init__.py": "", "myproj/utils.py": "def helper(x):\n    return x\n"}
+    zoo = {"mxnet/gluon/model_zoo/__init__.py": "from .net import Net\n",
+           "mxnet/gluon/model_zoo/net.py": ("from ..block import HybridBlock\nfrom .. import nn\n\n"
+                                            "class Net(HybridBlock):\n    def __init__(self, **kwargs):\n"
+                                            "        super(Net, self).__init__(**kwargs)\n"
+                                            "        self.body = nn.Dense(3, in_units=4)\n"
+                                            "    def hybrid_forward(self, F, x):\n        return F.relu(self.body(x))\n"),
+           "myproj/models/__init__.py": "", "myproj/models/m.py": "from ..utils import helper\ny = helper(1)\n"}
+    for rel, text in {**around, **zoo}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    for tree, out in (("mxnet/gluon/model_zoo", "zoo_pt"), ("myproj/models", "models_pt")):
+        with redirect_stderr(io.StringIO()):
+            main(["convert", str(tmp_path / tree), "-o", str(tmp_path / out), "-j", "1", "--exit-zero"])
+    net = (tmp_path / "zoo_pt/net.py").read_text()
+    assert "class Net(nn.Module):" in net and "def forward(self, x):" in net and "torch.relu(" in net
+    assert "import HybridBlock" not in net and "from .. import" not in net
+    # a package of the user's own around the tree stays the user's
+    assert (tmp_path / "models_pt/m.py").read_text() == "from ..utils import helper\ny = helper(1)\n"

@@ -61,10 +61,12 @@ def _statement(text: str) -> cst.BaseStatement:
 
 
 class _ImportFixer(FastTransformer):
-    def __init__(self, survivors: Counter, enabled: Callable[[str], bool], local_roots: frozenset = frozenset()):
+    def __init__(self, survivors: Counter, enabled: Callable[[str], bool], local_roots: frozenset = frozenset(),
+                 context=None):
         super().__init__()
         self.survivors = survivors
         self.local_roots = local_roots
+        self.context = context  # resolves relative imports that leave the tree (FileContext.beyond)
         self.enabled = enabled
         self.notes: list[tuple] = []
         # Pass nodes standing in for removed imports, by id (kept alive here: a freed node's
@@ -122,6 +124,9 @@ class _ImportFixer(FastTransformer):
     def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
         module = ("." * len(updated.relative)) + names.ident(cst.helpers.get_full_name_for_node(updated.module) or "") \
             if updated.module is not None else None
+        if updated.relative and self.context is not None:
+            beyond = self.context.beyond(len(updated.relative), module.lstrip(".") if module else None)
+            module = beyond or module
         if isinstance(updated.names, cst.ImportStar):
             if module and names.is_mxnet(module) and module.split(".", 1)[0] not in self.local_roots:
                 self.notes.append((original, "MX003", "manual",
@@ -185,7 +190,7 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
     the `helpers` the rewrites called, with the helpers they call, or import them from the
     tree's helper module (Note [helper placement] in xlate/convert/placement.py), all but the
     `unnamed` ones, which the code does not name (see `unnamed_helpers`)."""
-    fixer = _ImportFixer(survivors, enabled, analysis.context.local_roots)
+    fixer = _ImportFixer(survivors, enabled, analysis.context.local_roots, analysis.context)
     fixed = module.visit(fixer)
     root = analysis.scopes[()]
     uses = set(torch_uses)

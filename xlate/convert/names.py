@@ -612,7 +612,10 @@ class _Collector:
                         self._import(scope, head, local(head), node.lineno, full=local(alias.name))
             elif isinstance(node, ast.ImportFrom):
                 module = "." * node.level + (node.module or "")
-                if node.level:  # the tree's own code, named absolutely when the tree is known
+                beyond = self.a.context.beyond(node.level, node.module) if node.level else None
+                if beyond:  # out of the tree into the packages around it (MXNet's own model_zoo)
+                    module = self.a.context.localize(beyond)
+                elif node.level:  # the tree's own code, named absolutely when the tree is known
                     absolute = self.a.context.absolute(node.level, node.module)
                     module = LOCAL + absolute if absolute else module
                 else:

@@ -45,6 +45,18 @@ def module_names(root: Path, files: list[Path]) -> dict[Path, tuple[str, bool]]:
     return out
 
 
+def outer_packages(root: Path) -> str:
+    """The packages on disk around the tree's top (`mxnet.gluon` for a tree of MXNet's
+    gluon/model_zoo): where its relative imports that climb out of the tree lead."""
+    root = root.resolve()
+    top = root.parent if (root / "__init__.py").is_file() else root
+    chain: list = []
+    while (top / "__init__.py").is_file() and top.parent != top and top.name.isidentifier():
+        chain.insert(0, top.name)
+        top = top.parent
+    return ".".join(chain)
+
+
 def tree_contexts(root: Path, files: list[Path], read, *, keep: Optional[dict] = None) -> dict[Path, FileContext]:
     """A FileContext for every file of the tree under `root`; `read(path)` gives its bytes (or
     text, or None when it cannot be read: the conversion reports that).
@@ -80,6 +92,7 @@ class Share:
         self.modules = modules = module_names(root, files)
         self.by_module = {name: path for path, (name, _) in modules.items() if name}
         self.roots, self.shadows = _roots(root, self.by_module)
+        self.outer = outer_packages(root)
         roots = self.roots
         self.order = {path: i for i, path in enumerate(files)}
         self.analyses, self.read_first, self.data = {}, {}, {}
@@ -98,7 +111,7 @@ class Share:
                 name, is_package = modules[path]
                 reads = self.read_first[path] = _Reads({})
                 self.analyses[path] = names.Analysis(tree, context=FileContext(name, is_package, roots, reads,
-                                                                               self.shadows))
+                                                                               self.shadows, self.outer))
 
     def step(self, updates: dict) -> list:
         """One round: apply the last round's findings (fact key -> kinds), analyse the files
@@ -143,7 +156,8 @@ class Share:
                 mine = {}
                 for m in sorted(m for m in local_modules(analysis) if m in self.by_module):
                     mine.update(by_home.get(m, ()))
-                contexts[path] = context = FileContext(name, is_package, self.roots, mine, self.shadows)
+                contexts[path] = context = FileContext(name, is_package, self.roots, mine, self.shadows,
+                                                       self.outer)
                 if keep is not None:
                     keep[path] = (self.data[path], _final(analysis, context, self.read_first[path].keys))
         return contexts
