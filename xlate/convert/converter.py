@@ -15,6 +15,7 @@ from xlate.convert.leftovers import Leftovers, array_name, is_array
 from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Manual, Site, Skip, bind, node_literal,
                                    unknown_receiver)
 from xlate.convert.statements import Statements
+from xlate.convert.types import TypePositions
 from xlate.convert.transforms import grad_update
 from xlate.convert.visiting import FastTransformer
 from xlate.runtime import sources as helper_sources
@@ -41,7 +42,7 @@ def _dotted(node: cst.BaseExpression, heads: Optional[frozenset] = None) -> Opti
     return None
 
 
-class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, FastTransformer):
+class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, TypePositions, FastTransformer):
     def __init__(self, module: cst.Module, analysis: names.Analysis, rules: RuleSet, *, long_names: frozenset,
                  options: Optional[dict] = None):
         super().__init__()
@@ -310,6 +311,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
     def visit_Call(self, node: cst.Call) -> None:
         self.call_funcs.add(id(node.func))
         self.arguments.update(id(a.value) for a in node.args)
+        self.note_type_call(node)
         if isinstance(node.func, cst.Name) and node.func.value in ("isinstance", "issubclass") \
                 and len(node.args) == 2:
             tested = node.args[1].value
@@ -360,6 +362,11 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
             return self._ambiguous(original, updated, head)
         if not names.is_mxnet(resolved):
             return updated
+        if self.type_position(original) is not None and not (
+                id(original) in self.type_tests and resolved in self.rules.classes):
+            typed = self.type_reference(original, updated, head, resolved)
+            if typed is not None:
+                return typed
         rule = self.rules.references.get(resolved)
         if rule is None and resolved in self.rules.classes:
             return self._class_value(original, updated, head, resolved)
