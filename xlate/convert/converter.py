@@ -16,7 +16,7 @@ from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Ma
                                    unknown_receiver)
 from xlate.convert.statements import Statements
 from xlate.convert.types import TypePositions
-from xlate.convert.transforms import grad_update
+from xlate.convert.transforms import base_call, grad_update
 from xlate.convert.visiting import FastTransformer
 from xlate.runtime import sources as helper_sources
 
@@ -424,7 +424,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             if resolved is names.AMBIGUOUS:
                 return self._ambiguous(original, updated, head)
             if resolved is not None and names.is_mxnet(resolved):
-                rule = self.rules.calls.get(resolved)
+                rule = self.rules.calls.get(resolved) or base_call.base_rule(self.rules, resolved)
                 if rule is None:
                     return self._no_rule(original, updated, head, resolved)
                 site = Site(self, rule, original, updated, matched=resolved, receiver_kind="nd")
