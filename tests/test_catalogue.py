@@ -26,7 +26,7 @@ def test_example(rule: Rule, i: int, example: Example):
               if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name in sources()}
     assert all(text == sources()[name] for name, text in pasted.items())
     codes = {d.code for d in result.diagnostics}
-    if rule.kind in ("call", "reference", "assign", "def"):
+    if rule.kind in ("call", "reference", "assign", "def", "type"):
         assert rule.code in codes, f"{rule.code} did not report itself on its own example"
     if rule.kind == "report" and rule.applicability == "review":  # a rewrite it says is a guess
         assert any(d.code == rule.code and d.status == "review" for d in result.diagnostics)

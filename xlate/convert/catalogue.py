@@ -18,7 +18,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 APPLICABILITIES = ("safe", "review", "manual")
-KINDS = ("call", "reference", "assign", "def", "operator", "import", "report")
+KINDS = ("call", "reference", "assign", "def", "operator", "type", "import", "report")
 CODE_RE = re.compile(r"^MX\d{3}$")
 # Codes of rules that were removed; a code is never reused, so these stay refused.
 RETIRED = {
@@ -37,6 +37,11 @@ FAMILIES = {
     7: "numpy dialect: mx.np / mx.npx",
     9: "report only",
 }
+
+
+# kinds whose rules match names; a "type" rule matches an MXNet class where it stands as a type
+# (an annotation, isinstance's classes, an except clause: Note [type positions] in types.py)
+_MATCHING = ("call", "reference", "assign", "def", "operator", "type")
 
 
 class CatalogueError(ValueError):
@@ -198,9 +203,9 @@ def validate(rules: tuple[Rule, ...]) -> list[str]:
             problems.append(f"{where}: no before/after example")
         if r.applicability != "safe" and not r.notes:
             problems.append(f"{where}: a {r.applicability} rule needs notes")
-        if r.kind in ("call", "reference", "assign", "def", "operator") and not r.matches:
+        if r.kind in _MATCHING and not r.matches:
             problems.append(f"{where}: matches nothing")
-        if r.kind in ("call", "reference", "assign", "def", "operator") and not (r.target or r.transform) \
+        if r.kind in _MATCHING and not (r.target or r.transform) \
                 and r.applicability != "manual":
             problems.append(f"{where}: needs a target or a transform")
         if (r.runtime or r.instance_of) and r.kind != "call":
@@ -216,7 +221,7 @@ def validate(rules: tuple[Rule, ...]) -> list[str]:
                 problems.append(f"{where}: parameter {p.name} is not in the signature")
     claimed: dict[tuple, str] = {}  # one rule per (kind, matched name): a second would be shadowed
     for r in rules:
-        for m in r.matches if r.kind in ("call", "reference", "assign", "def", "operator") else ():
+        for m in r.matches if r.kind in _MATCHING else ():
             other = claimed.setdefault((r.kind, m), r.code)
             if other != r.code:
                 problems.append(f"{r.family_file}: {r.code}: {r.kind} `{m}` is already matched by {other}")
@@ -258,7 +263,8 @@ class RuleSet:
     assignments to an attribute (`p.grad_req = 'null'`), keyed `.grad_req`; `defs` the rules for
     methods of Gluon classes, keyed by the method's name (`hybrid_forward`); `classes` the
     call rules of Gluon classes with a Gluon-signature helper, for the class used as a value;
-    `operators` the rules for Python operators on arrays, keyed by the operator (`==`).
+    `operators` the rules for Python operators on arrays, keyed by the operator (`==`); `types`
+    the rules for an MXNet class where it stands as a type (Note [type positions]).
     """
 
     def __init__(self, rules: Iterable[Rule], enabled: Callable[[str], bool]):
@@ -268,11 +274,12 @@ class RuleSet:
         self.defs: dict[str, Rule] = {}
         self.classes: dict[str, Rule] = {}
         self.operators: dict[str, Rule] = {}
+        self.types: dict[str, Rule] = {}
         self.all = {r.code: r for r in rules}
         self.enabled = enabled
         for r in rules:
             index = {"call": self.calls, "reference": self.references, "assign": self.assigns,
-                     "def": self.defs, "operator": self.operators}.get(r.kind)
+                     "def": self.defs, "operator": self.operators, "type": self.types}.get(r.kind)
             if index is not None:
                 for m in r.matches:
                     index[m] = r

@@ -15,7 +15,8 @@ from xlate.convert.leftovers import Leftovers, array_name, is_array
 from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Manual, Site, Skip, bind, node_literal,
                                    unknown_receiver)
 from xlate.convert.statements import Statements
-from xlate.convert.transforms import grad_update, param_grad_req
+from xlate.convert.types import TypePositions
+from xlate.convert.transforms import base_call, grad_update, param_grad_req
 from xlate.convert.visiting import FastTransformer
 from xlate.runtime import sources as helper_sources
 
@@ -58,7 +59,7 @@ def _chain(node: cst.BaseExpression, memo: dict) -> Optional[str]:
     return dotted
 
 
-class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, FastTransformer):
+class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, TypePositions, FastTransformer):
     def __init__(self, module: cst.Module, analysis: names.Analysis, rules: RuleSet, *, long_names: frozenset,
                  options: Optional[dict] = None):
         super().__init__()
@@ -346,6 +347,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
     def visit_Call(self, node: cst.Call) -> None:
         self.call_funcs.add(id(node.func))
         self.arguments.update(id(a.value) for a in node.args)
+        self.note_type_call(node)
         if isinstance(node.func, cst.Name) and node.func.value in ("isinstance", "issubclass") \
                 and len(node.args) == 2:
             tested = node.args[1].value
@@ -430,6 +432,11 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
             return self._ambiguous(original, updated, head)
         if not names.is_mxnet(resolved):
             return updated
+        if self.type_position(original) is not None and not (
+                id(original) in self.type_tests and resolved in self.rules.classes):
+            typed = self.type_reference(original, updated, head, resolved)
+            if typed is not None:
+                return typed
         rule = self.rules.references.get(resolved)
         if rule is None and resolved in self.rules.classes:
             return self._class_value(original, updated, head, resolved)
@@ -487,7 +494,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Fas
             if resolved is names.AMBIGUOUS:
                 return self._ambiguous(original, updated, head)
             if resolved is not None and names.is_mxnet(resolved):
-                rule = self.rules.calls.get(resolved)
+                rule = self.rules.calls.get(resolved) or base_call.base_rule(self.rules, resolved)
                 if rule is None:
                     return self._no_rule(original, updated, head, resolved)
                 site = Site(self, rule, original, updated, matched=resolved, receiver_kind="nd")

@@ -564,6 +564,8 @@ class _Collector:
                     dotted.add(n.id)
             elif isinstance(n, ast.FunctionDef) and n.name == "hybrid_forward":
                 self.hybrid = True
+            if isinstance(n, (ast.Name, ast.Attribute)) and getattr(n, "attr", getattr(n, "id", "")) == "HybridLambda":
+                self.hybrid = True  # its function takes F first, as hybrid_forward does
         self.a._np_names = dotted - inner
         root = Scope((), None)
         self.a.scopes[()] = root
@@ -713,6 +715,11 @@ class _Collector:
             if node.args.vararg is not None:
                 inner.values[node.args.vararg.arg] = [ARRAY_ARGUMENT]
 
+    def _hybrid_lambda(self, func: ast.expr, scope: Scope) -> bool:
+        dotted = _dotted(func)
+        return dotted is not None and dotted.rsplit(".", 1)[-1] == "HybridLambda" \
+            and self.a.resolve(scope.key, dotted) == "mxnet.gluon.nn.HybridLambda"
+
     @staticmethod
     def _namespace_param(inner: Scope, name: str) -> None:
         inner.other.discard(name)
@@ -768,12 +775,21 @@ class _Collector:
 
     def _expr(self, expr: ast.expr, scope: Scope) -> None:
         # Bindings inside expressions: walrus, lambda parameters, comprehension targets.
+        hybrid = set()  # `HybridLambda(lambda F, x: F.relu(x))`: the lambda's F is MXNet's namespace
         for node in astwalk.walk(expr):
             if isinstance(node, ast.NamedExpr):
                 self._target(node.target, scope, node.value)
             elif isinstance(node, ast.Lambda):
-                for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs:
-                    self._bind(scope, a.arg, None)
+                params = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+                for i, a in enumerate(params):
+                    if i == 0 and id(node) in hybrid and a.arg not in scope.other:
+                        scope.imports.setdefault(a.arg, "mxnet.ndarray")
+                        scope.mx_params.add(a.arg)
+                    else:
+                        self._bind(scope, a.arg, None)
+            elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Lambda) \
+                    and self._hybrid_lambda(node.func, scope):
+                hybrid.add(id(node.args[0]))
             elif isinstance(node, ast.comprehension):
                 self._target(node.target, scope, None)
             elif isinstance(node, ast.Attribute) and node.attr == "grad" and isinstance(node.value, ast.Name):

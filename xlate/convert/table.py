@@ -105,7 +105,7 @@ def apply(site: Site) -> cst.BaseExpression:
             elif value is not None and (param is None or param.to is not None):
                 raise Manual(f"argument `{p}` has no PyTorch mapping")
         return site.emit(target.replace("{name}", site.matched.rsplit(".", 1)[-1]), **holes)
-    if site.rule.kind == "reference":
+    if site.rule.kind in ("reference", "type"):
         return site.emit(target.replace("{name}", site.matched.rsplit(".", 1)[-1]))
     args = mapped_args(site)
     func = site.emit(target.replace("{name}", site.matched.rsplit(".", 1)[-1]))

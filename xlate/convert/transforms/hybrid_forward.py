@@ -179,8 +179,8 @@ def transform(site: Site):
     fn: cst.FunctionDef = site.node
     conv = site.conv
     cls = conv.analysis.gluon_class(conv.scopes[-1])
-    if "forward" in cls.values:
-        raise Manual("the class defines both `forward` and `hybrid_forward`: merge them by hand")
+    # Note [explicit base calls]: beside a forward of the class's own, it keeps its name
+    name = "hybrid_forward" if "forward" in cls.values else "forward"
     params = list(fn.params.params)
     if fn.params.posonly_params or len(params) < 2:
         raise Manual("hybrid_forward without (self, F, ...) parameters")
@@ -235,8 +235,8 @@ def transform(site: Site):
         moved += f"; {', '.join(sorted(rebound))} (rebound in the body) read once at its top: `<name> = {me}.<name>`"
     if passed_in:
         moved += f"; **{passed_in[0].split('.', 1)[0]} gets {', '.join(sorted(missing))} as Gluon passed them (`{passed_in[0]}`)"
-    site.fixed(f"`hybrid_forward({me}, {namespace}, ...)` -> `forward({me}, ...)`{moved}{left_f}")
-    return fn.with_changes(name=cst.Name("forward"), params=new_params, body=body)
+    site.fixed(f"`hybrid_forward({me}, {namespace}, ...)` -> `{name}({me}, ...)`{moved}{left_f}")
+    return fn.with_changes(name=cst.Name(name), params=new_params, body=body)
 
 
 def _bind_first(body: cst.IndentedBlock, lines: list[str]) -> cst.IndentedBlock:

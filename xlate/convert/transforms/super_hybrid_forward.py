@@ -19,5 +19,10 @@ def transform(site: Site):
     rest = args[1:]
     if rest:
         rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    cls = conv.analysis.gluon_class(conv.scopes[-1])
+    if is_self and "forward" in cls.values and "hybrid_forward" in cls.values:
+        # Note [explicit base calls]: beside the class's forward, hybrid_forward keeps its name
+        site.fixed("`self.hybrid_forward(F, ...)` -> `self.hybrid_forward(...)` (the class's forward is its own)")
+        return call.with_changes(args=rest)
     site.fixed("`hybrid_forward(F, ...)` of a Gluon block -> `forward(...)`")
     return call.with_changes(func=call.func.with_changes(attr=cst.Name("forward")), args=rest)

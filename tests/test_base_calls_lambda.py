@@ -1,0 +1,138 @@
+"""Explicit base-class calls (MX151, MX152) and HybridLambda/Lambda (MX108), converted and run
+against live MXNet: random non-zero inputs and random weights copied across."""
+import numpy as onp
+import pytest
+
+from mxsupport import import_mxnet, import_torch
+
+mx = import_mxnet()
+torch = import_torch()
+
+from xlate.convert.engine import convert_source  # noqa: E402
+
+pytestmark = pytest.mark.mxnet
+
+
+def _both(source: str):
+    result = convert_source(source)
+    assert "mxnet" not in result.output, result.output
+    assert not [d for d in result.diagnostics if d.status == "manual"], result.diagnostics
+    mx_ns, pt_ns = {}, {"__name__": "converted"}
+    exec(compile(source, "<mxnet>", "exec"), mx_ns)
+    exec(compile(result.output, "<converted>", "exec"), pt_ns)
+    return mx_ns, pt_ns
+
+
+BASE_CALLS = '''
+import mxnet as mx
+from mxnet import gluon
+from mxnet.gluon import nn
+from mxnet.gluon.nn import HybridBlock
+
+class Gate(HybridBlock):
+    def __init__(self, **kwargs):
+        HybridBlock.__init__(self, **kwargs)
+        with self.name_scope():
+            self.w = self.params.get('w', shape=(4,))
+    def forward(self, x):
+        self.seen = x.shape[0]
+        return HybridBlock.forward(self, x)
+    def hybrid_forward(self, F, x, w):
+        return F.broadcast_mul(F.tanh(x), w)
+
+class Shift(nn.HybridBlock):
+    def __init__(self, prefix=None, params=None):
+        nn.HybridBlock.__init__(self, prefix=prefix, params=params)
+    def forward(self, x):
+        return super(Shift, self).forward(x) - 0.5
+    def hybrid_forward(self, F, x):
+        return F.sigmoid(x) * 3
+
+class Twice(nn.Dense):
+    def __init__(self, units, **kwargs):
+        nn.Dense.__init__(self, units, **kwargs)
+    def hybrid_forward(self, F, x, weight, bias=None):
+        return nn.Dense.hybrid_forward(self, F, x, weight, bias) * 2
+
+class Net(gluon.Block):
+    def __init__(self, **kwargs):
+        gluon.Block.__init__(self, **kwargs)
+        self.gate = Gate()
+        self.shift = Shift()
+        self.dense = Twice(3, in_units=4, activation='relu')
+    def forward(self, x):
+        return self.dense(self.shift(self.gate(x)))
+'''
+
+
+def test_explicit_base_calls_match_mxnet():
+    mx_ns, pt_ns = _both(BASE_CALLS)
+    rng = onp.random.default_rng(0)
+    w, weight, bias = rng.normal(size=4), rng.normal(size=(3, 4)), rng.normal(size=3)
+    x = rng.uniform(0.2, 1.5, size=(5, 4)) * rng.choice([-1, 1], size=(5, 4))
+    net = mx_ns["Net"]()
+    net.initialize()
+    net.gate.w.set_data(mx.nd.array(w))
+    net.dense.weight.set_data(mx.nd.array(weight))
+    net.dense.bias.set_data(mx.nd.array(bias))
+    expected = net(mx.nd.array(x)).asnumpy()
+    model = pt_ns["Net"]()
+    with torch.no_grad():
+        model.gate.w.copy_(torch.tensor(w))
+        model.dense.weight.copy_(torch.tensor(weight))
+        model.dense.bias.copy_(torch.tensor(bias))
+    actual = model(torch.tensor(x, dtype=torch.float32)).detach().numpy()
+    assert model.gate.seen == 5 and isinstance(model, torch.nn.Module)
+    assert onp.abs(expected).max() > 0
+    onp.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_init_calls_name_the_translated_base():
+    out = convert_source(BASE_CALLS).output
+    assert "nn.Module.__init__(self)" in out and "_mx_Dense.__init__(self, units, **kwargs)" in out
+    assert "self.hybrid_forward(x)" in out and "_mx_Dense.forward(self, x) * 2" in out
+
+
+LAMBDAS = '''
+from mxnet import nd
+from mxnet.gluon import nn
+
+def act(F, x):
+    return F.relu(x) * 2 + F.sigmoid(x)
+
+p, d = 3, 2
+nets = {}
+for key, block in [
+        ("reshape", nn.HybridLambda(lambda F, o: F.reshape(o, (-1, p, d)))),
+        ("relu2", nn.HybridLambda(lambda F, x: F.relu(x) * 2)),
+        ("named", nn.HybridLambda(act)),
+        ("tanh", nn.HybridLambda('tanh')),
+        ("softmax", nn.Lambda('softmax')),
+        ("log_softmax", nn.HybridLambda('log_softmax')),
+        ("sumsq", nn.HybridLambda(lambda F, x: F.sum(F.square(x), axis=-1))),
+        ("plain", nn.Lambda(lambda x: nd.flip(x, axis=1)))]:
+    net = nn.Sequential()
+    net.add(nn.Dense(6, in_units=4))
+    net.add(block)
+    nets[key] = net
+'''
+
+
+@pytest.mark.parametrize("key", ["reshape", "relu2", "named", "tanh", "softmax", "log_softmax", "sumsq", "plain"])
+def test_hybrid_lambdas_match_mxnet(key):
+    mx_ns, pt_ns = _both(LAMBDAS)
+    rng = onp.random.default_rng(1)
+    weight, bias = rng.normal(size=(6, 4)), rng.normal(size=6)
+    x = rng.uniform(0.2, 1.5, size=(2, 4)) * rng.choice([-1, 1], size=(2, 4))
+    net = mx_ns["nets"][key]
+    net.initialize()
+    net[0].weight.set_data(mx.nd.array(weight))
+    net[0].bias.set_data(mx.nd.array(bias))
+    expected = net(mx.nd.array(x)).asnumpy()
+    model = pt_ns["nets"][key]
+    with torch.no_grad():
+        model[0].weight.copy_(torch.tensor(weight))
+        model[0].bias.copy_(torch.tensor(bias))
+    actual = model(torch.tensor(x, dtype=torch.float32)).detach().numpy()
+    assert actual.shape == expected.shape and onp.abs(expected).max() > 0
+    onp.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-6)

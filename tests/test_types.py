@@ -1,0 +1,156 @@
+"""MXNet classes standing as types (Note [type positions] in xlate/convert/types.py): wherever a
+class stands as a type, the translation is the torch class, which the converted module can use
+at import (singledispatch, dataclass fields read with get_type_hints, except clauses)."""
+import ast
+import typing
+
+import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from torch import nn
+
+from xlate.convert.engine import convert_source
+
+PROFILE = dict(derandomize=True, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+HEADER = "import functools\nimport typing\nfrom dataclasses import dataclass\nfrom typing import List, Optional, Union\n"
+
+
+def _run(source: str) -> tuple[dict, object]:
+    result = convert_source(source)
+    namespace: dict = {"__name__": "converted"}
+    exec(compile(result.output, "<converted>", "exec"), namespace)
+    return namespace, result
+
+
+def test_singledispatch_and_dataclass_fields_take_the_torch_classes():
+    namespace, result = _run(HEADER + '''import mxnet as mx
+from mxnet import gluon, nd
+
+@functools.singledispatch
+def encode(value):
+    return "other"
+
+@encode.register(mx.Context)
+def _(value):
+    return "device"
+
+@encode.register(nd.NDArray)
+def _(value):
+    return "array"
+
+@dataclass
+class Config:
+    ctx: mx.Context
+    data: Optional[mx.nd.NDArray] = None
+    blocks: List[mx.gluon.Block] = None
+    error: typing.Type[mx.base.MXNetError] = None
+
+Tensor = Union[mx.nd.NDArray, mx.sym.Symbol]
+
+def forward(data: "mx.sym.Symbol", ctx: mx.Context = None) -> mx.sym.Symbol:
+    return data
+''')
+    assert "mxnet" not in result.output and "_mx_Context" not in result.output
+    assert namespace["encode"](torch.device("cpu")) == "device"
+    assert namespace["encode"](torch.ones(2)) == "array"
+    hints = typing.get_type_hints(namespace["Config"])
+    assert hints["ctx"] is torch.device
+    assert hints["data"] == typing.Optional[torch.Tensor] and hints["blocks"] == typing.List[nn.Module]
+    assert hints["error"] == typing.Type[RuntimeError]
+    assert namespace["Tensor"] is torch.Tensor
+    assert typing.get_type_hints(namespace["forward"]) == {"data": torch.Tensor, "ctx": torch.device,
+                                                           "return": torch.Tensor}
+    assert not [d for d in result.diagnostics if d.status == "manual"]
+
+
+def test_symbol_tested_at_run_time_is_left_and_reported():
+    result = convert_source("import mxnet as mx\ndef f(x):\n    return isinstance(x, mx.sym.Symbol)\n")
+    assert "mx.sym.Symbol" in result.output and "import mxnet" in result.output
+    assert any(d.status == "manual" and d.line == 3 for d in result.diagnostics)
+
+
+def test_a_type_with_no_torch_class_is_reported_at_its_line():
+    result = convert_source("import mxnet as mx\n\ndef batches(it: mx.io.DataIter):\n    return list(it)\n")
+    assert ("MX906", 3) in [(d.code, d.line) for d in result.diagnostics if d.status == "manual"]
+
+
+# (canonical dotted name, the torch class it stands for)
+CLASSES = [
+    ("mxnet.Context", torch.device), ("mxnet.context.Context", torch.device),
+    ("mxnet.nd.NDArray", torch.Tensor), ("mxnet.ndarray.NDArray", torch.Tensor),
+    ("mxnet.nd.ndarray.NDArray", torch.Tensor), ("mxnet.gluon.Block", nn.Module),
+    ("mxnet.gluon.HybridBlock", nn.Module), ("mxnet.gluon.nn.HybridBlock", nn.Module),
+    ("mxnet.gluon.Parameter", nn.Parameter), ("mxnet.gluon.parameter.Parameter", nn.Parameter),
+    ("mxnet.gluon.ParameterDict", dict), ("mxnet.base.MXNetError", RuntimeError),
+    ("mxnet.gluon.nn.Dense", nn.Linear), ("mxnet.gluon.nn.Conv2D", nn.Conv2d),
+]
+GRAPH = [("mxnet.sym.Symbol", torch.Tensor), ("mxnet.symbol.Symbol", torch.Tensor)]  # static positions only
+
+# a position: its template (T stands for the class), and where its type expression is in the output
+STATIC = {
+    "parameter": ("def probe(x: T):\n    return x\n", lambda t: _first(t, ast.arg).annotation),
+    "return": ("def probe() -> T:\n    pass\n", lambda t: _first(t, ast.FunctionDef).returns),
+    "optional": ("def probe(x: Optional[T] = None):\n    return x\n", lambda t: _first(t, ast.arg).annotation.slice),
+    "list": ("def probe(x: List[T]):\n    return x\n", lambda t: _first(t, ast.arg).annotation.slice),
+    "field": ("@dataclass\nclass Probe:\n    x: T = None\n", lambda t: _first(t, ast.AnnAssign).annotation),
+    "alias": ("Probe = Union[T, int]\n", lambda t: _first(t, ast.Assign).value.slice.elts[0]),
+    "string": ('def probe(x: "T"):\n    return x\n',
+               lambda t: ast.parse(_first(t, ast.arg).annotation.value, mode="eval").body),
+    "cast": ("def probe(v):\n    return typing.cast(T, v)\n", lambda t: _call(t, "cast").args[0]),
+}
+TEST = {
+    "isinstance": ("def probe(v):\n    return isinstance(v, T)\n", lambda t: _call(t, "isinstance").args[1]),
+    "isinstance-tuple": ("def probe(v):\n    return isinstance(v, (T, str))\n",
+                         lambda t: _call(t, "isinstance").args[1].elts[0]),
+    "issubclass": ("def probe(c):\n    return issubclass(c, T)\n", lambda t: _call(t, "issubclass").args[1]),
+    "register": ("@functools.singledispatch\ndef probe(v):\n    return 0\n\n@probe.register(T)\ndef _(v):\n    return 1\n",
+                 lambda t: _call(t, "register").args[0]),
+    "except": ("def probe(f):\n    try:\n        return f()\n    except (T, KeyError):\n        return None\n",
+               lambda t: _first(t, ast.ExceptHandler).type.elts[0]),
+}
+
+
+def _first(tree, kind):
+    return next(n for n in ast.walk(tree) if isinstance(n, kind))
+
+
+def _call(tree, name):
+    return next(n for n in ast.walk(tree) if isinstance(n, ast.Call)
+                and getattr(n.func, "attr", getattr(n.func, "id", None)) == name)
+
+
+@st.composite
+def spelled(draw, dotted: str):
+    """`import mxnet as A` and `A.x.y.C`, or `from mxnet.x import y` and `y.C`: any split of the path."""
+    parts = dotted.split(".")
+    cut = draw(st.integers(1, len(parts) - 1))
+    if cut == 1:
+        alias = draw(st.sampled_from(["mx", "mxnet", "mxn"]))
+        imp = "import mxnet" if alias == "mxnet" else f"import mxnet as {alias}"
+        return imp, ".".join([alias] + parts[1:])
+    name = parts[cut - 1]
+    alias = draw(st.sampled_from([name, "_" + name.lower()]))
+    imp = f"from {'.'.join(parts[:cut - 1])} import {name}" + ("" if alias == name else f" as {alias}")
+    return imp, ".".join([alias] + parts[cut:])
+
+
+@st.composite
+def cases(draw):
+    graph = draw(st.booleans())
+    dotted, expected = draw(st.sampled_from(GRAPH if graph else CLASSES))
+    positions = STATIC if graph else {**STATIC, **TEST}
+    where = draw(st.sampled_from(sorted(positions)))
+    imp, name = draw(spelled(dotted))
+    template, locate = positions[where]
+    return HEADER + imp + "\n" + template.replace("T", name), locate, expected
+
+
+@settings(max_examples=150, **PROFILE)
+@given(cases())
+def test_every_type_position_takes_the_torch_class(case):
+    source, locate, expected = case
+    namespace, result = _run(source)
+    assert "mxnet" not in result.output, result.output
+    assert not [d for d in result.diagnostics if d.status == "manual"], result.diagnostics
+    found = eval(compile(ast.Expression(locate(ast.parse(result.output))), "<type>", "eval"), namespace)
+    assert found is expected, result.output

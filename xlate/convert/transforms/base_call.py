@@ -1,0 +1,118 @@
+"""`Base.__init__(self, ...)`, `Base.forward(self, x)`, `Base.hybrid_forward(self, F, x, w, b)` with a
+Gluon class as `Base`, and `super().forward(x)` in a block defining both forward and hybrid_forward.
+
+Note [explicit base calls]
+The class statement's Gluon base became a torch class (Block/HybridBlock `nn.Module`, Sequential
+`nn.Sequential`, a layer its Gluon-signature helper `_mx_Dense`), so an explicit call must name
+the same class. `Block.__init__` takes only naming arguments (prefix, params), dropped as MX101
+drops them; a helper takes Gluon's own arguments, so a layer's call keeps them. Gluon's
+`HybridBlock.forward(self, x)` calls `self.hybrid_forward(F, x, **params)`: in a class that
+defines both methods, hybrid_forward keeps its name (without F, its parameters read as
+`self.<name>`, MX103), so that is `self.hybrid_forward(x)`. A layer's
+`Dense.hybrid_forward(self, F, x, weight, bias)` with its own parameters passed on is the
+helper's `forward(self, x)`, which reads them from `self`.
+"""
+import libcst as cst
+
+from xlate.convert.rulectx import Manual, Site, Skip
+from xlate.convert.transforms.block_init import NAMING_ONLY
+from xlate.convert.transforms.hybrid_forward import _LAYER_PARAMS
+
+METHODS = ("__init__", "forward", "hybrid_forward")
+_SEQUENTIAL = ("mxnet.gluon.nn.Sequential", "mxnet.gluon.nn.HybridSequential")
+HYBRID = ("mxnet.gluon.HybridBlock",)
+
+
+def base_rule(rules, resolved: str):
+    """The rule for `C.method(self, ...)` with a Gluon layer `C` (blocks are in its matches)."""
+    owner, _, method = resolved.rpartition(".")
+    rule = rules.all.get("MX151")
+    if method in METHODS and owner in rules.classes and rule is not None:
+        return rule
+    return None
+
+
+def _target(conv, owner: str) -> str:
+    if owner in _SEQUENTIAL:
+        return "nn.Sequential"
+    if owner in NAMING_ONLY:
+        return "nn.Module"
+    return conv.rules.classes[owner].runtime_for(owner)
+
+
+def _without_comma(args):
+    args = list(args)
+    if args:
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return args
+
+
+def transform(site: Site):
+    if site.receiver is not None:
+        return _super_forward(site)
+    conv, call = site.conv, site.node
+    owner, _, method = site.matched.rpartition(".")
+    args = list(call.args)
+    if not args or args[0].keyword is not None or args[0].star or not isinstance(args[0].value, cst.Name):
+        raise Manual(f"`{method}` of a Gluon class called without the instance first")
+    me, rest = args[0], args[1:]
+    cls = conv.analysis.gluon_class(conv.scopes[-1])
+    own = set(cls.values) if cls is not None else set()
+    target = _target(conv, owner)
+    if method == "__init__":
+        if target in ("nn.Module", "nn.Sequential"):
+            if any(a.keyword is None and not a.star for a in rest):
+                raise Manual(f"`{owner}.__init__` takes only naming arguments (prefix, params)")
+            for a in rest:
+                conv.dropped(a)
+            site.fixed(f"`{owner.rsplit('.', 1)[-1]}.__init__(self, ...)` -> `{target}.__init__(self)`: Gluon's "
+                       "prefix/params naming has no nn.Module counterpart")
+            rest = []
+        return call.with_changes(func=site.emit(f"{target}.__init__"), args=_without_comma([me, *rest]))
+    if method == "forward":
+        if "hybrid_forward" in own and "forward" in own and owner not in ("mxnet.gluon.Block",):
+            site.fixed(f"`{owner.rsplit('.', 1)[-1]}.forward(self, ...)` runs the class's hybrid_forward with "
+                       "its parameters -> `self.hybrid_forward(...)`")
+            return call.with_changes(func=cst.Attribute(me.value, cst.Name("hybrid_forward")), args=_without_comma(rest))
+        if owner in HYBRID:
+            raise Manual("`HybridBlock.forward` runs the hybrid_forward this class inherits: call that block's forward")
+        return call.with_changes(func=site.emit(f"{target}.forward"), args=args)
+    # hybrid_forward of a layer: its own parameters passed on are what the helper's forward reads
+    names = _LAYER_PARAMS.get(owner.rsplit(".", 1)[-1], ("weight", "bias") if "Conv" in owner else None)
+    original = site.original.args
+    passed = [a.value.value if isinstance(a.value, cst.Name) else None for a in original[3:] if a.keyword is None]
+    kw = {a.keyword.value: a.value for a in original[3:] if a.keyword is not None}
+    star = [a for a in original[3:] if a.star]
+    if owner in NAMING_ONLY or names is None or len(original) < 3 or original[2].keyword or original[2].star \
+            or conv.resolve_expr(original[1].value) not in ("mxnet.ndarray", "mxnet.symbol"):
+        raise Manual(f"`{owner.rsplit('.', 1)[-1]}.hybrid_forward` has no torch counterpart here: call the "
+                     "layer's forward with its inputs")
+    same = all(p == n for p, n in zip(passed, names)) and all(
+        isinstance(v, cst.Name) and v.value == k for k, v in kw.items()) and all(k in names for k in kw)
+    if not same or (star and star[0].star != "**"):
+        raise Manual("the layer's hybrid_forward is called with other parameters than its own: compute the "
+                     "layer's operator on them by hand")
+    namespace = original[1].value  # dropped: what another rule said of it goes too (MX113's `F` -> None)
+    conv.found[:] = [None if entry is not None and entry[0] is namespace else entry for entry in conv.found]
+    site.fixed(f"`{owner.rsplit('.', 1)[-1]}.hybrid_forward(self, F, x, <its parameters>)` -> "
+               f"`{target}.forward(self, x)`: the helper reads them from self")
+    return call.with_changes(func=site.emit(f"{target}.forward"), args=_without_comma([me, args[2]]))
+
+
+def _super_forward(site: Site):
+    """`super().forward(x)` in a block defining forward and hybrid_forward, deriving from
+    HybridBlock itself: Gluon's forward runs hybrid_forward -> `self.hybrid_forward(x)`."""
+    conv, call, receiver = site.conv, site.node, site.receiver
+    if not (isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super"):
+        raise Skip()
+    cls = conv.analysis.gluon_class(conv.scopes[-1])
+    if cls is None or not {"forward", "hybrid_forward"} <= set(cls.values) or cls.derived_base \
+            or not cls.mx_bases or conv.scopes[-1][-1][0] != "forward":
+        raise Skip()
+    if any(b in NAMING_ONLY and b not in HYBRID for b in cls.mx_bases):
+        raise Skip()
+    fn = next(d for d in reversed(conv.defs) if isinstance(d, cst.FunctionDef))
+    if not fn.params.params:
+        raise Skip()
+    site.fixed("`super().forward(...)` of a HybridBlock runs the class's hybrid_forward -> `self.hybrid_forward(...)`")
+    return call.with_changes(func=cst.Attribute(cst.Name(fn.params.params[0].name.value), cst.Name("hybrid_forward")))
