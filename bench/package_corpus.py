@@ -32,8 +32,9 @@ Per corpus it prints (and writes with --json):
               torch.nn.functional `F` whose attribute torch.nn.functional lacks;
   classes     Gluon blocks of the original (a base that is a subclass of mxnet.gluon.Block,
               checked on the installed mxnet, or another block of the corpus) that define
-              forward/hybrid_forward, whose converted class defines no `forward`; and blocks left
-              with an MXNet base;
+              forward/hybrid_forward: those whose converted class is a torch module (a base in
+              torch, one of xlate's `_mx_` helpers, or another such class) but defines no
+              `forward`, and those left without a torch base;
   parse       output files that parse (ast), next to the originals that parse;
   imports     package and test corpora: every module imported in a fresh subprocess (60 s),
               the original with mxnet installed, the converted one with a meta-path blocker
@@ -83,7 +84,7 @@ MX_TOPS = ("mxnet", "gluonnlp")
 # packages: top-level folders of the corpus imported as packages; the rest is parsed only.
 # absolute: how the original's top package is named where it is installed (mxnet-gluon).
 # stub_inside: packages whose modules outside the corpus are stubbed (dgl's core, not installed).
-# models: (original getter module, getter, [(name, input shape, gradients checked)]).
+# models: (original getter module, getter, [(name, input shape, gradients checked[, getter kwargs])]).
 S32, G32 = [1, 3, 32, 32], [2, 3, 32, 32]
 CORPORA: dict[str, dict] = {
     "mxnet-gluon": dict(
@@ -106,8 +107,9 @@ CORPORA: dict[str, dict] = {
         kind="package", packages=["gluonfr"],
         source="THUFutureLab/gluon-face tag v1.0.2 (c06ed032), gluonfr/ examples/ scripts/",
         models=("gluonfr.model_zoo", "get_model", [
-            ("mobilefacenet", [2, 3, 112, 112], True), ("l_se_resnet18v2", [1, 3, 112, 112], False),
-            ("attentionfacenet56", [1, 3, 112, 112], False)])),
+            ("mobilefacenet", [2, 3, 112, 112], True, {"classes": 10}),
+            ("l_se_resnet18v2", [1, 3, 112, 112], False, {"classes": 10}),
+            ("attentionfacenet56", [1, 3, 112, 112], False, {"classes": 10})])),
     "insightface-arcface": dict(
         kind="scripts",
         source="deepinsight/insightface master (7fadd420), recognition/arcface_mxnet/ (MXNet symbol API and Gluon)"),
@@ -311,6 +313,23 @@ def gluon_blocks(classes: dict[str, list[dict]]) -> set[tuple[str, str]]:
     return blocks
 
 
+def torch_classes(classes: dict[tuple[str, str], dict]) -> set[tuple[str, str]]:
+    """Output classes that are torch modules: a base resolves to torch, is one of xlate's
+    helpers (`_mx_Dense`), or is (by name) another such class of the tree."""
+    found = {key for key, c in classes.items()
+             if any(full.split(".")[0] == "torch" or last.startswith("_mx_") for full, last in c["bases"])}
+    names = {key[1] for key in found}
+    changed = True
+    while changed:
+        changed = False
+        for key, c in classes.items():
+            if key not in found and any(last in names for _, last in c["bases"]):
+                found.add(key)
+                names.add(key[1])
+                changed = True
+    return found
+
+
 def f_lines(tree: ast.AST, absolute_table: dict[str, str]) -> list[tuple[int, str, str]]:
     """(line, reason, op) for each output line that calls `F.<op>` with F still MXNet's namespace."""
     import torch.nn.functional as tnf
@@ -353,7 +372,12 @@ def _binding(body: list, table: dict[str, str]):
                     if (a.asname or a.name) == "F":
                         target = table.get("F", a.name)
                         return ("import", target)
-            elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "F" for t in node.targets):
+            elif isinstance(node, (ast.Assign, ast.For, ast.With, ast.AnnAssign)) and any(
+                    isinstance(n, ast.Name) and n.id == "F" and isinstance(n.ctx, ast.Store)
+                    for t in _targets(node) for n in ast.walk(t)):
+                if not (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "F"
+                                                             for t in node.targets)):
+                    return ("assign", "<unpacked>")  # `x, F = helper(...)`, `for F in ...`
                 d = dotted(node.value)
                 if d:
                     head, _, rest = d.partition(".")
@@ -361,6 +385,14 @@ def _binding(body: list, table: dict[str, str]):
                     return ("assign", full)
                 return ("assign", "<expression>")
     return None
+
+
+def _targets(node) -> list:
+    if isinstance(node, ast.Assign):
+        return node.targets
+    if isinstance(node, (ast.For, ast.AnnAssign)):
+        return [node.target]
+    return [i.optional_vars for i in node.items if i.optional_vars is not None]
 
 
 def _walk_no_functions(node):
@@ -447,11 +479,21 @@ class StubLoader(importlib.abc.Loader):
 def installed(top):
     return importlib.machinery.PathFinder.find_spec(top, clean_path) is not None or top in sys.builtin_module_names
 
+def importer():
+    """The file of the code running the import statement (past importlib's own frames)."""
+    f = sys._getframe(2)
+    while f is not None and (f.f_code.co_filename.startswith(("<frozen", "<string>"))
+                             or "importlib" in f.f_code.co_filename):
+        f = f.f_back
+    return f.f_code.co_filename if f is not None else ""
+
 class Stubber(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         top = name.split(".")[0]
         if top in blocked:
             return None
+        if not any(importer().startswith(r) for r in cfg["roots"]):
+            return None  # an installed library probing for an optional module: its own business
         if any(name == p or name.startswith(p + ".") for p in stub_inside) or \
                 (top not in own_tops and not installed(top)):
             used.append(name)
@@ -477,7 +519,8 @@ except BaseException as e:
     frames = [f for f in traceback.extract_tb(first.__traceback__) if any(f.filename.startswith(r) for r in cfg["roots"])]
     if frames:
         f = frames[-1]
-        result["where"] = f"{f.filename}:{f.lineno}"
+        root = next(r for r in cfg["roots"] if f.filename.startswith(r))
+        result["where"] = f"{f.filename[len(root):].lstrip('/')}:{f.lineno}"
         result["code"] = (f.line or "").strip()[:160]
 result["stubs"] = sorted({u.split(".")[0] if u.split(".")[0] not in stub_inside else u for u in used})
 print("\x00RESULT" + json.dumps(result))
@@ -555,16 +598,15 @@ def run_imports(name: str, cfg: dict, corpus: Path, out: Path, work: Path, timeo
                   f"after {'ok' if a['ok'] else a['error'][:60]}", flush=True)
     lost = [r for r in rows if r["before"]["ok"] and not r["after"]["ok"]]
     groups: dict[str, list] = defaultdict(list)
-    for r in lost:
-        groups[normalise_error(r["after"]["error"])].append(r)
+    for r in lost:  # the error, and the line of the converted tree that raised it
+        groups[f"{normalise_error(r['after']['error'])} at {r['after'].get('where', '?')}"].append(r)
     before_fail = Counter(normalise_error(r["before"]["error"]) for r in rows if not r["before"]["ok"])
     return {
         "modules": len(rows), "before": sum(r["before"]["ok"] for r in rows),
         "after": sum(r["after"]["ok"] for r in rows), "before_not_after": len(lost),
         "after_not_before": sum(r["after"]["ok"] and not r["before"]["ok"] for r in rows),
         "lost_by_error": [{"error": e, "count": len(rs), "modules": [r["module"] for r in rs],
-                           "example": f"{rs[0]['module']}: {rs[0]['after'].get('where', '')} "
-                                      f"{rs[0]['after'].get('code', '')}".strip()}
+                           "example": f"{rs[0]['module']}; the line: {rs[0]['after'].get('code', '')}".strip()}
                           for e, rs in sorted(groups.items(), key=lambda kv: -len(kv[1]))],
         "before_failures": before_fail.most_common(),
         "stubs_before": sorted({s for r in rows for s in r["before"].get("stubs", [])}),
@@ -611,7 +653,7 @@ def run():
     arrays = [draw(spec, rng)]
     stage = "gluon-build"
     try:
-        net = getattr(importlib.import_module(cfg["mx_module"]), cfg["getter"])(cfg["name"])
+        net = getattr(importlib.import_module(cfg["mx_module"]), cfg["getter"])(cfg["name"], **cfg["kwargs"])
         drawn = mx_prepare(net, arrays, rng)
         mx_out = mx_run(net, arrays, train=False)[0]
     except Exception as e:
@@ -620,7 +662,7 @@ def run():
         stage = "converted-import"
         mod = importlib.import_module(cfg["pt_module"])
         stage = "converted-build"
-        pt = getattr(mod, cfg["getter"])(cfg["name"])
+        pt = getattr(mod, cfg["getter"])(cfg["name"], **cfg["kwargs"])
         if not isinstance(pt, torch.nn.Module):
             return {"stage": stage, "error": f"not a torch.nn.Module: {type(pt).__module__}.{type(pt).__name__}"}
         stage = "forward"
@@ -686,8 +728,8 @@ def run_models(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float, l
         mx_path, mx_name = [str(corpus)], mx_module
     pt_name = f"{parent}.{mx_module}" if parent else f"{top}_pt" + mx_module[len(top):]
     rows = []
-    for name, shape, grad in models[:limit]:
-        c = {"paths": [str(REPO)] + mx_path + [str(pt_root)], "mx_module": mx_name, "pt_module": pt_name,
+    for name, shape, grad, *kw in models[:limit]:
+        c = {"kwargs": kw[0] if kw else {}, "paths": [str(REPO)] + mx_path + [str(pt_root)], "mx_module": mx_name, "pt_module": pt_name,
              "getter": getter, "name": name, "input": shape, "grad": grad, "pt_root": str(pt_root)}
         env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", MXNET_CPU_WORKER_NTHREADS="1",
                    PYTHONWARNINGS="ignore", PYTHONPATH="", MXNET_HOME=str(work / "mxnet_home"))
@@ -851,18 +893,19 @@ def measure(name: str, cfg: dict, corpus: Path, opts) -> dict:
                 out_classes.setdefault((rel, c["name"]), c)
     with_forward = [(rel, c) for rel, infos in classes.items() for c in infos
                     if (rel, c["name"]) in blocks and c["methods"] & {"forward", "hybrid_forward"}]
+    torch_based = torch_classes(out_classes)
     left_gluon, no_forward = [], []
     for rel, c in with_forward:
         oc = out_classes.get((rel, c["name"]))
         if oc is None:
             continue
-        if any(full.split(".")[0] in MX_TOPS for full, _ in oc["bases"]):
+        if (rel, c["name"]) not in torch_based:
             left_gluon.append(f"{rel}:{c['line']} {c['name']}")
         elif "forward" not in oc["methods"]:
             why = "hybrid_forward kept" if "hybrid_forward" in oc["methods"] else "no forward"
             no_forward.append(f"{rel}:{oc['line']} {c['name']} ({why})")
     rec["classes"] = {"gluon_blocks": len(blocks), "blocks_with_forward": len(with_forward),
-                      "left_with_mxnet_base": len(left_gluon), "converted_without_forward": len(no_forward),
+                      "left_not_torch": len(left_gluon), "converted_without_forward": len(no_forward),
                       "without_forward": no_forward[:40], "left_gluon": left_gluon[:40]}
 
     # imports
@@ -908,7 +951,7 @@ def print_corpus(r: dict) -> None:
         print(f"    {t['count']:4d}  {t['what'][:80]}  (e.g. {t['example'][:110]})")
     c = r["classes"]
     print(f"classes: {c['gluon_blocks']} Gluon blocks, {c['blocks_with_forward']} define a forward; "
-          f"{c['left_with_mxnet_base']} left with an MXNet base; {c['converted_without_forward']} converted without "
+          f"{c['left_not_torch']} left as Gluon (no torch base); {c['converted_without_forward']} converted without "
           f"forward" + (f" (e.g. {c['without_forward'][0]})" if c["without_forward"] else ""))
     im = r.get("imports")
     if im:
