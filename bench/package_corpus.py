@@ -102,7 +102,8 @@ CORPORA: dict[str, dict] = {
     "dgl-mxnet": dict(
         kind="package", packages=["dgl"], stub_inside=["dgl"],
         source="dmlc/dgl tag v1.1.3 (6e2c0f48), python/dgl/nn/mxnet/ and python/dgl/backend/mxnet/ "
-               "-> dgl-mxnet/dgl/nn/mxnet/, dgl-mxnet/dgl/backend/mxnet/"),
+               "-> dgl-mxnet/dgl/nn/mxnet/, dgl-mxnet/dgl/backend/mxnet/, with docstring-only stand-ins for "
+               "dgl/__init__.py, dgl/nn/__init__.py, dgl/backend/__init__.py (DGL's load its C core)"),
     "gluon-face": dict(
         kind="package", packages=["gluonfr"],
         source="THUFutureLab/gluon-face tag v1.0.2 (c06ed032), gluonfr/ examples/ scripts/",
