@@ -275,10 +275,11 @@ def is_mx_block(name: str) -> bool:
 def class_infos(tree: ast.AST, rel: str, absolute: dict[str, str]) -> list[dict]:
     table = import_table(tree, rel, absolute)
     own = absolute_module(rel, absolute)
-    infos = []
+    infos, seen = [], Counter()
     for node in ast.walk(tree):
         if not isinstance(node, ast.ClassDef):
             continue
+        seen[node.name] += 1  # tests define `Net` in many functions: the nth class of that name
         bases = []
         for b in node.bases:
             d = dotted(b)
@@ -287,41 +288,41 @@ def class_infos(tree: ast.AST, rel: str, absolute: dict[str, str]) -> list[dict]
             head, _, rest = d.partition(".")
             bases.append((table.get(head, head) + ("." + rest if rest else ""), d.split(".")[-1]))
         methods = {n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        infos.append({"name": node.name, "line": node.lineno, "bases": bases, "methods": methods,
+        infos.append({"name": node.name, "nth": seen[node.name], "line": node.lineno, "bases": bases, "methods": methods,
                       "qualified": f"{own}.{node.name}"})
     return infos
 
 
-def gluon_blocks(classes: dict[str, list[dict]]) -> set[tuple[str, str]]:
-    """(rel, class name) of every Gluon block of the corpus: its own name or a base is a
+def gluon_blocks(classes: dict[str, list[dict]]) -> set[tuple[str, str, int]]:
+    """(rel, class name, nth of that name) of every Gluon block of the corpus: its own name or a base is a
     subclass of mxnet.gluon.Block, or a base is (by name) another block of the corpus."""
     blocks: set[tuple[str, str]] = set()
     names: set[str] = set()
     for rel, infos in classes.items():
         for c in infos:
             if is_mx_block(c["qualified"]) or any(is_mx_block(full) for full, _ in c["bases"]):
-                blocks.add((rel, c["name"]))
+                blocks.add((rel, c["name"], c["nth"]))
                 names.add(c["name"])
     changed = True
     while changed:
         changed = False
         for rel, infos in classes.items():
             for c in infos:
-                if (rel, c["name"]) not in blocks and any(last in names for _, last in c["bases"]):
-                    blocks.add((rel, c["name"]))
+                if (rel, c["name"], c["nth"]) not in blocks and any(last in names for _, last in c["bases"]):
+                    blocks.add((rel, c["name"], c["nth"]))
                     names.add(c["name"])
                     changed = True
     return blocks
 
 
-def torch_classes(classes: dict[tuple[str, str], dict]) -> set[tuple[str, str]]:
+def torch_classes(classes: dict[tuple, dict]) -> set[tuple]:
     """Output classes that are torch modules: a base resolves to torch, is one of xlate's
     helpers (`_mx_Dense`), or is (by name) another such class of the tree."""
     found = {key for key, c in classes.items()
              if any(full.split(".")[0] == "torch" or last.startswith("_mx_") for full, last in c["bases"])}
     names = {key[1] for key in found}
     changed = True
-    while changed:
+    while changed:  # noqa: the same fixed point as gluon_blocks
         changed = False
         for key, c in classes.items():
             if key not in found and any(last in names for _, last in c["bases"]):
@@ -609,6 +610,7 @@ def run_imports(name: str, cfg: dict, corpus: Path, out: Path, work: Path, timeo
         "lost_by_error": [{"error": e, "count": len(rs), "modules": [r["module"] for r in rs],
                            "example": f"{rs[0]['module']}; the line: {rs[0]['after'].get('code', '')}".strip()}
                           for e, rs in sorted(groups.items(), key=lambda kv: -len(kv[1]))],
+        "lost_by_error_only": Counter(normalise_error(r["after"]["error"]) for r in lost).most_common(),
         "before_failures": before_fail.most_common(),
         "stubs_before": sorted({s for r in rows for s in r["before"].get("stubs", [])}),
         "stubs_after": sorted({s for r in rows for s in r["after"].get("stubs", [])}),
@@ -891,16 +893,16 @@ def measure(name: str, cfg: dict, corpus: Path, opts) -> dict:
     for rel, t in out_trees.items():
         if t is not None:
             for c in class_infos(t, rel, absolute):
-                out_classes.setdefault((rel, c["name"]), c)
+                out_classes[(rel, c["name"], c["nth"])] = c
     with_forward = [(rel, c) for rel, infos in classes.items() for c in infos
-                    if (rel, c["name"]) in blocks and c["methods"] & {"forward", "hybrid_forward"}]
+                    if (rel, c["name"], c["nth"]) in blocks and c["methods"] & {"forward", "hybrid_forward"}]
     torch_based = torch_classes(out_classes)
     left_gluon, no_forward = [], []
     for rel, c in with_forward:
-        oc = out_classes.get((rel, c["name"]))
+        oc = out_classes.get((rel, c["name"], c["nth"]))
         if oc is None:
             continue
-        if (rel, c["name"]) not in torch_based:
+        if (rel, c["name"], c["nth"]) not in torch_based:
             left_gluon.append(f"{rel}:{c['line']} {c['name']}")
         elif "forward" not in oc["methods"]:
             why = "hybrid_forward kept" if "hybrid_forward" in oc["methods"] else "no forward"
@@ -963,6 +965,9 @@ def print_corpus(r: dict) -> None:
               f"after {', '.join(im['stubs_after']) or '-'}")
         for p in im["plumbing"]:
             print(f"  plumbing: {p}")
+        for e, n in im["lost_by_error_only"][:10]:
+            print(f"    {n:4d}  {e[:120]}")
+        print("  by the converted line that raised it:")
         for g in im["lost_by_error"][:10]:
             print(f"    {g['count']:4d}  {g['error'][:100]}  (e.g. {g['example'][:140]})")
         if im["before_failures"]:
