@@ -1,0 +1,1058 @@
+"""Development corpora of real Gluon code nobody tuned xlate to: what a conversion leaves (issue 21).
+
+    .venv/bin/python bench/package_corpus.py                                   # every corpus, this repo's xlate
+    .venv/bin/python bench/package_corpus.py --xlate /work/wt/base --json before.json > before.txt
+    .venv/bin/python bench/package_corpus.py --only dgl-mxnet --no-imports --no-models
+
+The corpora are fetched by hand under CORPUS_ROOT (default /work/corpus; see bench/README.md)
+and never committed; a missing one is skipped with a message, and without mxnet or torch the
+script says so and exits 0. The converter is the one of the xlate tree given with --xlate
+(default: the repository holding this script), run as a user runs it, in a subprocess:
+
+    PYTHONPATH=<xlate tree> python -m xlate convert CORPUS/<name> -o WORK/<name>/out \\
+        --format json --exit-zero -j 1
+
+The measuring code (xlate.check.leftovers, xlate.check's model comparison) is always this
+repository's, so BEFORE and AFTER figures of two converters are measured the same way.
+
+Per corpus it prints (and writes with --json):
+  size        files, lines, files that use MXNet (an import, absolute or relative, that
+              resolves to mxnet or gluonnlp; mxnet-gluon's own package is `mxnet.gluon`);
+  report      the report's convert rate (MXNet references converted / found), items by
+              level, the manual codes left, and the causes of manual items (code + the construct
+              named in the message) with one file:line each;
+  silent      modules that use MXNet and come back byte-identical with no report item at all,
+              and MXNet references left in the output with no manual/review item at their
+              original line (xlate/check/leftovers.py, Note [silent misses]; in pass-through
+              modules every leftover is silent);
+  F lines     output lines calling `F.<op>` where F is still MXNet's operator namespace: the
+              F parameter of a method still named hybrid_forward, an F parameter of another
+              function (F passed to a helper), an F taken from an attribute or a call, an F
+              imported/assigned from MXNet, an F the output uses but no longer defines, or a
+              torch.nn.functional `F` whose attribute torch.nn.functional lacks;
+  classes     Gluon blocks of the original (a base that is a subclass of mxnet.gluon.Block,
+              checked on the installed mxnet, or another block of the corpus) that define
+              forward/hybrid_forward: those whose converted class is a torch module (a base in
+              torch, one of xlate's `_mx_` helpers, or another such class) but defines no
+              `forward`, and those left without a torch base;
+  parse       output files that parse (ast), next to the originals that parse;
+  imports     package and test corpora: every module imported in a fresh subprocess (60 s),
+              the original with mxnet installed, the converted one with a meta-path blocker
+              that raises ImportError for mxnet and gluonnlp; third-party modules not installed
+              here (and, for dgl-mxnet, dgl's core outside the corpus) are stubbed the same way
+              on both sides (the stubs each module needed are listed); counts, and the modules
+              that import before but not after, grouped by normalised error. Script corpora are
+              only parsed: importing a script runs it;
+  models      mxnet-gluon's model_zoo.vision (and gluon-face's model zoo): the Gluon model and
+              the converted one built in one subprocess per model, random asymmetric weights
+              (xlate.check.sides.mx_prepare), the checker's weight pairing
+              (xlate.check.mapping.transfer), inference outputs at float32 tolerances, and for
+              models marked `grad` xlate.check.pair.check_models in noise mode: builds /
+              forward runs / pairs / outputs match / gradients match.
+
+Harness plumbing, not xlate's output: mxnet-gluon's original modules are imported as the
+installed `mxnet.gluon.*` when the corpus is byte-identical with it (checked; a relative import
+above `gluon/` needs its parent package); the converted `gluon/` is copied under an empty
+package `mxnet_pt/` (relative imports above `gluon/` reach it, not MXNet); for the model
+comparison a converted package is copied as `<name>_pt` with its absolute imports of itself
+renamed on their own lines, as bench/model_zoo.py does. For the leftover and class analyses of
+mxnet-gluon, relative imports are read as the absolute `mxnet.gluon...` names they denote.
+
+Always exits 0 unless the harness itself breaks: it measures, it does not gate.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+PYTHON = sys.executable
+MX_TOPS = ("mxnet", "gluonnlp")
+
+# -- the corpora --------------------------------------------------------------------------
+# kind: package (import every module of `packages`), tests (import every module), scripts (parse).
+# packages: top-level folders of the corpus imported as packages; the rest is parsed only.
+# absolute: how the original's top package is named where it is installed (mxnet-gluon).
+# stub_inside: packages whose modules outside the corpus are stubbed (dgl's core, not installed).
+# models: (original getter module, getter, [(name, input shape, gradients checked[, getter kwargs])]).
+S32, G32 = [1, 3, 32, 32], [2, 3, 32, 32]
+CORPORA: dict[str, dict] = {
+    "mxnet-gluon": dict(
+        kind="package", packages=["gluon"], absolute={"gluon": "mxnet.gluon"}, parent_pt="mxnet_pt",
+        source="apache/mxnet tag 1.9.1 (3f8f3be9), python/mxnet/gluon/ -> mxnet-gluon/gluon/",
+        models=("gluon.model_zoo.vision", "get_model", [
+            ("resnet18_v1", G32, True), ("resnet18_v2", G32, True), ("vgg11", S32, False),
+            ("alexnet", [2, 3, 64, 64], True), ("densenet121", [1, 3, 224, 224], False),
+            ("squeezenet1.0", [1, 3, 224, 224], False), ("mobilenet1.0", S32, False),
+            ("mobilenetv2_1.0", S32, False), ("inceptionv3", [1, 3, 299, 299], False)])),
+    "mxnet-gluon-tests": dict(
+        kind="tests", source="apache/mxnet tag 1.9.1 (3f8f3be9), tests/python/unittest/test_gluon*.py"),
+    "gluoncv-scripts": dict(kind="scripts", source="dmlc/gluon-cv tag v0.10.0 (3862e2db), scripts/"),
+    "gluonnlp-scripts": dict(kind="scripts", source="dmlc/gluon-nlp branch v0.10.x (b4d7c0ff), scripts/"),
+    "dgl-mxnet": dict(
+        kind="package", packages=["dgl"], stub_inside=["dgl"],
+        source="dmlc/dgl tag v1.1.3 (6e2c0f48), python/dgl/nn/mxnet/ and python/dgl/backend/mxnet/ "
+               "-> dgl-mxnet/dgl/nn/mxnet/, dgl-mxnet/dgl/backend/mxnet/, with docstring-only stand-ins for "
+               "dgl/__init__.py, dgl/nn/__init__.py, dgl/backend/__init__.py (DGL's load its C core)"),
+    "gluon-face": dict(
+        kind="package", packages=["gluonfr"],
+        source="THUFutureLab/gluon-face tag v1.0.2 (c06ed032), gluonfr/ examples/ scripts/",
+        models=("gluonfr.model_zoo", "get_model", [
+            ("mobilefacenet", [2, 3, 112, 112], True, {"classes": 10}),
+            ("l_se_resnet18v2", [1, 3, 112, 112], False, {"classes": 10}),
+            ("attentionfacenet56", [1, 3, 112, 112], False, {"classes": 10})])),
+    "insightface-arcface": dict(
+        kind="scripts",
+        source="deepinsight/insightface master (7fadd420), recognition/arcface_mxnet/ (MXNet symbol API and Gluon)"),
+}
+
+
+def missing_frameworks() -> list[str]:
+    import importlib.util
+
+    return [m for m in ("mxnet", "torch", "libcst") if importlib.util.find_spec(m) is None]
+
+
+# -- 1. conversion -------------------------------------------------------------------------
+def convert(src: Path, out: Path, xlate_tree: Path, timeout: float) -> dict:
+    """`python -m xlate convert SRC -o OUT --format json --exit-zero -j 1` with the chosen tree."""
+    if out.exists():
+        shutil.rmtree(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, PYTHONPATH=str(xlate_tree), OMP_NUM_THREADS="1")
+    cmd = [PYTHON, "-m", "xlate", "convert", str(src), "-o", str(out), "--format", "json", "--exit-zero",
+           "-j", "1"]
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout, cwd=str(out.parent))
+        code, err = proc.returncode, proc.stderr
+    except subprocess.TimeoutExpired as e:
+        code, err = "timeout", (e.stderr or b"").decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+    seconds = time.perf_counter() - start
+    report = None
+    start_at = err.find("{")
+    if start_at >= 0:
+        try:
+            report, _ = json.JSONDecoder().raw_decode(err[start_at:])
+        except json.JSONDecodeError:
+            report = None
+    crash = None
+    if code != 0 or report is None:
+        crash = f"exit code {code}; stderr tail: {err[-1500:]}"
+    return {"exit_code": code, "seconds": round(seconds, 1), "report": report or {"files": [], "summary": {}},
+            "crash": crash}
+
+
+# -- 2. static analyses of one file -------------------------------------------------------
+def module_name(rel: str) -> str:
+    parts = list(Path(rel).with_suffix("").parts)
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def absolute_module(rel: str, absolute: dict[str, str]) -> str:
+    """The dotted name of a module of the corpus, with its top package renamed (mxnet-gluon)."""
+    name = module_name(rel)
+    top, _, rest = name.partition(".")
+    if top in absolute:
+        return absolute[top] + ("." + rest if rest else "")
+    return name
+
+
+def resolve_from(node: ast.ImportFrom, rel: str, absolute: dict[str, str]) -> str:
+    if node.level == 0:
+        return node.module or ""
+    package = absolute_module(rel, absolute).split(".")
+    if not rel.endswith("__init__.py"):
+        package = package[:-1]
+    base = package[:len(package) - (node.level - 1)] if node.level - 1 <= len(package) else []
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def import_table(tree: ast.AST, rel: str, absolute: dict[str, str]) -> dict[str, str]:
+    """local name -> the dotted name it was imported as (every import of the file, any scope)."""
+    table: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.asname:
+                    table[a.asname] = a.name
+                else:
+                    table[a.name.split(".")[0]] = a.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom):
+            mod = resolve_from(node, rel, absolute)
+            for a in node.names:
+                if a.name != "*":
+                    table[a.asname or a.name] = f"{mod}.{a.name}" if mod else a.name
+    return table
+
+
+def uses_mxnet(tree: ast.AST, rel: str, absolute: dict[str, str]) -> bool:
+    for node in ast.walk(tree):
+        mods = []
+        if isinstance(node, ast.Import):
+            mods = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            mods = [resolve_from(node, rel, absolute)]
+        if any(m.split(".")[0] in MX_TOPS for m in mods):
+            return True
+    return False
+
+
+_REL_FROM = re.compile(r"^(\s*from\s+)(\.+)([\w.]*)(\s+import\b)")
+
+
+def absolutize(text: str, rel: str, absolute: dict[str, str]) -> str:
+    """Relative imports as the absolute names they denote, each on its own line (same lines)."""
+    if not absolute:
+        return text
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return text
+    lines = text.splitlines(keepends=True)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            i = node.lineno - 1
+            target = resolve_from(node, rel, absolute)
+            if target:
+                lines[i] = _REL_FROM.sub(lambda m: f"{m.group(1)}{target}{m.group(4)}", lines[i], count=1)
+    return "".join(lines)
+
+
+def dotted(node) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        return ".".join([node.id] + parts[::-1])
+    return None
+
+
+_MX_BLOCK_CACHE: dict[str, bool] = {}
+
+
+def is_mx_block(name: str) -> bool:
+    """Whether a dotted name is a subclass of mxnet.gluon.Block (looked up on the installed mxnet)."""
+    if name not in _MX_BLOCK_CACHE:
+        ok = False
+        if name.split(".")[0] in MX_TOPS:
+            import importlib
+
+            try:
+                import mxnet
+
+                parts = name.split(".")
+                obj = None
+                for i in range(len(parts), 0, -1):
+                    try:
+                        obj = importlib.import_module(".".join(parts[:i]))
+                        for attr in parts[i:]:
+                            obj = getattr(obj, attr)
+                        break
+                    except (ImportError, AttributeError):
+                        obj = None
+                        continue
+                ok = isinstance(obj, type) and issubclass(obj, mxnet.gluon.Block)
+            except Exception:
+                ok = False
+        _MX_BLOCK_CACHE[name] = ok
+    return _MX_BLOCK_CACHE[name]
+
+
+def class_infos(tree: ast.AST, rel: str, absolute: dict[str, str]) -> list[dict]:
+    table = import_table(tree, rel, absolute)
+    own = absolute_module(rel, absolute)
+    infos, seen = [], Counter()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        seen[node.name] += 1  # tests define `Net` in many functions: the nth class of that name
+        bases = []
+        for b in node.bases:
+            d = dotted(b)
+            if d is None:
+                continue
+            head, _, rest = d.partition(".")
+            bases.append((table.get(head, head) + ("." + rest if rest else ""), d.split(".")[-1]))
+        methods = {n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        infos.append({"name": node.name, "nth": seen[node.name], "line": node.lineno, "bases": bases, "methods": methods,
+                      "qualified": f"{own}.{node.name}"})
+    return infos
+
+
+def gluon_blocks(classes: dict[str, list[dict]]) -> set[tuple[str, str, int]]:
+    """(rel, class name, nth of that name) of every Gluon block of the corpus: its own name or a base is a
+    subclass of mxnet.gluon.Block, or a base is (by name) another block of the corpus."""
+    blocks: set[tuple[str, str]] = set()
+    names: set[str] = set()
+    for rel, infos in classes.items():
+        for c in infos:
+            if is_mx_block(c["qualified"]) or any(is_mx_block(full) for full, _ in c["bases"]):
+                blocks.add((rel, c["name"], c["nth"]))
+                names.add(c["name"])
+    changed = True
+    while changed:
+        changed = False
+        for rel, infos in classes.items():
+            for c in infos:
+                if (rel, c["name"], c["nth"]) not in blocks and any(last in names for _, last in c["bases"]):
+                    blocks.add((rel, c["name"], c["nth"]))
+                    names.add(c["name"])
+                    changed = True
+    return blocks
+
+
+def torch_classes(classes: dict[tuple, dict]) -> set[tuple]:
+    """Output classes that are torch modules: a base resolves to torch, is one of xlate's
+    helpers (`_mx_Dense`), or is (by name) another such class of the tree."""
+    found = {key for key, c in classes.items()
+             if any(full.split(".")[0] == "torch" or last.startswith("_mx_") for full, last in c["bases"])}
+    names = {key[1] for key in found}
+    changed = True
+    while changed:  # noqa: the same fixed point as gluon_blocks
+        changed = False
+        for key, c in classes.items():
+            if key not in found and any(last in names for _, last in c["bases"]):
+                found.add(key)
+                names.add(key[1])
+                changed = True
+    return found
+
+
+def f_lines(tree: ast.AST, absolute_table: dict[str, str]) -> list[tuple[int, str, str]]:
+    """(line, reason, op) for each output line that calls `F.<op>` with F still MXNet's namespace."""
+    import torch.nn.functional as tnf
+
+    functional = set(dir(tnf))
+    module_binding = _binding(tree.body, absolute_table)
+    found: dict[int, tuple[str, str]] = {}
+
+    def visit(node, scopes):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = node.args
+            params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+            if args.vararg:
+                params.add(args.vararg.arg)
+            if args.kwarg:
+                params.add(args.kwarg.arg)
+            name = getattr(node, "name", "<lambda>")
+            body = node.body if isinstance(node.body, list) else [node.body]
+            scope = ("param", name) if "F" in params else _binding(body, absolute_table)
+            scopes = scopes + [scope]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            d = dotted(node.func)
+            if d and d.startswith("F."):
+                reason = _f_reason(scopes[::-1] + [module_binding], d, functional)
+                if reason:
+                    found.setdefault(node.lineno, (reason, d))
+        for child in ast.iter_child_nodes(node):
+            visit(child, scopes)
+
+    visit(tree, [])
+    return sorted((line, r, op) for line, (r, op) in found.items())
+
+
+def _binding(body: list, table: dict[str, str]):
+    """How a block of statements (not nested functions) binds F: None when it does not."""
+    for stmt in body:
+        for node in _walk_no_functions(stmt):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for a in node.names:
+                    if (a.asname or a.name) == "F":
+                        target = table.get("F", a.name)
+                        return ("import", target)
+            elif isinstance(node, (ast.Assign, ast.For, ast.With, ast.AnnAssign)) and any(
+                    isinstance(n, ast.Name) and n.id == "F" and isinstance(n.ctx, ast.Store)
+                    for t in _targets(node) for n in ast.walk(t)):
+                if not (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "F"
+                                                             for t in node.targets)):
+                    return ("assign", "<unpacked>")  # `x, F = helper(...)`, `for F in ...`
+                d = dotted(node.value)
+                if d:
+                    head, _, rest = d.partition(".")
+                    full = table.get(head, head) + ("." + rest if rest else "")
+                    return ("assign", full)
+                return ("assign", "<expression>")
+    return None
+
+
+def _targets(node) -> list:
+    if isinstance(node, ast.Assign):
+        return node.targets
+    if isinstance(node, (ast.For, ast.AnnAssign)):
+        return [node.target]
+    return [i.optional_vars for i in node.items if i.optional_vars is not None]
+
+
+def _walk_no_functions(node):
+    yield node
+    for child in ast.iter_child_nodes(node):
+        if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            yield from _walk_no_functions(child)
+
+
+def _f_reason(scopes, call: str, functional: set) -> str | None:
+    op = call.split(".")[1]
+    for scope in scopes:
+        if scope is None:
+            continue
+        kind, what = scope
+        if kind == "param":
+            return "F kept: method still hybrid_forward" if what == "hybrid_forward" \
+                else "F passed to a helper function (a parameter of another function)"
+        top = what.split(".")[0]
+        if what in ("torch.nn.functional", "torch.nn.functional.F") or what.endswith("torch.nn.functional"):
+            return None if op in functional else "F is torch.nn.functional but lacks the op"
+        if top in MX_TOPS:
+            return f"F {'imported' if kind == 'import' else 'assigned'} from MXNet ({what})"
+        if kind == "assign":
+            return "F taken from an attribute or a call"
+        return None  # another module named F (dgl's backend): not MXNet's
+    return "F used but no longer defined (its parameter went)"
+
+
+# -- 3. imports, in subprocesses ---------------------------------------------------------------
+IMPORT_CHILD = r'''
+import importlib, importlib.abc, importlib.machinery, importlib.util, json, sys, traceback, types
+cfg = json.loads(sys.argv[1])
+clean_path = list(sys.path)
+sys.path[:0] = cfg["roots"]
+blocked = set(cfg["blocked"])
+stub_inside = cfg["stub_inside"]
+own_tops = set(cfg["own_tops"])
+used = []
+
+class Blocker(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in blocked:
+            raise ModuleNotFoundError(f"No module named {name!r} (blocked: MXNet is not installed)", name=name)
+        return None
+
+class StubMeta(type):
+    def __getattr__(cls, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return StubMeta(name, (Stub,), {})
+    def __call__(cls, *a, **k):
+        if len(a) == 1 and not k and callable(a[0]) and not isinstance(a[0], StubMeta):
+            return a[0]  # used as a decorator
+        return super().__call__(*a, **k)
+    def __iter__(cls):
+        return iter(())
+    def __mro_entries__(cls, bases):
+        return (cls,)
+
+class Stub(metaclass=StubMeta):
+    def __init__(self, *a, **k): pass
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return StubMeta(name, (Stub,), {})
+    def __call__(self, *a, **k):
+        return a[0] if len(a) == 1 and not k and callable(a[0]) else Stub()
+    def __iter__(self): return iter(())
+
+class StubModule(types.ModuleType):
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return StubMeta(name, (Stub,), {})
+
+class StubLoader(importlib.abc.Loader):
+    def create_module(self, spec):
+        m = StubModule(spec.name)
+        m.__path__ = []
+        return m
+    def exec_module(self, module): pass
+
+def installed(top):
+    return importlib.machinery.PathFinder.find_spec(top, clean_path) is not None or top in sys.builtin_module_names
+
+def importer():
+    """The file of the code running the import statement (past importlib's own frames)."""
+    f = sys._getframe(2)
+    while f is not None and (f.f_code.co_filename.startswith(("<frozen", "<string>"))
+                             or "importlib" in f.f_code.co_filename):
+        f = f.f_back
+    return f.f_code.co_filename if f is not None else ""
+
+class Stubber(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        top = name.split(".")[0]
+        if top in blocked:
+            return None
+        if not any(importer().startswith(r) for r in cfg["roots"]):
+            return None  # an installed library probing for an optional module: its own business
+        if any(name == p or name.startswith(p + ".") for p in stub_inside) or \
+                (top not in own_tops and not installed(top)):
+            used.append(name)
+            return importlib.util.spec_from_loader(name, StubLoader(), is_package=True)
+        return None
+
+if blocked:
+    sys.meta_path.insert(0, Blocker())
+sys.meta_path.append(Stubber())
+result = {"ok": False}
+try:
+    import warnings; warnings.simplefilter("ignore")
+    importlib.import_module(cfg["module"])
+    result["ok"] = True
+except BaseException as e:
+    first = e
+    while first.__context__ is not None and first.__cause__ is None and not first.__suppress_context__:
+        first = first.__context__
+    text = [ln.strip() for ln in str(first).strip().splitlines() if ln.strip()]
+    if type(first).__name__ == "MXNetError" and text:
+        text = [t for t in text if "Check failed" in t or t.startswith("MXNetError")][-1:] or text[-1:]
+    result["error"] = f"{type(first).__name__}: {text[0] if text else ''}"[:300]
+    frames = [f for f in traceback.extract_tb(first.__traceback__) if any(f.filename.startswith(r) for r in cfg["roots"])]
+    if frames:
+        f = frames[-1]
+        root = next(r for r in cfg["roots"] if f.filename.startswith(r))
+        result["where"] = f"{f.filename[len(root):].lstrip('/')}:{f.lineno}"
+        result["code"] = (f.line or "").strip()[:160]
+result["stubs"] = sorted({u.split(".")[0] if u.split(".")[0] not in stub_inside else u for u in used})
+print("\x00RESULT" + json.dumps(result))
+'''
+
+
+def import_one(module: str, roots: list[Path], blocked: list[str], stub_inside: list[str], own_tops: list[str],
+               timeout: float) -> dict:
+    cfg = {"module": module, "roots": [str(r) for r in roots], "blocked": blocked, "stub_inside": stub_inside,
+           "own_tops": own_tops}
+    env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", MXNET_CPU_WORKER_NTHREADS="1",
+               PYTHONWARNINGS="ignore", PYTHONPATH="", MPLBACKEND="Agg")
+    try:
+        proc = subprocess.run([PYTHON, "-c", IMPORT_CHILD, json.dumps(cfg)], capture_output=True, text=True,
+                              timeout=timeout, env=env, cwd=str(roots[0]), start_new_session=True)
+    except subprocess.TimeoutExpired:
+        return {"ok": False, "error": f"Timeout: import took over {timeout:.0f} s", "stubs": []}
+    for line in proc.stdout.splitlines():
+        if line.startswith("\x00RESULT"):
+            return json.loads(line[len("\x00RESULT"):])
+    tail = [ln for ln in proc.stderr.strip().splitlines() if ln.strip()][-1:] or [f"exit code {proc.returncode}"]
+    return {"ok": False, "error": f"Crash: {tail[0][:300]}", "stubs": []}
+
+
+def normalise_error(error: str) -> str:
+    e = re.sub(r"/[^\s'\"]*/", "", error)
+    e = re.sub(r"0x[0-9a-f]+", "0x?", e)
+    e = re.sub(r"\d+", "N", e)
+    return e[:160]
+
+
+def run_imports(name: str, cfg: dict, corpus: Path, out: Path, work: Path, timeout: float, verbose: bool) -> dict:
+    """Every module of the corpus's packages (or every test module), before and after."""
+    if cfg["kind"] == "tests":
+        rels = sorted(p.relative_to(corpus).as_posix() for p in corpus.glob("*.py"))
+    else:
+        rels = sorted(p.relative_to(corpus).as_posix() for top in cfg.get("packages", [])
+                      for p in (corpus / top).rglob("*.py"))
+    own_tops = sorted({Path(r).parts[0].removesuffix(".py") for r in
+                       (p.relative_to(corpus).as_posix() for p in corpus.iterdir())})
+    stub_inside = cfg.get("stub_inside", [])
+    absolute = cfg.get("absolute", {})
+    plumbing = []
+    # the original side
+    before_root, before_name = corpus, module_name
+    if absolute:
+        same = all(_same_as_installed(corpus, top, absolute[top]) for top in absolute)
+        if same:
+            plumbing.append(f"originals imported as the installed {', '.join(absolute.values())} "
+                            f"(byte-identical with the corpus)")
+            before_name = lambda rel: absolute_module(rel, absolute)  # noqa: E731
+        else:
+            plumbing.append("the corpus differs from the installed mxnet: originals imported from the corpus")
+    # the converted side
+    after_root = out
+    if cfg.get("parent_pt"):
+        after_root = work / "importable-after"
+        if after_root.exists():
+            shutil.rmtree(after_root)
+        (after_root / cfg["parent_pt"]).mkdir(parents=True)
+        (after_root / cfg["parent_pt"] / "__init__.py").write_text("")
+        for top in cfg["packages"]:
+            shutil.copytree(out / top, after_root / cfg["parent_pt"] / top)
+        plumbing.append(f"converted tree copied under an empty package `{cfg['parent_pt']}/`")
+    after_name = (lambda rel: f"{cfg['parent_pt']}.{module_name(rel)}") if cfg.get("parent_pt") else module_name
+    rows = []
+    for i, rel in enumerate(rels):
+        b = import_one(before_name(rel), [before_root], [], stub_inside, own_tops, timeout)
+        a = import_one(after_name(rel), [after_root], list(MX_TOPS), stub_inside,
+                       own_tops + ([cfg["parent_pt"]] if cfg.get("parent_pt") else []), timeout) \
+            if (out / rel).is_file() else {"ok": False, "error": "missing: no converted file", "stubs": []}
+        rows.append({"module": rel, "before": b, "after": a})
+        if verbose:
+            print(f"    import [{i + 1}/{len(rels)}] {rel}: before {'ok' if b['ok'] else b['error'][:60]}; "
+                  f"after {'ok' if a['ok'] else a['error'][:60]}", flush=True)
+    lost = [r for r in rows if r["before"]["ok"] and not r["after"]["ok"]]
+    groups: dict[str, list] = defaultdict(list)
+    for r in lost:  # the error, and the line of the converted tree that raised it
+        groups[f"{normalise_error(r['after']['error'])} at {r['after'].get('where', '?')}"].append(r)
+    before_fail = Counter(normalise_error(r["before"]["error"]) for r in rows if not r["before"]["ok"])
+    return {
+        "modules": len(rows), "before": sum(r["before"]["ok"] for r in rows),
+        "after": sum(r["after"]["ok"] for r in rows), "before_not_after": len(lost),
+        "after_not_before": sum(r["after"]["ok"] and not r["before"]["ok"] for r in rows),
+        "lost_by_error": [{"error": e, "count": len(rs), "modules": [r["module"] for r in rs],
+                           "example": f"{rs[0]['module']}; the line: {rs[0]['after'].get('code', '')}".strip()}
+                          for e, rs in sorted(groups.items(), key=lambda kv: -len(kv[1]))],
+        "lost_by_error_only": Counter(normalise_error(r["after"]["error"]) for r in lost).most_common(),
+        "before_failures": before_fail.most_common(),
+        "stubs_before": sorted({s for r in rows for s in r["before"].get("stubs", [])}),
+        "stubs_after": sorted({s for r in rows for s in r["after"].get("stubs", [])}),
+        "plumbing": plumbing, "rows": rows,
+    }
+
+
+def _same_as_installed(corpus: Path, top: str, dotted_name: str) -> bool:
+    import importlib.util
+
+    spec = importlib.util.find_spec(dotted_name.split(".")[0])
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    installed = Path(list(spec.submodule_search_locations)[0]).joinpath(*dotted_name.split(".")[1:])
+    for p in (corpus / top).rglob("*.py"):
+        q = installed / p.relative_to(corpus / top)
+        if not q.is_file() or q.read_bytes() != p.read_bytes():
+            return False
+    return True
+
+
+# -- 4. models, one subprocess each ------------------------------------------------------------
+MODEL_CHILD = r'''
+import importlib, json, sys, traceback
+cfg = json.loads(sys.argv[1])
+sys.path[:0] = cfg["paths"]
+def first(e):
+    while e.__context__ is not None and e.__cause__ is None and not e.__suppress_context__:
+        e = e.__context__
+    lines = [l.strip() for l in str(e).splitlines() if l.strip()]
+    if type(e).__name__ == "MXNetError" and lines:
+        lines = [l for l in lines if "Check failed" in l or l.startswith("MXNetError")][-1:] or lines[-1:]
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if cfg["pt_root"] in f.filename]
+    where = f"{frames[-1].filename.split(cfg['pt_root'])[-1]}:{frames[-1].lineno} {(frames[-1].line or '').strip()[:120]}" if frames else ""
+    return {"error": f"{type(e).__name__}: {lines[0] if lines else ''}"[:300], "where": where}
+def run():
+    import numpy as np, torch
+    torch.set_num_threads(1)
+    from xlate.check.inputs import InputSpec, draw
+    from xlate.check.sides import mx_prepare, mx_run, pt_run
+    spec = InputSpec("x", "float32", tuple(cfg["input"]))
+    rng = np.random.default_rng(0)
+    arrays = [draw(spec, rng)]
+    stage = "gluon-build"
+    try:
+        net = getattr(importlib.import_module(cfg["mx_module"]), cfg["getter"])(cfg["name"], **cfg["kwargs"])
+        drawn = mx_prepare(net, arrays, rng)
+        mx_out = mx_run(net, arrays, train=False)[0]
+    except Exception as e:
+        return {"stage": stage, **first(e)}
+    try:
+        stage = "converted-import"
+        mod = importlib.import_module(cfg["pt_module"])
+        stage = "converted-build"
+        pt = getattr(mod, cfg["getter"])(cfg["name"], **cfg["kwargs"])
+        if not isinstance(pt, torch.nn.Module):
+            return {"stage": stage, "error": f"not a torch.nn.Module: {type(pt).__module__}.{type(pt).__name__}"}
+        stage = "forward"
+        pt_run(pt, arrays, "cpu", train=False)
+        stage = "pairing"
+        from xlate.check.mapping import transfer
+        transfer(net, pt, drawn)
+        stage = "compare"
+        pt_out = pt_run(pt, arrays, "cpu", train=False)[0]
+        from xlate.check.compare import measure, tolerance_for
+        if len(pt_out) != len(mx_out):
+            return {"stage": stage, "error": f"{len(pt_out)} outputs where Gluon gives {len(mx_out)}"}
+        for i, (e, a) in enumerate(zip(mx_out, pt_out)):
+            mismatch, _ = measure(f"output {i}", e, a, tolerance_for(e.dtype))
+            if mismatch is not None:
+                return {"stage": stage, "error": mismatch.format()[:300]}
+        if cfg["grad"]:
+            stage = "gradients"
+            from xlate.check.noise import NoiseFloor
+            from xlate.check.pair import check_models
+            checked = check_models(net, pt, [spec], seed=0, noise_floor=NoiseFloor())
+            bad = [c for c in checked.checks if not c.ok]
+            if bad:
+                return {"stage": stage, "error": f"{len(bad)} of {len(checked.checks)} checks differ; first: {bad[0].mismatch.format()[:200]}"}
+        return {"stage": "done"}
+    except Exception as e:
+        return {"stage": stage, **first(e)}
+print("\x00RESULT" + json.dumps(run(), default=str))
+'''
+STAGES = ["gluon-build", "converted-import", "converted-build", "forward", "pairing", "compare", "gradients", "done"]
+
+
+def make_importable(out: Path, top: str, root: Path, parent: str | None) -> Path:
+    """The converted package as `<top>_pt` (absolute imports of `top` renamed on their lines), or
+    under `parent/` for mxnet-gluon. Returns the folder to put on sys.path."""
+    if root.exists():
+        shutil.rmtree(root)
+    if parent:
+        (root / parent).mkdir(parents=True)
+        (root / parent / "__init__.py").write_text("")
+        shutil.copytree(out / top, root / parent / top)
+        return root
+    shutil.copytree(out / top, root / f"{top}_pt")
+    pattern = re.compile(rf"^(\s*from\s+){top}\b|\bimport(\s+){top}\b")
+    for path in (root / f"{top}_pt").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        new = "".join(pattern.sub(lambda m: (m.group(1) + f"{top}_pt") if m.group(1) else f"import{m.group(2)}{top}_pt",
+                                  ln) for ln in text.splitlines(keepends=True))
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+    return root
+
+
+def run_models(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float, limit: int | None,
+               verbose: bool) -> dict:
+    mx_module, getter, models = cfg["models"]
+    top = mx_module.split(".")[0]
+    parent = cfg.get("parent_pt")
+    pt_root = make_importable(out, top, work / "importable-models", parent)
+    if cfg.get("absolute"):
+        mx_path, mx_name = [], cfg["absolute"][top] + mx_module[len(top):]
+    else:
+        mx_path, mx_name = [str(corpus)], mx_module
+    pt_name = f"{parent}.{mx_module}" if parent else f"{top}_pt" + mx_module[len(top):]
+    rows = []
+    for name, shape, grad, *kw in models[:limit]:
+        c = {"kwargs": kw[0] if kw else {}, "paths": [str(REPO)] + mx_path + [str(pt_root)], "mx_module": mx_name, "pt_module": pt_name,
+             "getter": getter, "name": name, "input": shape, "grad": grad, "pt_root": str(pt_root)}
+        env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", MXNET_CPU_WORKER_NTHREADS="1",
+                   PYTHONWARNINGS="ignore", PYTHONPATH="", MXNET_HOME=str(work / "mxnet_home"))
+        start = time.perf_counter()
+        try:
+            proc = subprocess.run([PYTHON, "-c", MODEL_CHILD, json.dumps(c)], capture_output=True, text=True,
+                                  timeout=timeout, env=env, cwd=str(work), start_new_session=True)
+            res = next((json.loads(ln[len("\x00RESULT"):]) for ln in proc.stdout.splitlines()
+                        if ln.startswith("\x00RESULT")), None) or \
+                {"stage": "crash", "error": f"exit code {proc.returncode}: {proc.stderr.strip()[-300:]}"}
+        except subprocess.TimeoutExpired:
+            res = {"stage": "timeout", "error": f"no answer in {timeout:.0f} s"}
+        res.update(model=name, grad=grad, seconds=round(time.perf_counter() - start, 1))
+        rows.append(res)
+        if verbose:
+            print(f"    model {name}: {res['stage']} {res.get('error', '')[:100]}", flush=True)
+
+    def reached(stage):
+        return sum(r["stage"] in STAGES and STAGES.index(r["stage"]) > STAGES.index(stage) for r in rows)
+
+    gluon = [r for r in rows if r["stage"] != "gluon-build"]
+    return {"models": len(rows), "gluon_builds": len(gluon), "imports": reached("converted-import"),
+            "builds": reached("converted-build"), "forward_runs": reached("forward"), "pairs": reached("pairing"),
+            "outputs_match": reached("compare"), "gradient_models": sum(r["grad"] for r in gluon),
+            "gradients_match": sum(r["grad"] and r["stage"] == "done" for r in rows),
+            "rows": rows, "skipped": [m[0] for m in models[limit:]] if limit else []}
+
+
+# -- 5. one corpus -----------------------------------------------------------------------------
+_TICKED = re.compile(r"`([^`]*)`")
+CONSTRUCT_CODES = {"MX003", "MX323", "MX562", "MX616", "MX790", "MX900", "MX905"}  # the first `...` is the API
+
+
+def cause_of(d: dict) -> str:
+    """A manual item's cause: its code and the construct its message names (an MXNet name or a
+    method), with variable names left out."""
+    m = _TICKED.search(d["message"])
+    if d["code"] == "MX002":
+        return "MX002 MXNet import kept for code left to translate"
+    if m and (d["code"] in CONSTRUCT_CODES or re.match(r"^(mxnet|gluoncv|gluonnlp|mx)\.|^\.", m.group(1))):
+        return f"{d['code']} {re.sub(r'[(].*', '', m.group(1))}"
+    text = _TICKED.sub("`_`", d["message"])
+    return f"{d['code']} {re.sub(r'[0-9]+', 'N', text)[:90]}"
+
+
+def measure(name: str, cfg: dict, corpus: Path, opts) -> dict:
+    from xlate.check import leftovers as lo_mod
+
+    work = opts.work / name
+    out = work / "out"
+    print(f"\n== {name}: {cfg['source']}", flush=True)
+    conv = convert(corpus, out, opts.xlate, opts.convert_timeout)
+    report = conv["report"]
+    rec: dict = {"corpus": name, "source": cfg["source"], "kind": cfg["kind"], "convert_seconds": conv["seconds"],
+                 "exit_code": conv["exit_code"], "converter_crash": conv["crash"]}
+    absolute = cfg.get("absolute", {})
+    diags: dict[str, list[dict]] = {}
+    for f in report.get("files", []):
+        try:
+            rel = Path(f["path"]).resolve().relative_to(corpus.resolve()).as_posix()
+        except ValueError:
+            rel = f["path"]
+        diags[rel] = f["diagnostics"]
+
+    # size, mxnet use, parse, silent pass-through
+    rels = sorted(p.relative_to(corpus).as_posix() for p in corpus.rglob("*.py"))
+    originals, outputs = {}, {}
+    size = {"files": len(rels), "lines": 0, "mxnet_files": 0, "parse_before": 0, "parse_after": 0,
+            "missing_outputs": 0}
+    passthrough, mx_files, trees, out_trees = [], set(), {}, {}
+    for rel in rels:
+        src = (corpus / rel).read_bytes()
+        text = src.decode("utf-8", errors="replace")
+        originals[rel] = text
+        size["lines"] += text.count("\n")
+        try:
+            trees[rel] = ast.parse(text)
+            size["parse_before"] += 1
+        except SyntaxError:
+            trees[rel] = None
+        if trees[rel] is not None and uses_mxnet(trees[rel], rel, absolute):
+            mx_files.add(rel)
+        o = out / rel
+        if not o.is_file():
+            size["missing_outputs"] += 1
+            continue
+        ob = o.read_bytes()
+        outputs[rel] = ob.decode("utf-8", errors="replace")
+        try:
+            out_trees[rel] = ast.parse(outputs[rel])
+            size["parse_after"] += 1
+        except SyntaxError:
+            out_trees[rel] = None
+        if rel in mx_files and ob == src and not diags.get(rel):
+            passthrough.append(rel)
+    size["mxnet_files"] = len(mx_files)
+    rec["size"] = size
+
+    # the report
+    s = report.get("summary", {})
+    manual = [(rel, d) for rel, ds in diags.items() for d in ds if d["status"] == "manual"]
+    causes: dict[str, list] = defaultdict(list)
+    for rel, d in manual:
+        causes[cause_of(d)].append(f"{rel}:{d['line']}")
+    rec["report"] = {
+        "summary": s, "codes_manual": Counter(d["code"] for _, d in manual).most_common(),
+        "causes_manual": [{"cause": c, "count": len(v), "example": v[0]}
+                          for c, v in sorted(causes.items(), key=lambda kv: -len(kv[1]))[:25]],
+    }
+
+    # silent: pass-through modules, and leftovers with no report at their line
+    local = frozenset(cfg.get("packages", [])) - set(absolute)
+    orig_abs = {r: absolutize(t, r, absolute) for r, t in originals.items() if r in outputs}
+    out_abs = {r: absolutize(t, r, absolute) for r, t in outputs.items()}
+    items = lo_mod.find(orig_abs, out_abs, diags, local)
+    pt_items = []
+    for rel in passthrough:
+        pt_items += lo_mod.leftovers(out_abs[rel], rel, orig_abs[rel], local)
+    silent = [x for x in items if not x.reported]
+    by_kind = Counter(x.kind for x in silent)
+    silent_names: dict[str, list] = defaultdict(list)
+    for x in silent + pt_items:
+        silent_names[f"{x.kind} {x.name}"].append(f"{x.path}:{x.out_line}")
+    rec["silent"] = {
+        "passthrough_modules": len(passthrough), "passthrough": passthrough,
+        "leftovers": len(items), "leftovers_reported": len(items) - len(silent), "leftovers_silent": len(silent),
+        "silent_only_fixed_at_line": sum(x.only_fixed for x in silent),
+        "silent_near_an_item": sum(x.near for x in silent), "silent_by_kind": by_kind.most_common(),
+        "leftovers_in_passthrough": len(pt_items),
+        "top": [{"what": k, "count": len(v), "example": v[0]}
+                for k, v in sorted(silent_names.items(), key=lambda kv: -len(kv[1]))[:15]],
+    }
+
+    # F lines
+    rows = []
+    for rel, tree in out_trees.items():
+        if tree is None or (rel not in mx_files and not diags.get(rel)):
+            continue
+        table = import_table(tree, rel, absolute)
+        lines = outputs[rel].splitlines()
+        for line, reason, op in f_lines(tree, table):
+            rows.append({"where": f"{rel}:{line}", "reason": reason, "op": op,
+                         "text": lines[line - 1].strip()[:120] if line <= len(lines) else ""})
+    by_op: dict[str, list] = defaultdict(list)
+    for r in rows:
+        by_op[f"{r['reason']}: {r['op']}"].append(r)
+    rec["f_lines"] = {
+        "count": len(rows), "by_reason": Counter(r["reason"] for r in rows).most_common(),
+        "files": len({r["where"].rsplit(':', 1)[0] for r in rows}),
+        "top": [{"what": k, "count": len(v), "example": f"{v[0]['where']} {v[0]['text']}"}
+                for k, v in sorted(by_op.items(), key=lambda kv: -len(kv[1]))[:15]],
+    }
+
+    # classes
+    classes = {rel: class_infos(t, rel, absolute) for rel, t in trees.items() if t is not None}
+    blocks = gluon_blocks(classes)
+    out_classes: dict[tuple[str, str], dict] = {}
+    for rel, t in out_trees.items():
+        if t is not None:
+            for c in class_infos(t, rel, absolute):
+                out_classes[(rel, c["name"], c["nth"])] = c
+    with_forward = [(rel, c) for rel, infos in classes.items() for c in infos
+                    if (rel, c["name"], c["nth"]) in blocks and c["methods"] & {"forward", "hybrid_forward"}]
+    torch_based = torch_classes(out_classes)
+    left_gluon, no_forward = [], []
+    for rel, c in with_forward:
+        oc = out_classes.get((rel, c["name"], c["nth"]))
+        if oc is None:
+            continue
+        if (rel, c["name"], c["nth"]) not in torch_based:
+            left_gluon.append(f"{rel}:{c['line']} {c['name']}")
+        elif "forward" not in oc["methods"]:
+            why = "hybrid_forward kept" if "hybrid_forward" in oc["methods"] else "no forward"
+            no_forward.append(f"{rel}:{oc['line']} {c['name']} ({why})")
+    rec["classes"] = {"gluon_blocks": len(blocks), "blocks_with_forward": len(with_forward),
+                      "left_not_torch": len(left_gluon), "converted_without_forward": len(no_forward),
+                      "without_forward": no_forward[:40], "left_gluon": left_gluon[:40]}
+
+    # imports
+    if cfg["kind"] in ("package", "tests") and not opts.no_imports and out.is_dir():
+        rec["imports"] = run_imports(name, cfg, corpus, out, work, opts.import_timeout, opts.verbose)
+    # models
+    if cfg.get("models") and not opts.no_models and out.is_dir():
+        rec["models"] = run_models(cfg, corpus, out, work, opts.model_timeout, opts.models_limit, opts.verbose)
+    print_corpus(rec)
+    return rec
+
+
+# -- 6. printing -------------------------------------------------------------------------------
+def pct(a, b) -> str:
+    return f"{100 * a / b:.1f}% ({a}/{b})" if b else "n/a"
+
+
+def print_corpus(r: dict) -> None:
+    z, s = r["size"], r["report"]["summary"]
+    print(f"converted in {r['convert_seconds']} s, exit code {r['exit_code']}"
+          + (f"; CONVERTER CRASH: {r['converter_crash'][:300]}" if r["converter_crash"] else ""))
+    print(f"size: {z['files']} files, {z['lines']} lines, {z['mxnet_files']} use MXNet; "
+          f"parse: {z['parse_before']} before, {z['parse_after']} after; {z['missing_outputs']} outputs missing")
+    print(f"report: convert rate {pct(s.get('converted', 0), s.get('found', 0))}; "
+          f"{s.get('changed')} files changed; fixed {s.get('fixed')}, review {s.get('review')}, manual {s.get('manual')}")
+    print("  manual by code: " + ", ".join(f"{c} {n}" for c, n in r["report"]["codes_manual"][:12]))
+    print("  manual items by cause:")
+    for c in r["report"]["causes_manual"][:10]:
+        print(f"    {c['count']:4d}  {c['cause'][:100]}  (e.g. {c['example']})")
+    si = r["silent"]
+    print(f"silent: {si['passthrough_modules']} MXNet modules passed through unchanged with no item; "
+          f"leftovers {si['leftovers']} ({si['leftovers_reported']} reported, {si['leftovers_silent']} silent: "
+          f"{si['silent_only_fixed_at_line']} where the line has only fixed items, {si['silent_near_an_item']} "
+          f"near a manual/review item); {si['leftovers_in_passthrough']} more in pass-through modules")
+    if si["silent_by_kind"]:
+        print("  silent by kind: " + ", ".join(f"{k} {n}" for k, n in si["silent_by_kind"]))
+    for t in si["top"][:10]:
+        print(f"    {t['count']:4d}  {t['what'][:90]}  (e.g. {t['example']})")
+    f = r["f_lines"]
+    print(f"F lines left: {f['count']} in {f['files']} files; by reason: "
+          + (", ".join(f"{k} {n}" for k, n in f["by_reason"]) or "-"))
+    for t in f["top"][:10]:
+        print(f"    {t['count']:4d}  {t['what'][:80]}  (e.g. {t['example'][:110]})")
+    c = r["classes"]
+    print(f"classes: {c['gluon_blocks']} Gluon blocks, {c['blocks_with_forward']} define a forward; "
+          f"{c['left_not_torch']} left as Gluon (no torch base); {c['converted_without_forward']} converted without "
+          f"forward" + (f" (e.g. {c['without_forward'][0]})" if c["without_forward"] else ""))
+    im = r.get("imports")
+    if im:
+        print(f"imports: {im['modules']} modules; {im['before']} import before (mxnet installed), {im['after']} after "
+              f"(mxnet/gluonnlp blocked); {im['before_not_after']} before but not after, "
+              f"{im['after_not_before']} after but not before")
+        print(f"  stubbed (not installed here): before {', '.join(im['stubs_before']) or '-'}; "
+              f"after {', '.join(im['stubs_after']) or '-'}")
+        for p in im["plumbing"]:
+            print(f"  plumbing: {p}")
+        for e, n in im["lost_by_error_only"][:10]:
+            print(f"    {n:4d}  {e[:120]}")
+        print("  by the converted line that raised it:")
+        for g in im["lost_by_error"][:10]:
+            print(f"    {g['count']:4d}  {g['error'][:100]}  (e.g. {g['example'][:140]})")
+        if im["before_failures"]:
+            print("  failing before: " + "; ".join(f"{e[:80]} x{n}" for e, n in im["before_failures"][:5]))
+    elif r["kind"] == "scripts":
+        print("imports: not run (script corpus: importing runs the script); parse counts above")
+    m = r.get("models")
+    if m:
+        print(f"models: {m['models']} ({m['gluon_builds']} build in Gluon): converted import {m['imports']}, "
+              f"build {m['builds']}, forward {m['forward_runs']}, pair {m['pairs']}, outputs match "
+              f"{m['outputs_match']}; gradients match {m['gradients_match']} of {m['gradient_models']}"
+              + (f"; skipped {', '.join(m['skipped'])}" if m["skipped"] else ""))
+        for row in m["rows"]:
+            print(f"    {row['model']}: {row['stage']}  {row.get('error', '')[:110]}  {row.get('where', '')[:100]}")
+
+
+def print_table(records: list[dict]) -> None:
+    print("\n| corpus | files | lines | MXNet files | rate | fixed/review/manual | pass-through | silent leftovers "
+          "| F lines | blocks w/o forward | parse after | imports before/after/lost | models build/run/match/grad |")
+    print("|" + "---|" * 13)
+    for r in records:
+        z, s, si = r["size"], r["report"]["summary"], r["silent"]
+        im, m = r.get("imports"), r.get("models")
+        print(f"| {r['corpus']} | {z['files']} | {z['lines']} | {z['mxnet_files']} | "
+              f"{pct(s.get('converted', 0), s.get('found', 0))} | {s.get('fixed')}/{s.get('review')}/{s.get('manual')} | "
+              f"{si['passthrough_modules']} | {si['leftovers_silent']} (+{si['leftovers_in_passthrough']}) | "
+              f"{r['f_lines']['count']} | {r['classes']['converted_without_forward']} | "
+              f"{z['parse_after']}/{z['parse_before']} | "
+              + (f"{im['before']}/{im['after']}/{im['before_not_after']} of {im['modules']}" if im else "-")
+              + " | " + (f"{m['builds']}/{m['forward_runs']}/{m['outputs_match']}/{m['gradients_match']} of "
+                         f"{m['models']}" if m else "-") + " |")
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--corpus-root", type=Path, default=Path(os.environ.get("XLATE_CORPUS_ROOT", "/work/corpus")))
+    p.add_argument("--only", action="append", help="a corpus name (repeatable); default: all of them")
+    p.add_argument("--xlate", type=Path, default=REPO,
+                   help="the xlate tree whose converter runs (default: this repository, %(default)s)")
+    p.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "xlate-package-corpus")
+    p.add_argument("--json", type=Path, help="write every figure to this JSON file")
+    p.add_argument("--no-imports", action="store_true")
+    p.add_argument("--no-models", action="store_true")
+    p.add_argument("--models-limit", type=int, help="only the first N models of each corpus")
+    p.add_argument("--convert-timeout", type=float, default=1200.0)
+    p.add_argument("--import-timeout", type=float, default=60.0)
+    p.add_argument("--model-timeout", type=float, default=240.0)
+    p.add_argument("-v", "--verbose", action="store_true")
+    opts = p.parse_args(argv)
+
+    gone = missing_frameworks()
+    if gone:
+        print(f"package_corpus: skipped: {', '.join(gone)} not installed (the figures need mxnet and torch)")
+        return 0
+    unknown = [n for n in opts.only or [] if n not in CORPORA]
+    if unknown:
+        print(f"package_corpus: unknown corpus {', '.join(unknown)}; known: {', '.join(CORPORA)}")
+        return 2
+    opts.xlate = opts.xlate.resolve()
+    if not (opts.xlate / "xlate" / "__init__.py").is_file():
+        print(f"package_corpus: {opts.xlate} holds no xlate package")
+        return 2
+    opts.work = opts.work.resolve()
+    opts.work.mkdir(parents=True, exist_ok=True)
+    sys.path.insert(0, str(REPO))
+    head = subprocess.run(["git", "-C", str(opts.xlate), "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True).stdout.strip()
+    print(f"converter: {opts.xlate} (commit {head or '?'}); corpora under {opts.corpus_root}")
+    records, started = [], time.perf_counter()
+    for name in opts.only or list(CORPORA):
+        corpus = opts.corpus_root / name
+        if not corpus.is_dir() or not any(corpus.rglob("*.py")):
+            print(f"\n== {name}: skipped: {corpus} is absent (see bench/README.md for fetching it)")
+            continue
+        records.append(measure(name, CORPORA[name], corpus, opts))
+    if records:
+        print_table(records)
+    total = time.perf_counter() - started
+    print(f"\ntotal {total:.0f} s")
+    if opts.json:
+        opts.json.write_text(json.dumps({"xlate": str(opts.xlate), "commit": head, "seconds": round(total),
+                                         "corpora": records}, indent=1, default=str))
+        print(f"wrote {opts.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
