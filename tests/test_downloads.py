@@ -188,3 +188,21 @@ def test_data_dir_is_mxnets(monkeypatch, tmp_path):
     assert helper() == mx.base.data_dir()
     monkeypatch.setenv("MXNET_HOME", str(tmp_path))
     assert helper() == mx.base.data_dir() == str(tmp_path)
+
+
+def test_replace_file_moves_as_mxnet_does(tmp_path):
+    from mxsupport import import_mxnet
+    mx = import_mxnet()
+    from xlate.runtime import load
+    helper = load()._mx_replace_file
+    for move in (mx.gluon.utils.replace_file, helper):
+        src, dst = tmp_path / "a.tmp", tmp_path / "a"
+        src.write_text("new")
+        dst.write_text("old")
+        move(str(src), str(dst))
+        assert dst.read_text() == "new" and not src.exists()
+        src.write_text("x")
+        import pytest as _pytest
+        with _pytest.raises(OSError, match="Moving downloaded temp file"):
+            move(str(src), str(tmp_path / "missing" / "b"))
+        assert not src.exists()

@@ -640,3 +640,18 @@ class _mx_CenterCrop(torch.nn.Module):
                                       f"which is not translated; resize the image first")
         x0, y0 = int((w - new_w) / 2), int((h - new_h) / 2)
         return x[y0:y0 + new_h, x0:x0 + new_w].clone()  # MXNet's slice is a copy
+
+
+def _mx_replace_file(src, dst):
+    """Gluon's `utils.replace_file` (POSIX form): move `src` onto `dst` atomically; on failure the
+    source is removed and OSError raised, as MXNet does."""
+    import os
+    try:
+        os.rename(src, dst)
+    except OSError:
+        try:
+            os.remove(src)
+        except OSError:
+            pass
+        finally:
+            raise OSError(f"Moving downloaded temp file - {src}, to {dst} failed. Please retry the download.")
