@@ -465,6 +465,9 @@ CASES = [
     C("slice-axis-expression", "MX053", ret("nd.slice_axis(x + 1, axis=0, begin=0, end=1)"), (3, 2)),
     # -- MX501-MX506 devices -------------------------------------------------------------------
     C("cpu-device", "MX501", ret("mx.cpu()")),
+    C("np-mode-query", ("MX746:review", "MX044"),
+      ret("nd.relu(x) * (2.0 if mx.util.is_np_array() else 3.0) + (1.0 if mx.util.is_np_shape() else -1.0)"),
+      (2, 3)),
     C("cpu-indexed-device", "MX501", ret("[mx.cpu(0), mx.cpu(1), mx.context.cpu()]")),
     C("cpu-pinned-device", "MX501", ret("mx.cpu_pinned()")),
     C("gpu-device", "MX502", ret("[mx.gpu(), mx.gpu(1), mx.context.gpu(2)]")),
