@@ -509,3 +509,13 @@ def _mx_device_of(value, name="context"):
     """`x.context` / `x.ctx` on a value the converter could not type: a tensor's device (an MXNet
     array, converted), anything else's own attribute of that name."""
     return value.device if isinstance(value, torch.Tensor) else getattr(value, name)
+
+
+def _mx_diag(data=None, k=0, axis1=0, axis2=1, out=None, name=None):
+    """MXNet's diag: a 1-D array becomes the matrix with it on diagonal k; an array of two or more
+    dimensions gives its diagonal k over (axis1, axis2), appended as the last axis, a copy (as
+    NumPy's diagonal, where torch's is a view)."""
+    _mx_no_out(out)
+    if data.dim() == 1:
+        return torch.diag(data, k)
+    return torch.diagonal(data, offset=k, dim1=axis1, dim2=axis2).clone()
