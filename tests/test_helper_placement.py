@@ -179,13 +179,16 @@ NO_MXNET = ("import sys\nclass _NoMXNet:\n    def find_spec(self, name, path=Non
             "sys.meta_path.insert(0, _NoMXNet())\n")
 
 
-def import_without_mxnet(root: Path, module: str) -> str:
-    """`module`'s __doc__, imported from `root` with torch and without MXNet."""
+def import_without_mxnet(root: Path, module: str, *more: str) -> str:
+    """`module`'s __doc__ (and each of `more`'s, one line each), imported from `root` with torch
+    and without MXNet, in one process."""
+    modules = (module, *more)
     done = subprocess.run([sys.executable, "-c", NO_MXNET + f"sys.path.insert(0, {str(root)!r})\n"
-                           f"import {module}\nprint(repr({module}.__doc__))"],
+                           + "".join(f"import {m}\nprint(repr({m}.__doc__))\n" for m in modules)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout.strip().splitlines()[-1]
+    lines = done.stdout.strip().splitlines()[-len(modules):]
+    return lines[0] if not more else lines
 
 
 def convert_package(tmp_path: Path, files: dict) -> Path:
@@ -214,19 +217,24 @@ def test_the_helper_import_precedes_every_use_at_import_time(tmp_path):
     assert import_without_mxnet(out, "pkg.c") == "None"
 
 
-@pytest.mark.parametrize("head", [
+HEADS = [
     '"""Doc."""\n', '# a comment\n\n"""Doc."""\n', '# -*- coding: utf-8 -*-\n"""Doc."""\n',
     '"""Doc."""\nfrom __future__ import annotations\n', '"""Doc."""; import os\n', 'r"""Doc."""\n',
-    '"""Doc."""\r\n'])
-def test_the_docstring_and_future_imports_stay_first(tmp_path, head):
-    newline = "\r\n" if head.endswith("\r\n") else "\n"
-    body = "from mxnet.gluon import nn\nx = nn.Dense(4)\n".replace("\n", newline)
-    out = convert_package(tmp_path, {"d.py": head + body})
-    assert import_without_mxnet(out, "pkg.d") == "'Doc.'"
-    converted = (out / "pkg/d.py").read_text()
-    assert ast.get_docstring(ast.parse(converted)) == "Doc."
-    if "__future__" in head:
-        assert converted.index("from __future__") < converted.index("from ._mx_compat")
+    '"""Doc."""\r\n']
+
+
+def test_the_docstring_and_future_imports_stay_first(tmp_path):
+    files = {}
+    for i, head in enumerate(HEADS):  # one package, one process: each header its own module
+        newline = "\r\n" if head.endswith("\r\n") else "\n"
+        files[f"d{i}.py"] = head + "from mxnet.gluon import nn\nx = nn.Dense(4)\n".replace("\n", newline)
+    out = convert_package(tmp_path, files)
+    assert import_without_mxnet(out, *[f"pkg.d{i}" for i in range(len(HEADS))]) == ["'Doc.'"] * len(HEADS)
+    for i, head in enumerate(HEADS):
+        converted = (out / f"pkg/d{i}.py").read_text()
+        assert ast.get_docstring(ast.parse(converted)) == "Doc.", head
+        if "__future__" in head:
+            assert converted.index("from __future__") < converted.index("from ._mx_compat")
 
 
 # -- one file -----------------------------------------------------------------------------------
