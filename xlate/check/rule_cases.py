@@ -336,6 +336,9 @@ CASES = [
     C("broadcast-like", "MX042", ret("nd.broadcast_like(x, y)"), (2, 1), (2, 3), grad=(0,)),
     C("broadcast-axis", "MX042", ret("nd.broadcast_axis(x, axis=1, size=3)"), (2, 1), grad=(0,)),
     C("broadcast-axis-two", "MX042", ret("nd.broadcast_axis(x, axis=(0, 2), size=(3, 4))"), (1, 2, 1)),
+    C("broadcast-axis-run-time", "MX042",
+      ret("[nd.broadcast_axis(x, axis=0, size=x.shape[1] + 1), nd.broadcast_axis(x.exp(), axis=(0, 2), "
+          "size=(x.shape[1], 2)), nd.broadcast_axis(x, 0, size=len(x))]"), (1, 2, 1), grad=(0,)),
     C("broadcast-like-method", "MX042", meth("a.broadcast_like(y)"), (1, 3), (2, 3)),
     C("broadcast-axes-method", "MX042", meth("a.broadcast_axes(axis=0, size=3)"), (1, 2, 2), grad=(0,)),
     C("broadcast-to-shape-variable", "MX042:review", """

@@ -519,3 +519,22 @@ def _mx_diag(data=None, k=0, axis1=0, axis2=1, out=None, name=None):
     if data.dim() == 1:
         return torch.diag(data, k)
     return torch.diagonal(data, offset=k, dim1=axis1, dim2=axis2).clone()
+
+
+def _mx_broadcast_axis(data=None, axis=(), size=(), out=None, name=None):
+    """MXNet's broadcast_axis where the axes or sizes are known only at run time: each listed axis
+    (of size 1; MXNet refuses a negative one) takes its size, in a new array (torch's expand alone
+    would give a view)."""
+    _mx_no_out(out)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    sizes = (size,) if isinstance(size, int) else tuple(size)
+    if len(axes) != len(sizes):
+        raise ValueError(f"broadcast_axis: {len(axes)} axes and {len(sizes)} sizes")
+    shape = list(data.shape)
+    for a, s in zip(axes, sizes):
+        if not 0 <= a < data.dim():
+            raise IndexError(f"broadcast_axis: axis {a} must be in range [0, {data.dim()})")
+        if shape[a] != 1:
+            raise ValueError(f"broadcast_axis: axis {a} has size {shape[a]}, not 1")
+        shape[a] = int(s)
+    return data.expand(*shape).clone()

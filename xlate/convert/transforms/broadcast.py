@@ -26,12 +26,16 @@ def transform(site: Site):
     if op in ("broadcast_axis", "broadcast_axes"):
         axis = site.literal("axis") if site.has("axis") else site.literal("shape")
         size = site.literal("size")
-        if NOT_LITERAL in (axis, size) or axis is None or size is None:
-            raise Manual("broadcast_axis needs literal axis and size")
+        if axis is None or size is None:
+            raise Manual("broadcast_axis needs its axis and size")
+        if NOT_LITERAL in (axis, size) or not isinstance(data, (cst.Name, cst.Attribute)) \
+                or any(a < 0 for a in ([axis] if isinstance(axis, int) else list(axis))):
+            # known at run time, or on an expression: the helper takes MXNet's own signature
+            site.fixed("`broadcast_axis(x, axis, size)` with values known at run time -> `_mx_broadcast_axis(...)`")
+            return site.emit("_mx_broadcast_axis({x}, axis={a}, size={s})", x=data,
+                             a=site.value("axis") or site.value("shape"), s=site.value("size"))
         axes = [axis] if isinstance(axis, int) else list(axis)
         sizes = [size] if isinstance(size, int) else list(size)
-        if any(a < 0 for a in axes) or not isinstance(data, (cst.Name, cst.Attribute)):
-            raise Manual("broadcast_axis with a negative axis or on an expression: write the expand by hand")
         top = max(axes)
         dims = ["-1"] * (top + 1)
         for a, s in zip(axes, sizes):
