@@ -13,7 +13,7 @@ import libcst as cst
 from xlate.convert import names
 from xlate.convert.placement import HelperImport, inline_position
 from xlate.convert.visiting import NODES, FastTransformer, children, derives
-from xlate.runtime import closure, sources as helper_sources
+from xlate.runtime import HELPER_RE, closure, sources as helper_sources
 
 _TORCH_IMPORTS = (
     ("torch", "torch", "import torch"),
@@ -322,11 +322,9 @@ def unnamed_helpers(output: str, helpers: list, helper_import: Optional[HelperIm
     the file should not import what it never uses."""
     if helper_import is None or not helpers:
         return frozenset()
-    imported = cst.Module(body=helper_import.statements(helpers)).code
-    def count(text: str, name: str) -> int:
-        return len(re.findall(r"\b" + re.escape(name) + r"\b", text))
-
-    return frozenset(h for h in helpers if count(output, h) <= count(imported, h))
+    imported = Counter(HELPER_RE.findall(cst.Module(body=helper_import.statements(helpers)).code))
+    named = Counter(HELPER_RE.findall(output))  # one pass over the output, not one per helper
+    return frozenset(h for h in helpers if named[h] <= imported[h])
 
 
 def _after_imports(body: list, helpers: list) -> int:
