@@ -11,12 +11,13 @@ from xlate.convert.rulectx import Manual, Site
 from xlate.convert.visiting import FastVisitor
 
 
-class _ToSelf(cst.CSTTransformer):
-    """Loads of the parameter names become `self.<name>`."""
+class _Loads(cst.CSTTransformer):
+    """Loads of `names` become `replace(name)` (an attribute's name, a keyword and a parameter
+    are no loads); records the names the body stores."""
 
-    def __init__(self, names: set, me: str):
+    def __init__(self, names: set, replace):
         super().__init__()
-        self.names, self.me = names, me
+        self.names, self.replace = names, replace
         self.skip: set = set()
         self.stored: set = set()
 
@@ -28,6 +29,7 @@ class _ToSelf(cst.CSTTransformer):
             self.skip.add(id(node.keyword))
 
     def visit_Param(self, node):
+        self.skip.add(id(node.name))
         if node.name.value in self.names:
             self.stored.add(node.name.value)
 
@@ -40,8 +42,13 @@ class _ToSelf(cst.CSTTransformer):
 
     def leave_Name(self, original, updated):
         if original.value in self.names and id(original) not in self.skip:
-            return cst.Attribute(cst.Name(self.me), cst.Name(original.value))
+            return self.replace(original.value)
         return updated
+
+
+def _ToSelf(names: set, me: str) -> _Loads:
+    """Loads of the parameter names become `self.<name>`."""
+    return _Loads(names, lambda name: cst.Attribute(cst.Name(me), cst.Name(name)))
 
 
 # Note [F left]
@@ -51,28 +58,9 @@ class _ToSelf(cst.CSTTransformer):
 # forward all the same; the reads of F that are left (each reported at its line) read `_mx_F`,
 # a stand-in for MXNet's namespace whose operators raise when called, naming themselves. The
 # lines that need a human fail there, and only when they run.
-class _Rename(cst.CSTTransformer):
-    """Loads of `name` become `new` (an attribute's name and a keyword are no loads)."""
-
-    def __init__(self, name: str, new: str):
-        super().__init__()
-        self.name, self.new = name, new
-        self.skip: set = set()
-
-    def visit_Attribute(self, node):
-        self.skip.add(id(node.attr))
-
-    def visit_Arg(self, node):
-        if node.keyword is not None:
-            self.skip.add(id(node.keyword))
-
-    def visit_Param(self, node):
-        self.skip.add(id(node.name))
-
-    def leave_Name(self, original, updated):
-        if original.value == self.name and id(original) not in self.skip:
-            return updated.with_changes(value=self.new)
-        return updated
+def _Rename(name: str, new: str) -> _Loads:
+    """Loads of `name` become `new`."""
+    return _Loads({name}, lambda _: cst.Name(new))
 
 
 class _FromKwargs(cst.CSTTransformer):
