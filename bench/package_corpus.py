@@ -232,13 +232,9 @@ def absolutize(text: str, rel: str, absolute: dict[str, str]) -> str:
 
 
 def dotted(node) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        return ".".join([node.id] + parts[::-1])
-    return None
+    """`a.b.c` for a Name/Attribute chain, as xlate reads it."""
+    from xlate.convert.kinds import ast_dotted
+    return ast_dotted(node)
 
 
 _MX_BLOCK_CACHE: dict[str, bool] = {}

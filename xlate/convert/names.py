@@ -209,26 +209,16 @@ class Analysis:
 
         None: not an import (or unbound); AMBIGUOUS: an import and another binding.
         """
-        scope = self.scopes.get(key)
-        first = True
-        while scope is not None:
-            if scope.is_class and not first:
-                scope = scope.parent
-                continue
-            first = False
-            if scope.declared.get(name, scope) is not scope:  # `global`/`nonlocal`: read where it lives
-                scope = scope.declared[name]
-                continue
-            imported = scope.imports.get(name)
-            if name in scope.other:  # rebound here: only an MXNet import makes that worth a report
-                if scope.is_class and imported is None:
-                    # a class body reads the module's binding until it assigns its own
-                    imported = self.scopes[()].imports.get(name)
-                return AMBIGUOUS if is_mxnet(imported) else None
-            if imported is not None:
-                return imported
-            scope = scope.parent
-        return None
+        scope = self.home(key, name)
+        if scope is None:
+            return None
+        imported = scope.imports.get(name)
+        if name in scope.other:  # rebound here: only an MXNet import makes that worth a report
+            if scope.is_class and imported is None:
+                # a class body reads the module's binding until it assigns its own
+                imported = self.scopes[()].imports.get(name)
+            return AMBIGUOUS if is_mxnet(imported) else None
+        return imported
 
     def home(self, key: ScopeKey, name: str) -> Optional[Scope]:
         """The scope whose binding of `name` a read in scope `key` sees, as Python resolves it
