@@ -181,13 +181,21 @@ def test_operator_as_a_value_is_its_helper():
     ("nd.slice(x, begin=(0, 1), end=(None,))", "MX070", "one entry per axis"),
     ("nd.linspace(0, 1, n, endpoint=flag)", "MX075", "endpoint"),
     ("nd.norm(x, ord=3)", "MX076", "1 and 2"),
-    ("nd.BatchNorm(x, g, b, m, v)", "MX082", "training flag is global"),
-    ("nd.Dropout(x, 0.5)", "MX081", "training flag is global"),
     ("nd.broadcast_like(x, y, lhs_axes=1)", "MX042", "both lhs_axes and rhs_axes"),
 ])
 def test_new_operators_left_for_a_human(call, code, why):
     r = convert(f"from mxnet import nd\ny = {call}\n")
     assert [c for c, _ in manual(r)] == [code] and why in manual(r)[0][1], manual(r)
+
+
+@pytest.mark.parametrize("call,helper", [
+    ("nd.BatchNorm(x, g, b, m, v)", "_mx_batch_norm(x, g, b, m, v, training=_mx_is_training())"),
+    ("nd.Dropout(x, 0.5)", "F.dropout(x, 0.5, training=_mx_is_training())"),
+])
+def test_operators_outside_a_forward_read_mxnets_training_flag(call, helper):
+    """Outside a block's forward the training flag is MXNet's global one, read at run time."""
+    r = convert(f"from mxnet import nd\ny = {call}\n")
+    assert f"y = {helper}" in r.output and not manual(r), r.output
 
 
 def test_dropout_always_needs_no_training_flag():

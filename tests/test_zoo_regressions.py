@@ -2,6 +2,8 @@
 compared with MXNet (found by bench/model_zoo.py after the families merged)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -44,8 +46,9 @@ class GN(gluon.HybridBlock):
 
 def test_train_mode_in_a_forward_keeps_gradients_and_batch_statistics():
     result, GNpt = _converted(GROUP_NORM, "GN")
-    code = result.output.split("\ndef _mx_")[0]  # the helpers pasted after it have their own
-    assert "no_grad" not in code and "training=True" in code
+    code = re.split(r"\n(?:def|class) _mx_", result.output)[0]  # the helpers pasted after it have their own
+    # MXNet's flag at run time: train_mode() sets it for the block, whatever the caller's mode
+    assert "no_grad" not in code and "with _mx_train_mode():" in code and "training=_mx_is_training()" in code
     ns = {}
     exec(GROUP_NORM, ns)
     rng = np.random.default_rng(0)

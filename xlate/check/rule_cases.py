@@ -799,7 +799,7 @@ CASES = [
             return p, s * 2
         """, (2, 3), (2, 3), grad=(0, 1)),
     # -- the training loop's autograd (issue 9): gradients and modes as MXNet computes them --------
-    C("backward-of-a-vector", ("MX536", "MX056", "MX532:review"), """
+    C("backward-of-a-vector", ("MX536", "MX056", "MX532"), """
         def f(x):
             a = x * 1
             a.attach_grad()
@@ -808,7 +808,7 @@ CASES = [
             y.backward()
             return a.grad
         """, (2, 3)),
-    C("backward-with-head-gradient", ("MX536", "MX056", "MX532:review"), """
+    C("backward-with-head-gradient", ("MX536", "MX056", "MX532"), """
         def f(x, y):
             a = x * 1
             a.attach_grad()
@@ -818,7 +818,7 @@ CASES = [
             return a.grad
         """, (2, 3), (2, 3)),
     # no trainer step after the backward: _mx_array_backward overwrites (grad_req='write') or adds ('add')
-    C("backward-in-a-loop-overwrites", ("MX536", "MX056", "MX532:review"), """
+    C("backward-in-a-loop-overwrites", ("MX536", "MX056", "MX532"), """
         def f(x, y):
             a = x * 1
             a.attach_grad()
@@ -828,7 +828,7 @@ CASES = [
                 z.backward()
             return a.grad
         """, (2, 3), (2, 3)),
-    C("attach-grad-add", ("MX536", "MX056", "MX532:review"), """
+    C("attach-grad-add", ("MX536", "MX056", "MX532"), """
         def f(x, y):
             a = x * 1
             a.attach_grad(grad_req='add')
@@ -838,7 +838,7 @@ CASES = [
                 z.backward()
             return a.grad
         """, (2, 3), (2, 3)),
-    C("autograd-grad-and-backward", ("MX537", "MX056", "MX532:review"), """
+    C("autograd-grad-and-backward", ("MX537", "MX056", "MX532"), """
         def f(x, y):
             a = x * 1
             a.attach_grad()
@@ -866,6 +866,18 @@ CASES = [
                     d = net(x) + mx.autograd.is_recording()
                 e = net(x) * (1 + mx.autograd.is_recording())
             return a, b, c, d, e, net(x)
+        """, (4, 3)),
+    C("autograd-global-switches", ("MX535", "MX541", "MX530"), """
+        def f(x):
+            net = mx.gluon.nn.BatchNorm(in_channels=3)
+            net.initialize()
+            prev = mx.autograd.set_training(True)
+            a = net(x) * (1 + float(mx.autograd.is_training()))
+            back = mx.autograd.set_training(prev)
+            rec = mx.autograd.set_recording(True)
+            b = net(x) + float(mx.autograd.is_recording()) + float(mx.autograd.is_training())
+            mx.autograd.set_recording(rec)
+            return a, b, net(x) + float(prev) + 2 * float(back) + 4 * float(mx.autograd.is_recording())
         """, (4, 3)),
     C("comparison-dtype", "MX540", """
         def f(x, y):
@@ -1192,7 +1204,7 @@ for _id, _draw in DRAWS.items():
 NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
                                         16, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
                                         52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, 91, 92, 93, *range(501, 509),
-                                        530, 531, 56, 532, 533, 534, 536, 537, 538, 540)]
+                                        530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541)]
 
 
 # -- frameworks ------------------------------------------------------------------------------

@@ -6,8 +6,135 @@ helpers only. Compared with MXNet in tests/test_numeric_training.py.
 MXNet's backward of a non-scalar head is the backward of its sum (a head gradient of ones);
 torch raises for a non-scalar tensor without `gradient=`. MXNet's `autograd.grad` always
 returns a list (even for one variable: its code re-binds `variables` before testing it).
+
+Note [MXNet's mode]
+MXNet keeps two process-wide flags: recording (autograd.record() / pause()) and training
+(record(train_mode=...), train_mode(), predict_mode(), pause(train_mode=...)); BatchNorm and
+Dropout read the training flag when they run, so a model called outside record() predicts,
+whatever it did before. A torch module reads its own `.training`. The translation keeps
+MXNet's rule at run time: the flags live in one object per process (`_mx_autograd_state`,
+shared by every converted tree and the checker in that process), and every model that a
+converted program initialises or loads (`_mx_initialize`, `_mx_load_parameters`) is registered
+there and switched whenever the training flag changes, so it predicts or trains as MXNet's
+flag says however it was built, hybridized or passed around. Nothing runs per forward: the
+switch happens at the flag's changes (a `.train(flag)` on each registered model, skipped when
+it is there already). A model that converted code never initialises or loads (one built by
+hand-written torch code) keeps its own mode, as torch users expect. The gradient mode follows
+the recording flag inside the scopes (record: torch.enable_grad, pause: torch.no_grad) and is
+restored on exit; outside any scope torch records as it always does, which changes no value.
 """
 import torch
+
+
+def _mx_autograd_state():
+    """MXNet's process-wide autograd flags and the models that follow them (Note [MXNet's
+    mode]): one object for the process, kept in sys.modules, so that helpers pasted into
+    several converted trees share it."""
+    import sys
+
+    state = sys.modules.get("_mx_autograd_state")
+    if state is None:
+        import types
+        import weakref
+
+        state = types.ModuleType("_mx_autograd_state", "MXNet's autograd flags (xlate runtime)")
+        state.recording, state.training, state.models = False, False, weakref.WeakSet()
+        state = sys.modules.setdefault("_mx_autograd_state", state)
+    return state
+
+
+def _mx_follow_mode(net):
+    """Register a model: from now on it trains or predicts as MXNet's training flag says (it
+    predicts outside record()); returns it."""
+    state = _mx_autograd_state()
+    state.models.add(net)
+    if net.training != state.training:
+        net.train(state.training)
+    return net
+
+
+def _mx_set_training(train_mode):
+    """`autograd.set_training(flag)`: sets MXNet's training flag, switching every registered
+    model; returns the previous flag."""
+    state = _mx_autograd_state()
+    previous, flag = state.training, bool(train_mode)
+    state.training = flag
+    for net in list(state.models):
+        if net.training != flag:
+            net.train(flag)
+    return previous
+
+
+def _mx_set_recording(is_recording):
+    """`autograd.set_recording(flag)`: MXNet's recording flag; returns the previous flag.
+    Turning it on turns torch's gradient mode on; turning it off leaves torch's mode alone
+    (torch recording where MXNet does not changes no value, and a program-wide no_grad would
+    outlive MXNet's scope)."""
+    state = _mx_autograd_state()
+    previous = state.recording
+    state.recording = bool(is_recording)
+    if state.recording:
+        torch.set_grad_enabled(True)
+    return previous
+
+
+def _mx_is_training():
+    """`autograd.is_training()`: MXNet's training flag (False outside record())."""
+    return _mx_autograd_state().training
+
+
+def _mx_is_recording():
+    """`autograd.is_recording()`: MXNet's recording flag (False outside record())."""
+    return _mx_autograd_state().recording
+
+
+class _mx_autograd_scope:
+    """The scope of `autograd.record()` and friends: sets the flags it names (None keeps the
+    enclosing value) and restores them, and torch's gradient mode, on exit."""
+
+    def __init__(self, recording, training):
+        self._flags = (recording, training)
+        self._saved = []
+
+    def __enter__(self):
+        state = _mx_autograd_state()
+        self._saved.append((state.recording, state.training, torch.is_grad_enabled()))
+        recording, training = self._flags
+        if recording is not None:
+            state.recording = bool(recording)
+            torch.set_grad_enabled(state.recording)
+        if training is not None:
+            _mx_set_training(training)
+        return self
+
+    def __exit__(self, *exc):
+        recording, training, grad = self._saved.pop()
+        _mx_autograd_state().recording = recording
+        torch.set_grad_enabled(grad)
+        _mx_set_training(training)
+        return False
+
+
+def _mx_record(train_mode=True):
+    """`autograd.record(train_mode=True)`: records (torch.enable_grad) with MXNet's training
+    flag set, so registered models train inside and return to the enclosing mode after."""
+    return _mx_autograd_scope(True, train_mode)
+
+
+def _mx_pause(train_mode=False):
+    """`autograd.pause(train_mode=False)`: stops recording (torch.no_grad); models predict
+    unless train_mode=True."""
+    return _mx_autograd_scope(False, train_mode)
+
+
+def _mx_train_mode():
+    """`autograd.train_mode()`: MXNet's training flag on, recording as it is."""
+    return _mx_autograd_scope(None, True)
+
+
+def _mx_predict_mode():
+    """`autograd.predict_mode()`: MXNet's training flag off, recording as it is."""
+    return _mx_autograd_scope(None, False)
 
 
 def _mx_head_grads(heads, head_grads):

@@ -193,13 +193,12 @@ def _mx_initialize(net, init=None, *, force_reinit=False):
     untagged one what its Gluon layer gives it (norm scale 1, shift 0, running mean 0 and var 1,
     PReLU its init, biases 0); the rest `init`, default Uniform(0.07). Already initialised
     tensors are kept unless force_reinit; lazy ones are drawn after the first forward. The
-    model is left in eval mode: a Gluon model predicts unless autograd.record() says otherwise
-    (the translation switches it to .train() where MXNet records)."""
+    model then follows MXNet's training flag (Note [MXNet's mode]): it predicts unless
+    autograd.record() or train_mode() says otherwise."""
     init = _mx_default_init if init is None else init
     for module in net.modules():
         _mx_init_module(module, init, force_reinit)
-    net.eval()
-    return net
+    return _mx_follow_mode(net)
 
 
 def _mx_xavier(rnd_type="uniform", factor_type="avg", magnitude=3):

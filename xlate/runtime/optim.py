@@ -514,9 +514,7 @@ class _mx_Trainer:
             if not isinstance(param, torch.Tensor):
                 raise ValueError(f"First argument must be a list or dict of Parameters, got list of {type(param)}.")
             param._mx_fresh = False
-            if param.requires_grad and not getattr(param, "_mx_fresh_hook", False):
-                param.register_post_accumulate_grad_hook(_mx_mark_fresh)
-                param._mx_fresh_hook = True
+            _mx_watch_fresh(param)
         param_dict = dict(enumerate(params))
         if isinstance(optimizer, _mx_Optimizer):
             if optimizer_params:
@@ -570,6 +568,9 @@ class _mx_Trainer:
         for i, param in enumerate(self._params):
             if not param.requires_grad:
                 continue
+            if not getattr(param, "_mx_fresh_hook", False):  # deferred when the Trainer was built
+                param._mx_fresh = param.grad is not None
+                _mx_watch_fresh(param)
             fresh = getattr(param, "_mx_fresh", False)
             if not fresh and not ignore_stale_grad:
                 raise UserWarning(f"Gradient of Parameter {i} (shape {tuple(param.shape)}) has not been updated by "
@@ -593,6 +594,17 @@ class _mx_Trainer:
         param_dict = self._optimizer.param_dict
         self._optimizer.__dict__.update(saved["optimizer"])
         self._optimizer.param_dict = param_dict
+
+
+def _mx_watch_fresh(param):
+    """Track whether backward wrote this parameter's gradient since the last step (MXNet's
+    `_fresh_grad`). A parameter whose size is still deferred (a lazy layer before its first
+    forward: a Trainer built right after initialize(), as MXNet's tutorials do) cannot take a
+    hook yet; the Trainer watches it at its first step, when the first backward has run."""
+    if param.requires_grad and not getattr(param, "_mx_fresh_hook", False) \
+            and not torch.nn.parameter.is_lazy(param):
+        param.register_post_accumulate_grad_hook(_mx_mark_fresh)
+        param._mx_fresh_hook = True
 
 
 def _mx_mark_fresh(param):

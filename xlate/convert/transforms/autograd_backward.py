@@ -31,7 +31,7 @@ def transform(site: Site):
         what = "`y.sum().backward()` kept"
     else:
         what = "`y.backward()` -> `y.sum().backward()` (" + _SUM + ")"
-    trainer, added = grad_zeroing.place(site)
+    trainer, added = grad_zeroing.place(site, head)
     if (args or summed) and not added and not grad_zeroing.attaches_grad(site):
         raise Skip()  # torch's backward as it stands (a converted file converted again)
     if trainer is None and not grad_zeroing.per_device(site, head):

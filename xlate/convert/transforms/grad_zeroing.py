@@ -7,7 +7,11 @@ steps, layers.md 8.3). A step consumes the gradients of the backward calls since
 step: `trainer.zero_grad()` goes right before the statement, in the block that holds the
 step, that contains this backward (the `for l in losses:` loop of a multi-device loop, whose
 per-device gradients MXNet sums: they must add up). The search climbs out of nested blocks
-but not out of the function.
+(if, with, try) but not out of the function, nor out of any other loop: a step after a loop
+sees only the last iteration's gradients in MXNet, and a step in a later loop belongs to
+other backward calls (a from-scratch loop before the Gluon one: a `zero_grad()` put before
+it would run before the trainer exists). Where no step follows, `_mx_array_backward` zeroes
+what the backward reaches.
 """
 from __future__ import annotations
 
@@ -59,18 +63,22 @@ def _step_in(site: Site, stmts) -> Optional[str]:
     return None
 
 
-def place(site: Site) -> tuple[Optional[str], bool]:
+def place(site: Site, head: Optional[cst.BaseExpression] = None) -> tuple[Optional[str], bool]:
     """Put `trainer.zero_grad()` before the statement holding this backward in the block of
     the step that follows it; (the trainer's expression, or None when no step follows; whether
     the call was added, False when it is there already)."""
     conv = site.conv
     open_statements = list(conv.compound_stack) + list(conv.statement_stack[-1:])
+    inner = True
     for block in reversed(conv.block_stack):
         holder = next((s for s in reversed(open_statements) if any(s is b for b in block)), None)
         if holder is None:
             continue
         if isinstance(holder, (cst.FunctionDef, cst.ClassDef)):
             return None, False
+        if not inner and isinstance(holder, (cst.For, cst.While)) and not _loops_over(holder, head):
+            return None, False  # the loop's other iterations would overwrite these gradients first
+        inner = False
         index = next(i for i, b in enumerate(block) if b is holder)
         trainer = _step_in(site, block[index + 1:])
         if trainer is not None:
@@ -82,6 +90,15 @@ def place(site: Site) -> tuple[Optional[str], bool]:
                 conv.insert_before(holder, [zero])  # (a converted file converted again has it)
             return trainer, not there
     return None, False
+
+
+def _loops_over(loop, head) -> bool:
+    """`for l in losses:` with `l.backward()` inside: one backward per device."""
+    if not isinstance(loop, cst.For) or not isinstance(head, cst.Name):
+        return False
+    targets = [loop.target] + (list(e.value for e in loop.target.elements)
+                               if isinstance(loop.target, (cst.Tuple, cst.List)) else [])
+    return any(isinstance(t, cst.Name) and t.value == head.value for t in targets)
 
 
 def per_device(site: Site, head: cst.BaseExpression) -> bool:

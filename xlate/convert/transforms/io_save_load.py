@@ -2,9 +2,10 @@
 `load_params`, and a whole block's `collect_params().save/load`) -> torch.save / load_state_dict."""
 import libcst as cst
 
-from xlate.convert.rulectx import NOT_LITERAL, Manual, Site, Skip
+from xlate.convert.rulectx import Manual, Site, Skip
 from xlate.convert.transforms import param_evidence
 
+_EQ = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 _CONVERT = ("the file must be a PyTorch state_dict: convert an MXNet .params file with "
             "`xlate convert-weights` first")
 
@@ -20,51 +21,19 @@ def _save(site: Site, block):
     return site.emit("torch.save({net}.state_dict(), _mx_checkpoint_path({f}))", net=block, f=site.value("filename"))
 
 
-def _strict(site: Site):
-    """strict=False where MXNet may skip missing or extra names (and the note when only one of
-    them was allowed: torch's strict=False lets both through)."""
-    flags = {n: site.literal(n, False) for n in ("allow_missing", "ignore_extra")}
-    unknown = [site.value(n) for n, f in flags.items() if f is NOT_LITERAL]
-    allowed = [n for n, f in flags.items() if f is not NOT_LITERAL and f]
-    if allowed:
-        lenient = "" if len(allowed) == 2 else (
-            " (strict=False also ignores the other kind of mismatch: missing and unexpected keys alike)")
-        return cst.Name("False"), lenient
-    if len(unknown) == 1:
-        return site.emit("not {a}", a=unknown[0]), ""
-    if unknown:
-        return site.emit("not ({a} or {b})", a=unknown[0], b=unknown[1]), ""
-    return None, ""
-
-
 def _load(site: Site, block):
-    if site.literal("cast_dtype", False) is not False and site.literal("dtype_source", "current") != "current":
-        raise Manual("dtype_source='saved' gives parameters the file's dtype: cast the model "
-                     "(`net.to(dtype)`) before load_state_dict")
-    strict, lenient = _strict(site)
-    ctx = site.value("ctx") if site.literal("ctx") is not None else None
-    # a list of contexts (or a value that may be one): load on the CPU, then the model goes to the
-    # first device, where split_and_load puts every slice (Note [one process, several devices])
-    several = ctx is not None and param_evidence.single_device(site, "ctx") != "yes"
-    where = ctx if ctx is not None and not several else cst.SimpleString('"cpu"')
-    strict_arg = ", strict={s}" if strict is not None else ""
-    holes = {"net": block, "f": site.value("filename"), "where": where}
-    if strict is not None:
-        holes["s"] = strict
-    call = site.emit("{net}.load_state_dict(torch.load({f}, map_location={where})" + strict_arg + ")", **holes)
-    site.review(f"-> load_state_dict(torch.load(...)): {_CONVERT}; values are cast to each parameter's "
-                f"dtype{lenient}")
-    if ctx is None:
-        return call
-    statement = site.conv.statement_of(site.original)
-    move = "_mx_to_ctx({net}, {ctx})" if several else "{net}.to({ctx})"
-    if statement is None or not isinstance(block, (cst.Name, cst.Attribute)):
-        if several:
-            return site.emit("_mx_to_ctx({net}, {ctx}).load_state_dict(torch.load({f}, map_location={where})"
-                             + strict_arg + ")", **holes, ctx=ctx)
-        return site.emit("{net}.to({ctx}).load_state_dict(torch.load({f}, map_location={ctx})" + strict_arg
-                         + ")", **holes, ctx=ctx)
-    site.conv.replace_statement(statement, [cst.Expr(call), cst.Expr(site.emit(move, net=block, ctx=ctx))])
+    """`_mx_load_parameters(net, f, ...)`: Gluon's checks of missing and extra names, its
+    contexts, and MXNet's mode for the loaded model (Note [MXNet's mode] in runtime/autograd.py)."""
+    args = [cst.Arg(block), cst.Arg(site.value("filename"))]
+    for name in ("ctx", "allow_missing", "ignore_extra", "cast_dtype", "dtype_source"):
+        if site.has(name):
+            args.append(cst.Arg(site.value(name), keyword=cst.Name(name), equal=_EQ))
+    for i, arg in enumerate(args[:-1]):
+        args[i] = arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    call = site.emit("_mx_load_parameters()").with_changes(args=args)
+    site.review(f"-> `_mx_load_parameters(net, f, ...)`: {_CONVERT}; Gluon's checks of missing and extra "
+                "names, values cast to each parameter's dtype, and the model then predicts or trains as "
+                "MXNet's autograd flag says")
     return call
 
 

@@ -1,5 +1,6 @@
-"""autograd.is_training() in a Gluon block's forward -> `self.training`; inside a `with
-autograd.record()/train_mode()/predict_mode()/pause():` block, the flag that block sets."""
+"""autograd.is_training() in a Gluon block's forward -> `self.training` (the model follows
+MXNet's flag: Note [MXNet's mode] in xlate/runtime/autograd.py); elsewhere, and inside a
+`with autograd.train_mode():`-style block, `_mx_is_training()`, MXNet's flag itself."""
 import ast
 from typing import Iterator, Optional
 
@@ -9,47 +10,29 @@ from xlate.convert.rulectx import Manual, Site
 _FORWARDS = ("forward", "hybrid_forward")
 
 
-GLOBAL_FLAG = ("outside a Gluon block's forward, MXNet's training flag is global (set by "
-               "autograd.record(train_mode=...)/train_mode()): pass the mode in by hand, "
-               "e.g. from the module's `self.training`")
-
-
 def transform(site: Site):
     if site.args or site.varargs:
         raise Manual("is_training() takes no arguments")
-    return site.emit(training_flag(site))
+    flag = training_flag(site)
+    if flag == "_mx_is_training()":
+        site.fixed("`autograd.is_training()` -> `_mx_is_training()`: MXNet's global training flag at run time")
+    return site.emit(flag)
 
 
 def training_flag(site: Site) -> str:
     """`self.training` (with the forward's own name for self) inside a Gluon block's forward,
-    where it is MXNet's autograd.is_training(); Manual elsewhere."""
+    outside any autograd block of its own; `_mx_is_training()` elsewhere."""
     from xlate.convert.transforms import train_models
 
     if any(train_models.autograd_call(site, w) for w in site.conv.with_stack):
-        return _lexical(site)  # `with autograd.train_mode():` inside a forward sets the flag there
+        return "_mx_is_training()"  # `with autograd.train_mode():` inside a forward sets the flag there
     key = site.conv.scopes[-1]
-    me = None
     if key and key[-1][0] in _FORWARDS and site.conv.analysis.gluon_class(key) is not None:
         fn = _function(site.conv.analysis.tree, key)
         params = (fn.args.posonlyargs + fn.args.args) if fn is not None else []
-        me = params[0].arg if params else None
-    if me is None:
-        return _lexical(site)
-    return me + ".training"
-
-
-def _lexical(site: Site) -> str:
-    """Inside a `with autograd.record():` (or pause / train_mode / predict_mode) block the
-    flag is known: the literal."""
-    from xlate.convert.transforms import train_models
-
-    if not any(train_models.autograd_call(site, w) for w in site.conv.with_stack):
-        raise Manual(GLOBAL_FLAG)
-    training = train_models.state(site, site.conv.with_stack)[1]
-    if not isinstance(training, bool):
-        return f"bool({training})"
-    site.fixed(f"`autograd.is_training()` inside this autograd block -> `{training}`")
-    return str(training)
+        if params:
+            return params[0].arg + ".training"
+    return "_mx_is_training()"
 
 
 def _function(tree: ast.Module, key: tuple) -> Optional[ast.AST]:
