@@ -81,6 +81,8 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
                                       long_names=conv.long_names, helpers=helpers, enabled=rules.enabled,
                                       helper_import=helper_import)
     output = _final_newline(source, fixed)
+    if "_mx_missing(" in output and "_mx_missing" not in helpers:  # Note [kept MXNet imports]
+        helpers = [*helpers, "_mx_missing"]
     # Note [torch names the rewrites write]; a helper import names only what the code uses
     missing = unimported_torch(output, source, conv.torch_uses, conv.long_names, analysis)
     unnamed = unnamed_helpers(output, helpers, helper_import)

@@ -69,6 +69,8 @@ class _ImportFixer(FastTransformer):
         self.context = context  # resolves relative imports that leave the tree (FileContext.beyond)
         self.enabled = enabled
         self.notes: list[tuple] = []
+        self.kept: dict[int, list[tuple[str, str]]] = {}  # import node -> (bound name, MXNet name) kept
+        self.kept_lines: dict[int, list[tuple[str, str]]] = {}  # the same by statement line
         # Pass nodes standing in for removed imports, by id (kept alive here: a freed node's
         # id is reused by the next node made)
         self.dropped: dict[int, cst.Pass] = {}
@@ -99,6 +101,9 @@ class _ImportFixer(FastTransformer):
                 kept.append(alias)
                 self.notes.append((node, "MX002", "manual",
                                    f"MXNet import `{name}` kept: it is still used by code left to translate"))
+                full = names.ident(cst.helpers.get_full_name_for_node(alias.name) or "")
+                target = f"{module}.{full}" if module else (full if alias.asname else name)
+                self.kept.setdefault(id(node), []).append((name, target))
             else:
                 dropped.append(name)
         if dropped:
@@ -140,6 +145,13 @@ class _ImportFixer(FastTransformer):
         return updated.with_changes(names=_fix_commas(kept), rpar=updated.rpar, lpar=updated.lpar)
 
     def leave_SimpleStatementLine(self, original, updated):
+        kept = [k for stmt in original.body for k in self.kept.get(id(stmt), ())]
+        updated = self._leave_line(updated)
+        if kept:
+            self.kept_lines[id(updated)] = kept
+        return updated
+
+    def _leave_line(self, updated):
         body = [s for s in updated.body if self.dropped.get(id(s)) is not s]
         if len(body) == len(updated.body):
             return updated
@@ -195,6 +207,10 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
     root = analysis.scopes[()]
     uses = set(torch_uses)
     helpers = [h for h in helpers if h not in root.other and h not in root.imports]
+    guarded = _guarded(fixed, fixer.kept_lines) if enabled("MX002") else fixed
+    if guarded is not fixed:
+        fixed = guarded
+        helpers = helpers if "_mx_missing" in helpers else [*helpers, "_mx_missing"]
     if helpers and helper_import is None:
         uses.add("torch")  # the pasted helpers use it
     if uses & long_names:
@@ -235,6 +251,30 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
     if body == list(fixed.body):
         return fixed, fixer.notes
     return fixed.with_changes(body=body), fixer.notes
+
+
+# Note [kept MXNet imports]
+# An MXNet import that code left to translate still uses (MX002) would make the converted
+# module fail to import where MXNet is not installed, and with it every module that imports
+# it, although the lines left are reported and may never run. At the module's top level the
+# import is guarded: without MXNet each name it binds is `_mx_missing(...)`, which raises
+# ImportError naming the MXNet API when the code left to translate runs (a call, a base class,
+# an attribute of a value), answers False to isinstance (no value is an MXNet array without
+# MXNet), and lets the rest of the module import and work. With MXNet installed nothing changes.
+def _guarded(module: cst.Module, kept_lines: dict) -> cst.Module:
+    body, changed = [], False
+    for stmt in module.body:
+        kept = kept_lines.get(id(stmt))
+        if kept and all(isinstance(s, _IMPORTS) for s in stmt.body):
+            names_ = list(dict.fromkeys(kept))
+            fallback = "".join(f"    {n} = _mx_missing({t!r})\n" for n, t in names_)
+            text = ("try:\n    " + cst.Module(body=[stmt.with_changes(leading_lines=())]).code.strip()
+                    + "\nexcept ImportError:  # MXNet is not installed: the code left to translate raises when "
+                      "it runs (MX002)\n" + fallback)
+            stmt = cst.parse_statement(text).with_changes(leading_lines=stmt.leading_lines)
+            changed = True
+        body.append(stmt)
+    return module.with_changes(body=body) if changed else module
 
 
 # Note [torch names the rewrites write]

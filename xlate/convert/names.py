@@ -148,6 +148,14 @@ BLOCK_CLASSES = ("mxnet.gluon.Block", "mxnet.gluon.HybridBlock")
 PARAMETER_CLASSES = ("mxnet.gluon.Parameter", "mxnet.gluon.parameter.Parameter")  # MX117 translates them
 
 
+def _missing_fallback(node: ast.Assign) -> bool:
+    """The except branch of a kept MXNet import that a conversion guarded (Note [kept MXNet
+    imports] in xlate/convert/imports.py)."""
+    value = node.value
+    return len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and isinstance(value, ast.Call) \
+        and isinstance(value.func, ast.Name) and value.func.id == "_mx_missing"
+
+
 @dataclass
 class Scope:
     key: ScopeKey
@@ -632,6 +640,8 @@ class _Collector:
                 attr, value = _appended(node.value)
                 scope.parent.attrs.setdefault(attr + ELEMENTS, []).append(value)
                 self._expr(node.value, scope)
+            elif isinstance(node, ast.Assign) and _missing_fallback(node):
+                pass  # `nd = _mx_missing('mxnet.nd')`: the guarded import's stand-in, not a rebinding
             elif isinstance(node, ast.Assign):
                 for target in node.targets:
                     self._target(target, scope, node.value if len(node.targets) == 1 else None)

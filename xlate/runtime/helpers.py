@@ -434,3 +434,38 @@ def _mx_Context(device_type, device_id=0):
     if device_type not in ("cpu", "cpu_pinned", "cpu_shared", "gpu"):
         raise KeyError(device_type)
     return torch.device("cuda", device_id) if device_type == "gpu" else torch.device("cpu")
+
+
+class _mx_missing:
+    """What a kept MXNet import binds where MXNet is not installed (Note [kept MXNet imports]
+    in xlate/convert/imports.py): the module imports; the code left to translate raises
+    ImportError naming the MXNet API when it runs; nothing is an instance of an MXNet type."""
+
+    def __init__(self, name):
+        self._mx_name = name
+
+    def __getattr__(self, attr):
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        return _mx_missing(f"{self._mx_name}.{attr}")
+
+    def _mx_raise(self, *args, **kwargs):
+        raise ImportError(f"{self._mx_name} is MXNet code that xlate left to translate (the conversion report "
+                          "names its line), and MXNet is not installed")
+
+    __call__ = __iter__ = __getitem__ = _mx_raise
+
+    def __mro_entries__(self, bases):
+        self._mx_raise()
+
+    def __instancecheck__(self, instance):
+        return False
+
+    def __subclasscheck__(self, subclass):
+        return False
+
+    def __bool__(self):
+        return True
+
+    def __repr__(self):
+        return f"<{self._mx_name}: MXNet is not installed>"
