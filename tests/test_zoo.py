@@ -1,0 +1,129 @@
+"""Gluon's model zoo (xlate/runtime/zoo.py, rule MX175) against MXNet 1.9.1's own networks.
+
+Each comparison builds the network on both sides, gives the Gluon one random asymmetric weights
+(Xavier draws for weights, random biases, BatchNorm gamma/beta and running statistics away from
+their initial values), copies them into the torch one through the checker's pairing
+(xlate.check.mapping, the tables `xlate convert-weights` uses) and compares the inference
+outputs on a non-zero input. Gradients and the running statistics after a training step are
+compared by the checker's check_models in noise mode (Note [noise floor] in
+xlate/check/noise.py): 2 x 64 x 64 inputs, where every BatchNorm channel sees enough values for
+float32 to resolve its gradient. The sweep over every name of `get_model` is marked slow.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.mxsupport import import_mxnet, import_torch
+
+pytestmark = pytest.mark.mxnet
+
+mx = import_mxnet()
+torch = import_torch()
+
+from mxnet.gluon.model_zoo import vision  # noqa: E402
+
+from xlate.check.inputs import parse  # noqa: E402
+from xlate.check.mapping import pair, transfer  # noqa: E402
+from xlate.check.noise import NoiseFloor  # noqa: E402
+from xlate.check.pair import check_models  # noqa: E402
+from xlate.convert.engine import convert_source  # noqa: E402
+from xlate.runtime import load  # noqa: E402
+
+rt = load()
+
+# the smallest input each network takes: the global pools of SqueezeNet (13) and DenseNet (7)
+# need 224, Inception V3 299, AlexNet's pools 64 (ResNet, VGG and the MobileNets run at 32)
+SIZES = {"alexnet": 64, "squeezenet1.0": 224, "squeezenet1.1": 224, "inceptionv3": 299,
+         **{f"densenet{n}": 224 for n in (121, 161, 169, 201)}}
+NAMES = ("resnet18_v1 resnet34_v1 resnet50_v1 resnet101_v1 resnet152_v1 resnet18_v2 resnet34_v2 resnet50_v2 "
+         "resnet101_v2 resnet152_v2 vgg11 vgg13 vgg16 vgg19 vgg11_bn vgg13_bn vgg16_bn vgg19_bn alexnet densenet121 "
+         "densenet161 densenet169 densenet201 squeezenet1.0 squeezenet1.1 inceptionv3 mobilenet1.0 mobilenet0.75 "
+         "mobilenet0.5 mobilenet0.25 mobilenetv2_1.0 mobilenetv2_0.75 mobilenetv2_0.5 mobilenetv2_0.25").split()
+FAST = ("resnet18_v1", "resnet18_v2", "alexnet", "squeezenet1.1", "mobilenet0.25", "mobilenetv2_0.25", "vgg11_bn")
+
+
+def _randomise(mx_net, x: np.ndarray, seed: int) -> None:
+    """Random asymmetric values in every Gluon parameter (after the deferred shapes are known)."""
+    mx.random.seed(seed)
+    rng = np.random.default_rng(seed)
+    mx_net.initialize(mx.init.Xavier(), force_reinit=True)
+    mx_net(mx.nd.array(x))
+    for name, p in mx_net.collect_params().items():
+        if name.endswith(("gamma", "running_var")):
+            value = rng.uniform(0.5, 1.5, p.shape)
+        elif name.endswith(("beta", "bias", "running_mean")):
+            value = rng.normal(0.0, 0.2, p.shape)
+        else:
+            continue  # weights keep their Xavier draws: random, and the activations stay in range
+        p.set_data(mx.nd.array(value.astype("float32")))
+
+
+def _same_outputs(mx_net, pt_net, shape, seed=0) -> None:
+    rng = np.random.default_rng(seed)
+    x = (rng.uniform(0.1, 1.0, shape) * rng.choice([-1, 1], shape)).astype("float32")
+    _randomise(mx_net, x, seed)
+    pt_net.eval()
+    with torch.no_grad():
+        pt_net(torch.tensor(x))  # gives lazy layers their shapes, as Gluon's first call does
+        transfer(mx_net, pt_net)
+        actual = pt_net(torch.tensor(x)).numpy()
+    expected = mx_net(mx.nd.array(x)).asnumpy()
+    scale = float(np.abs(expected).max())
+    np.testing.assert_allclose(actual, expected, rtol=1e-4, atol=1e-5 * max(scale, 1.0))
+
+
+def _both(name, **kwargs):
+    return vision.get_model(name, **kwargs), rt._mx_vision_get_model(name, **kwargs)
+
+
+@pytest.mark.parametrize("name", FAST)
+def test_a_network_computes_what_gluon_computes(name):
+    size = SIZES.get(name, 32)
+    _same_outputs(*_both(name, classes=10), (1, 3, size, size))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in NAMES if n not in FAST])
+def test_every_network_of_get_model_computes_what_gluon_computes(name):
+    size = SIZES.get(name, 32)
+    _same_outputs(*_both(name, classes=10), (1, 3, size, size))
+
+
+@pytest.mark.parametrize("build", [
+    lambda m: m.ResNetV1(m.BottleneckV1, [1, 2, 1, 1], [8, 16, 32, 48, 64], classes=7, thumbnail=True),
+    lambda m: m.ResNetV2(m.BottleneckV2, [1, 1, 2, 1], [8, 16, 32, 64, 128], classes=7),
+    lambda m: m.ResNetV2(m.BasicBlockV2, [1, 1, 1, 1], [8, 8, 16, 32, 64], classes=7, thumbnail=True),
+    lambda m: m.get_resnet(1, 34, classes=7, thumbnail=True),
+    lambda m: m.VGG([1, 1, 1, 1, 1], [8, 8, 16, 16, 16], classes=7, batch_norm=True),
+    lambda m: m.MobileNet(0.5, classes=7),
+    lambda m: m.get_mobilenet_v2(0.75, classes=7),
+], ids=["ResNetV1-BottleneckV1-thumbnail", "ResNetV2-BottleneckV2", "ResNetV2-BasicBlockV2-thumbnail",
+        "get_resnet", "VGG-batch_norm", "MobileNet", "get_mobilenet_v2"])
+def test_the_classes_and_builders_take_gluons_arguments(build):
+    gluon = type("Gluon", (), {k: getattr(vision, k) for k in dir(vision)})
+    torch_side = type("Torch", (), {k[4:]: getattr(rt, k) for k in dir(rt) if k.startswith("_mx_")})
+    _same_outputs(build(gluon), build(torch_side), (2, 3, 32, 32))
+
+
+def test_a_small_densenet_computes_what_gluon_computes():
+    _same_outputs(vision.DenseNet(8, 4, [2, 1, 2, 1], bn_size=2, classes=7),
+                  rt._mx_DenseNet(8, 4, [2, 1, 2, 1], bn_size=2, classes=7), (1, 3, 224, 224))
+
+
+@pytest.mark.parametrize("name,build", [
+    ("resnet18_v1", lambda m: m.get_resnet(1, 18, classes=10)),
+    ("mobilenetv2_0.25", lambda m: m.get_mobilenet_v2(0.25, classes=10)),
+    # MXNet's MKL-DNN backward of a concatenation fails on 8 + 4k channels ("could not construct a sub-memory")
+    ("densenet (small)", lambda m: m.DenseNet(32, 16, [2, 2, 2, 2], bn_size=4, classes=7)),
+])
+def test_training_outputs_gradients_and_statistics_match_gluon(name, build):
+    size = 224 if name.startswith("densenet") else 64
+    gluon = build(vision)
+    gluon.initialize()
+    torch_side = build(type("Torch", (), {k[4:]: getattr(rt, k) for k in dir(rt) if k.startswith("_mx_")}))
+    result = check_models(gluon, torch_side, [parse(f"x:float32[2,3,{size},{size}]")], seed=1,
+                          noise_floor=NoiseFloor())
+    failed = [c.mismatch.format() for c in result.checks if not c.ok]
+    assert result.ok, failed
+    assert any(c.what.startswith("training: gradient of features.0.weight") for c in result.checks)
