@@ -11,10 +11,12 @@ float32 to resolve its gradient. The sweep over every name of `get_model` is mar
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
-from tests.mxsupport import import_mxnet, import_torch
+from mxsupport import import_mxnet, import_torch
 
 pytestmark = pytest.mark.mxnet
 
@@ -127,3 +129,142 @@ def test_training_outputs_gradients_and_statistics_match_gluon(name, build):
     failed = [c.mismatch.format() for c in result.checks if not c.ok]
     assert result.ok, failed
     assert any(c.what.startswith("training: gradient of features.0.weight") for c in result.checks)
+
+
+# -- parameter files -----------------------------------------------------------------------
+@pytest.mark.parametrize("save", ["save_parameters", "save_params"])
+def test_convert_weights_loads_a_gluon_zoo_file(tmp_path, capsys, save):
+    """`xlate convert-weights FILE --zoo NAME`: structural names (features.0.weight) and the
+    prefixed ones of Gluon's pretrained files (features_conv0_weight) both load, and the torch
+    network computes what the Gluon one holding the file computes."""
+    from xlate.cli import main
+
+    name, x = "mobilenetv2_0.25", np.random.default_rng(3).uniform(0.1, 1, (2, 3, 32, 32)).astype("float32")
+    gluon = vision.get_model(name, classes=10)
+    _randomise(gluon, x, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # save_params is deprecated: Gluon's pretrained files were saved with it
+        getattr(gluon, save)(str(tmp_path / "zoo.params"))
+    rc = main(["convert-weights", str(tmp_path / "zoo.params"), "--zoo", name, "--mx-args", '{"classes": 10}',
+               "-o", str(tmp_path / f"{name}.pt")])
+    out = capsys.readouterr()
+    assert rc == 0, out.err
+    assert f"names as {save} writes them" in out.out
+    net = rt._mx_vision_get_model(name, classes=10).eval()
+    net.load_state_dict(torch.load(tmp_path / f"{name}.pt", weights_only=True))
+    with torch.no_grad():
+        actual = net(torch.tensor(x)).numpy()
+    np.testing.assert_allclose(actual, gluon(mx.nd.array(x)).asnumpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_pretrained_loads_the_converted_file_or_says_the_command(tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"xlate convert-weights \S+/resnet18_v1-a0666292\.params "
+                                                r"--zoo resnet18_v1 -o \S+/resnet18_v1\.pt"):
+        rt._mx_resnet18_v1(pretrained=True, root=str(tmp_path))
+    x = np.random.default_rng(4).uniform(0.1, 1, (1, 3, 32, 32)).astype("float32")
+    gluon, source = vision.resnet18_v1(), rt._mx_resnet18_v1().eval()
+    _randomise(gluon, x, 4)
+    with torch.no_grad():
+        source(torch.tensor(x))
+    transfer(gluon, source)
+    torch.save(source.state_dict(), tmp_path / "resnet18_v1.pt")
+    net = rt._mx_vision_get_model("resnet18_v1", pretrained=True, root=str(tmp_path))
+    rt._mx_initialize(net, rt._mx_xavier())  # Gluon's initialize() keeps loaded parameters
+    with torch.no_grad():
+        actual = net(torch.tensor(x)).numpy()
+    np.testing.assert_allclose(actual, gluon(mx.nd.array(x)).asnumpy(), rtol=1e-4, atol=1e-5)
+
+
+# -- initialisation ------------------------------------------------------------------------
+def _same_kind(expected: np.ndarray, actual: np.ndarray) -> bool:
+    """What an initializer drew, as far as one draw tells: the same constant, or a spread whose
+    std is within 10% (a few hundred values: 30%) of Gluon's."""
+    if np.all(expected == expected.flat[0]):
+        return bool(np.all(actual == expected.flat[0]))
+    return abs(actual.std() / expected.std() - 1) < (0.1 if expected.size >= 1000 else 0.3)
+
+
+@pytest.mark.parametrize("name", ["vgg11_bn", "resnet18_v1"])
+def test_initialize_draws_the_kinds_gluon_draws(name):
+    """Gluon's `net.initialize(Xavier())` and the translated `_mx_initialize(net, _mx_xavier())`:
+    per parameter the same constant (BatchNorm gamma and running variance 1, beta, running mean
+    and biases 0) or a draw of the same spread (VGG's own Xavier(gaussian, out, 2) and
+    normal(0.01) win over the global Xavier)."""
+    x = np.random.default_rng(5).uniform(0.1, 1, (1, 3, 32, 32)).astype("float32")
+    gluon, net = _both(name, classes=10)
+    mx.random.seed(5)
+    gluon.initialize(mx.init.Xavier())
+    gluon(mx.nd.array(x))
+    torch.manual_seed(5)
+    rt._mx_initialize(net, rt._mx_xavier())
+    with torch.no_grad():
+        net(torch.tensor(x))
+    checked = 0
+    for pr in pair(gluon, net):
+        for m in pr.maps:
+            if m.mx not in pr.mx_block._reg_params:
+                continue  # an optional parameter (a bias) neither side has
+            expected = pr.mx_block._reg_params[m.mx].data().asnumpy()
+            actual = getattr(pr.pt_module, m.pt).detach().numpy()
+            assert _same_kind(expected, actual), f"{pr.pt_path}.{m.pt}: {actual.std()} vs Gluon's {expected.std()}"
+            checked += 1
+    assert checked == len(gluon.collect_params().keys())
+
+
+# -- translated programs -------------------------------------------------------------------
+PROGRAM = '''
+import mxnet as mx
+from mxnet import gluon
+from mxnet.gluon import nn
+from mxnet.gluon.model_zoo import vision
+from mxnet.gluon.model_zoo.vision.resnet import BottleneckV2, _conv3x3
+
+
+class SEBottleneck(BottleneckV2):
+    """gluon-face's kind of block: Gluon's BottleneckV2 and one more convolution."""
+    def __init__(self, channels, stride, downsample=False, in_channels=0, **kwargs):
+        super(SEBottleneck, self).__init__(channels, stride, downsample, in_channels, **kwargs)
+        self.extra = _conv3x3(channels, 1, channels)
+
+    def hybrid_forward(self, F, x):
+        residual = x
+        x = F.Activation(self.bn1(x), act_type='relu')
+        if self.downsample:
+            residual = self.downsample(x)
+        x = self.conv1(x)
+        x = self.conv2(F.Activation(self.bn2(x), act_type='relu'))
+        x = self.conv3(F.Activation(self.bn3(x), act_type='relu'))
+        return self.extra(x) + residual
+
+
+def se_resnet(classes=10):
+    return vision.ResNetV2(SEBottleneck, [1, 1, 1, 1], [16, 32, 64, 128, 256], classes=classes, thumbnail=True)
+
+
+def small(classes=10):
+    net = gluon.model_zoo.vision.get_model('mobilenetv2_0.25', pretrained=False, classes=classes)
+    net.initialize(mx.init.Xavier())
+    return net
+'''
+
+
+@pytest.mark.parametrize("factory", ["se_resnet", "small"])
+def test_a_translated_program_builds_gluons_networks(factory):
+    result = convert_source(PROGRAM)
+    assert not [d for d in result.diagnostics if d.status in ("manual", "review")], result.diagnostics
+    assert "mxnet" not in result.output.split("\ndef _mx_")[0].replace("`", "")
+    translated = dict(vars(rt))
+    exec(compile(result.output, "<converted>", "exec"), translated)
+    gluon = {}
+    exec(PROGRAM, gluon)
+    _same_outputs(gluon[factory](), translated[factory](), (2, 3, 32, 32))
+
+
+def test_pretrained_true_is_reported_with_the_command():
+    result = convert_source("from mxnet.gluon.model_zoo import vision\n"
+                            "net = vision.get_resnet(2, 50, pretrained=True)\n")
+    (found,) = [d for d in result.diagnostics if d.code == "MX175"]
+    assert found.status == "review"
+    assert ("xlate convert-weights ~/.mxnet/models/resnet50_v2-*.params --zoo resnet50_v2 "
+            "-o ~/.mxnet/models/resnet50_v2.pt") in found.message
+    assert "_mx_get_resnet(2, 50, pretrained=True)" in result.output
