@@ -42,7 +42,7 @@ NAMES = ("resnet18_v1 resnet34_v1 resnet50_v1 resnet101_v1 resnet152_v1 resnet18
          "resnet101_v2 resnet152_v2 vgg11 vgg13 vgg16 vgg19 vgg11_bn vgg13_bn vgg16_bn vgg19_bn alexnet densenet121 "
          "densenet161 densenet169 densenet201 squeezenet1.0 squeezenet1.1 inceptionv3 mobilenet1.0 mobilenet0.75 "
          "mobilenet0.5 mobilenet0.25 mobilenetv2_1.0 mobilenetv2_0.75 mobilenetv2_0.5 mobilenetv2_0.25").split()
-FAST = ("resnet18_v1", "resnet18_v2", "alexnet", "squeezenet1.1", "mobilenet0.25", "mobilenetv2_0.25", "vgg11_bn")
+FAST = ("resnet18_v1", "resnet18_v2", "alexnet", "squeezenet1.1", "mobilenet0.25", "mobilenetv2_0.25")
 
 
 def _randomise(mx_net, x: np.ndarray, seed: int) -> None:
@@ -96,7 +96,7 @@ def test_every_network_of_get_model_computes_what_gluon_computes(name):
     lambda m: m.ResNetV1(m.BottleneckV1, [1, 2, 1, 1], [8, 16, 32, 48, 64], classes=7, thumbnail=True),
     lambda m: m.ResNetV2(m.BottleneckV2, [1, 1, 2, 1], [8, 16, 32, 64, 128], classes=7),
     lambda m: m.ResNetV2(m.BasicBlockV2, [1, 1, 1, 1], [8, 8, 16, 32, 64], classes=7, thumbnail=True),
-    lambda m: m.get_resnet(1, 34, classes=7, thumbnail=True),
+    lambda m: m.get_resnet(2, 18, classes=7, thumbnail=True),
     lambda m: m.VGG([1, 1, 1, 1, 1], [8, 8, 16, 16, 16], classes=7, batch_norm=True),
     lambda m: m.MobileNet(0.5, classes=7),
     lambda m: m.get_mobilenet_v2(0.75, classes=7),
@@ -268,3 +268,46 @@ def test_pretrained_true_is_reported_with_the_command():
     assert ("xlate convert-weights ~/.mxnet/models/resnet50_v2-*.params --zoo resnet50_v2 "
             "-o ~/.mxnet/models/resnet50_v2.pt") in found.message
     assert "_mx_get_resnet(2, 50, pretrained=True)" in result.output
+
+
+# Note [inception in float64]
+# Inception V3's float32 gradients differ between MXNet and the translation beyond what the
+# checker's noise mode allows (gradient of x: 0.27 from the float64 result in MXNet, 0.12 in
+# PyTorch float32, on values up to 3.5), and each inception block alone matches. Both
+# frameworks in float64 agree to 1e-12 (MXNet's float64 operators run without MKL-DNN): the
+# network is badly conditioned in float32 at random weights, and MXNet's float32 rounding is
+# the larger. So the whole-network gradient comparison runs in float64 on both sides.
+@pytest.mark.parametrize("name,size", [
+    ("resnet18_v1", 32),
+    pytest.param("inceptionv3", 299, marks=pytest.mark.slow),
+])
+def test_float64_training_gradients_match_gluon(name, size):
+    from mxnet import autograd
+
+    from xlate.check.sides import no_dropout
+
+    rng = np.random.default_rng(6)
+    x = rng.uniform(0.1, 1, (2, 3, size, size)) * rng.choice([-1, 1], (2, 3, size, size))
+    gluon, net = _both(name, classes=10)
+    _randomise(gluon, x.astype("float32"), 6)
+    with torch.no_grad():
+        net.eval()(torch.tensor(x, dtype=torch.float32))
+    transfer(gluon, net)
+    no_dropout(gluon, net)  # the generators differ
+    gluon.cast("float64")
+    net.double().train()
+    head = rng.normal(size=(2, 10))
+    data = mx.nd.array(x, dtype="float64")
+    data.attach_grad()
+    with autograd.record():
+        out = gluon(data)
+    out.backward(mx.nd.array(head, dtype="float64"))
+    pt_data = torch.tensor(x, requires_grad=True)
+    pt_out = net(pt_data)
+    pt_out.backward(torch.tensor(head))
+    np.testing.assert_allclose(pt_out.detach().numpy(), out.asnumpy(), rtol=1e-9, atol=1e-10)
+    first = dict(net.named_parameters())["features.0.0.weight" if name == "inceptionv3" else "features.0.weight"]
+    gluon_first = next(iter(gluon.collect_params().values()))
+    for actual, expected in ((pt_data.grad.numpy(), data.grad.asnumpy()),
+                             (first.grad.numpy(), gluon_first.grad().asnumpy())):
+        np.testing.assert_allclose(actual, expected, rtol=1e-7, atol=1e-9 * np.abs(expected).max())
