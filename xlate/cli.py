@@ -496,7 +496,8 @@ def _convert_weights(args) -> int:
         if args.pt_args == "{}":
             args.pt_args = args.mx_args
     if not (args.mx and args.pt and args.output):
-        raise UsageError("convert-weights needs --mx FILE.py:NAME, --pt FILE.py:NAME (or --zoo NAME) and -o OUT")
+        raise UsageError("convert-weights needs --mx FILE.py:NAME, --pt FILE.py:NAME and -o OUT (--zoo NAME: a network "
+                         "of Gluon's model zoo on both sides)")
     if args.check and not args.input:
         raise UsageError("--check needs at least one --input")
     try:
