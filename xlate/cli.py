@@ -115,6 +115,9 @@ def _parser() -> argparse.ArgumentParser:
                                                           "or a model instance the file builds")
     w.add_argument("--pt", metavar="FILE.py:NAME", help="the PyTorch model: a class, a function that builds it, "
                                                           "or a model instance the file builds")
+    w.add_argument("--zoo", metavar="NAME", help="a network of Gluon's model zoo (resnet18_v1, mobilenetv2_0.25, ...): "
+                                                 "--mx is mxnet.gluon.model_zoo.vision.get_model(NAME), --pt the "
+                                                 "translation's (_mx_vision_get_model), both with --mx-args")
     w.add_argument("-o", "--output", metavar="OUT.pt", help="the state_dict file to write (torch.save)")
     w.add_argument("--mx-args", default="{}", metavar="JSON", help="keyword arguments for the MXNet constructor")
     w.add_argument("--pt-args", default="{}", metavar="JSON", help="keyword arguments for the PyTorch constructor")
@@ -488,8 +491,13 @@ def _convert_weights(args) -> int:
     """`xlate convert-weights PARAMS --mx ... --pt ... -o OUT`: see xlate/weights.py."""
     import json
 
+    if args.zoo:  # Gluon's model zoo on both sides (xlate/weights.py, Note [zoo references])
+        args.mx, args.pt = args.mx or f"zoo:{args.zoo}", args.pt or f"zoo:{args.zoo}"
+        if args.pt_args == "{}":
+            args.pt_args = args.mx_args
     if not (args.mx and args.pt and args.output):
-        raise UsageError("convert-weights needs --mx FILE.py:NAME, --pt FILE.py:NAME and -o OUT")
+        raise UsageError("convert-weights needs --mx FILE.py:NAME, --pt FILE.py:NAME and -o OUT (--zoo NAME: a network "
+                         "of Gluon's model zoo on both sides)")
     if args.check and not args.input:
         raise UsageError("--check needs at least one --input")
     try:

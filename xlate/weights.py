@@ -92,10 +92,7 @@ def convert_weights(params: Path, mx_ref: str, pt_ref: str, output: Path, *, mx_
     """Convert, verify and (when every check passed) write `output`; see the module's Note."""
     _check_paths(params, output)
     advice: list[str] = []
-    try:
-        mx_net = load(mx_ref, mx_kwargs, framework="mxnet", advice=advice)
-    except LoadError as e:
-        raise ConvertError(str(e)) from e
+    mx_net = _model(mx_ref, mx_kwargs, "mxnet", advice)
     naming, file_dtypes = load_into(mx_net, params, mx_ref)
     pt_model = _build(pt_ref, pt_kwargs, advice)
     rng = np.random.default_rng(seed)
@@ -218,12 +215,41 @@ def _shape(shape) -> str:
     return "(" + ", ".join("?" if d == 0 else str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
+# Note [zoo references]
+# `--zoo NAME` (or `--mx zoo:NAME` / `--pt zoo:NAME`) names a network of Gluon's model zoo
+# instead of a file: MXNet's own `mxnet.gluon.model_zoo.vision.get_model(NAME, **args)` on the
+# MXNet side, the translation's `_mx_vision_get_model(NAME, **args)` (xlate/runtime/zoo.py) on
+# the PyTorch side, which is what translated code builds for `vision.get_model` and friends. So
+# Gluon's pretrained `NAME-<hash>.params` (save_params names) and a file of a zoo network saved
+# with save_parameters (structural names) both become the `NAME.pt` the helper's
+# pretrained=True loads.
+ZOO = "zoo:"
+
+
+def _model(ref: str, kwargs: dict, framework: str, advice: Optional[list[str]] = None):
+    if not ref.startswith(ZOO):
+        try:
+            return load(ref, kwargs, framework=framework, advice=advice)
+        except LoadError as e:
+            raise ConvertError(str(e)) from e
+    name = ref[len(ZOO):]
+    if kwargs.get("pretrained"):
+        raise ConvertError(f"{ref}: pretrained=True downloads; the parameter file to convert is the argument")
+    if framework == "mxnet":
+        from mxnet.gluon.model_zoo import vision as zoo
+        build = zoo.get_model
+    else:
+        from xlate.runtime import load as helpers
+        build = helpers()._mx_vision_get_model
+    try:
+        return build(name, **kwargs)
+    except (ValueError, TypeError, AssertionError, KeyError) as e:  # an unknown name or argument: Gluon's message
+        raise ConvertError(f"{ref}: building it failed: {type(e).__name__}: {e}") from e
+
+
 # -- the PyTorch side -------------------------------------------------------------------------
 def _build(pt_ref: str, pt_kwargs: dict, advice: Optional[list[str]] = None):
-    try:
-        model = load(pt_ref, pt_kwargs, framework="pytorch", advice=advice)
-    except LoadError as e:
-        raise ConvertError(str(e)) from e
+    model = _model(pt_ref, pt_kwargs, "pytorch", advice)
     if not hasattr(model, "state_dict"):
         raise ConvertError(f"{pt_ref}: built a {type(model).__name__}, not a torch.nn.Module")
     return model.cpu()

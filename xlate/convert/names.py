@@ -90,6 +90,14 @@ _REEXPORTS = [
     ("mxnet.use_np", "mxnet.util.use_np"),
     ("mxnet.test_utils.use_np", "mxnet.util.use_np"),
     ("mxnet.gluon.contrib.rnn.rnn_cell", "mxnet.gluon.contrib.rnn"),
+    # Gluon's model zoo: vision/__init__.py imports * from each network's module (MX175)
+    ("mxnet.gluon.model_zoo.vision.alexnet", "mxnet.gluon.model_zoo.vision"),
+    ("mxnet.gluon.model_zoo.vision.densenet", "mxnet.gluon.model_zoo.vision"),
+    ("mxnet.gluon.model_zoo.vision.inception", "mxnet.gluon.model_zoo.vision"),
+    ("mxnet.gluon.model_zoo.vision.mobilenet", "mxnet.gluon.model_zoo.vision"),
+    ("mxnet.gluon.model_zoo.vision.resnet", "mxnet.gluon.model_zoo.vision"),
+    ("mxnet.gluon.model_zoo.vision.squeezenet", "mxnet.gluon.model_zoo.vision"),
+    ("mxnet.gluon.model_zoo.vision.vgg", "mxnet.gluon.model_zoo.vision"),
     # gluonnlp 0.10's public names (its modules re-export them one level up)
     ("gluonnlp.model.transformer", "gluonnlp.model"),
     ("gluonnlp.model.attention_cell", "gluonnlp.model"),
