@@ -116,6 +116,31 @@ for epoch in range(5):
 '''
 
 
+TWO_CONTEXTS_BATCHNORM = COMMON + '''
+ctx = [mx.cpu(0), mx.cpu(1)]
+net = nn.HybridSequential()
+net.add(nn.Dense(6, in_units=5), nn.BatchNorm(in_channels=6), nn.Activation('tanh'), nn.Dense(3, in_units=6))
+net.initialize(mx.init.Xavier(), ctx=ctx)
+set_weights(net)
+X = nd.array(rng.randn(8, 5).astype('float32'))
+Y = nd.array(rng.randint(0, 3, 8).astype('float32'))
+trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})
+lf = gluon.loss.SoftmaxCrossEntropyLoss()
+for step in range(3):
+    xs = gluon.utils.split_and_load(X * (step + 1), ctx)
+    ys = gluon.utils.split_and_load(Y, ctx)
+    with autograd.record():
+        losses = [lf(net(x), y) for x, y in zip(xs, ys)]
+    for l in losses:
+        l.backward()
+    trainer.step(X.shape[0])
+    outs.append(sum(l.sum().asnumpy() for l in losses))
+outs.append(net(X).asnumpy())  # predicting on the first context: its own running statistics
+outs.append(net[1].running_mean.data().asnumpy())
+outs.append(net[1].running_var.data().asnumpy())
+'''
+
+
 def _run(source: str, folder: str, name: str) -> list:
     scope: dict = {"__name__": "__script__", "PATH": os.path.join(folder, name)}
     exec(compile(source, name, "exec"), scope)
@@ -132,6 +157,7 @@ def _same_numbers(source: str) -> str:
         got = _run(converted, folder, "pt.params")
     assert len(got) == len(expected)
     for i, (want, have) in enumerate(zip(expected, got)):
+        have = [np.asarray(h) for h in have] if isinstance(have, list) else have
         np.testing.assert_allclose(np.asarray(have).reshape(np.shape(want)), want, rtol=1e-4, atol=1e-5,
                                    err_msg=f"value {i}")
     return converted
@@ -159,3 +185,10 @@ def test_gradient_zeroing_stays_in_the_loop_of_its_step():
     made = next(i for i, line in enumerate(lines) if line.startswith("trainer = "))
     assert lines[zero + 1] == "    l.sum().backward()" and made < zero
     assert "    _mx_array_backward(l)" in lines
+
+
+def test_each_context_keeps_its_batchnorm_statistics():
+    """MXNet's copy of the model on each context moves its own running statistics with its
+    slice; the first context's predict and are what collect_params shows (Note [a BatchNorm
+    per device])."""
+    _same_numbers(TWO_CONTEXTS_BATCHNORM)

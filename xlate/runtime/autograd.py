@@ -39,6 +39,7 @@ def _mx_autograd_state():
 
         state = types.ModuleType("_mx_autograd_state", "MXNet's autograd flags (xlate runtime)")
         state.recording, state.training, state.models = False, False, weakref.WeakSet()
+        state.device = 0  # the context a call on a slice stands for (Note [a BatchNorm per device])
         state = sys.modules.setdefault("_mx_autograd_state", state)
     return state
 

@@ -101,21 +101,36 @@ class _mx_BatchNorm(_mx_Norm, torch.nn.BatchNorm2d):
     def forward(self, x):
         h = x.movedim(self.axis, 1).contiguous()
         weight = self.weight if self.scale else None
+        running = self._mx_running()
         if self.training and not self.use_global_stats:
             y = torch.nn.functional.batch_norm(h, None, None, weight, self.bias, True, 0.0, self.eps)
             if y.requires_grad:  # Note [statistics in backward]
                 with torch.no_grad():
                     var, mean = torch.var_mean(h, [0] + list(range(2, h.dim())), correction=0)
-                y.register_hook(_mx_running_update(self.running_mean, self.running_var, self.num_batches_tracked,
-                                                   mean, var, self.momentum))
+                y.register_hook(_mx_running_update(*running, mean, var, self.momentum))
         else:
-            y = torch.nn.functional.batch_norm(h, self.running_mean, self.running_var, weight, self.bias,
-                                               False, 0.0, self.eps)
+            y = torch.nn.functional.batch_norm(h, running[0], running[1], weight, self.bias, False, 0.0, self.eps)
         if y.requires_grad:
             # torch's CPU batch_norm backward returns wrong gradients when its input and output
             # gradient are laid out differently and a dimension has size 1 (torch 2.13)
             y.register_hook(torch.Tensor.contiguous)
         return y.movedim(1, self.axis)
+
+    def _mx_running(self):
+        """The running statistics of the context this call stands for (Note [a BatchNorm per
+        device] in parallel.py): the module's own buffers for the first, a copy for another."""
+        device = getattr(_mx_autograd_state(), "device", 0)
+        if not device:
+            return self.running_mean, self.running_var, self.num_batches_tracked
+        copies = self.__dict__.setdefault("_mx_copies", {})
+        if device not in copies:  # MXNet's copies start equal
+            copies[device] = (self.running_mean.detach().clone(), self.running_var.detach().clone(),
+                              self.num_batches_tracked.detach().clone())
+        return copies[device]
+
+    def _load_from_state_dict(self, *args, **kwargs):
+        super()._load_from_state_dict(*args, **kwargs)
+        self.__dict__.pop("_mx_copies", None)  # loading sets every context's copy, as in Gluon
 
     def extra_repr(self):
         return (f"{self.num_features}, axis={self.axis}, momentum={1 - self.momentum:g} (MXNet's), eps={self.eps}, "

@@ -62,15 +62,45 @@ def _mx_split_and_load(data, ctx_list, batch_axis=0, even_split=True):
     device = ctx_list[0]
     if len(ctx_list) == 1:
         return [data.to(device)]
-    return [piece.to(device) for piece in _mx_split_data(data, len(ctx_list), batch_axis, even_split)]
+    pieces = [piece.to(device) for piece in _mx_split_data(data, len(ctx_list), batch_axis, even_split)]
+    for i, piece in enumerate(pieces):
+        piece._mx_device = i  # whose BatchNorm statistics it moves (Note [a BatchNorm per device])
+    return pieces
 
 
 def _mx_to_ctx(net, ctx):
     """`net.initialize(ctx=...)` / `collect_params().reset_ctx(...)`: the model on the context,
     or on the first of a list of them (Note [one process, several devices])."""
     if isinstance(ctx, (list, tuple)):
+        if len(ctx) > 1:
+            _mx_per_device(net)
         ctx = ctx[0]
     return net.to(ctx)
+
+
+def _mx_per_device(net):
+    """Note [a BatchNorm per device]: MXNet keeps a copy of the model on each context, and the
+    trainer keeps their parameters equal, but not BatchNorm's running statistics: each copy's
+    move with its own slice, and the first context's are what predicts there, what
+    save_parameters writes and what collect_params shows. Here one model runs every slice, so
+    a call on a slice of `_mx_split_and_load` says which context it stands for (the slice's
+    `_mx_device`), and `_mx_BatchNorm` moves (and, predicting, reads) that context's copy of
+    its statistics; the first context's copy is the module's own buffers."""
+    if getattr(net, "_mx_per_device", False):
+        return
+    net._mx_per_device = True
+    saved = []
+
+    def enter(module, args):
+        state = _mx_autograd_state()
+        saved.append(getattr(state, "device", 0))
+        state.device = getattr(args[0], "_mx_device", 0) if args else 0
+
+    def leave(module, args, output):
+        _mx_autograd_state().device = saved.pop()
+
+    net.register_forward_pre_hook(enter)
+    net.register_forward_hook(leave)
 
 
 def _mx_to_ctx_distributed(net, ctx):

@@ -18,6 +18,6 @@ def transform(site: Site):
     else:
         site.review("`split_and_load(data, ctx_list, ...)` -> `_mx_split_and_load(...)`: MXNet's slices, all on the "
                     "first device, where the model is; their backward calls add up to the gradients MXNet sums over "
-                    "devices, so the steps are MXNet's, without a parallel speed-up (BatchNorm keeps one copy of "
-                    "its running statistics where MXNet keeps one per device)")
+                    "devices, so the steps are MXNet's, without a parallel speed-up; BatchNorm keeps each device's "
+                    "running statistics apart, as MXNet does, for a model called on a slice itself)")
     return site.verbatim()
