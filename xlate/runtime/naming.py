@@ -18,7 +18,7 @@ The converted model is a tree of torch modules that keeps Gluon's children in Gl
 counts as Gluon's scopes would, on the assumption Gluon code nearly always meets: each block
 was built inside its parent's name scope, in the order it was registered. A block that knows
 better says so on itself: `_mx_prefix` (the `prefix=` Gluon was given, set by
-`_mx_prefixed`), `_mx_alias` (its Gluon alias where the torch class is no guide). A top-level
+`_mx_named`), `_mx_alias` (its Gluon alias where the torch class is no guide). A top-level
 block takes the process-wide counter of its alias when it is first named, so two top-level
 models of one class are numbered in the order the program first asks for their names (Gluon:
 the order it built them). torch attribute names become Gluon's through `_mx_gluon_layers()`,
@@ -90,9 +90,14 @@ def _mx_alias(module):
     return name.lower()  # a converted Gluon class: Gluon's default alias
 
 
-def _mx_prefixed(block, prefix):
-    """A block built with Gluon's `prefix=`: the name Gluon gives it (Note [Gluon names])."""
-    block._mx_prefix = prefix
+def _mx_named(block, prefix=None, alias=None):
+    """A block built with Gluon's `prefix=` (None: Gluon's default), or of a Gluon class whose
+    alias its torch class does not tell (Gluon's plain Sequential is `sequential`, torch's
+    Sequential stands for HybridSequential): what Gluon names it by (Note [Gluon names])."""
+    if prefix is not None:
+        block._mx_prefix = prefix
+    if alias is not None:
+        block._mx_alias = alias
     return block
 
 

@@ -1,6 +1,5 @@
 """`net.collect_params(select)` -> `_mx_collect_params(net, select)`, Gluon's ParameterDict with
-Gluon's names; `.items()` / `.values()` of a whole block's -> `net.named_parameters()` /
-`net.parameters()`."""
+Gluon's names; `.values()` of a whole block's -> `net.parameters()`."""
 import re
 
 from xlate.convert.rulectx import Site, Skip
@@ -34,13 +33,10 @@ def transform(site: Site):
                         f"against Gluon's full names; {_ORDER}")
         return site.emit("_mx_collect_params({net}, {select})", net=site.value("block"), select=site.value("select"))
     block = param_evidence.block_of(site)
-    if block is None:
-        raise Skip()  # an ordinary dict's .items() / .values()
+    if block is None or site.matched == ".items":
+        raise Skip()  # an ordinary dict's; `.items()` of `_mx_collect_params(net)` has Gluon's names
     site.bind("params")
     param_evidence.absorb(site)
     site.conv.dropped(site.receiver)  # MX160's `_mx_collect_params(net)`, replaced whole
-    if site.matched == ".items":
-        site.review(f"`collect_params().items()` -> `named_parameters()`: {_DIFFERS}")
-        return site.emit("{net}.named_parameters()", net=block)
     site.review(f"`collect_params().values()` -> `parameters()`: {_DIFFERS}")
     return site.emit("{net}.parameters()", net=block)
