@@ -198,3 +198,24 @@ def test_no_wd_selection_trains_as_mxnet():
             np.testing.assert_allclose(have[name], want[name], rtol=1e-5, atol=1e-6, err_msg=f"step {step}: {name}")
     # the multipliers mattered: without them the step differs
     assert any(np.abs(expected[0][n] - start[n]).max() > 1e-3 for n in start if n.endswith("dense0_weight"))
+
+
+def test_layer_table_agrees_with_the_checkers_families():
+    """The runtime's torch -> Gluon parameter names (`_mx_gluon_layers`) are the ones the
+    checker's layer families declare (xlate/check/layers.py), which convert-weights uses."""
+    import_torch()
+    import xlate.check.families  # noqa: F401  (registers every family)
+    from xlate.check.registry import FAMILIES
+    from xlate.runtime import load
+
+    table = load()._mx_gluon_layers()
+    checked = 0
+    for family in FAMILIES.values():
+        if family.expand is not None and family.name != "conv":
+            continue  # names that depend on the configuration (RNN layers, GroupNorm's per-group form)
+        declared = {m.pt: m.mx for m in family.params}
+        for pt_type in family.pt_types:
+            if pt_type in table and table[pt_type][1] is not None:
+                assert table[pt_type][1] == declared, (family.name, pt_type)
+                checked += 1
+    assert checked >= 10

@@ -73,7 +73,7 @@ def _mx_layer_entry(module):
     return None
 
 
-def _mx_alias(module):
+def _mx_gluon_alias(module):
     """Gluon's `_alias()`: what the block says, the class name of a converted Gluon class, the
     Gluon class a runtime layer or a torch layer stands for."""
     own = getattr(module, "_mx_alias", None)
@@ -137,7 +137,7 @@ def _mx_root_prefix(block):
     if prefix is None:
         prefix = getattr(block, "_mx_root", None)
     if prefix is None:
-        alias = _mx_alias(block)
+        alias = _mx_gluon_alias(block)
         count = _mx_GluonNames.roots.get(alias, 0)
         _mx_GluonNames.roots[alias] = count + 1
         prefix = f"{alias}{count}_"
@@ -161,7 +161,7 @@ def _mx_block_prefixes(root):
                 continue
             own = getattr(child, "_mx_prefix", None)
             if own is None:
-                alias = _mx_alias(child)
+                alias = _mx_gluon_alias(child)
                 count = scope.get(alias, 0)
                 scope[alias] = count + 1
                 own = f"{alias}{count}_"
