@@ -23,8 +23,16 @@ block takes the process-wide counter of its alias when it is first named, so two
 models of one class are numbered in the order the program first asks for their names (Gluon:
 the order it built them). torch attribute names become Gluon's through `_mx_gluon_layers()`,
 the correspondence the checker's layer families declare (tests/test_naming.py holds the two
-tables equal); a parameter made by `params.get(name)` under another attribute carries its
-Gluon name as `_mx_name`.
+tables equal). A converted class's own parameter is named by its attribute, which is Gluon's
+name when `self.x = self.params.get('x', ...)`; a tensor that carries `_mx_name` is named by
+that instead (nothing sets it yet for `self.w = self.params.get('scale', ...)`).
+
+Not reproduced (the names then differ from Gluon's): blocks built outside their parent's name
+scope (a layer made at the top level and assigned into a model, `__init__` code without
+`with self.name_scope()`), a block built in one scope and registered in another, `prefix=`
+reaching a converted class through `**kwargs`, `params=` sharing (left by the converter).
+Finding a child's top-level block scans the live objects once per call: cheap at set-up, not
+meant for every training step.
 """
 import torch
 
