@@ -620,6 +620,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             return self._left(site, str(why), head)
         except Manual as why:
             return self._left(site, str(why), head)
+        new = self._gluon_named(site, new)
         status = site.status or STATUS[rule.applicability]
         self.report(site.original, rule.code, status, site.message or rule.summary)
         # the source's own parentheses stay (they may hold a multi-line expression together)
@@ -629,6 +630,27 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             new = self._moved(new, new.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
             self.loose[id(new)] = new
         return new
+
+    def _gluon_named(self, site: Site, new):
+        """A block built with Gluon's `prefix=` (any layer or container whose rule takes it), or a
+        Gluon class whose torch translation is another's (`nn.Sequential` for Gluon's plain
+        Sequential): `_mx_named(block, ...)` keeps what Gluon names it by (Note [Gluon names])."""
+        alias = None
+        prefix = site.value("prefix") if "prefix" in site.args else None
+        if prefix is not None and site.literal("prefix", None) is None and isinstance(prefix, cst.Name) \
+                and prefix.value == "None":
+            prefix = None
+        if site.matched == "mxnet.gluon.nn.Sequential":
+            alias = cst.SimpleString("'sequential'")
+        if (prefix is None and alias is None) or not isinstance(new, cst.BaseExpression):
+            return new
+        holes = {"b": new}
+        extra = ""
+        if prefix is not None:
+            holes["p"], extra = prefix, ", prefix={p}"
+        if alias is not None:
+            holes["a"], extra = alias, extra + ", alias={a}"
+        return site.emit("_mx_named({b}" + extra + ")", **holes)
 
     def _moved(self, old, new):
         """A node rebuilt around the same expression keeps what rules recorded about it."""

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Mapping
 
 # Modules whose top-level `_mx_*` definitions are helpers, in the order they are read.
-MODULES = ("helpers", "operators", "init", "layers", "norms", "blocks", "optim", "losses", "metrics",
+MODULES = ("helpers", "operators", "init", "layers", "norms", "blocks", "naming", "optim", "losses", "metrics",
            "data", "autograd", "parallel", "saving", "dialect", "rnn", "cells", "nlp", "nlpdata", "zoo")
 HELPER_RE = re.compile(r"\b(_mx_\w+)\b")  # a helper named in code
 MODULE_DOC = ('"""MXNet semantics for code converted by xlate: the helpers the converted files use.\n\n'

@@ -1,5 +1,6 @@
 """Gluon internals that model code reads off its blocks: `._children` (torch's `._modules`,
-the same ordered name -> child mapping), and `.name` / `.prefix` (no torch counterpart)."""
+the same ordered name -> child mapping), and `.name` / `.prefix` (`_mx_block_name` /
+`_mx_block_prefix`, Gluon's names for the converted model)."""
 from xlate.convert.rulectx import Manual, Site, Skip
 from xlate.convert.transforms import param_evidence
 
@@ -17,5 +18,20 @@ def transform(site: Site):
         return site.emit("{b}._modules", b=site.receiver)
     if what == "no" or (what == "unknown" and site.matched != "._prefix"):
         raise Skip()  # `.name` is everybody's attribute: only a Gluon block's is Gluon's
-    raise Manual(f"`{receiver}{site.matched}`: a Gluon block's name prefix (`dense0_`) has no torch counterpart "
-                 "(torch names parameters by attribute path): use a name of your own")
+    if what == "unknown":
+        raise Manual(f"could not tell whether `{receiver}` is a Gluon block; if it is, `{receiver}._prefix` -> "
+                     f"`_mx_block_prefix({receiver})`")
+    if _in_init(site):
+        raise Manual(f"`{receiver}{site.matched}` while the block is being built: Gluon knows a block's name from "
+                     "its construction, the translation from the finished model it is part of (Note [Gluon names]); "
+                     "use a name of your own here")
+    helper = "_mx_block_name" if site.matched == ".name" else "_mx_block_prefix"
+    site.fixed(f"`{site.matched[1:]}` -> `{helper}(...)`: the name Gluon gives the block in the model it is part "
+               f"of (Note [Gluon names])")
+    return site.emit(f"{helper}({{b}})", b=site.receiver)
+
+
+def _in_init(site: Site) -> bool:
+    """Inside a Gluon class's `__init__`, where the model around the block does not exist yet."""
+    key = site.conv.scopes[-1]
+    return bool(key) and key[-1][0] == "__init__" and site.conv.analysis.gluon_class(key) is not None

@@ -30,8 +30,7 @@ def transform(site: Site):
                 and not param_evidence.is_param(original, known):
             raise Skip()  # torch's module.zero_grad() / optimizer.zero_grad() in mixed code
         if param_evidence.is_collect_call(original):
-            raise Manual(f"a `collect_params('regex')` selection: {_RECIPES[site.matched]} over the selected "
-                         "torch parameters")
+            return _selection(site)
         raise Manual(f"`{site.matched}` on a ParameterDict or Parameter xlate cannot trace to its block: "
                      f"{_RECIPES[site.matched]}")
     param_evidence.absorb(site)
@@ -55,17 +54,34 @@ def _rewrite(site: Site, block):
         return site.emit("{net}.to({ctx})", net=block, ctx=ctx)
     name, value = site.literal("name"), site.literal("value")
     if name in ("lr_mult", "wd_mult"):
-        site.review(f"setattr({name!r}, ...) -> recorded on each parameter as `_mx_{name}`, which a torch "
-                    f"optimizer ignores: build the optimizer with parameter groups "
-                    f"(`torch.optim.SGD([{{'params': ..., 'lr': base_lr * {name}}}])`)")
+        site.fixed(f"setattr({name!r}, ...) -> recorded on each parameter as `_mx_{name}`, which `_mx_Trainer` "
+                   f"reads as Gluon's optimizer does (a torch.optim optimizer would ignore it)")
         return site.emit("_mx_param_attr({net}, {name}, {value})", net=block, name=site.value("name"),
                          value=site.value("value"))
     if name != "grad_req":
         raise Manual(f"setattr({site.code(site.value('name'))}, ...): lr_mult / wd_mult become optimizer "
                      "parameter groups in PyTorch (`torch.optim.SGD([{'params': ..., 'lr': ...}])`)")
+    if value == "add":
+        site.fixed("setattr('grad_req', 'add') -> `_mx_collect_params(net).setattr(...)`: each parameter keeps "
+                   "its gradient across steps (`_mx_Trainer.zero_grad` leaves it, as MXNet's backward adds to it)")
+        return site.emit("_mx_collect_params({net}).setattr('grad_req', 'add')", net=block)
     if value not in ("null", "write"):
-        raise Manual("grad_req other than a literal 'null' or 'write' ('add' means: never zero these gradients)")
+        raise Manual("grad_req other than a literal 'null', 'write' or 'add'")
     return site.emit(f"{{net}}.requires_grad_({value == 'write'})", net=block)
+
+
+def _selection(site: Site):
+    """`net.collect_params('regex').setattr(...)`: the selection is `_mx_collect_params(net, 'regex')`
+    (MX160), whose setattr is Gluon's for grad_req, lr_mult and wd_mult."""
+    if site.matched != ".setattr":
+        return site.node  # zero_grad / reset_ctx of the ParameterDict itself
+    name = site.literal("name")
+    if name not in ("grad_req", "lr_mult", "wd_mult"):
+        raise Manual(f"setattr({site.code(site.value('name'))}, ...) on a selection: xlate translates grad_req, "
+                     "lr_mult and wd_mult")
+    site.fixed(f"setattr({name!r}, ...) on the selected parameters, as Gluon's ParameterDict sets it "
+               "(lr_mult / wd_mult read by `_mx_Trainer`)")
+    return site.node
 
 
 def _one_parameter(site: Site):

@@ -243,10 +243,13 @@ def receiver(site) -> Optional[cst.BaseExpression]:
 
 def block_of(site) -> Optional[cst.BaseExpression]:
     """X, converted, when the receiver was `X.collect_params()`: the rewrite MX160 made of it
-    (`dict(X.named_parameters())`) or the call itself when MX160 is off."""
+    (`_mx_collect_params(X)`) or the call itself when MX160 is off."""
     if not is_collect_call(receiver(site), bare=True):
         return None
     new = site.receiver
+    if isinstance(new, cst.Call) and isinstance(new.func, cst.Name) and new.func.value == "_mx_collect_params" \
+            and len(new.args) == 1:
+        return new.args[0].value
     if (isinstance(new, cst.Call) and isinstance(new.func, cst.Name) and new.func.value == "dict"
             and len(new.args) == 1 and isinstance(new.args[0].value, cst.Call)):
         new = new.args[0].value

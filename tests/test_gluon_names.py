@@ -1,0 +1,221 @@
+"""Gluon's parameter names in converted programs (Note [Gluon names] in xlate/runtime/naming.py):
+each Gluon program below runs in MXNet 1.9.1 and, converted by xlate, in torch; the names
+`collect_params()` gives (every parameter, in order), block names and prefixes, and selections
+by regex must be MXNet's. A training program with `wd_mult` / `lr_mult` set through selections
+must take MXNet's steps."""
+from __future__ import annotations
+
+import types
+
+import pytest
+
+from tests.mxsupport import import_mxnet, import_numpy, import_torch
+from xlate.convert.engine import convert_source
+
+pytestmark = pytest.mark.mxnet
+
+MODELS = {
+    # nested name scopes, a Sequential in a Sequential, two instances of one class, prefix=,
+    # a block with its own `self.params.get`, a block reached twice
+    "nested": '''
+import mxnet as mx
+from mxnet import gluon
+from mxnet.gluon import nn
+
+class Unit(nn.HybridBlock):
+    def __init__(self, channels, **kwargs):
+        super(Unit, self).__init__(**kwargs)
+        with self.name_scope():
+            self.conv = nn.Conv2D(channels, 3, padding=1, in_channels=channels)
+            self.bn = nn.BatchNorm(in_channels=channels)
+            self.scale = self.params.get('scale', shape=(1,), init=mx.init.One())
+
+    def hybrid_forward(self, F, x, scale):
+        return F.relu(self.bn(self.conv(x))) * scale
+
+class Net(nn.Block):
+    def __init__(self, **kwargs):
+        super(Net, self).__init__(**kwargs)
+        with self.name_scope():
+            self.features = nn.HybridSequential(prefix='feat_')
+            with self.features.name_scope():
+                self.features.add(nn.Conv2D(4, 3, in_channels=3))
+                inner = nn.HybridSequential()
+                with inner.name_scope():
+                    inner.add(Unit(4), Unit(4))
+                    inner.add(nn.Dense(4, in_units=4, flatten=False, prefix='proj_'))
+                self.features.add(inner)
+                self.features.add(Unit(4))
+            self.head = nn.Sequential()
+            with self.head.name_scope():
+                self.head.add(nn.Dense(8, in_units=4), nn.Dense(10, in_units=8))
+            self.output = nn.Dense(10, in_units=10)
+
+    def forward(self, x):
+        x = self.features(x)
+        return self.output(self.head(x.mean(axis=(2, 3))))
+
+def build():
+    net = Net()
+    return net
+
+def child(net):
+    return net.features
+''',
+    # the usual zoo shape: a top-level HybridSequential, blocks made by a helper function
+    "sequential": '''
+from mxnet.gluon import nn
+
+def block(channels):
+    out = nn.HybridSequential()
+    with out.name_scope():
+        out.add(nn.Conv2D(channels, 3, padding=1, in_channels=channels, use_bias=False))
+        out.add(nn.BatchNorm(in_channels=channels))
+        out.add(nn.Activation('relu'))
+    return out
+
+def build():
+    net = nn.HybridSequential()
+    with net.name_scope():
+        net.add(nn.Conv2D(4, 3, in_channels=3), block(4), block(4), nn.GlobalAvgPool2D(), nn.Dense(5, in_units=4))
+        net.add(nn.LayerNorm(in_channels=5), nn.Embedding(7, 5))
+    return net
+
+def child(net):
+    return net[1]
+''',
+}
+
+# What each program reports about its model, by Gluon's API (converted along with it).
+PROBE = '''
+net = build()
+net.initialize()
+first = child(net)
+params = net.collect_params()
+probe = {"names": list(net.collect_params().keys()), "name": net.name, "prefix": net.prefix,
+            "child": first.collect_params().prefix, "child_params": list(first.collect_params().keys()),
+            "no_wd": list(net.collect_params('.*beta|.*gamma|.*bias').keys()),
+            "anchored": list(net.collect_params('^' + net.prefix + 'feat_|.*dense1_').keys()),
+            "shapes": [tuple(p.shape) for p in params.values()]}
+'''
+
+
+def _module(source: str, name: str) -> types.ModuleType:
+    module = types.ModuleType(name)
+    exec(compile(source, name, "exec"), module.__dict__)
+    return module
+
+
+def _converted(source: str) -> str:
+    result = convert_source(source)
+    return result.output
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_collect_params_names_are_mxnets(model):
+    mx = import_mxnet()
+    import_torch()
+    source = MODELS[model] + PROBE
+    with mx.name.NameManager():
+        expected = _module(source, f"mx_{model}").probe
+    expected["shapes"] = [tuple(s) for s in expected["shapes"]]
+    got = _module(_converted(source), f"pt_{model}").probe
+    assert got == expected
+
+
+def test_two_top_level_models_count_on():
+    """Top-level blocks of one class take the process-wide counter (`net0_`, `net1_`)."""
+    mx = import_mxnet()
+    import_torch()
+    source = MODELS["nested"] + '''
+a = Net()
+b = Net()
+two = [a.name, b.name, list(b.collect_params().keys())[:2], a.prefix, b.collect_params().prefix]
+'''
+    with mx.name.NameManager():
+        expected = _module(source, "mx_two").two
+    assert _module(_converted(source), "pt_two").two == expected
+
+
+TRAIN = '''
+import mxnet as mx
+from mxnet import autograd, gluon
+from mxnet.gluon import nn
+
+def build():
+    net = nn.HybridSequential()
+    with net.name_scope():
+        net.add(nn.Conv2D(4, 3, in_channels=2), nn.BatchNorm(in_channels=4), nn.Activation('relu'))
+        net.add(nn.Conv2D(3, 1, in_channels=4), nn.BatchNorm(in_channels=3), nn.Dense(5, in_units=3 * 4 * 4))
+    return net
+
+def train(net, data, label, steps):
+    for k, v in net.collect_params('.*beta|.*gamma|.*bias').items():
+        v.wd_mult = 0.0
+    net.collect_params('.*dense').setattr('lr_mult', 3.0)
+    trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1, 'momentum': 0.9, 'wd': 0.05})
+    loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+    seen = []
+    for _ in range(steps):
+        with autograd.record():
+            loss = loss_fn(net(data), label)
+        loss.backward()
+        trainer.step(data.shape[0])
+        seen.append({k: v.data().asnumpy().copy() for k, v in net.collect_params().items()})
+    return seen
+'''
+
+
+def test_no_wd_selection_trains_as_mxnet():
+    """A BatchNorm CNN with weight decay off for biases and norms and a learning-rate
+    multiplier on the dense layer: every parameter (running statistics too) after each of
+    3 SGD steps with momentum and wd."""
+    mx = import_mxnet()
+    torch = import_torch()
+    np = import_numpy()
+    rng = np.random.default_rng(7)
+    data = rng.standard_normal((6, 2, 6, 6)).astype("float32")
+    label = rng.integers(0, 5, 6).astype("float32")
+    with mx.name.NameManager():
+        mx_side = _module(TRAIN, "mx_train")
+        mx_net = mx_side.build()
+        mx_net.initialize(mx.init.Xavier(rnd_type="gaussian", magnitude=2))
+        mx_net(mx.nd.array(data))
+        start = {k: v.data().asnumpy().copy() for k, v in mx_net.collect_params().items()}
+        expected = mx_side.train(mx_net, mx.nd.array(data), mx.nd.array(label), 3)
+    text = _converted(TRAIN).replace("v.data().asnumpy()", "v.detach().numpy()")
+    pt_side = _module(text, "pt_train")
+    pt_net = pt_side.build()
+    params = pt_side._mx_collect_params(pt_net)
+    assert list(params) == list(start)
+    with torch.no_grad():
+        for name, tensor in params.items():
+            tensor.copy_(torch.from_numpy(start[name]))
+    got = pt_side.train(pt_net, torch.from_numpy(data), torch.from_numpy(label), 3)
+    for step, (want, have) in enumerate(zip(expected, got)):
+        assert list(have) == list(want)
+        for name in want:
+            np.testing.assert_allclose(have[name], want[name], rtol=1e-5, atol=1e-6, err_msg=f"step {step}: {name}")
+    # the multipliers mattered: without them the step differs
+    assert any(np.abs(expected[0][n] - start[n]).max() > 1e-3 for n in start if n.endswith("dense0_weight"))
+
+
+def test_layer_table_agrees_with_the_checkers_families():
+    """The runtime's torch -> Gluon parameter names (`_mx_gluon_layers`) are the ones the
+    checker's layer families declare (xlate/check/layers.py), which convert-weights uses."""
+    import_torch()
+    import xlate.check.families  # noqa: F401  (registers every family)
+    from xlate.check.registry import FAMILIES
+    from xlate.runtime import load
+
+    table = load()._mx_gluon_layers()
+    checked = 0
+    for family in FAMILIES.values():
+        if family.expand is not None and family.name != "conv":
+            continue  # names that depend on the configuration (RNN layers, GroupNorm's per-group form)
+        declared = {m.pt: m.mx for m in family.params}
+        for pt_type in family.pt_types:
+            if pt_type in table and table[pt_type][1] is not None:
+                assert table[pt_type][1] == declared, (family.name, pt_type)
+                checked += 1
+    assert checked >= 10
