@@ -63,12 +63,17 @@ def _rollover_data(rng):  # 21 rows in batches of 8: 5 rows roll over into the n
     return rng.uniform(-1, 1, (21, 4)).astype("float32"), rng.uniform(-1, 1, (21, 2)).astype("float32")
 
 
+def _imagenet_data(rng):  # GluonCV's train_imagenet.py on 32 x 32 synthetic images, 10 classes
+    return rng.uniform(-1, 1, (24, 3, 32, 32)).astype("float32"), rng.randint(0, 10, 24).astype("float32")
+
+
 SCRIPTS = [
     Script("train_mlp_l2", _mlp_data, steps=4),
     Script("train_convnet_bn", _image_data, steps=4, batchnorm=True),
     Script("train_two_ctx", _two_ctx_data, steps=3, contexts=2),
     Script("train_dataloader_rollover", _rollover_data, steps=3),  # steps are epochs here
     Script("train_np_softmax", _classes_data, steps=4, numpy=True),
+    Script("train_imagenet", _imagenet_data, steps=3, contexts=1, batchnorm=True),
 ]
 
 
