@@ -13,9 +13,8 @@ of batches (Gluon's `default_batchify_fn` returns a list), and keeps the dtypes 
 values (an int64 label stays int64; a Python float becomes float64, as np.asarray makes it);
 a custom `batchify_fn` is the collate function. `num_workers` > 0 runs torch's worker
 processes (the dataset must be picklable, as with Gluon's multiprocessing pool).
-shuffle=True permutes with torch's generator: MXNet draws from numpy's global generator, so a
-seeded run gives a different order (the same distribution); every other sampler gives
-MXNet's order. Datasets keep Gluon's methods (`transform`, `transform_first` with `lazy`,
+shuffle=True and RandomSampler draw their permutation from numpy's global generator, as Gluon
+does (Note [random streams]), so a script that seeds numpy visits MXNet's order. Datasets keep Gluon's methods (`transform`, `transform_first` with `lazy`,
 `filter`, `shard`, `take`, `sample`), so a user subclass of `gluon.data.Dataset` keeps them.
 """
 import torch
@@ -151,14 +150,44 @@ class _mx_SequentialSampler(_mx_Sampler):
         return self._length
 
 
+# Note [random streams]
+# Gluon 1.x's samplers (RandomSampler, DataLoader(shuffle=True)) and gluonnlp's bucket samplers
+# shuffle with numpy's global generator (`np.random.shuffle`, `np.random.permutation`), not with
+# MXNet's: a script that calls `np.random.seed(s)` gets one order of batches in every run, and
+# `mx.random.seed` does not change it. The helpers make the same numpy calls on the same
+# arrays at the same moments (when an epoch's iteration starts), so a converted script that
+# seeds numpy visits MXNet's batches in MXNet's order. What draws from MXNet's own generator
+# (initializers, dropout, nd.random.*, the random image transforms) draws from torch's here:
+# the same laws, other numbers. Without numpy installed no script can have seeded it, and the
+# helpers draw from torch's generator.
+def _mx_np_shuffle(items):
+    """`np.random.shuffle(items)` in place on numpy's global generator (Note [random streams]);
+    torch's generator when numpy is not installed."""
+    try:
+        import numpy
+    except ImportError:
+        order = torch.randperm(len(items)).tolist()
+        items[:] = [items[i] for i in order]
+        return items
+    numpy.random.shuffle(items)
+    return items
+
+
 class _mx_RandomSampler(_mx_Sampler):
-    """A random permutation per epoch, drawn with torch's generator (MXNet: numpy's)."""
+    """A random permutation per epoch, drawn as Gluon draws it: `np.random.shuffle` of
+    `np.arange(length)` (Note [random streams])."""
 
     def __init__(self, length):
         self._length = length
 
     def __iter__(self):
-        return iter(torch.randperm(self._length).tolist())
+        try:
+            import numpy
+        except ImportError:
+            return iter(torch.randperm(self._length).tolist())
+        indices = numpy.arange(self._length)
+        numpy.random.shuffle(indices)
+        return iter(indices.tolist())
 
     def __len__(self):
         return self._length
