@@ -28,8 +28,10 @@ def _mx_checkpoint_path(fname):
         kept = f"{fname}.mxnet"
         with open(fname, "rb") as source, open(kept, "wb") as target:
             target.write(source.read())
-        print(UserWarning(f"{fname} held MXNet parameters: copied to {kept} before PyTorch's are saved there "
-                          "(xlate convert-weights reads the MXNet file)"))
+        import warnings  # on stderr, filtered like any warning: stdout stays the script's own
+
+        warnings.warn(f"{fname} held MXNet parameters: copied to {kept} before PyTorch's are saved there "
+                      "(xlate convert-weights reads the MXNet file)", UserWarning, stacklevel=2)
     return fname
 
 
