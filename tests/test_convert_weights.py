@@ -519,6 +519,24 @@ def test_constant_the_translation_computes_differently(files, capsys):
     assert nothing_written(files)
 
 
+@pytest.mark.parametrize("writer", ["mxnet", "converted"])
+def test_a_dict_saved_with_nd_save_converts(files, capsys, writer):
+    """`nd.save(f, {name: array})`, by MXNet or by a converted program (`_mx_nd_save`, MXNet's
+    format byte for byte), is what save_parameters writes: convert-weights reads it alike."""
+    from xlate import runtime
+
+    mx_net, params = saved(files, "Stack")
+    arrays = {k: p.data() for k, p in mx_net._collect_params_with_prefix().items()}
+    path = files / "dict.nd"
+    if writer == "mxnet":
+        mx.nd.save(str(path), arrays)
+    else:
+        runtime.load()._mx_nd_save(str(path), {k: torch.tensor(v.asnumpy()) for k, v in arrays.items()})
+    rc, out, err, written = convert(capsys, files, path, "Stack")
+    assert rc == 0, err
+    assert_same_outputs(mx_net, files, "Stack", written)
+
+
 def test_bad_parameter_files(files, capsys):
     corrupt = files / "corrupt.params"
     corrupt.write_bytes(b"\x12\x01\x00\x00\x00\x00\x00\x00 not really")
