@@ -8,6 +8,7 @@ and that nothing was written (an existing output stays as it was).
 """
 from __future__ import annotations
 
+import re
 import textwrap
 import warnings
 from pathlib import Path
@@ -251,8 +252,9 @@ def arrays(name: str, seed: int = 1) -> list:
 
 
 def saved(tmp_path: Path, name: str, how: str = "save_parameters", scale: dict = {}, **kwargs):
-    """The MXNet model `name` with random asymmetric weights (times scale[suffix] for the
-    parameters whose names end so), saved by MXNet as `how`."""
+    """The MXNet model `name` with random asymmetric weights (times scale[pattern] for the
+    parameters whose names the pattern finds: Gluon's counters make `conv0_` or `conv7_`), saved by
+    MXNet as `how`."""
     net = load(f"{tmp_path}/m_mx.py:{name}", kwargs)
     net.initialize(mx.init.Uniform(0.1))
     xs = [mx.nd.array(a, dtype=a.dtype) for a in arrays(name)]
@@ -260,7 +262,7 @@ def saved(tmp_path: Path, name: str, how: str = "save_parameters", scale: dict =
     rng = np.random.default_rng(7)
     for pname, p in net.collect_params().items():
         if not is_constant(p):
-            factor = next((f for suffix, f in scale.items() if pname.endswith(suffix)), 1.0)
+            factor = next((f for pattern, f in scale.items() if re.search(pattern, pname)), 1.0)
             p.set_data(mx.nd.array(asymmetric_like(p.shape, pname, rng) * factor, dtype=p.dtype))
     path = tmp_path / f"{name}.params"
     with warnings.catch_warnings():
@@ -444,7 +446,7 @@ def test_check_takes_the_checkers_tolerances_and_noise_mode(files, capsys):
     frameworks give float32 rounding noise there (small kernels: a small batch std, which
     BatchNorm's backward divides by), and the strict comparison fails a correct conversion. The
     checker's noise mode, or a looser tolerance, passes it."""
-    _, params = saved(files, "Biased", scale={"conv0_weight": 0.1})
+    _, params = saved(files, "Biased", scale={r"conv\d+_weight$": 0.1})
     check = ("--check", "--input", INPUTS["Biased"])
     rc, out, err, written = convert(capsys, files, params, "Biased", *check)
     assert rc == 1 and "FAIL  training: gradient of conv.bias" in out and "was not written" in err
@@ -461,7 +463,7 @@ def test_check_takes_the_checkers_tolerances_and_noise_mode(files, capsys):
 @pytest.mark.parametrize("mutant", ["transposed", "flipped"])
 @pytest.mark.parametrize("extra", [["--noise-floor"], ["--rtol", "1e-3", "--atol", "1e-4"]])
 def test_looser_checks_still_catch_a_wrong_mapping(files, capsys, mutant, extra):
-    _, params = saved(files, "Biased", scale={"conv0_weight": 0.1})
+    _, params = saved(files, "Biased", scale={r"conv\d+_weight$": 0.1})
     rc, out, err, written = convert(capsys, files, params, "Biased", "--check", "--input", INPUTS["Biased"],
                                     "--pt-args", f'{{"mutant": "{mutant}"}}', *extra)
     assert rc == 1 and "FAIL  inference: output" in out

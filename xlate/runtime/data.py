@@ -158,14 +158,21 @@ class _mx_SequentialSampler(_mx_Sampler):
 # arrays at the same moments (when an epoch's iteration starts), so a converted script that
 # seeds numpy visits MXNet's batches in MXNet's order. What draws from MXNet's own generator
 # (initializers, dropout, nd.random.*, the random image transforms) draws from torch's here:
-# the same laws, other numbers. Without numpy installed no script can have seeded it, and the
-# helpers draw from torch's generator.
+# the same laws, other numbers. The runtime depends on torch alone: it takes numpy from
+# sys.modules, where `import torch` puts it when it is installed; without numpy no script can
+# have seeded it, and the helpers draw from torch's generator.
+def _mx_numpy():
+    """The numpy module when the program has it (Note [random streams]), else None."""
+    import sys
+
+    return sys.modules.get("numpy")
+
+
 def _mx_np_shuffle(items):
     """`np.random.shuffle(items)` in place on numpy's global generator (Note [random streams]);
     torch's generator when numpy is not installed."""
-    try:
-        import numpy
-    except ImportError:
+    numpy = _mx_numpy()
+    if numpy is None:
         order = torch.randperm(len(items)).tolist()
         items[:] = [items[i] for i in order]
         return items
@@ -181,9 +188,8 @@ class _mx_RandomSampler(_mx_Sampler):
         self._length = length
 
     def __iter__(self):
-        try:
-            import numpy
-        except ImportError:
+        numpy = _mx_numpy()
+        if numpy is None:
             return iter(torch.randperm(self._length).tolist())
         indices = numpy.arange(self._length)
         numpy.random.shuffle(indices)
@@ -894,7 +900,8 @@ def _mx_image_array(data):
     """What `nd.array` reads from a PIL image: numpy's array of it ((H, W, C), or (H, W) for one
     band, in the image's own dtype); any other value as it is (xlate/convert/transforms/nd_array.py)."""
     if type(data).__module__.startswith("PIL.") and hasattr(data, "__array_interface__"):
-        import numpy
-
+        numpy = _mx_numpy()
+        if numpy is None:
+            raise TypeError("nd.array of a PIL image: numpy reads it, and numpy is not installed")
         return numpy.asarray(data)
     return data

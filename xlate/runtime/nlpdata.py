@@ -448,11 +448,9 @@ class _mx_SortedBucketSampler(torch.utils.data.Sampler):
 
     def __iter__(self):
         if self._shuffle:
-            try:
-                import numpy
-                sample_ids = numpy.random.permutation(self._total_sample_num).tolist()
-            except ImportError:
-                sample_ids = torch.randperm(self._total_sample_num).tolist()
+            numpy = _mx_numpy()
+            sample_ids = numpy.random.permutation(self._total_sample_num).tolist() if numpy is not None else \
+                torch.randperm(self._total_sample_num).tolist()
         else:
             sample_ids = list(range(self._total_sample_num))
         bucket_size = int(self._mult * self._batch_size)
