@@ -304,6 +304,23 @@ def test_directory_is_mirrored(tmp_path, capsys):
     assert strays(tmp_path) == []
 
 
+@pytest.mark.parametrize("umask", [0o022, 0o027])
+def test_a_new_output_directory_gets_the_umasks_mode(tmp_path, capsys, umask):
+    """The tree is staged in a temporary folder (mkdtemp: 0700) and renamed into place: the
+    folder must still get the mode any new folder gets, as its subfolders do."""
+    src = make_tree(tmp_path)
+    out_dir = tmp_path / "out" / "converted"
+    old = os.umask(umask)
+    try:
+        rc, _, _ = run(capsys, "convert", src, "-o", out_dir, "-j", "1")
+    finally:
+        os.umask(old)
+    assert rc == 1
+    for folder in (out_dir, out_dir / "pkg", out_dir / "pkg" / "sub"):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o777 & ~umask, folder
+    assert stat.S_IMODE((out_dir / "top.py").stat().st_mode) == 0o666 & ~umask
+
+
 def test_directory_other_files_skip(tmp_path, capsys):
     src = make_tree(tmp_path)
     out_dir = tmp_path / "out"

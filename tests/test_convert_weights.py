@@ -8,6 +8,7 @@ and that nothing was written (an existing output stays as it was).
 """
 from __future__ import annotations
 
+import re
 import textwrap
 import warnings
 from pathlib import Path
@@ -46,6 +47,14 @@ def Stack(units=3, extra=False):
 
 def Single():
     return nn.Dense(3, in_units=4)
+
+
+def Biased():
+    """A convolution's bias right before a BatchNorm: its true gradient is zero."""
+    net = nn.HybridSequential()
+    net.add(nn.Conv2D(16, 3), nn.BatchNorm(), nn.Activation("relu"), nn.GlobalAvgPool2D(), nn.Flatten(),
+            nn.Dense(16))
+    return net
 
 
 class Named(gluon.HybridBlock):
@@ -144,6 +153,28 @@ def Single():
     return nn.Linear(4, 3)
 
 
+class Biased(nn.Module):
+    """mutant: "" (the translation), "transposed" (the head's weight read transposed), "flipped"
+    (the convolution's kernel read flipped): wrong mappings that keep every shape."""
+
+    def __init__(self, mutant=""):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 16, 3)
+        self.norm = mx_batchnorm(16, 16, momentum=0.9, eps=1e-5)
+        self.head = nn.Linear(16, 16)
+        self.mutant = mutant
+
+    def forward(self, x):
+        if self.mutant == "flipped":
+            h = nn.functional.conv2d(x, self.conv.weight.flip(2, 3), self.conv.bias)
+        else:
+            h = self.conv(x)
+        h = self.norm(h).relu().mean((2, 3))
+        if self.mutant == "transposed":
+            return nn.functional.linear(h, self.head.weight.T, self.head.bias)
+        return self.head(h)
+
+
 class Named(nn.Module):
     def __init__(self):
         super().__init__()
@@ -205,7 +236,7 @@ class NotAModule:
 INPUTS = {
     "Stack": "x:float32[2,2,5,5]", "Single": "x:float32[3,4]", "Named": "x:float32[3,4]",
     "Listed": "ids:int64[3,5]<10", "Recurrent": "x:float32[2,5,3]", "Grouped": "x:float32[2,2,5,5]",
-    "Table": "x:float32[4,3]",
+    "Table": "x:float32[4,3]", "Biased": "x:float32[4,3,10,10]",
 }
 
 
@@ -220,8 +251,10 @@ def arrays(name: str, seed: int = 1) -> list:
     return [draw(parse(INPUTS[name]), np.random.default_rng(seed))]
 
 
-def saved(tmp_path: Path, name: str, how: str = "save_parameters", **kwargs):
-    """The MXNet model `name` with random asymmetric weights, saved by MXNet as `how`."""
+def saved(tmp_path: Path, name: str, how: str = "save_parameters", scale: dict = {}, **kwargs):
+    """The MXNet model `name` with random asymmetric weights (times scale[pattern] for the
+    parameters whose names the pattern finds: Gluon's counters make `conv0_` or `conv7_`), saved by
+    MXNet as `how`."""
     net = load(f"{tmp_path}/m_mx.py:{name}", kwargs)
     net.initialize(mx.init.Uniform(0.1))
     xs = [mx.nd.array(a, dtype=a.dtype) for a in arrays(name)]
@@ -229,7 +262,8 @@ def saved(tmp_path: Path, name: str, how: str = "save_parameters", **kwargs):
     rng = np.random.default_rng(7)
     for pname, p in net.collect_params().items():
         if not is_constant(p):
-            p.set_data(mx.nd.array(asymmetric_like(p.shape, pname, rng), dtype=p.dtype))
+            factor = next((f for pattern, f in scale.items() if re.search(pattern, pname)), 1.0)
+            p.set_data(mx.nd.array(asymmetric_like(p.shape, pname, rng) * factor, dtype=p.dtype))
     path = tmp_path / f"{name}.params"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # save_params is deprecated
@@ -407,6 +441,35 @@ def test_check_failure_writes_nothing(files, capsys, pt_args, failing):
     assert nothing_written(files)
 
 
+def test_check_takes_the_checkers_tolerances_and_noise_mode(files, capsys):
+    """A convolution's bias before a BatchNorm has a true gradient of zero; in training mode both
+    frameworks give float32 rounding noise there (small kernels: a small batch std, which
+    BatchNorm's backward divides by), and the strict comparison fails a correct conversion. The
+    checker's noise mode, or a looser tolerance, passes it."""
+    _, params = saved(files, "Biased", scale={r"conv\d+_weight$": 0.1})
+    check = ("--check", "--input", INPUTS["Biased"])
+    rc, out, err, written = convert(capsys, files, params, "Biased", *check)
+    assert rc == 1 and "FAIL  training: gradient of conv.bias" in out and "was not written" in err
+    assert out.count("FAIL") == 1  # the zero gradient alone: the case the options are for
+    for extra in (["--noise-floor"], ["--rtol", "1e-3", "--atol", "1e-4"]):
+        rc, out, err, written = convert(capsys, files, params, "Biased", *check, *extra)
+        assert rc == 0, out + err
+        assert "gradient of conv.bias" in out and "FAIL" not in out and written.is_file()
+        if extra == ["--noise-floor"]:
+            assert "within float32 noise" in out
+        written.unlink()
+
+
+@pytest.mark.parametrize("mutant", ["transposed", "flipped"])
+@pytest.mark.parametrize("extra", [["--noise-floor"], ["--rtol", "1e-3", "--atol", "1e-4"]])
+def test_looser_checks_still_catch_a_wrong_mapping(files, capsys, mutant, extra):
+    _, params = saved(files, "Biased", scale={r"conv\d+_weight$": 0.1})
+    rc, out, err, written = convert(capsys, files, params, "Biased", "--check", "--input", INPUTS["Biased"],
+                                    "--pt-args", f'{{"mutant": "{mutant}"}}', *extra)
+    assert rc == 1 and "FAIL  inference: output" in out
+    assert "was not written" in err and nothing_written(files)
+
+
 # -- errors -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("pt_args, expected", [
     ('{"drop_fc": true}', ["MXNet has 3 blocks with parameters, PyTorch 2 modules",
@@ -458,6 +521,24 @@ def test_constant_the_translation_computes_differently(files, capsys):
     assert nothing_written(files)
 
 
+@pytest.mark.parametrize("writer", ["mxnet", "converted"])
+def test_a_dict_saved_with_nd_save_converts(files, capsys, writer):
+    """`nd.save(f, {name: array})`, by MXNet or by a converted program (`_mx_nd_save`, MXNet's
+    format byte for byte), is what save_parameters writes: convert-weights reads it alike."""
+    from xlate import runtime
+
+    mx_net, params = saved(files, "Stack")
+    arrays = {k: p.data() for k, p in mx_net._collect_params_with_prefix().items()}
+    path = files / "dict.nd"
+    if writer == "mxnet":
+        mx.nd.save(str(path), arrays)
+    else:
+        runtime.load()._mx_nd_save(str(path), {k: torch.tensor(v.asnumpy()) for k, v in arrays.items()})
+    rc, out, err, written = convert(capsys, files, path, "Stack")
+    assert rc == 0, err
+    assert_same_outputs(mx_net, files, "Stack", written)
+
+
 def test_bad_parameter_files(files, capsys):
     corrupt = files / "corrupt.params"
     corrupt.write_bytes(b"\x12\x01\x00\x00\x00\x00\x00\x00 not really")
@@ -502,6 +583,11 @@ def test_pytorch_factory_that_is_not_a_module(files, capsys):
     (["p.params", "--mx", "a.py:A", "--pt", "b.py:B", "-o", "o.pt", "--check"], "--check needs at least one --input"),
     (["p.params", "--mx", "a.py:A", "--pt", "b.py:B", "-o", "o.pt", "--pt-args", "{"], "not JSON"),
     (["p.params", "--mx", "a.py:A", "--pt", "b.py:B", "-o", "o.pt", "--input", "x:float32"], "expected NAME:DTYPE"),
+    (["p.params", "--mx", "a.py:A", "--pt", "b.py:B", "-o", "o.pt", "--noise-floor"], "give --check too"),
+    (["p.params", "--mx", "a.py:A", "--pt", "b.py:B", "-o", "o.pt", "--check", "--input", "x:float32[2]",
+      "--rtol", "1e-3"], "give both --rtol and --atol"),
+    (["p.params", "--mx", "a.py:A", "--pt", "b.py:B", "-o", "o.pt", "--check", "--input", "x:float32[2]",
+      "--noise-floor", "-3"], "--noise-floor K must be a positive number"),
 ])
 def test_usage_errors(tmp_path, capsys, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)

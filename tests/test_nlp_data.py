@@ -137,15 +137,33 @@ def test_fixed_bucket_sampler_with_pairs_of_lengths():
             assert list(ours) == list(theirs)
 
 
-def test_shuffled_sampler_yields_the_same_batches_in_another_order():
-    lengths = list(range(1, 41))
+@settings(max_examples=20, **PROFILE)
+@given(st.lists(st.integers(1, 30), min_size=1, max_size=60), st.integers(1, 6), st.integers(1, 5),
+       st.sampled_from([0, 2]), st.integers(0, 2 ** 31 - 1))
+def test_shuffled_samplers_give_gluonnlps_order_from_a_numpy_seed(lengths, batch_size, buckets, shards, seed):
+    """Note [random streams]: the same numpy calls on the same lists, so the same order."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        theirs = nlp.data.FixedBucketSampler(lengths, 4, num_buckets=5, shuffle=True)
-    torch.manual_seed(0)
-    ours = list(rt._mx_FixedBucketSampler(lengths, 4, num_buckets=5, shuffle=True))
-    assert sorted(i for b in ours for i in b) == sorted(i for b in theirs for i in b)
-    assert sorted(map(len, ours)) == sorted(map(len, theirs))
+        pairs = [(nlp.data.FixedBucketSampler(lengths, batch_size, num_buckets=buckets, shuffle=True,
+                                              num_shards=shards),
+                  rt._mx_FixedBucketSampler(lengths, batch_size, num_buckets=buckets, shuffle=True,
+                                            num_shards=shards)),
+                 (nlp.data.SortedBucketSampler(lengths, batch_size, mult=buckets, shuffle=True),
+                  rt._mx_SortedBucketSampler(lengths, batch_size, mult=buckets, shuffle=True)),
+                 (nlp.data.SortedBucketSampler(lengths, batch_size, mult=buckets, reverse=False),
+                  rt._mx_SortedBucketSampler(lengths, batch_size, mult=buckets, reverse=False)),
+                 (nlp.data.SortedSampler(lengths, reverse=bool(shards)),
+                  rt._mx_SortedSampler(lengths, reverse=bool(shards)))]
+        for theirs, ours in pairs:
+            np.random.seed(seed)
+            expected = [_ints(b) for _ in range(2) for b in theirs]
+            np.random.seed(seed)
+            assert [_ints(b) for _ in range(2) for b in ours] == expected
+            assert len(ours) == len(theirs)
+
+
+def _ints(batch):
+    return [_ints(b) for b in batch] if isinstance(batch, list) else int(batch)
 
 
 # -- language-model corpora (CorpusBatchify, CorpusBPTTBatchify) -------------------------------

@@ -257,9 +257,10 @@ def test_saving_over_an_mxnet_checkpoint_keeps_it(converted, tmp_path, capsys):
     f = tmp_path / "model.params"
     original["save"](g, str(f))
     mxnet_bytes = f.read_bytes()
-    space["save"](t, str(f))
+    with pytest.warns(UserWarning, match="held MXNet parameters"):  # a warning, on stderr: stdout is the script's
+        space["save"](t, str(f))
     assert (tmp_path / "model.params.mxnet").read_bytes() == mxnet_bytes
-    assert "held MXNet parameters" in capsys.readouterr().out
+    assert "held MXNet" not in capsys.readouterr().out
     loaded = mx.nd.load(str(tmp_path / "model.params.mxnet"))  # still MXNet's file
     assert len(loaded) == len(list(g.collect_params().keys()))
     state = torch.load(f)

@@ -88,13 +88,7 @@ def _parser() -> argparse.ArgumentParser:
                         "random ones, then run the comparison on them")
     k.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
                    help="device for the PyTorch side (MXNet always runs on the CPU)")
-    k.add_argument("--rtol", type=float, help="relative tolerance (default: torch.testing's for the dtype)")
-    k.add_argument("--atol", type=float, help="absolute tolerance (default: torch.testing's for the dtype)")
-    k.add_argument("--noise-floor", nargs="?", const="", default=None, metavar="K",
-                   help="noise mode: also run the PyTorch model in float64 and judge what differs by how far each "
-                        "side is from it; MXNet passes within K times PyTorch float32's own deviation (default K: "
-                        "50, measured; Note [noise floor] in xlate/check/noise.py). For deep models in training "
-                        "mode, where float32 rounding alone makes the sides differ")
+    _tolerance_options(k)
     k.add_argument("--format", choices=("text", "json"), default="text")
     k.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
     k.add_argument("--rules", action="store_true",
@@ -127,10 +121,32 @@ def _parser() -> argparse.ArgumentParser:
                    help="also run xlate check's comparison on the converted weights (every tensor, outputs, "
                         "gradients, a training step); nothing is written if they differ")
     w.add_argument("--seed", type=int, default=0, help="seed for the --input arrays")
+    _tolerance_options(w, " for --check")
     sub.add_parser("rules", help="list the rule catalogue")
     r = sub.add_parser("rule", help="explain one rule")
     r.add_argument("code", metavar="MXnnn")
     return p
+
+
+def _tolerance_options(parser, scope: str = "") -> None:
+    """The checker's tolerances and noise mode, the same for `check` and `convert-weights --check`."""
+    parser.add_argument("--rtol", type=float, help=f"relative tolerance{scope} (default: torch.testing's for the dtype)")
+    parser.add_argument("--atol", type=float, help=f"absolute tolerance{scope} (default: torch.testing's for the dtype)")
+    parser.add_argument("--noise-floor", nargs="?", const="", default=None, metavar="K",
+                        help=f"noise mode{scope}: also run the PyTorch model in float64 and judge what differs by how "
+                             "far each side is from it; MXNet passes within K times PyTorch float32's own deviation "
+                             "(default K: 50, measured; Note [noise floor] in xlate/check/noise.py). For deep models "
+                             "in training mode, and gradients that are zero in exact arithmetic (a convolution's bias "
+                             "before a BatchNorm), where float32 rounding alone makes the sides differ")
+
+
+def _tolerances(args):
+    """(Tolerance or None, NoiseFloor or None) from --rtol/--atol/--noise-floor."""
+    from xlate.check.compare import Tolerance
+
+    if (args.rtol is None) != (args.atol is None):
+        raise UsageError("give both --rtol and --atol, or neither")
+    return (Tolerance(args.rtol, args.atol) if args.rtol is not None else None), _noise_floor(args.noise_floor)
 
 
 class _Terminated(BaseException):
@@ -430,7 +446,6 @@ def _check(args) -> int:
         raise UsageError("--steps needs --mx-step and --pt-step")
     try:
         from xlate.check import output
-        from xlate.check.compare import Tolerance
         from xlate.check.inputs import SpecError, parse
         from xlate.check.mapping import MappingError
         from xlate.check.pair import LoadError, Steps, check_against, check_pair
@@ -446,10 +461,7 @@ def _check(args) -> int:
         raise UsageError(str(e))
     except json.JSONDecodeError as e:
         raise UsageError(f"--mx-args/--pt-args: not JSON: {e}")
-    if (args.rtol is None) != (args.atol is None):
-        raise UsageError("give both --rtol and --atol, or neither")
-    tolerance = Tolerance(args.rtol, args.atol) if args.rtol is not None else None
-    noise_floor = _noise_floor(args.noise_floor)
+    tolerance, noise_floor = _tolerances(args)
     device = _device(args.device)
     try:
         if args.against:
@@ -500,6 +512,8 @@ def _convert_weights(args) -> int:
                          "of Gluon's model zoo on both sides)")
     if args.check and not args.input:
         raise UsageError("--check needs at least one --input")
+    if not args.check and (args.rtol is not None or args.atol is not None or args.noise_floor is not None):
+        raise UsageError("--rtol, --atol and --noise-floor set how --check compares: give --check too")
     try:
         from xlate.weights import ConvertError, convert_weights  # first: restores numpy aliases mxnet needs
         import mxnet  # noqa: F401
@@ -515,9 +529,11 @@ def _convert_weights(args) -> int:
         raise UsageError(str(e))
     except json.JSONDecodeError as e:
         raise UsageError(f"--mx-args/--pt-args: not JSON: {e}")
+    tolerance, noise_floor = _tolerances(args)
     try:
         summary = convert_weights(Path(args.params), args.mx, args.pt, Path(args.output), mx_kwargs=mx_kwargs,
-                                  pt_kwargs=pt_kwargs, inputs=specs, seed=args.seed, check=args.check)
+                                  pt_kwargs=pt_kwargs, inputs=specs, seed=args.seed, check=args.check,
+                                  tolerance=tolerance, noise_floor=noise_floor)
     except ConvertError as e:
         print(f"xlate convert-weights: {e}\nnothing was written", file=sys.stderr)
         return EXIT_ERROR

@@ -38,9 +38,10 @@ from typing import Any, Optional
 import numpy as np
 
 import xlate.check.families  # noqa: F401  (registers every layer family)
-from xlate.check.compare import compare, tolerance_for
+from xlate.check.compare import Tolerance, compare, tolerance_for
 from xlate.check.inputs import InputSpec, draw
 from xlate.check.mapping import MappingError, is_constant, mx_to_pt_value, pair, transfer
+from xlate.check.noise import NoiseFloor
 from xlate.check.loading import LoadError, load
 from xlate.check.sides import pt_run
 
@@ -88,8 +89,10 @@ class Summary:
 
 
 def convert_weights(params: Path, mx_ref: str, pt_ref: str, output: Path, *, mx_kwargs: dict,
-                    pt_kwargs: dict, inputs: list[InputSpec], seed: int = 0, check: bool = False) -> Summary:
-    """Convert, verify and (when every check passed) write `output`; see the module's Note."""
+                    pt_kwargs: dict, inputs: list[InputSpec], seed: int = 0, check: bool = False,
+                    tolerance: Optional[Tolerance] = None, noise_floor: Optional[NoiseFloor] = None) -> Summary:
+    """Convert, verify and (when every check passed) write `output`; see the module's Note.
+    `tolerance` and `noise_floor` set how `check` compares, as for `xlate check`."""
     _check_paths(params, output)
     advice: list[str] = []
     mx_net = _model(mx_ref, mx_kwargs, "mxnet", advice)
@@ -116,7 +119,7 @@ def convert_weights(params: Path, mx_ref: str, pt_ref: str, output: Path, *, mx_
         _set_mode(Path(tmp), output)
         fresh = _reload(Path(tmp), pt_ref, pt_kwargs, arrays, state)
         if check:
-            summary.check = _check(mx_net, fresh, inputs, mx_ref, pt_ref, seed)
+            summary.check = _check(mx_net, fresh, inputs, mx_ref, pt_ref, seed, tolerance, noise_floor)
             summary.check.advice[:0] = [a for a in advice if a not in summary.check.advice]
         if summary.check is None or summary.check.ok:
             os.replace(tmp, output)
@@ -374,13 +377,15 @@ def _keys(expected: dict, written: dict) -> tuple[list[str], list[str]]:
 
 
 # -- --check --------------------------------------------------------------------------------
-def _check(mx_net, fresh, inputs, mx_ref: str, pt_ref: str, seed: int):
+def _check(mx_net, fresh, inputs, mx_ref: str, pt_ref: str, seed: int, tolerance: Optional[Tolerance] = None,
+           noise_floor: Optional[NoiseFloor] = None):
     """The checker's full comparison (every mapped tensor, inference and training outputs,
     gradients, running statistics after a step) on the weights as converted: MXNet's model
     holds the file's values, `fresh` the state_dict just written; nothing is drawn."""
     from xlate.check.pair import check_models
 
     try:
-        return check_models(mx_net, fresh, inputs, mx_ref=mx_ref, pt_ref=pt_ref, seed=seed, keep_weights=True)
+        return check_models(mx_net, fresh, inputs, mx_ref=mx_ref, pt_ref=pt_ref, seed=seed, keep_weights=True,
+                            tolerance=tolerance, noise_floor=noise_floor)
     except (LoadError, MappingError) as e:
         raise ConvertError(str(e)) from e

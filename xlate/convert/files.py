@@ -526,6 +526,10 @@ def _publish_new(out_root: Path, files: list, copies: list) -> bool:
     clean_stale(out_root.parent)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_root.name}.xlate-stage{os.getpid()}.", dir=out_root.parent))
     try:
+        # mkdtemp makes 0700; the published folder gets the mode any new folder would
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(staging, 0o777 & ~umask)
         for target, text in files:
             dest = staging / target.relative_to(out_root)
             dest.parent.mkdir(parents=True, exist_ok=True)

@@ -45,6 +45,8 @@ _REEXPORTS = [
     ("mxnet.init", "mxnet.initializer"),
     ("mxnet.ndarray.ndarray", "mxnet.ndarray"),
     ("mxnet.ndarray.op", "mxnet.ndarray"),
+    ("mxnet.ndarray.utils", "mxnet.ndarray"),  # save, load, array
+    ("mxnet.io.io", "mxnet.io"),  # NDArrayIter, DataBatch, DataDesc
     ("mxnet.cpu", "mxnet.context.cpu"),
     ("mxnet.gpu", "mxnet.context.gpu"),
     ("mxnet.Context", "mxnet.context.Context"),

@@ -13,9 +13,8 @@ of batches (Gluon's `default_batchify_fn` returns a list), and keeps the dtypes 
 values (an int64 label stays int64; a Python float becomes float64, as np.asarray makes it);
 a custom `batchify_fn` is the collate function. `num_workers` > 0 runs torch's worker
 processes (the dataset must be picklable, as with Gluon's multiprocessing pool).
-shuffle=True permutes with torch's generator: MXNet draws from numpy's global generator, so a
-seeded run gives a different order (the same distribution); every other sampler gives
-MXNet's order. Datasets keep Gluon's methods (`transform`, `transform_first` with `lazy`,
+shuffle=True and RandomSampler draw their permutation from numpy's global generator, as Gluon
+does (Note [random streams]), so a script that seeds numpy visits MXNet's order. Datasets keep Gluon's methods (`transform`, `transform_first` with `lazy`,
 `filter`, `shard`, `take`, `sample`), so a user subclass of `gluon.data.Dataset` keeps them.
 """
 import torch
@@ -151,14 +150,50 @@ class _mx_SequentialSampler(_mx_Sampler):
         return self._length
 
 
+# Note [random streams]
+# Gluon 1.x's samplers (RandomSampler, DataLoader(shuffle=True)) and gluonnlp's bucket samplers
+# shuffle with numpy's global generator (`np.random.shuffle`, `np.random.permutation`), not with
+# MXNet's: a script that calls `np.random.seed(s)` gets one order of batches in every run, and
+# `mx.random.seed` does not change it. The helpers make the same numpy calls on the same
+# arrays at the same moments (when an epoch's iteration starts), so a converted script that
+# seeds numpy visits MXNet's batches in MXNet's order. What draws from MXNet's own generator
+# (initializers, dropout, nd.random.*, the random image transforms) draws from torch's here:
+# the same laws, other numbers. The runtime depends on torch alone: it takes numpy from
+# sys.modules, where `import torch` puts it when it is installed; without numpy no script can
+# have seeded it, and the helpers draw from torch's generator.
+def _mx_numpy():
+    """The numpy module when the program has it (Note [random streams]), else None."""
+    import sys
+
+    return sys.modules.get("numpy")
+
+
+def _mx_np_shuffle(items):
+    """`np.random.shuffle(items)` in place on numpy's global generator (Note [random streams]);
+    torch's generator when numpy is not installed."""
+    numpy = _mx_numpy()
+    if numpy is None:
+        order = torch.randperm(len(items)).tolist()
+        items[:] = [items[i] for i in order]
+        return items
+    numpy.random.shuffle(items)
+    return items
+
+
 class _mx_RandomSampler(_mx_Sampler):
-    """A random permutation per epoch, drawn with torch's generator (MXNet: numpy's)."""
+    """A random permutation per epoch, drawn as Gluon draws it: `np.random.shuffle` of
+    `np.arange(length)` (Note [random streams])."""
 
     def __init__(self, length):
         self._length = length
 
     def __iter__(self):
-        return iter(torch.randperm(self._length).tolist())
+        numpy = _mx_numpy()
+        if numpy is None:
+            return iter(torch.randperm(self._length).tolist())
+        indices = numpy.arange(self._length)
+        numpy.random.shuffle(indices)
+        return iter(indices.tolist())
 
     def __len__(self):
         return self._length
@@ -655,3 +690,218 @@ def _mx_replace_file(src, dst):
             pass
         finally:
             raise OSError(f"Moving downloaded temp file - {src}, to {dst} failed. Please retry the download.")
+
+
+# Note [NDArrayIter]
+# `mx.io.NDArrayIter` is MXNet's iterator over in-memory arrays, from before Gluon's DataLoader;
+# `_mx_NDArrayIter` ports MXNet 1.9.1's code line for line on torch tensors: data and label as an
+# array, a list (named `_0_data`, `_1_data`, ...) or a dict (sorted by name); a NumPy array or
+# list becomes float32, as `nd.array` makes it. shuffle=True shuffles at every reset() with
+# `np.random.shuffle` of the running index, applied to the already shuffled arrays (the
+# permutations compose, as in MXNet), and leaves every array float32 (MXNet rebuilds them with
+# `nd.array`). last_batch_handle: 'pad' fills the last batch from the start of the data and
+# reports the count in `pad` (`getpad()`); 'discard' drops it; 'roll_over' keeps it for the
+# next epoch, whose first batch begins with it (`pad` then says how many came from before).
+# Batches are `_mx_DataBatch`es (`.data` and `.label` lists, `.pad`, `.index`), `provide_data`
+# and `provide_label` `_mx_DataDesc`s; iteration protocol, next(), reset() and hard_reset() are
+# MXNet's: an iterator is exhausted until reset().
+class _mx_DataDesc(tuple):
+    """mx.io.DataDesc(name, shape, dtype=float32, layout='NCHW'): a (name, shape) tuple with
+    `dtype` and `layout` attributes."""
+
+    def __new__(cls, name, shape, dtype=torch.float32, layout="NCHW"):
+        ret = super().__new__(cls, (name, shape))
+        ret.dtype, ret.layout = dtype, layout
+        return ret
+
+    name = property(lambda self: self[0])
+    shape = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"DataDesc[{self.name},{self.shape},{self.dtype},{self.layout}]"
+
+    @staticmethod
+    def get_batch_axis(layout):
+        return 0 if layout is None else layout.find("N")
+
+
+class _mx_DataBatch:
+    """mx.io.DataBatch(data, label=None, pad=None, index=None, bucket_key=None, provide_data=None,
+    provide_label=None): one batch, `.data` and `.label` lists of arrays."""
+
+    def __init__(self, data, label=None, pad=None, index=None, bucket_key=None, provide_data=None,
+                 provide_label=None):
+        if data is not None:
+            assert isinstance(data, (list, tuple)), "Data must be list of NDArrays"
+        if label is not None:
+            assert isinstance(label, (list, tuple)), "Label must be list of NDArrays"
+        self.data, self.label, self.pad, self.index = data, label, pad, index
+        self.bucket_key, self.provide_data, self.provide_label = bucket_key, provide_data, provide_label
+
+    def __str__(self):
+        label_shapes = [tuple(x.shape) for x in self.label] if self.label else None
+        return (f"{self.__class__.__name__}: data shapes: {[tuple(d.shape) for d in self.data]} "
+                f"label shapes: {label_shapes}")
+
+
+def _mx_iter_arrays(data, allow_empty, default_name):
+    """MXNet's io.utils._init_data: [(name, tensor)] sorted by name; non-tensors as float32."""
+    assert data is not None or allow_empty
+    if data is None:
+        data = []
+    if not isinstance(data, (list, dict)):
+        data = [data]
+    if isinstance(data, list):
+        if not allow_empty:
+            assert len(data) > 0
+        data = {default_name: data[0]} if len(data) == 1 else \
+            {f"_{i}_{default_name}": d for i, d in enumerate(data)}
+    return sorted((k, v if isinstance(v, torch.Tensor) else torch.tensor(v, dtype=torch.float32))
+                  for k, v in data.items())
+
+
+class _mx_NDArrayIter:
+    """mx.io.NDArrayIter(data, label=None, batch_size=1, shuffle=False, last_batch_handle='pad',
+    data_name='data', label_name='softmax_label', layout='NCHW'): MXNet's batches, pads and
+    order (Note [NDArrayIter])."""
+
+    def __init__(self, data, label=None, batch_size=1, shuffle=False, last_batch_handle="pad", data_name="data",
+                 label_name="softmax_label", layout="NCHW"):
+        self.batch_size = batch_size
+        self.data = _mx_iter_arrays(data, False, data_name)
+        self.label = _mx_iter_arrays(label, True, label_name)
+        self.idx = list(range(self.data[0][1].shape[0]))
+        self.shuffle, self.last_batch_handle = shuffle, last_batch_handle
+        self.cursor = -self.batch_size
+        self.num_data = len(self.idx)
+        self.reset()
+        self.data_list = [x[1] for x in self.data] + [x[1] for x in self.label]
+        self.num_source = len(self.data_list)
+        self._cache_data = self._cache_label = None
+        self.layout = layout
+
+    def _descs(self, sources):
+        axis = self.layout.find("N")
+        return [_mx_DataDesc(k, tuple(list(v.shape[:axis]) + [self.batch_size] + list(v.shape[axis + 1:])),
+                             v.dtype, layout=self.layout) for k, v in sources]
+
+    @property
+    def provide_data(self):
+        return self._descs(self.data)
+
+    @property
+    def provide_label(self):
+        return self._descs(self.label)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self.next()
+
+    def hard_reset(self):
+        """Ignore roll-over data and start again."""
+        if self.shuffle:
+            self._shuffle_data()
+        self.cursor = -self.batch_size
+        self._cache_data = self._cache_label = None
+
+    def reset(self):
+        if self.shuffle:
+            self._shuffle_data()
+        if self.last_batch_handle == "roll_over" and self.num_data - self.batch_size < self.cursor < self.num_data:
+            self.cursor = self.cursor - self.num_data - self.batch_size
+        else:
+            self.cursor = -self.batch_size
+
+    def iter_next(self):
+        self.cursor += self.batch_size
+        return self.cursor < self.num_data
+
+    def next(self):
+        if not self.iter_next():
+            raise StopIteration
+        data, label = self.getdata(), self.getlabel()
+        if data[0].shape[self.layout.find("N")] != self.batch_size:
+            self._cache_data, self._cache_label = data, label
+            raise StopIteration
+        return _mx_DataBatch(data=data, label=label, pad=self.getpad(), index=None)
+
+    def _getdata(self, sources, start=None, end=None):
+        assert start is not None or end is not None, "should at least specify start or end"
+        start = start if start is not None else 0
+        if end is None:
+            end = sources[0][1].shape[0] if sources else 0
+        axis = self.layout.find("N")
+        for _, x in sources:  # MXNet's slice_axis refuses it (a roll-over batch over twice the data)
+            if end > x.shape[axis]:
+                raise ValueError(f"Invalid end for end={end} as axis_size is {x.shape[axis]}")
+        return [x[1].narrow(axis, start, end - start).clone() for x in sources]
+
+    def _concat(self, first, second):
+        if not first or not second:
+            return first if first else second
+        assert len(first) == len(second), "data source should contain the same size"
+        return [torch.cat([a, b], dim=self.layout.find("N")) for a, b in zip(first, second)]
+
+    def _tile(self, data, repeats):
+        return [d.repeat(*([repeats] + [1] * (d.dim() - 1))) for d in data]  # along axis 0, as MXNet
+
+    def _batchify(self, sources):
+        assert self.cursor < self.num_data, "DataIter needs reset."
+        if self.last_batch_handle == "roll_over" and -self.batch_size < self.cursor < 0:
+            assert self._cache_data is not None or self._cache_label is not None, \
+                "next epoch should have cached data"
+            cache = self._cache_data if self._cache_data is not None else self._cache_label
+            second = self._getdata(sources, end=self.cursor + self.batch_size)
+            if self._cache_data is not None:
+                self._cache_data = None
+            else:
+                self._cache_label = None
+            return self._concat(cache, second)
+        if self.last_batch_handle == "pad" and self.cursor + self.batch_size > self.num_data:
+            pad = self.batch_size - self.num_data + self.cursor
+            first = self._getdata(sources, start=self.cursor)
+            if pad > self.num_data:
+                second = self._tile(self._getdata(sources, end=self.num_data), pad // self.num_data)
+                if pad % self.num_data != 0:
+                    second = self._concat(second, self._getdata(sources, end=pad % self.num_data))
+            else:
+                second = self._getdata(sources, end=pad)
+            return self._concat(first, second)
+        end = min(self.cursor + self.batch_size, self.num_data)
+        return self._getdata(sources, self.cursor, end)
+
+    def getdata(self):
+        return self._batchify(self.data)
+
+    def getlabel(self):
+        return self._batchify(self.label)
+
+    def getindex(self):
+        return None
+
+    def getpad(self):
+        if self.last_batch_handle == "pad" and self.cursor + self.batch_size > self.num_data:
+            return self.cursor + self.batch_size - self.num_data
+        if self.last_batch_handle == "roll_over" and -self.batch_size < self.cursor < 0:
+            return -self.cursor
+        return 0
+
+    def _shuffle_data(self):
+        # numpy's global generator, as MXNet (Note [random streams]); the arrays rebuilt as float32
+        _mx_np_shuffle(self.idx)
+        order = torch.tensor(self.idx, dtype=torch.int64)
+        self.data = [(k, v[order].to(torch.float32)) for k, v in self.data]
+        self.label = [(k, v[order].to(torch.float32)) for k, v in self.label]
+
+
+def _mx_image_array(data):
+    """What `nd.array` reads from a PIL image: numpy's array of it ((H, W, C), or (H, W) for one
+    band, in the image's own dtype); any other value as it is (xlate/convert/transforms/nd_array.py)."""
+    if type(data).__module__.startswith("PIL.") and hasattr(data, "__array_interface__"):
+        numpy = _mx_numpy()
+        if numpy is None:
+            raise TypeError("nd.array of a PIL image: numpy reads it, and numpy is not installed")
+        return numpy.asarray(data)
+    return data

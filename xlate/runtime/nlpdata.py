@@ -14,7 +14,8 @@ truncated to integers) and returns float32 unless `dtype` is given; Stack of Pyt
 keeps numpy's int64/float64; the valid lengths are int32. Vocab assigns indices exactly as
 gluonnlp: the unknown token, then the special and reserved tokens, then the counter's tokens
 by decreasing count, ties in alphabetical order. FixedBucketSampler builds the same buckets
-and batches; with shuffle=True its order comes from torch's generator instead of numpy's.
+and batches, and shuffles them with numpy's global generator as gluonnlp does (Note [random
+streams] in data.py), so a script that seeds numpy gets gluonnlp's order.
 """
 import torch
 
@@ -330,7 +331,8 @@ class _mx_FixedBucketSampler(torch.utils.data.Sampler):
     smallest bucket that holds them (least padding), batches of `batch_size` (scaled up by
     `ratio` for short buckets, or batch_size / (mean + std) of the bucket's lengths with
     use_average_length), the longest buckets first; yields lists of sample indices (lists of
-    lists with num_shards). Same batches as gluonnlp; with shuffle=True, torch's random order."""
+    lists with num_shards). Same batches as gluonnlp, in its order (shuffle=True: numpy's global
+    generator, Note [random streams])."""
 
     def __init__(self, lengths, batch_size, num_buckets=10, bucket_keys=None, ratio=0, shuffle=False,
                  use_average_length=False, num_shards=0, bucket_scheme=None):
@@ -392,9 +394,9 @@ class _mx_FixedBucketSampler(torch.utils.data.Sampler):
 
     def __iter__(self):
         if self._shuffle:
-            self._batch_infos = [self._batch_infos[i] for i in torch.randperm(len(self._batch_infos)).tolist()]
-            self._bucket_sample_ids = [[ids[i] for i in torch.randperm(len(ids)).tolist()]
-                                       for ids in self._bucket_sample_ids]
+            _mx_np_shuffle(self._batch_infos)
+            for ids in self._bucket_sample_ids:
+                _mx_np_shuffle(ids)
         if self._num_shards > 0:
             for batch_idx in range(0, len(self._batch_infos), self._num_shards):
                 if batch_idx + self._num_shards > len(self._batch_infos):
@@ -414,6 +416,56 @@ class _mx_FixedBucketSampler(torch.utils.data.Sampler):
         return (f"FixedBucketSampler:\n  sample_num={len(self._lengths)}, batch_num={len(self._batch_infos)}\n"
                 f"  key={self._bucket_keys}\n  cnt={[len(ids) for ids in self._bucket_sample_ids]}\n"
                 f"  batch_size={self._bucket_batch_sizes}")
+
+
+class _mx_SortedSampler(torch.utils.data.Sampler):
+    """gluonnlp.data.SortedSampler(sort_keys, reverse=True): the sample indices in the order of
+    their keys (a stable sort, ties in index order as Python's sorted keeps them)."""
+
+    def __init__(self, sort_keys, reverse=True):
+        assert len(sort_keys) > 0
+        self._sorted_ids = sorted(range(len(sort_keys)), key=lambda i: sort_keys[i], reverse=reverse)
+
+    def __iter__(self):
+        return iter(self._sorted_ids)
+
+    def __len__(self):
+        return len(self._sorted_ids)
+
+
+class _mx_SortedBucketSampler(torch.utils.data.Sampler):
+    """gluonnlp.data.SortedBucketSampler(sort_keys, batch_size, mult=100, reverse=True,
+    shuffle=False): buckets of mult * batch_size samples (shuffled first with shuffle=True),
+    each sorted by its keys and cut into batches, the batches of a bucket in a shuffled order;
+    the draws are gluonnlp's, on numpy's global generator (Note [random streams])."""
+
+    def __init__(self, sort_keys, batch_size, mult=100, reverse=True, shuffle=False):
+        assert len(sort_keys) > 0
+        assert batch_size > 0
+        assert mult >= 1, "Bucket size multiplier must be larger than 1"
+        self._sort_keys, self._batch_size, self._mult = sort_keys, batch_size, mult
+        self._total_sample_num, self._reverse, self._shuffle = len(sort_keys), reverse, shuffle
+
+    def __iter__(self):
+        if self._shuffle:
+            numpy = _mx_numpy()
+            sample_ids = numpy.random.permutation(self._total_sample_num).tolist() if numpy is not None else \
+                torch.randperm(self._total_sample_num).tolist()
+        else:
+            sample_ids = list(range(self._total_sample_num))
+        bucket_size = int(self._mult * self._batch_size)
+        for bucket_begin in range(0, self._total_sample_num, bucket_size):
+            bucket_end = min(bucket_begin + bucket_size, self._total_sample_num)
+            sorted_ids = sorted(sample_ids[bucket_begin:bucket_end], key=lambda i: self._sort_keys[i],
+                                reverse=self._reverse)
+            batch_begins = list(range(0, len(sorted_ids), self._batch_size))
+            if self._shuffle:
+                _mx_np_shuffle(batch_begins)
+            for batch_begin in batch_begins:
+                yield sorted_ids[batch_begin:min(batch_begin + self._batch_size, len(sorted_ids))]
+
+    def __len__(self):
+        return (len(self._sort_keys) + self._batch_size - 1) // self._batch_size
 
 
 def _mx_slice_pad_length(num_items, length, overlap=0):

@@ -28,8 +28,10 @@ def _mx_checkpoint_path(fname):
         kept = f"{fname}.mxnet"
         with open(fname, "rb") as source, open(kept, "wb") as target:
             target.write(source.read())
-        print(UserWarning(f"{fname} held MXNet parameters: copied to {kept} before PyTorch's are saved there "
-                          "(xlate convert-weights reads the MXNet file)"))
+        import warnings  # on stderr, filtered like any warning: stdout stays the script's own
+
+        warnings.warn(f"{fname} held MXNet parameters: copied to {kept} before PyTorch's are saved there "
+                      "(xlate convert-weights reads the MXNet file)", UserWarning, stacklevel=2)
     return fname
 
 
@@ -78,3 +80,104 @@ def _mx_load_parameters(net, filename, ctx=None, allow_missing=False, ignore_ext
     if ctx is not None:
         net.to(ctx[0] if isinstance(ctx, (list, tuple)) else ctx)
     _mx_follow_mode(net)
+
+
+# Note [NDArray files]
+# `nd.save(fname, data)` writes MXNet's own binary format, and `nd.load(fname)` reads it: a list
+# of arrays, or a dict when names were saved. The helpers write and read the same bytes, so a
+# file an MXNet program saved loads in the converted one and the other way round, and lists and
+# dicts round-trip (a single array is saved as a list of one, as MXNet does). Layout, all
+# little-endian: uint64 0x112, uint64 0, uint64 count; per array uint32 magic (0xF993FAC9, or
+# 0xF993FACA under numpy shapes, where ndim 0 is a scalar), int32 storage type (0: dense),
+# uint32 ndim, int64 dims, int32 device type and id, int32 dtype flag, the raw values; then
+# uint64 count of names, each a uint64 length and its bytes. MXNet's own writer cannot read
+# back a 0-d array saved without numpy shapes; the helper saves those with the numpy magic.
+def _mx_nd_dtype_flags():
+    """MXNet's dtype flags (mshadow's type_flag) -> torch dtypes."""
+    return {0: torch.float32, 1: torch.float64, 2: torch.float16, 3: torch.uint8, 4: torch.int32, 5: torch.int8,
+            6: torch.int64, 7: torch.bool, 12: torch.bfloat16}
+
+
+def _mx_nd_save(fname, data):
+    """`nd.save(fname, data)`: an array, a list of arrays or a dict str -> array, in MXNet's
+    format (Note [NDArray files])."""
+    import struct
+
+    if isinstance(data, torch.Tensor):
+        data = [data]
+    if isinstance(data, dict):
+        if any(not isinstance(k, str) for k in data) or any(not isinstance(v, torch.Tensor) for v in data.values()):
+            raise TypeError("save only accept dict str->NDArray or list of NDArray")
+        names, arrays = list(data.keys()), list(data.values())
+    elif isinstance(data, list):
+        if any(not isinstance(v, torch.Tensor) for v in data):
+            raise TypeError("save only accept dict str->NDArray or list of NDArray")
+        names, arrays = [], data
+    else:
+        raise ValueError("data needs to either be a NDArray, dict of str, NDArray pairs or a list of NDarrays.")
+    flags = {dtype: flag for flag, dtype in _mx_nd_dtype_flags().items()}
+    out = [struct.pack("<QQQ", 0x112, 0, len(arrays))]
+    for array in arrays:
+        if array.dtype not in flags:
+            raise TypeError(f"nd.save: MXNet has no {array.dtype} arrays")
+        values = array.detach().cpu()
+        magic = 0xF993FACA if values.dim() == 0 else 0xF993FAC9
+        out.append(struct.pack(f"<IiI{values.dim()}q", magic, 0, values.dim(), *values.shape))
+        out.append(struct.pack("<iii", 1, 0, flags[array.dtype]))
+        out.append(bytes(values.clone(memory_format=torch.contiguous_format).untyped_storage()))  # its own storage
+    out.append(struct.pack("<Q", len(names)))
+    for name in names:
+        encoded = name.encode("utf-8")
+        out.append(struct.pack("<Q", len(encoded)) + encoded)
+    with open(fname, "wb") as f:
+        f.write(b"".join(out))
+
+
+def _mx_nd_load(fname):
+    """`nd.load(fname)`: the arrays of a file MXNet's `nd.save` (or `_mx_nd_save`) wrote, as a
+    list, or a dict when the file names them (Note [NDArray files])."""
+    import struct
+
+    with open(fname, "rb") as f:
+        blob = f.read()
+    pos = 0
+
+    def take(fmt):
+        nonlocal pos
+        values = struct.unpack_from("<" + fmt, blob, pos)
+        pos += struct.calcsize("<" + fmt)
+        return values
+
+    try:
+        magic, _, count = take("QQQ")
+        if magic != 0x112:
+            raise ValueError("not an NDArray file")
+        arrays = []
+        for _ in range(count):
+            array_magic, stype, ndim = take("IiI")
+            if array_magic not in (0xF993FAC9, 0xF993FACA):
+                raise ValueError("an array in a format older than MXNet 1.0")
+            if stype != 0:
+                raise NotImplementedError(f"{fname}: a sparse array (storage type {stype}) is not translated")
+            shape = take(f"{ndim}q")
+            _, _, flag = take("iii")
+            dtype = _mx_nd_dtype_flags()[flag]
+            numel = 1
+            for d in shape:
+                numel *= d
+            size = numel * torch.empty((), dtype=dtype).element_size()
+            raw = bytearray(blob[pos:pos + size])
+            if len(raw) != size:
+                raise ValueError("the file ends inside an array")
+            pos += size
+            flat = torch.frombuffer(raw, dtype=dtype) if size else torch.empty(0, dtype=dtype)
+            arrays.append(flat.reshape(shape))
+        (named,) = take("Q")
+        names = []
+        for _ in range(named):
+            (length,) = take("Q")
+            names.append(blob[pos:pos + length].decode("utf-8"))
+            pos += length
+    except (struct.error, KeyError, ValueError) as e:
+        raise ValueError(f"{fname}: not a file MXNet's nd.save writes ({e})") from None
+    return dict(zip(names, arrays)) if names else arrays

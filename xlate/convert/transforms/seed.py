@@ -3,6 +3,10 @@ import libcst as cst
 
 from xlate.convert.rulectx import Manual, Site
 
+# what a seeded run reproduces, said at the seed (Note [random streams] in xlate/runtime/data.py)
+_SEEDED = ("`mx.random.seed(s)` -> torch's seeds and the determinism set; torch's generator draws other numbers "
+           "than MXNet's (initializers, dropout, nd.random.*: the same laws), while numpy's draws, Gluon's "
+           "shuffled batch order among them, follow `np.random.seed` as in MXNet")
 _FLAGS = ("torch.backends.cudnn.deterministic = True", "torch.backends.cudnn.benchmark = False")
 
 
@@ -22,4 +26,5 @@ def transform(site: Site):
     small = [cst.Expr(v) for v in lines] + [cst.parse_statement(f).body[0] for f in _FLAGS]
     site.conv.torch_uses.add("torch")
     site.conv.replace_statement(statement, small)
+    site.fixed(_SEEDED)
     return lines[0]
