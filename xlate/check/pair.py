@@ -502,7 +502,9 @@ def check_against(directory: Path, pt_ref: Optional[str] = None, *, pt_kwargs=No
 
 def _compare_all(result: Result, expected, actual, tolerance, reference=None) -> Result:
     tol = lambda dtype: tolerance_for(dtype, tolerance)  # noqa: E731
+    # both phases, whatever the first gives: a translation wrong at inference (a running
+    # statistic's convention, say) can still be right in training, and a GPU that fails the one
+    # output check must not leave every gradient unexamined
     _judge(result, "inference", expected[0], actual[0], tol, reference and reference[0])
-    if result.ok:  # training is only meaningful once inference agrees
-        _judge(result, "training", expected[1], actual[1], tol, reference and reference[1])
+    _judge(result, "training", expected[1], actual[1], tol, reference and reference[1])
     return result
