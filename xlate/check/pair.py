@@ -18,7 +18,7 @@ from typing import Optional
 
 import numpy as np
 
-from xlate.check import families, golden, noise  # noqa: F401  (families: registers every layer family)
+from xlate.check import families, golden, noise, precision  # noqa: F401  (families: registers every layer family)
 from xlate.check.compare import Mismatch, Tolerance, measure, tolerance_for
 from xlate.check.noise import Deviations, NoiseFloor
 from xlate.check.inputs import InputSpec, draw
@@ -61,6 +61,7 @@ class Result:
     unchecked: list[str] = field(default_factory=list)  # said in the report, never silent
     advice: list[str] = field(default_factory=list)  # about the model files and the weights compared
     noise: Optional[NoiseFloor] = None  # noise mode, when its float64 copy ran
+    precision: dict = field(default_factory=dict)  # the settings pinned while checking (precision.py)
 
     @property
     def ok(self) -> bool:
@@ -279,11 +280,13 @@ def check_pair(mx_ref: str, pt_ref: str, inputs: list[InputSpec], *, mx_kwargs=N
     return result
 
 
+@precision.pinning
 def check_models(mx_net, pt_model, inputs: list[InputSpec], *, mx_ref: str = "MXNet", pt_ref: str = "PyTorch",
                  seed: int = 0, device: str = "cpu", tolerance: Optional[Tolerance] = None,
                  record: Optional[Path] = None, steps: Optional[Steps] = None, pt_args=None,
                  mx_args=None, keep_weights: bool = False, noise_floor: Optional[NoiseFloor] = None) -> Result:
-    """Run both models and compare; with `record`, also store the golden reference there;
+    """Run both models and compare, in full float32 (Note [pinned precision]); with `record`,
+    also store the golden reference there;
     with `steps`, then train both for k steps and compare after each; with `noise_floor`,
     judge what differs against a float64 copy of the PyTorch model (Note [noise floor]).
 
@@ -468,6 +471,7 @@ def _train(result: Result, steps: Steps, mx_net, pt_model, pairs, inputs, rng, d
             return
 
 
+@precision.pinning
 def check_against(directory: Path, pt_ref: Optional[str] = None, *, pt_kwargs=None, device: str = "cpu",
                   tolerance: Optional[Tolerance] = None, noise_floor: Optional[NoiseFloor] = None) -> Result:
     """The PyTorch side alone against a golden reference recorded with MXNet (in noise mode,
