@@ -88,8 +88,15 @@ def load(directory: Path) -> Reference:
 # into a repository replays from any clone.
 def _relative(ref: str, directory: Path) -> str:
     path, sep, name = ref.rpartition(":")
-    if not sep or not Path(path).exists():
+    if not sep:
         return ref
+    if not Path(path).exists():  # package.module:NAME: the file it was found in
+        from xlate.check.loading import module_file
+
+        found = module_file(path)
+        if found is None:
+            return ref
+        path = str(found)
     return f"{os.path.relpath(Path(path).resolve(), Path(directory).resolve())}:{name}"
 
 
