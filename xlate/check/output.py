@@ -49,7 +49,7 @@ def as_json(result: Result, inputs: str, seed: int) -> str:
     return json.dumps({
         "mx": result.mx_ref, "pt": result.pt_ref, "devices": result.devices, "inputs": inputs,
         "seed": seed, "ok": result.ok, "divergence": result.divergence, "unchecked": result.unchecked,
-        "advice": result.advice, "precision": result.precision, "noise_floor": None if result.noise is None else vars(result.noise),
+        "advice": result.advice, "precision": result.precision, "kinks": result.kinks, "noise_floor": None if result.noise is None else vars(result.noise),
         "checks": [{"what": c.what, "ok": c.ok, "mismatch": None if c.ok else _plain(c.mismatch),
                     "noise": None if c.noise is None else vars(c.noise)}
                    for c in result.checks],

@@ -12,6 +12,14 @@ runs every such knob is set to full precision (and cuDNN to deterministic algori
 a verdict is the same run after run), and set back to what it was afterwards, exceptions
 included. The report's header says what was pinned.
 
+PyTorch's float32 results on the CPU also depend on the number of threads (a BatchNorm's sums
+are split among them), and importing MXNet leaves torch one thread: a recording replayed
+without MXNet ran PyTorch float32 on two threads where the live check had run it on one, so
+noise mode measured another float32 noise and found other kinks (MobileNetV2 at batch 1: 260
+of 269 checks live, 267 replayed). So float32 runs on one thread while the checker checks; the
+float64 reference of noise mode, whose rounding is 1e9 times finer and which costs the most,
+runs on the threads the process had (`all_threads`).
+
 torch has two APIs for the TF32 switches: the legacy flags (`cuda.matmul.allow_tf32`,
 `cudnn.allow_tf32`, `set_float32_matmul_precision`, torch 2.4 on) and, from torch 2.9, a
 `fp32_precision` per backend and operator. They share one state, and torch raises when a
@@ -74,6 +82,7 @@ def knobs() -> list[Knob]:
     add("cuda.matmul.allow_fp16_accumulation", "cuda.matmul", "allow_fp16_accumulation", False)
     add("cudnn.benchmark", "cudnn", "benchmark", False)
     add("cudnn.deterministic", "cudnn", "deterministic", True)
+    found.append(Knob("threads", torch.get_num_threads, torch.set_num_threads, 1))
     return found
 
 
@@ -90,13 +99,35 @@ def pinned():
     exception inside included). Yields the settings in force, for the report."""
     # every value read before any is set: setting a parent changes the children that inherit
     saved = [(knob, knob.get()) for knob in knobs()]
+    _THREADS.append(dict((k.name, v) for k, v in saved)["threads"])
     try:
         for knob, _ in saved:
             knob.set(knob.pinned)
         yield {knob.name: knob.get() for knob, _ in saved}
     finally:
+        _THREADS.pop()
         for knob, value in saved:  # parents before children, as they were set
             knob.set(value)
+
+
+_THREADS: list[int] = []  # the process's thread count, per pinned() active
+
+
+@contextmanager
+def all_threads():
+    """Inside pinned(): the threads the process had, for the float64 reference (Note [pinned
+    precision]); elsewhere nothing changes."""
+    import torch
+
+    if not _THREADS:
+        yield
+        return
+    old = torch.get_num_threads()
+    torch.set_num_threads(_THREADS[0])
+    try:
+        yield
+    finally:
+        torch.set_num_threads(old)
 
 
 def pinning(fn):
