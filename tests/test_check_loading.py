@@ -436,3 +436,61 @@ def test_convert_weights_gives_the_advice_too(files, capsys, tmp_path):
 def test_keep_weights_is_refused_with_a_recording(tmp_path, capsys):
     assert main(["check", "--against", str(tmp_path), "--keep-weights"]) == 2
     assert "it takes no --mx, --record, --input or --keep-weights" in capsys.readouterr().err
+
+
+# -- models in packages (Note [models in packages]) ----------------------------------------------
+ZOO = Path(__file__).resolve().parent.parent / "fixtures" / "zoo_package"
+ZOO_INPUT = "x:float32[4,3,8,8]"
+
+
+def test_a_model_in_a_package_loads_by_file_and_by_module_name(tmp_path, monkeypatch, capsys):
+    mx_file, pt_file = ZOO / "src" / "zoo" / "resnet.py", ZOO / "expected" / "zoo" / "resnet.py"
+    assert "from .common import" in mx_file.read_text() and "from .common import" in pt_file.read_text()
+    # by file: both packages are called zoo, each imports its own relatives
+    assert main(["check", "--mx", f"{mx_file}:resnet10", "--pt", f"{pt_file}:resnet10", "--input", ZOO_INPUT]) == 0
+    assert "Equal" in capsys.readouterr().out
+    # by module name, from the current directory; recorded, then replayed from elsewhere
+    monkeypatch.chdir(ZOO / "expected")
+    golden = tmp_path / "golden"
+    assert main(["check", "--mx", f"{mx_file}:resnet10", "--pt", "zoo.resnet:resnet10", "--input", ZOO_INPUT,
+                 "--record", str(golden)]) == 0
+    assert "vs zoo.resnet:resnet10" in capsys.readouterr().out
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--against", str(golden)]) == 0
+    assert "Equal" in capsys.readouterr().out
+
+
+def test_each_load_of_a_package_module_runs_the_package_anew(monkeypatch):
+    monkeypatch.chdir(ZOO / "expected")
+    first, second = (load("zoo.resnet:resnet10", {}, framework="pytorch") for _ in range(2))
+    assert type(first) is not type(second)
+    assert type(first).__module__.endswith(".zoo.resnet")
+    assert loading.package_root(ZOO / "expected" / "zoo" / "resnet.py") == ZOO / "expected" / "zoo"
+    assert loading.package_root(Path(__file__)) is None
+
+
+@pytest.mark.parametrize("ref,message", [
+    ("nozoo.resnet:resnet10", "nozoo.resnet: no such file, nor a module of that name"),
+    ("zoo.nothing:resnet10", "zoo.nothing: no such file, nor a module of that name"),
+    ("zoo.resnet:nothing", "has no nothing"),
+])
+def test_a_module_name_that_names_nothing_is_said(monkeypatch, ref, message):
+    monkeypatch.chdir(ZOO / "expected")
+    with pytest.raises(LoadError) as e:
+        load(ref, {}, framework="pytorch")
+    assert message in str(e.value)
+
+
+def test_a_project_pair_may_name_a_module_of_its_own_folder(tmp_path, monkeypatch, capsys):
+    import shutil
+
+    shutil.copytree(ZOO / "expected" / "zoo", tmp_path / "zoo")
+    (tmp_path / "pyproject.toml").write_text(
+        "[[tool.xlate.check.pair]]\n"
+        f"mx = {str(ZOO / 'src' / 'zoo' / 'resnet.py') + ':resnet10'!r}\n"
+        "pt = 'zoo.resnet:resnet10'\n"
+        f"inputs = [{ZOO_INPUT!r}]\n")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")  # the module is found beside pyproject.toml, not here
+    assert main(["check"]) == 0
+    assert "Equal" in capsys.readouterr().out

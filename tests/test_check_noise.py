@@ -385,8 +385,10 @@ def test_a_value_rounded_across_a_kink_is_followed_and_named():
                           noise_floor=FLOOR)
     assert result.ok, [c.mismatch.format() for c in result.checks if not c.ok]
     said = [a for a in result.advice if "crossed a kink" in a]
-    assert said and "training forward of MXNet at first: 1 of 12 values" in said[0]
-    assert "PyTorch float32 at" not in said[0] and "taking each side's branch there" in said[0]
+    assert said and "at 1 value in 1 layer of MXNet's training forward" in said[0]
+    assert "PyTorch float32" not in said[0] and "took each side's branch there" in said[0]
+    assert [(k["side"], k["layer"], k["values"], k["of"]) for k in result.kinks] == [("MXNet", "first", 1, 12)]
+    assert 0 < result.kinks[0]["float64_at_most"] < 2e-6
 
 
 @pytest.mark.mxnet
@@ -409,3 +411,66 @@ def test_followed_kinks_keep_the_noise_measured_against_the_plain_float64_result
     step = ref.copy()
     step[0] += 1.0  # what taking the other branch did to the plain reference
     assert judge("q", mx, step, step, TOL, FLOOR, pt_ref_value=ref)[1].verdict == "unjudgeable"
+
+
+SHIFTED_PT = '''
+import torch
+
+
+class ShiftedLinear(torch.nn.Linear):
+    def forward(self, x):
+        offset = torch.zeros(3, dtype=x.dtype)
+        offset[0] = {shift}
+        return super().forward(x) + offset
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.first, self.last = ShiftedLinear(2, 3), torch.nn.Linear(3, 1)
+
+    def forward(self, x):
+        return self.last(torch.relu(self.first(x)))
+'''
+
+
+@pytest.mark.mxnet
+@pytest.mark.parametrize("shift,ok", [(-2e-6, True), (-0.5, False)])
+def test_a_replayed_recording_follows_mxnets_kinks_as_the_live_check_does(tmp_path, shift, ok):
+    """The recording keeps the Signs of MXNet's training forward at every paired layer: replayed
+    without MXNet, the kink MXNet's rounding crossed is followed as live, and the verdict, every
+    check's and every kink's, is the live one; a wrong translation still fails."""
+    pytest.importorskip("mxnet")
+    pytest.importorskip("torch")
+    from xlate.check import golden
+    from xlate.check.pair import check_against, check_models
+
+    pt_file = tmp_path / "shifted_pt.py"
+    pt_file.write_text(SHIFTED_PT.format(shift=shift))
+    live = check_models(*_kink_models(shift), [parse_spec("x:float32[4,2]")], keep_weights=True, noise_floor=FLOOR,
+                        pt_ref=f"{pt_file}:Net", record=tmp_path / "golden")
+    assert live.ok is ok
+    recorded = golden.load(tmp_path / "golden")
+    assert list(recorded.layers) == ["first", "last"] and recorded.layers["first"].shape == (4, 3)
+    strict = check_against(tmp_path / "golden")
+    assert not strict.ok
+    replayed = check_against(tmp_path / "golden", noise_floor=FLOOR)
+    compared = [(c.what, c.ok) for c in live.checks if not c.what.startswith("kept weights")]
+    assert [(c.what, c.ok) for c in replayed.checks] == compared and len(compared) == 7
+    assert replayed.kinks == live.kinks and bool(live.kinks) is ok
+    if ok:
+        assert any("at 1 value in 1 layer of MXNet's training forward" in a for a in replayed.advice)
+
+
+def test_signs_keep_every_sign_and_the_values_near_zero():
+    from xlate.check.noise import NEAR, Signs
+
+    value = np.random.default_rng(3).normal(size=(5, 7, 3)).astype(np.float32)
+    value[1, 2, 0], value[4, 6, 2] = 3e-7, -0.0
+    signs = Signs.of(value)
+    assert np.array_equal(signs.positives(), value > 0)
+    kept = signs.values()
+    near = np.abs(value) <= NEAR * np.abs(value).max()
+    assert np.array_equal(~np.isnan(kept), near) and np.array_equal(kept[near], value[near])
+    assert kept[1, 2, 0] == np.float32(3e-7)
+    assert Signs.of(np.array([1.0, np.nan])) is None and Signs.of(np.arange(3)) is None

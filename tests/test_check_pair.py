@@ -38,13 +38,14 @@ import torch
 
 
 class Net(torch.nn.Module):
-    def __init__(self, units=4, axis=-1, scale=1.0, nan=False):
+    def __init__(self, units=4, axis=-1, scale=1.0, nan=False, eval_only=False):
         super().__init__()
         self.weight = torch.nn.Parameter(torch.zeros(3, units))
-        self.axis, self.scale, self.nan = axis, scale, nan
+        self.axis, self.scale, self.nan, self.eval_only = axis, scale, nan, eval_only
 
     def forward(self, x):
-        y = torch.softmax(self.scale * (x @ self.weight), dim=self.axis)
+        scale = 1.0 if self.eval_only and self.training else self.scale
+        y = torch.softmax(scale * (x @ self.weight), dim=self.axis)
         return y * float("nan") if self.nan else y
 '''
 
@@ -83,6 +84,16 @@ def test_wrong_translations_fail_naming_the_cause(models, pt_kwargs, cause):
     assert failed[0].what == cause
     assert "elements differ" in failed[0].mismatch.format()
     assert result.divergence and "Net" in result.divergence
+
+
+def test_a_failed_inference_check_leaves_every_training_quantity_compared(models):
+    # wrong in .eval() only: the training output and both gradients are still compared, and pass
+    result = check_pair(*models, X, pt_kwargs={"scale": 1.001, "eval_only": True})
+    assert [(c.what, c.ok) for c in result.checks] == [
+        ("inference: output", False), ("training: output", True), ("training: gradient of x", True),
+        ("training: gradient of weight", True)]
+    wrong = check_pair(*models, X, pt_kwargs={"axis": 0})  # wrong everywhere: every check says so
+    assert len(wrong.checks) == 4 and not any(c.ok for c in wrong.checks)
 
 
 def test_nan_never_passes(models):
@@ -125,7 +136,7 @@ def test_cli_exit_codes_and_reports(models, tmp_path, capsys):
     payload = json.loads(capsys.readouterr().out)
     assert payload["ok"] is False and payload["checks"][0]["mismatch"]["mismatched"] > 0
     suite = ET.parse(junit).getroot().find("testsuite")
-    assert suite.get("failures") == "1"
+    assert suite.get("failures") == "4"  # inference, training output, both gradients
     assert main(["check", "--mx", mx + "x", "--pt", pt, "--input", "x:float32[5,3]"]) == 2
     assert main(["check", "--mx", mx, "--pt", pt, "--input", "x:float32[5,-3]"]) == 2
 

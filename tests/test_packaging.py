@@ -47,3 +47,19 @@ def test_wheel_install_converts_from_another_directory(tmp_path):
     frameworks = subprocess.run([str(py), "-c", "import torch"], capture_output=True)
     assert frameworks.returncode != 0  # the wheel pulled in no framework
     shutil.rmtree(env_dir)
+
+
+def test_the_extras_declare_ranges_and_only_the_test_environment_pins_torch():
+    """Installing the checker on a CUDA machine must keep the user's torch: a range for the
+    extras users install, the exact version only in the test environment (.[dev])."""
+    import re
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert "torch>=2.4" in extras["check"]
+    assert not any(re.match(r"(torch|numpy)\b.*(==|<)", d) for d in extras["check"])  # numpy 2 too
+    assert any(d.startswith("numpy") and "<1.24" in d for d in extras["mxnet"])  # only where mxnet runs
+    assert "torch==2.13.0" in extras["dev"] and "xlate[check,mxnet]" in extras["dev"]

@@ -61,9 +61,11 @@ def _parser() -> argparse.ArgumentParser:
                        description="Run both models with the same weights on the same inputs and compare "
                                    "outputs and gradients. Importing the model files runs their code.")
     k.add_argument("--mx", metavar="FILE.py:NAME", help="the MXNet model: a class, a function that builds it, "
-                                                          "or a model instance the file builds")
+                                                          "or a model instance the file builds; a file in a package "
+                                                          "imports as its package's module, or give package.module:NAME")
     k.add_argument("--pt", metavar="FILE.py:NAME", help="the PyTorch model: a class, a function that builds it, "
-                                                          "or a model instance the file builds")
+                                                          "or a model instance the file builds; a file in a package "
+                                                          "imports as its package's module, or give package.module:NAME")
     k.add_argument("--record", metavar="DIR", help="also store what MXNet computed as a golden reference")
     k.add_argument("--against", metavar="DIR",
                    help="check the PyTorch side alone against a golden reference (no MXNet needed)")

@@ -5,7 +5,7 @@
     device = "auto"
 
     [[tool.xlate.check.pair]]
-    mx = "models/net_mx.py:Net"       # paths are relative to pyproject.toml
+    mx = "models/net_mx.py:Net"       # paths are relative to pyproject.toml; or package.module:NAME
     pt = "models/net_pt.py:Net"
     inputs = ["x:float32[4,7,3]"]
     mx_args = { units = 8 }
@@ -81,7 +81,16 @@ def load(path: Path) -> CheckConfig:
 
 
 def _rooted(root: Path, ref: Optional[str]) -> Optional[str]:
+    """A file reference relative to pyproject.toml's folder; a `package.module:NAME` found
+    there becomes its file, one that is not is looked up where the check runs."""
     if ref is None:
         return None
     path, sep, name = ref.rpartition(":")
-    return f"{root / path}{sep}{name}" if sep else ref
+    if not sep:
+        return ref
+    if not (root / path).exists() and not path.endswith(".py") and "/" not in path:
+        from xlate.check.loading import module_file
+
+        found = module_file(path, [str(root)])
+        return f"{found}{sep}{name}" if found is not None else ref
+    return f"{root / path}{sep}{name}"

@@ -2,9 +2,11 @@
 machine without MXNet (`xlate check --record DIR`, then `xlate check --against DIR`).
 
 A reference holds the inputs, the head gradients, the weights already in the PyTorch layout
-(the state_dict after the transfer) and every MXNet observation keyed by PyTorch names, in
-`reference.npz`, with the model references, input specifications and seed in
-`reference.json`. Re-record when the PyTorch model's structure changes.
+(the state_dict after the transfer), every MXNet observation keyed by PyTorch names, and the
+Signs of MXNet's training forward at every paired layer (what noise mode needs to follow the
+kinks MXNet's rounding crossed, Note [kinks]; absent in older recordings), in `reference.npz`,
+with the model references, input specifications and seed in `reference.json`. Re-record when
+the PyTorch model's structure changes.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from xlate.check.inputs import InputSpec, parse
+from xlate.check.noise import Signs
 
 FORMAT = 1
 
@@ -32,6 +35,7 @@ class Reference:
     state: dict
     expected: tuple[dict, dict]
     pt_args: dict = None  # the PyTorch constructor's keyword arguments at record time
+    layers: dict = None  # PyTorch module path -> noise.Signs of MXNet's training forward there
 
 
 class ReferenceError(Exception):
@@ -39,7 +43,7 @@ class ReferenceError(Exception):
 
 
 def save(directory: Path, mx_ref, pt_ref, inputs, seed, arrays, heads, state, expected, pt_args=None,
-         mx_args=None) -> None:
+         mx_args=None, layers=None) -> None:
     from xlate.convert.files import write_atomic
 
     directory = Path(directory)
@@ -50,6 +54,10 @@ def save(directory: Path, mx_ref, pt_ref, inputs, seed, arrays, heads, state, ex
     keys = {"inference": list(expected[0]), "training": list(expected[1])}
     for phase, observed in zip(("inference", "training"), expected):
         arrays_out.update({f"{phase}/{i}": v for i, v in enumerate(observed.values())})
+    layers = layers or {}
+    for i, sign in enumerate(layers.values()):  # what following MXNet's kinks needs (Note [kinks])
+        arrays_out.update({f"layer/{i}/positive": sign.positive, f"layer/{i}/near_index": sign.near_index,
+                           f"layer/{i}/near_value": sign.near_value})
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays_out)
     tmp = directory / ".reference.npz.tmp"
@@ -58,7 +66,8 @@ def save(directory: Path, mx_ref, pt_ref, inputs, seed, arrays, heads, state, ex
     meta = {"format": FORMAT, "mx": _relative(mx_ref, directory), "pt": _relative(pt_ref, directory),
             "inputs": [str(s) for s in inputs], "seed": seed,
             "heads": len(heads), "state": list(state), "keys": keys, "pt_args": pt_args or {},
-            "mx_args": mx_args or {}}
+            "mx_args": mx_args or {},
+            "layers": [[path, list(sign.shape)] for path, sign in layers.items()]}
     write_atomic(directory / "reference.json", json.dumps(meta, indent=2) + "\n")
 
 
@@ -81,6 +90,8 @@ def load(directory: Path) -> Reference:
         {k: data[f"state/{k}"] for k in meta["state"]},
         expected,
         meta.get("pt_args", {}),
+        {path: Signs(tuple(shape), data[f"layer/{i}/positive"], data[f"layer/{i}/near_index"],
+                     data[f"layer/{i}/near_value"]) for i, (path, shape) in enumerate(meta.get("layers", []))},
     )
 
 
@@ -88,8 +99,15 @@ def load(directory: Path) -> Reference:
 # into a repository replays from any clone.
 def _relative(ref: str, directory: Path) -> str:
     path, sep, name = ref.rpartition(":")
-    if not sep or not Path(path).exists():
+    if not sep:
         return ref
+    if not Path(path).exists():  # package.module:NAME: the file it was found in
+        from xlate.check.loading import module_file
+
+        found = module_file(path)
+        if found is None:
+            return ref
+        path = str(found)
     return f"{os.path.relpath(Path(path).resolve(), Path(directory).resolve())}:{name}"
 
 

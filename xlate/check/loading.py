@@ -19,6 +19,21 @@ object is refused with a message that says to name a class or a factory.
 `--mx-step`/`--pt-step` name `make_step`, called as `make_step(model, **step_args)` with the
 model positionally; it returns `step(*inputs, *labels) -> loss`.
 
+Note [models in packages]
+Real model zoos are packages: `zoo/models/resnet.py` says `from .common import conv3x3`, which
+Python runs only inside its package ("attempted relative import with no known parent package"
+when the file is run alone). A reference may name such a file, or the module itself as
+`package.module:NAME` (found from the current directory, then sys.path, without importing
+anything to find it). A file is in a package when its folder holds an `__init__.py`; the
+package's root is the topmost folder of that chain. It is imported as that package's module,
+`<alias>.zoo.models.resnet`, under an alias made for each load (`_xlate_check_<n>`, a package
+whose path is the root's parent folder): each load runs the package anew, as a plain file is
+run anew, and the MXNet package and its translation, both called `zoo`, stay apart where they
+import their own modules relatively. The root's parent folder is on sys.path while it imports,
+so an absolute import of the package's own name (`from zoo.common import ...`) works too, but
+reaches the one `zoo` Python imported first in the process: relative imports are what keeps the
+two sides apart.
+
 Note [training at import]
 Tutorial scripts build the model and train it at module level, so importing them (which the
 checker must do) runs the training first: minutes, a data set download, or a failure. Each
@@ -30,11 +45,16 @@ model in a class or a factory and the training under `if __name__ == "__main__":
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.machinery
 import importlib.util
 import inspect
+import itertools
+import os
 import re
 import sys
 import time
+import types
 import weakref
 from pathlib import Path
 from typing import Any, Optional
@@ -103,35 +123,91 @@ def load_step(ref: str, model: Any, kwargs: dict, *, advice: Optional[list[str]]
     return step
 
 
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+_ALIASES = itertools.count(1)
+
+
 def _split(ref: str) -> tuple[Path, str]:
     path_text, _, name = ref.rpartition(":")
     if not path_text or not name:
-        raise LoadError(f"{ref}: expected FILE.py:NAME")
+        raise LoadError(f"{ref}: expected FILE.py:NAME or package.module:NAME")
     path = Path(path_text)
-    if not path.is_file():
-        raise LoadError(f"{path}: no such file")
-    return path, name
+    if path.is_file():
+        return path, name
+    if _DOTTED.fullmatch(path_text) and not path_text.endswith(".py"):
+        found = module_file(path_text)
+        if found is None:
+            raise LoadError(f"{path_text}: no such file, nor a module of that name in the current directory or on "
+                            f"sys.path")
+        return found, name
+    raise LoadError(f"{path}: no such file")
+
+
+def module_file(dotted: str, search: Optional[list] = None) -> Optional[Path]:
+    """The file of module `dotted` (`zoo.models.resnet`: `zoo/models/resnet.py` or
+    `.../resnet/__init__.py`) in the first folder of `search` (default: the current directory,
+    then sys.path) that has it; nothing is imported to find it."""
+    parts = dotted.split(".")
+    for folder in search if search is not None else [os.getcwd(), *sys.path]:
+        base = Path(folder or os.getcwd()).joinpath(*parts)
+        for candidate in (base.with_name(parts[-1] + ".py"), base / "__init__.py"):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def package_root(path: Path) -> Optional[Path]:
+    """The topmost folder of the chain of `__init__.py` folders holding `path`; None for a
+    file that is in no package (Note [models in packages])."""
+    folder, root = path.resolve().parent, None
+    while (folder / "__init__.py").is_file() and folder.name.isidentifier():
+        root, folder = folder, folder.parent
+    return root
 
 
 def _import(path: Path) -> tuple[Any, list[str]]:
-    """The file run as a module of its own (a new one per call), and the advice about it."""
+    """The file run as a module of its own (a new one per call; a file in a package as that
+    package's module, Note [models in packages]), and the advice about it."""
     notes = trains_on_import(path)
-    module_name = f"_xlate_check_{abs(hash(path.resolve()))}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path.resolve().parent))
+    root = package_root(path)
+    folders = [str(path.resolve().parent)] + ([str(root.parent)] if root is not None else [])
+    sys.path[:0] = folders
     start = time.monotonic()
     try:
-        spec.loader.exec_module(module)
+        module = _run_file(path) if root is None else _run_in_package(path, root)
     except Exception as e:
         raise LoadError("\n".join([f"{path}: importing it failed: {type(e).__name__}: {e}", *notes])) from e
     finally:
-        sys.path.pop(0)
+        del sys.path[:len(folders)]
     took = time.monotonic() - start
     if took >= SLOW_IMPORT_S and not notes:
         notes.append(f"advice: importing {path} took {took:.0f} s; if it trains or loads data at module level, "
                      f"{_PATTERN}")
     return module, notes
+
+
+def _run_file(path: Path):
+    spec = importlib.util.spec_from_file_location(f"_xlate_check_{abs(hash(path.resolve()))}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run_in_package(path: Path, root: Path):
+    """`path` imported as its package's module under a new alias (Note [models in packages])."""
+    alias = f"_xlate_check_{next(_ALIASES)}"
+    parent = types.ModuleType(alias)
+    parent.__spec__ = importlib.machinery.ModuleSpec(alias, None, is_package=True)
+    parent.__path__ = parent.__spec__.submodule_search_locations = [str(root.parent)]
+    sys.modules[alias] = parent
+    relative = path.resolve().relative_to(root.parent).with_suffix("").parts
+    dotted = ".".join(relative[:-1] if relative[-1] == "__init__" else relative)
+    try:
+        return importlib.import_module(f"{alias}.{dotted}")
+    except BaseException:  # a package that does not import leaves nothing behind
+        for name in [n for n in sys.modules if n == alias or n.startswith(alias + ".")]:
+            del sys.modules[name]
+        raise
 
 
 def _attribute(module, path: Path, name: str):

@@ -154,13 +154,17 @@ def float64_copy(pt_model, advice: Optional[list] = None):
 
 @contextmanager
 def float64_default():
-    """Tensors the model creates while running (torch.zeros(...), torch.tensor(0.5)) in float64 too."""
+    """Tensors the model creates while running (torch.zeros(...), torch.tensor(0.5)) in float64 too;
+    on all the process's threads where the checker runs float32 on one (Note [pinned precision])."""
     import torch
+
+    from xlate.check.precision import all_threads
 
     old = torch.get_default_dtype()
     torch.set_default_dtype(torch.float64)
     try:
-        yield
+        with all_threads():
+            yield
     finally:
         torch.set_default_dtype(old)
 
@@ -180,37 +184,108 @@ def in_copy(pairs, original, replica):
 
 
 # -- kinks ----------------------------------------------------------------------------------
+NEAR = 1e-2  # Signs keeps exactly the values within this fraction of the layer's greatest magnitude
+
+
+@dataclass(frozen=True)
+class Signs:
+    """What kink detection needs of one float32 side's training-forward output at one paired
+    layer (Note [kinks]): which values are positive (a bit each), and exactly the values near zero,
+    within NEAR of the greatest magnitude (10 times find_kinks' `limit`: a value rounding moved
+    across zero is far nearer). MXNet's are taken during its training forward and recorded with
+    a golden reference, so that `--against` follows MXNet's kinks as the live check does, from
+    32 times less than the outputs themselves."""
+    shape: tuple
+    positive: np.ndarray  # np.packbits(value > 0), flat
+    near_index: np.ndarray  # flat indices of the values kept
+    near_value: np.ndarray
+
+    @classmethod
+    def of(cls, value) -> Optional["Signs"]:
+        """None for what has no kinks to find: not floating point, empty, NaN or Inf."""
+        v = np.asarray(value)
+        if not np.issubdtype(v.dtype, np.floating) or not v.size or not np.isfinite(v).all():
+            return None
+        flat = v.reshape(-1)
+        index = np.flatnonzero(np.abs(flat) <= NEAR * float(np.abs(flat).max()))
+        return cls(tuple(v.shape), np.packbits(flat > 0), index.astype(np.int64), flat[index].copy())
+
+    def positives(self) -> np.ndarray:
+        size = int(np.prod(self.shape, dtype=np.int64))
+        return np.unpackbits(self.positive, count=size).astype(bool).reshape(self.shape)
+
+    def values(self) -> np.ndarray:
+        """The values kept, NaN elsewhere."""
+        out = np.full(int(np.prod(self.shape, dtype=np.int64)), np.nan)
+        out[self.near_index] = self.near_value
+        return out.reshape(self.shape)
+
+
 @dataclass
 class Kinks:
     """Values one float32 side's training forward put on the other side of zero from the float64
-    result (Note [kinks]): pair index -> (mask, that side's value minus float64's there)."""
+    result (Note [kinks]): pair index -> (mask, that side's value minus float64's there), and per
+    layer what was crossed (`layers`: for the JSON report)."""
     side: str
     shifts: dict
-    where: list
+    layers: list
+
+    def count(self) -> int:
+        return sum(layer["values"] for layer in self.layers)
 
     def describe(self) -> str:
-        return f"{self.side} at " + "; ".join(self.where)
+        n, m = self.count(), len(self.layers)
+        return f"{n} value{'s' * (n != 1)} in {m} layer{'s' * (m != 1)} of {self.side}"
 
 
 def kinks_followed(found: list, ok: bool) -> str:
-    return ("noise mode: float32 rounding crossed a kink (Note [kinks]): values on the other side of zero from the "
-            "float64 result in the training forward of " + "; and of ".join(k.describe() for k in found) + ". The "
-            "float64 reference was run again taking each side's branch there (those values moved to that side's), "
-            "and each side's training quantities judged against its own" + ("" if ok else "; they still differ "
-            "beyond float32 noise"))
+    """One line for the report; the values and layers are in `--format json` (`kinks`)."""
+    return ("noise mode: float32 rounding crossed a kink (Note [kinks]) at " + " and ".join(
+        k.describe() for k in found) + "'s training forward; the float64 reference took each side's branch "
+        "there, and each side was judged against its own" + ("" if ok else ", and they still differ beyond "
+        "float32 noise") + " (each layer: --format json)")
 
 
-def find_kinks(pairs, mx_net, pt_model, arrays, limit: float = 1e-3) -> list:
+def capture(pairs, side: str):
+    """Forward hooks on every paired layer of `side` ("mx", "pt", or "ref" for the float64
+    copy's pairs) that keep each layer's first output of the next forward; returns (the dict
+    they fill, index -> array, and the handles to remove)."""
+    from xlate.check.sides import flatten
+
+    seen: dict = {}
+
+    def keep(i, value) -> None:  # a hook that returned a value would replace the output
+        seen.setdefault(i, value)
+
+    handles = []
+    for i, pr in enumerate(pairs):
+        if side == "mx":
+            handles.append(pr.mx_block.register_forward_hook(
+                lambda b, inp, out, i=i: keep(i, flatten(out)[0].asnumpy())))
+        else:
+            handles.append(pr.pt_module.register_forward_hook(
+                lambda m, inp, out, i=i: keep(i, flatten(out)[0].detach().cpu().numpy())))
+    return seen, handles
+
+
+def remove(handles) -> None:
+    for h in handles:
+        (h.detach if hasattr(h, "detach") else h.remove)()
+
+
+def find_kinks(pairs, mx_signs: dict, pt_model, arrays, limit: float = 1e-3) -> list:
     """Note [kinks]
     Float32 rounding can move a value across a kink: a BatchNorm output the float64 result puts
     just above zero lands just below it in float32, the ReLU after it takes the other branch, and
     every gradient upstream of it moves by a discrete step (a percent of a gamma gradient, say),
     not by amplified rounding; the other float32 side, which kept the branch, gives no measure of
-    it. One training-mode forward on MXNet, PyTorch float32 and a float64 copy, hooked at every
-    paired layer, finds such values on each float32 side: of opposite sign to the float64 one,
-    which is within `limit` of the layer's greatest magnitude. A layer counts only when no larger
-    value changed sign: a translation error moves large values too. Returns a Kinks for each side
-    that crossed any (the same forward the comparison ran; running statistics move: the caller
+    it. MXNet's training forward, hooked at every paired layer, leaves its Signs (`mx_signs`,
+    pair index -> Signs: live, or from a recording); one training-mode forward of PyTorch float32
+    and of a float64 copy, hooked the same way, gives theirs. A value counts as crossed on a
+    float32 side when it is of the other sign than the float64 one, which is within `limit` of the
+    layer's greatest magnitude, and the side's own value is near zero too (kept in its Signs). A
+    layer counts only when no larger value changed sign: a translation error moves large values
+    too. Returns a Kinks for each side that crossed any (running statistics move: the caller
     restores them).
     Following a side's kinks (`follow`) moves only those values, each by less than limit times
     its layer's greatest magnitude, in the float64 reference that side is measured against; what
@@ -219,30 +294,14 @@ def find_kinks(pairs, mx_net, pt_model, arrays, limit: float = 1e-3) -> list:
     cifar_resnet20_v1 at 4x3x64x64, one BatchNorm output of 262144 at 6e-7 in float64 rounded
     below zero by MXNet, moved a gamma gradient by 1.6% and the input gradient by 6% (7e4 times
     PyTorch's noise); taking MXNet's branch there, everything is within 2x of it."""
-    import mxnet as mx
     import torch
-
-    from xlate.check.sides import flatten, mx_array
 
     replica = float64_copy(pt_model)
     if replica is None:
         return []
-    seen: dict = {"mx": {}, "pt": {}, "ref": {}}
-    handles = []
-
-    def keep(side, i, value) -> None:  # a hook that returned a value would replace the output
-        seen[side].setdefault(i, value)
-
-    for i, (pr, rp) in enumerate(zip(pairs, in_copy(pairs, pt_model, replica))):
-        handles.append(pr.mx_block.register_forward_hook(
-            lambda b, inp, out, i=i: keep("mx", i, flatten(out)[0].asnumpy())))
-        handles.append(pr.pt_module.register_forward_hook(
-            lambda m, inp, out, i=i: keep("pt", i, flatten(out)[0].detach().cpu().numpy())))
-        handles.append(rp.pt_module.register_forward_hook(
-            lambda m, inp, out, i=i: keep("ref", i, flatten(out)[0].detach().numpy())))
+    seen_pt, handles = capture(pairs, "pt")
+    seen_ref, more = capture(in_copy(pairs, pt_model, replica), "ref")
     try:
-        with mx.autograd.record():
-            mx_net(*[mx_array(mx)(a, dtype=a.dtype) for a in arrays])
         pt_model.train()
         replica.train()
         device = next((p.device for p in pt_model.parameters()), "cpu")
@@ -253,23 +312,25 @@ def find_kinks(pairs, mx_net, pt_model, arrays, limit: float = 1e-3) -> list:
     except Exception:  # no kinks found: the comparison stands as it is
         return []
     finally:
-        for h in handles:
-            (h.detach if hasattr(h, "detach") else h.remove)()
+        remove(handles + more)
+    pt_signs = {i: Signs.of(v) for i, v in seen_pt.items()}
     found = []
-    for side, name in (("mx", "MXNet"), ("pt", "PyTorch float32")):
-        shifts, where = {}, []
+    for name, signs in (("MXNet", mx_signs), ("PyTorch float32", pt_signs)):
+        shifts, layers = {}, []
         for i, pr in enumerate(pairs):
-            v, r = seen[side].get(i), seen["ref"].get(i)
-            if v is None or r is None or v.shape != r.shape or not r.size:
+            sign, r = signs.get(i), seen_ref.get(i)
+            if sign is None or r is None or sign.shape != r.shape or not r.size:
                 continue
-            crossed = (v > 0) != (r > 0)
+            crossed = sign.positives() != (r > 0)
             near = np.abs(r) <= limit * np.abs(r).max()
-            if crossed.any() and not (crossed & ~near).any():
-                shifts[i] = (crossed, np.where(crossed, v.astype(np.float64) - r, 0.0))
-                where.append(f"{pr.pt_path}: {int(crossed.sum())} of {r.size} values (|float64| <= "
-                             f"{np.abs(r[crossed]).max():.2g})")
+            values = sign.values()
+            if not crossed.any() or (crossed & ~near).any() or np.isnan(values[crossed]).any():
+                continue
+            shifts[i] = (crossed, np.where(crossed, values - r, 0.0))
+            layers.append({"layer": pr.pt_path, "values": int(crossed.sum()), "of": int(r.size),
+                           "float64_at_most": float(np.abs(r[crossed]).max())})
         if shifts:
-            found.append(Kinks(name, shifts, where))
+            found.append(Kinks(name, shifts, layers))
     return found
 
 

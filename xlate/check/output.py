@@ -5,12 +5,15 @@ import json
 from xml.sax.saxutils import escape, quoteattr
 
 from xlate.check.pair import Result
+from xlate.check.precision import describe
 
 
 def text(result: Result, inputs: str, seed: int) -> str:
     lines = [f"xlate check {result.mx_ref} vs {result.pt_ref}",
              f"devices: MXNet {result.devices['mxnet']}, PyTorch {result.devices['pytorch']}",
              f"inputs: {inputs} (seed {seed})"]
+    if result.precision:
+        lines.append(describe(result.precision))
     if result.noise is not None:
         lines.append(f"noise mode: what differs is judged against a float64 copy of the PyTorch model; MXNet may "
                      f"deviate from it by K={result.noise.k:g} times PyTorch float32's own deviation")
@@ -46,7 +49,7 @@ def as_json(result: Result, inputs: str, seed: int) -> str:
     return json.dumps({
         "mx": result.mx_ref, "pt": result.pt_ref, "devices": result.devices, "inputs": inputs,
         "seed": seed, "ok": result.ok, "divergence": result.divergence, "unchecked": result.unchecked,
-        "advice": result.advice, "noise_floor": None if result.noise is None else vars(result.noise),
+        "advice": result.advice, "precision": result.precision, "kinks": result.kinks, "noise_floor": None if result.noise is None else vars(result.noise),
         "checks": [{"what": c.what, "ok": c.ok, "mismatch": None if c.ok else _plain(c.mismatch),
                     "noise": None if c.noise is None else vars(c.noise)}
                    for c in result.checks],

@@ -29,6 +29,7 @@ from typing import Iterable, Optional
 
 
 from xlate.check import families as _families  # noqa: F401  (registers every family and its samples)
+from xlate.check import precision
 from xlate.check.mapping import FAMILIES
 from xlate.check.samples import SAMPLES, Sample, describe
 
@@ -224,6 +225,7 @@ def _record(out: FamilyResult, name: str, config: str, rows: list) -> None:
         out.failures.append(Failure(name, config, bad[0].format()))
 
 
+@precision.pinning  # Note [pinned precision]
 def run(*, examples: int = 5, seed: int = 0, device: str = "cpu", families: Optional[Iterable[str]] = None,
         rules: bool = True, steps: Optional[int] = None) -> Report:
     """Check every sample of every registered family and every rule's cases (or those of

@@ -62,7 +62,9 @@ def _mx_load_parameters(net, filename, ctx=None, allow_missing=False, ignore_ext
     if magic == (0x112).to_bytes(8, "little"):
         raise ValueError(f"{filename} is an MXNet parameter file: convert it to a PyTorch one first "
                          f"(`xlate convert-weights {filename} --mx MODEL --pt MODEL -o OUT`) and load that")
-    saved = torch.load(filename, map_location="cpu")
+    # a state_dict holds tensors only; weights_only said, so that torch 2.4 and 2.5 (default False,
+    # with a FutureWarning) read it as 2.6 and later (default True) do
+    saved = torch.load(filename, map_location="cpu", weights_only=True)
     if cast_dtype and dtype_source == "saved":
         own = dict(net.state_dict())
         for name, value in saved.items():
