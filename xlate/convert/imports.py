@@ -207,7 +207,8 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
     root = analysis.scopes[()]
     uses = set(torch_uses)
     helpers = [h for h in helpers if h not in root.other and h not in root.imports]
-    guarded = _guarded(fixed, fixer.kept_lines) if enabled("MX002") else fixed
+    in_package = helper_import is not None and helper_import.level is not None and not helper_import.script
+    guarded = _guarded(fixed, fixer.kept_lines) if in_package and enabled("MX002") else fixed
     if guarded is not fixed:
         fixed = guarded
         helpers = helpers if "_mx_missing" in helpers else [*helpers, "_mx_missing"]
@@ -255,17 +256,47 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
 
 # Note [kept MXNet imports]
 # An MXNet import that code left to translate still uses (MX002) would make the converted
-# module fail to import where MXNet is not installed, and with it every module that imports
-# it, although the lines left are reported and may never run. At the module's top level the
-# import is guarded: without MXNet each name it binds is `_mx_missing(...)`, which raises
+# module fail to import where MXNet is not installed, and with it every module of the package
+# that imports it, although the lines left are reported and may never run. In a module of a
+# converted package (not a script, which runs its code rather than lending it), the import at
+# the module's top level is guarded: without MXNet each name it binds is `_mx_missing(...)`, which raises
 # ImportError naming the MXNet API when the code left to translate runs (a call, a base class,
 # an attribute of a value), answers False to isinstance (no value is an MXNet array without
 # MXNet), and lets the rest of the module import and work. With MXNet installed nothing changes.
+class _RunOnImport(cst.CSTVisitor):
+    """Names a module's top-level code reads when it is imported: not inside a function's or
+    a lambda's body (their decorators, defaults and annotations do run), but in class bodies."""
+
+    def __init__(self):
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        for part in [*node.decorators, node.params, node.returns]:
+            if part is not None:
+                part.visit(self)
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        node.params.visit(self)
+        return False
+
+
 def _guarded(module: cst.Module, kept_lines: dict) -> cst.Module:
+    """Note [kept MXNet imports]; a name the module's own top-level code uses on import is not
+    guarded (that code would raise at once: the plain import says why more plainly)."""
+    if not kept_lines:
+        return module
+    runs = _RunOnImport()
+    for stmt in module.body:
+        if id(stmt) not in kept_lines:
+            stmt.visit(runs)
     body, changed = [], False
     for stmt in module.body:
         kept = kept_lines.get(id(stmt))
-        if kept and all(isinstance(s, _IMPORTS) for s in stmt.body):
+        if kept and all(isinstance(s, _IMPORTS) for s in stmt.body) and not {n for n, _ in kept} & runs.names:
             names_ = list(dict.fromkeys(kept))
             fallback = "".join(f"    {n} = _mx_missing({t!r})\n" for n, t in names_)
             text = ("try:\n    " + cst.Module(body=[stmt.with_changes(leading_lines=())]).code.strip()

@@ -86,9 +86,9 @@ def _mx_per_device(net):
     a call on a slice of `_mx_split_and_load` says which context it stands for (the slice's
     `_mx_device`), and `_mx_BatchNorm` moves (and, predicting, reads) that context's copy of
     its statistics; the first context's copy is the module's own buffers."""
-    if getattr(net, "_mx_per_device", False):
+    if getattr(net, "_mx_device_hooks", False):
         return
-    net._mx_per_device = True
+    net._mx_device_hooks = True
     saved = []
 
     def enter(module, args):
