@@ -192,3 +192,22 @@ def test_each_context_keeps_its_batchnorm_statistics():
     slice; the first context's predict and are what collect_params shows (Note [a BatchNorm
     per device])."""
     _same_numbers(TWO_CONTEXTS_BATCHNORM)
+
+
+CAST_BEFORE_THE_FIRST_FORWARD = COMMON + '''
+net = nn.HybridSequential()
+net.add(nn.Conv2D(3, 3), nn.BatchNorm(), nn.Dense(2))
+net.cast('float64')  # GluonCV's --dtype: before the first forward fixes the deferred sizes
+net.initialize()
+x = nd.array(rng.randn(2, 2, 5, 5), dtype='float64')
+net(x)
+set_weights(net)
+outs.append(net(x).asnumpy())
+outs.append(np.array([net(x).asnumpy().dtype == np.float64]))
+'''
+
+
+def test_a_cast_before_the_first_forward_reaches_the_deferred_parameters():
+    """Gluon's cast() on a model whose sizes are still deferred makes them in that dtype; the
+    translation's lazy tensors are made in it too (they stayed float32: a dtype error)."""
+    _same_numbers(CAST_BEFORE_THE_FIRST_FORWARD)

@@ -39,11 +39,19 @@ def _mx_cast(block, dtype):
             else dtype
         with torch.no_grad():
             for param in module.parameters(recurse=False):
-                if param.is_floating_point() and not torch.nn.parameter.is_lazy(param):
-                    param.data = param.data.to(own)
-                    if param.grad is not None:
-                        param.grad = param.grad.to(own)
+                if not param.is_floating_point():
+                    continue
+                if torch.nn.parameter.is_lazy(param):  # a deferred size: it is made in `own` (Gluon's too)
+                    param.data = torch.empty(0, dtype=own, device=param.device)
+                    continue
+                param.data = param.data.to(own)
+                if param.grad is not None:
+                    param.grad = param.grad.to(own)
             for name, buffer in list(module.named_buffers(recurse=False)):
-                if buffer is not None and buffer.is_floating_point() and not torch.nn.parameter.is_lazy(buffer):
+                if buffer is None or not buffer.is_floating_point():
+                    continue
+                if torch.nn.parameter.is_lazy(buffer):
+                    buffer.data = torch.empty(0, dtype=own, device=buffer.device)
+                else:
                     module._buffers[name] = buffer.to(own)
     return None
