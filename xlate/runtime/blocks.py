@@ -20,6 +20,7 @@ class _mx_Concurrent(torch.nn.Sequential):
     def __init__(self, axis=-1, prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
+        _mx_named(self, prefix=prefix)
         self.axis = axis
 
     def forward(self, x):

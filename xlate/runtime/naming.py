@@ -18,7 +18,8 @@ The converted model is a tree of torch modules that keeps Gluon's children in Gl
 counts as Gluon's scopes would, on the assumption Gluon code nearly always meets: each block
 was built inside its parent's name scope, in the order it was registered. A block that knows
 better says so on itself: `_mx_prefix` (the `prefix=` Gluon was given, set by
-`_mx_named`), `_mx_alias` (its Gluon alias where the torch class is no guide). A top-level
+`_mx_named`), `_mx_alias` (its Gluon alias where the torch class is no guide), `_mx_outside`
+(its children were built in the scope around it, not in its own). A top-level
 block takes the process-wide counter of its alias when it is first named, so two top-level
 models of one class are numbered in the order the program first asks for their names (Gluon:
 the order it built them). torch attribute names become Gluon's through `_mx_gluon_layers()`,
@@ -29,7 +30,7 @@ that instead (nothing sets it yet for `self.w = self.params.get('scale', ...)`).
 
 Not reproduced (the names then differ from Gluon's): blocks built outside their parent's name
 scope (a layer made at the top level and assigned into a model, `__init__` code without
-`with self.name_scope()`), a block built in one scope and registered in another, `prefix=`
+`with self.name_scope()`) unless the runtime says so (`_mx_named(outside=True)`, the model zoo), a block built in one scope and registered in another, `prefix=`
 reaching a converted class through `**kwargs`, `params=` sharing (left by the converter).
 Finding a child's top-level block scans the live objects once per call: cheap at set-up, not
 meant for every training step.
@@ -98,14 +99,19 @@ def _mx_gluon_alias(module):
     return name.lower()  # a converted Gluon class: Gluon's default alias
 
 
-def _mx_named(block, prefix=None, alias=None):
+def _mx_named(block, prefix=None, alias=None, outside=False):
     """A block built with Gluon's `prefix=` (None: Gluon's default), or of a Gluon class whose
     alias its torch class does not tell (Gluon's plain Sequential is `sequential`, torch's
-    Sequential stands for HybridSequential): what Gluon names it by (Note [Gluon names])."""
+    Sequential stands for HybridSequential): what Gluon names it by (Note [Gluon names]).
+    `outside=True`: its children were built outside its name scope, in the scope it was
+    itself built in (`self.out = nn.HybridSequential()` filled after `with self.name_scope()`
+    has ended for it, as Gluon's LinearBottleneck does), so they count and name there."""
     if prefix is not None:
         block._mx_prefix = prefix
     if alias is not None:
         block._mx_alias = alias
+    if outside:
+        block._mx_outside = True
     return block
 
 
@@ -157,15 +163,20 @@ def _mx_block_prefixes(root):
     """{id(module): Gluon prefix} for every module of the tree (Note [Gluon names])."""
     prefixes = {}
 
-    def visit(module, prefix, counters):
+    def visit(module, prefix, outer, counters):
+        # `outer`, `counters`: the prefix and counters of the scope the module was named in
         prefixes[id(module)] = prefix
-        # a block with prefix '' opens no scope: its children count in the scope around it
-        scope = counters if getattr(module, "_mx_prefix", None) == "" else {}
+        # a block with prefix '' opens no scope: its children count in the scope around it;
+        # so do the children of a block filled outside its own scope (`_mx_named(outside=True)`)
+        if getattr(module, "_mx_outside", False):
+            base, scope = outer, counters
+        else:
+            base, scope = prefix, counters if getattr(module, "_mx_prefix", None) == "" else {}
         for child in module._modules.values():
             if child is None or id(child) in prefixes:
                 continue  # a block reached twice keeps its first name, as Gluon's
             if getattr(child, "_mx_root", None) is not None:  # named as a top-level block before
-                visit(child, child._mx_root, {})
+                visit(child, child._mx_root, child._mx_root, {})
                 continue
             own = getattr(child, "_mx_prefix", None)
             if own is None:
@@ -173,9 +184,10 @@ def _mx_block_prefixes(root):
                 count = scope.get(alias, 0)
                 scope[alias] = count + 1
                 own = f"{alias}{count}_"
-            visit(child, prefix + own, scope)
+            visit(child, base + own, base, scope)
 
-    visit(root, _mx_root_prefix(root), {})
+    top = _mx_root_prefix(root)
+    visit(root, top, top, {})
     return prefixes
 
 

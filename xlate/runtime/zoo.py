@@ -14,7 +14,9 @@ a Gluon parameter file maps onto the torch model leaf for leaf (xlate/check/mapp
 `xlate convert-weights FILE.params --zoo NAME -o NAME.pt`. Classes, builders and constructors
 take Gluon's arguments (`classes=`, `thumbnail=`, `multiplier=`, `batch_norm=`, `pretrained=`,
 `ctx=`, `root=`), so code that subclasses a zoo block (`class SE(BottleneckV2)`) or passes one as
-a value keeps working. Where the structure fixes an input size the layer gets it (no lazy
+a value keeps working. Every container and block carries the `prefix=` Gluon's code gives it
+(`_mx_named`: `prefix=''`, `stage1_`, `features_`, `output_`, `pred_`, Inception's `A1_`), so
+`_mx_collect_params(net)` lists Gluon's names in Gluon's order (tests/test_zoo_names.py). Where the structure fixes an input size the layer gets it (no lazy
 parameter); where Gluon defers it to the data (the first convolution, a Dense after a flattened
 feature map) the layer is lazy and takes it from the first input, as in Gluon.
 
@@ -75,14 +77,15 @@ class _mx_BasicBlockV1(torch.nn.Module):
     def __init__(self, channels, stride, downsample=False, in_channels=0, prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
-        self.body = torch.nn.Sequential(
+        _mx_named(self, prefix=prefix)
+        self.body = _mx_named(torch.nn.Sequential(
             _mx_conv3x3(channels, stride, in_channels), _mx_BatchNorm(in_channels=channels), torch.nn.ReLU(),
-            _mx_conv3x3(channels, 1, channels), _mx_BatchNorm(in_channels=channels))
+            _mx_conv3x3(channels, 1, channels), _mx_BatchNorm(in_channels=channels)), prefix="")
         self.downsample = None
         if downsample:
-            self.downsample = torch.nn.Sequential(
+            self.downsample = _mx_named(torch.nn.Sequential(
                 _mx_Conv2D(channels, kernel_size=1, strides=stride, use_bias=False, in_channels=in_channels),
-                _mx_BatchNorm(in_channels=channels))
+                _mx_BatchNorm(in_channels=channels)), prefix="")
 
     def forward(self, x):
         residual = x if self.downsample is None else self.downsample(x)
@@ -95,17 +98,18 @@ class _mx_BottleneckV1(torch.nn.Module):
     def __init__(self, channels, stride, downsample=False, in_channels=0, prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
-        self.body = torch.nn.Sequential(
+        _mx_named(self, prefix=prefix)
+        self.body = _mx_named(torch.nn.Sequential(
             _mx_Conv2D(channels // 4, kernel_size=1, strides=stride, in_channels=in_channels),
             _mx_BatchNorm(in_channels=channels // 4), torch.nn.ReLU(),
             _mx_conv3x3(channels // 4, 1, channels // 4), _mx_BatchNorm(in_channels=channels // 4), torch.nn.ReLU(),
             _mx_Conv2D(channels, kernel_size=1, strides=1, in_channels=channels // 4),
-            _mx_BatchNorm(in_channels=channels))
+            _mx_BatchNorm(in_channels=channels)), prefix="")
         self.downsample = None
         if downsample:
-            self.downsample = torch.nn.Sequential(
+            self.downsample = _mx_named(torch.nn.Sequential(
                 _mx_Conv2D(channels, kernel_size=1, strides=stride, use_bias=False, in_channels=in_channels),
-                _mx_BatchNorm(in_channels=channels))
+                _mx_BatchNorm(in_channels=channels)), prefix="")
 
     def forward(self, x):
         residual = x if self.downsample is None else self.downsample(x)
@@ -118,6 +122,7 @@ class _mx_BasicBlockV2(torch.nn.Module):
     def __init__(self, channels, stride, downsample=False, in_channels=0, prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
+        _mx_named(self, prefix=prefix)
         self.bn1 = _mx_BatchNorm(in_channels=in_channels)
         self.conv1 = _mx_conv3x3(channels, stride, in_channels)
         self.bn2 = _mx_BatchNorm(in_channels=channels)
@@ -142,6 +147,7 @@ class _mx_BottleneckV2(torch.nn.Module):
     def __init__(self, channels, stride, downsample=False, in_channels=0, prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
+        _mx_named(self, prefix=prefix)
         self.bn1 = _mx_BatchNorm(in_channels=in_channels)
         self.conv1 = _mx_Conv2D(channels // 4, kernel_size=1, strides=1, use_bias=False, in_channels=in_channels)
         self.bn2 = _mx_BatchNorm(in_channels=channels // 4)
@@ -169,8 +175,9 @@ class _mx_ResNetV1(torch.nn.Module):
     def __init__(self, block, layers, channels, classes=1000, thumbnail=False, prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
+        _mx_named(self, prefix=prefix)
         assert len(layers) == len(channels) - 1
-        self.features = torch.nn.Sequential()
+        self.features = _mx_named(torch.nn.Sequential(), prefix="")
         if thumbnail:
             self.features.append(_mx_conv3x3(channels[0], 1, 0))
         else:
@@ -186,9 +193,10 @@ class _mx_ResNetV1(torch.nn.Module):
         self.output = _mx_Dense(classes, in_units=channels[-1])
 
     def _make_layer(self, block, layers, channels, stride, stage_index, in_channels=0):
-        layer = torch.nn.Sequential(block(channels, stride, channels != in_channels, in_channels=in_channels))
+        layer = _mx_named(torch.nn.Sequential(), prefix=f"stage{stage_index}_")
+        layer.append(block(channels, stride, channels != in_channels, in_channels=in_channels, prefix=""))
         for _ in range(layers - 1):
-            layer.append(block(channels, 1, False, in_channels=channels))
+            layer.append(block(channels, 1, False, in_channels=channels, prefix=""))
         return layer
 
     def forward(self, x):
@@ -202,8 +210,9 @@ class _mx_ResNetV2(torch.nn.Module):
     def __init__(self, block, layers, channels, classes=1000, thumbnail=False, prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
+        _mx_named(self, prefix=prefix)
         assert len(layers) == len(channels) - 1
-        self.features = torch.nn.Sequential(_mx_BatchNorm(scale=False, center=False))
+        self.features = _mx_named(torch.nn.Sequential(_mx_BatchNorm(scale=False, center=False)), prefix="")
         if thumbnail:
             self.features.append(_mx_conv3x3(channels[0], 1, 0))
         else:
@@ -222,9 +231,10 @@ class _mx_ResNetV2(torch.nn.Module):
         self.output = _mx_Dense(classes, in_units=in_channels)
 
     def _make_layer(self, block, layers, channels, stride, stage_index, in_channels=0):
-        layer = torch.nn.Sequential(block(channels, stride, channels != in_channels, in_channels=in_channels))
+        layer = _mx_named(torch.nn.Sequential(), prefix=f"stage{stage_index}_")
+        layer.append(block(channels, stride, channels != in_channels, in_channels=in_channels, prefix=""))
         for _ in range(layers - 1):
-            layer.append(block(channels, 1, False, in_channels=channels))
+            layer.append(block(channels, 1, False, in_channels=channels, prefix=""))
         return layer
 
     def forward(self, x):
@@ -297,6 +307,7 @@ class _mx_VGG(torch.nn.Module):
     def __init__(self, layers, filters, classes=1000, batch_norm=False, prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
+        _mx_named(self, prefix=prefix)
         assert len(layers) == len(filters)
         self.features = self._make_features(layers, filters, batch_norm)
         self.features.extend([
@@ -308,7 +319,7 @@ class _mx_VGG(torch.nn.Module):
         self.output = _mx_Dense(classes, weight_initializer="normal", bias_initializer="zeros", in_units=4096)
 
     def _make_features(self, layers, filters, batch_norm):
-        featurizer = torch.nn.Sequential()
+        featurizer = _mx_named(torch.nn.Sequential(), prefix="")
         in_channels = 0  # the image's channels: from the first input, as in Gluon
         for i, num in enumerate(layers):
             for _ in range(num):
@@ -376,7 +387,8 @@ class _mx_AlexNet(torch.nn.Module):
     def __init__(self, classes=1000, prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
-        self.features = torch.nn.Sequential(
+        _mx_named(self, prefix=prefix)
+        self.features = _mx_named(torch.nn.Sequential(
             _mx_Conv2D(64, kernel_size=11, strides=4, padding=2, activation="relu"),
             torch.nn.MaxPool2d(3, 2),
             _mx_Conv2D(192, kernel_size=5, padding=2, activation="relu", in_channels=64),
@@ -389,7 +401,7 @@ class _mx_AlexNet(torch.nn.Module):
             _mx_Dense(4096, activation="relu"),
             torch.nn.Dropout(0.5),
             _mx_Dense(4096, activation="relu", in_units=4096),
-            torch.nn.Dropout(0.5))
+            torch.nn.Dropout(0.5)), prefix="")
         self.output = _mx_Dense(classes, in_units=4096)
 
     def forward(self, x):
@@ -405,14 +417,15 @@ def _mx_alexnet(pretrained=False, ctx=None, root=None, **kwargs):
 
 # -- DenseNet (vision/densenet.py) -----------------------------------------------------------
 def _mx_dense_layer(growth_rate, bn_size, dropout, in_channels=0):
-    new_features = torch.nn.Sequential(
+    new_features = _mx_named(torch.nn.Sequential(
         _mx_BatchNorm(in_channels=in_channels), torch.nn.ReLU(),
         _mx_Conv2D(bn_size * growth_rate, kernel_size=1, use_bias=False, in_channels=in_channels),
         _mx_BatchNorm(in_channels=bn_size * growth_rate), torch.nn.ReLU(),
-        _mx_Conv2D(growth_rate, kernel_size=3, padding=1, use_bias=False, in_channels=bn_size * growth_rate))
+        _mx_Conv2D(growth_rate, kernel_size=3, padding=1, use_bias=False, in_channels=bn_size * growth_rate)),
+        prefix="")
     if dropout:
         new_features.append(torch.nn.Dropout(dropout))
-    out = _mx_Concurrent(axis=1)
+    out = _mx_Concurrent(axis=1, prefix="")
     out.append(torch.nn.Identity())
     out.append(new_features)
     return out
@@ -426,21 +439,22 @@ class _mx_DenseNet(torch.nn.Module):
                  prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
-        self.features = torch.nn.Sequential(
+        _mx_named(self, prefix=prefix)
+        self.features = _mx_named(torch.nn.Sequential(
             _mx_Conv2D(num_init_features, kernel_size=7, strides=2, padding=3, use_bias=False),
-            _mx_BatchNorm(in_channels=num_init_features), torch.nn.ReLU(), torch.nn.MaxPool2d(3, 2, 1))
+            _mx_BatchNorm(in_channels=num_init_features), torch.nn.ReLU(), torch.nn.MaxPool2d(3, 2, 1)), prefix="")
         num_features = num_init_features
         for i, num_layers in enumerate(block_config):
-            stage = torch.nn.Sequential()
+            stage = _mx_named(torch.nn.Sequential(), prefix=f"stage{i + 1}_")
             for k in range(num_layers):
                 stage.append(_mx_dense_layer(growth_rate, bn_size, dropout, num_features + k * growth_rate))
             self.features.append(stage)
             num_features = num_features + num_layers * growth_rate
             if i != len(block_config) - 1:
-                self.features.append(torch.nn.Sequential(
+                self.features.append(_mx_named(torch.nn.Sequential(
                     _mx_BatchNorm(in_channels=num_features), torch.nn.ReLU(),
                     _mx_Conv2D(num_features // 2, kernel_size=1, use_bias=False, in_channels=num_features),
-                    torch.nn.AvgPool2d(2, 2)))
+                    torch.nn.AvgPool2d(2, 2)), prefix=""))
                 num_features = num_features // 2
         self.features.extend([_mx_BatchNorm(in_channels=num_features), torch.nn.ReLU(), torch.nn.AvgPool2d(7),
                               torch.nn.Flatten()])
@@ -480,13 +494,13 @@ def _mx_densenet201(**kwargs):
 # -- SqueezeNet (vision/squeezenet.py) -------------------------------------------------------
 def _mx_fire(squeeze_channels, expand1x1_channels, expand3x3_channels, in_channels):
     def conv(channels, kernel_size, padding, in_channels):
-        return torch.nn.Sequential(_mx_Conv2D(channels, kernel_size, padding=padding, in_channels=in_channels),
-                                   torch.nn.ReLU())
+        return _mx_named(torch.nn.Sequential(
+            _mx_Conv2D(channels, kernel_size, padding=padding, in_channels=in_channels), torch.nn.ReLU()), prefix="")
 
-    paths = _mx_Concurrent(axis=1)
+    paths = _mx_Concurrent(axis=1, prefix="")
     paths.append(conv(expand1x1_channels, 1, 0, squeeze_channels))
     paths.append(conv(expand3x3_channels, 3, 1, squeeze_channels))
-    return torch.nn.Sequential(conv(squeeze_channels, 1, 0, in_channels), paths)
+    return _mx_named(torch.nn.Sequential(conv(squeeze_channels, 1, 0, in_channels), paths), prefix="")
 
 
 class _mx_SqueezeNet(torch.nn.Module):
@@ -496,6 +510,7 @@ class _mx_SqueezeNet(torch.nn.Module):
     def __init__(self, version, classes=1000, prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
+        _mx_named(self, prefix=prefix)
         assert version in ["1.0", "1.1"], f"Unsupported SqueezeNet version {version}:1.0 or 1.1 expected"
 
         def pool():
@@ -514,9 +529,11 @@ class _mx_SqueezeNet(torch.nn.Module):
                 _mx_fire(32, 128, 128, 128), _mx_fire(32, 128, 128, 256), pool(),
                 _mx_fire(48, 192, 192, 256), _mx_fire(48, 192, 192, 384), _mx_fire(64, 256, 256, 384),
                 _mx_fire(64, 256, 256, 512))
+        _mx_named(self.features, prefix="")
         self.features.append(torch.nn.Dropout(0.5))
-        self.output = torch.nn.Sequential(_mx_Conv2D(classes, kernel_size=1, in_channels=512), torch.nn.ReLU(),
-                                          torch.nn.AvgPool2d(13), torch.nn.Flatten())
+        self.output = _mx_named(torch.nn.Sequential(_mx_Conv2D(classes, kernel_size=1, in_channels=512),
+                                                    torch.nn.ReLU(), torch.nn.AvgPool2d(13), torch.nn.Flatten()),
+                                prefix="")
 
     def forward(self, x):
         return self.output(self.features(x))
@@ -540,14 +557,15 @@ def _mx_squeezenet1_1(**kwargs):
 # -- Inception V3 (vision/inception.py) ------------------------------------------------------
 def _mx_inception_conv(**kwargs):
     """Gluon's _make_basic_conv: convolution without bias, BatchNorm(epsilon=0.001), relu."""
-    return torch.nn.Sequential(_mx_Conv2D(use_bias=False, **kwargs),
-                               _mx_BatchNorm(epsilon=0.001, in_channels=kwargs["channels"]), torch.nn.ReLU())
+    return _mx_named(torch.nn.Sequential(_mx_Conv2D(use_bias=False, **kwargs),
+                                         _mx_BatchNorm(epsilon=0.001, in_channels=kwargs["channels"]),
+                                         torch.nn.ReLU()), prefix="")
 
 
 def _mx_inception_branch(use_pool, *conv_settings):
     """Gluon's _make_branch: an optional pooling, then a convolution per (channels, kernel_size,
     strides, padding) setting, None meaning Gluon's default."""
-    out = torch.nn.Sequential()
+    out = _mx_named(torch.nn.Sequential(), prefix="")
     if use_pool == "avg":
         out.append(torch.nn.AvgPool2d(3, 1, 1))
     elif use_pool == "max":
@@ -558,10 +576,11 @@ def _mx_inception_branch(use_pool, *conv_settings):
     return out
 
 
-def _mx_inception_block(kind, *args):
-    """Gluon's _make_A (pool_features), _make_B, _make_C (channels_7x7), _make_D and _make_E:
-    branches run side by side and concatenated along the channels."""
-    branch, out = _mx_inception_branch, _mx_Concurrent(axis=1)
+def _mx_inception_block(kind, prefix, *args):
+    """Gluon's _make_A (pool_features, prefix), _make_B (prefix), _make_C (channels_7x7, prefix),
+    _make_D (prefix) and _make_E (prefix): branches run side by side and concatenated along the
+    channels."""
+    branch, out = _mx_inception_branch, _mx_Concurrent(axis=1, prefix=prefix)
     if kind == "A":
         out.extend([branch(None, (64, 1, None, None)),
                     branch(None, (48, 1, None, None), (64, 5, None, 2)),
@@ -585,9 +604,9 @@ def _mx_inception_block(kind, *args):
                     branch("max")])
     else:  # E: two branches split in two again
         def split(first):
-            pair = _mx_Concurrent(axis=1)
+            pair = _mx_Concurrent(axis=1, prefix="")
             pair.extend([branch(None, (384, (1, 3), None, (0, 1))), branch(None, (384, (3, 1), None, (1, 0)))])
-            return torch.nn.Sequential(first, pair)
+            return _mx_named(torch.nn.Sequential(first, pair), prefix="")
 
         out.extend([branch(None, (320, 1, None, None)),
                     split(branch(None, (384, 1, None, None))),
@@ -602,14 +621,16 @@ class _mx_Inception3(torch.nn.Module):
     def __init__(self, classes=1000, prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
+        _mx_named(self, prefix=prefix)
         conv, block = _mx_inception_conv, _mx_inception_block
-        self.features = torch.nn.Sequential(
+        self.features = _mx_named(torch.nn.Sequential(
             conv(channels=32, kernel_size=3, strides=2), conv(channels=32, kernel_size=3),
             conv(channels=64, kernel_size=3, padding=1), torch.nn.MaxPool2d(3, 2),
             conv(channels=80, kernel_size=1), conv(channels=192, kernel_size=3), torch.nn.MaxPool2d(3, 2),
-            block("A", 32), block("A", 64), block("A", 64), block("B"),
-            block("C", 128), block("C", 160), block("C", 160), block("C", 192), block("D"),
-            block("E"), block("E"), torch.nn.AvgPool2d(8), torch.nn.Dropout(0.5))
+            block("A", "A1_", 32), block("A", "A2_", 64), block("A", "A3_", 64), block("B", "B_"),
+            block("C", "C1_", 128), block("C", "C2_", 160), block("C", "C3_", 160), block("C", "C4_", 192),
+            block("D", "D_"), block("E", "E1_"), block("E", "E2_"), torch.nn.AvgPool2d(8), torch.nn.Dropout(0.5)),
+            prefix="")
         self.output = _mx_Dense(classes)
 
     def forward(self, x):
@@ -630,6 +651,7 @@ class _mx_RELU6(torch.nn.ReLU6):
     def __init__(self, prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
+        _mx_named(self, prefix=prefix)
 
 
 def _mx_add_conv(out, channels=1, kernel=1, stride=1, pad=0, num_group=1, active=True, relu6=False, in_channels=0):
@@ -654,8 +676,11 @@ class _mx_LinearBottleneck(torch.nn.Module):
     def __init__(self, in_channels, channels, t, stride, prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
+        _mx_named(self, prefix=prefix)
         self.use_shortcut = stride == 1 and in_channels == channels
-        self.out = torch.nn.Sequential()
+        # Gluon's `out` is a default-named HybridSequential whose layers are built in the
+        # bottleneck's own scope (no `with self.out.name_scope()`): `linearbottleneck0_conv0_`
+        self.out = _mx_named(torch.nn.Sequential(), outside=True)
         _mx_add_conv(self.out, in_channels * t, relu6=True, in_channels=in_channels)
         _mx_add_conv(self.out, in_channels * t, kernel=3, stride=stride, pad=1, num_group=in_channels * t,
                      relu6=True, in_channels=in_channels * t)
@@ -672,7 +697,8 @@ class _mx_MobileNet(torch.nn.Module):
     def __init__(self, multiplier=1.0, classes=1000, prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
-        self.features = torch.nn.Sequential()
+        _mx_named(self, prefix=prefix)
+        self.features = _mx_named(torch.nn.Sequential(), prefix="")
         _mx_add_conv(self.features, channels=int(32 * multiplier), kernel=3, pad=1, stride=2)
         dw_channels = [int(x * multiplier) for x in [32, 64] + [128] * 2 + [256] * 2 + [512] * 6 + [1024]]
         channels = [int(x * multiplier) for x in [64] + [128] * 2 + [256] * 2 + [512] * 6 + [1024] * 2]
@@ -692,7 +718,8 @@ class _mx_MobileNetV2(torch.nn.Module):
     def __init__(self, multiplier=1.0, classes=1000, prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
-        self.features = torch.nn.Sequential()
+        _mx_named(self, prefix=prefix)
+        self.features = _mx_named(torch.nn.Sequential(), prefix="features_")
         _mx_add_conv(self.features, int(32 * multiplier), kernel=3, stride=2, pad=1, relu6=True)
         in_channels_group = [int(x * multiplier) for x in [32] + [16] + [24] * 2 + [32] * 3 + [64] * 4 + [96] * 3
                              + [160] * 3]
@@ -705,8 +732,9 @@ class _mx_MobileNetV2(torch.nn.Module):
         last_channels = int(1280 * multiplier) if multiplier > 1.0 else 1280
         _mx_add_conv(self.features, last_channels, relu6=True, in_channels=channels_group[-1])
         self.features.append(torch.nn.AdaptiveAvgPool2d(1))
-        self.output = torch.nn.Sequential(_mx_Conv2D(classes, 1, use_bias=False, in_channels=last_channels),
-                                          torch.nn.Flatten())
+        self.output = _mx_named(torch.nn.Sequential(
+            _mx_named(_mx_Conv2D(classes, 1, use_bias=False, in_channels=last_channels), prefix="pred_"),
+            torch.nn.Flatten()), prefix="output_")
 
     def forward(self, x):
         return self.output(self.features(x))
