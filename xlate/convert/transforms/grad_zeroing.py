@@ -108,10 +108,7 @@ def per_device(site: Site, head: cst.BaseExpression) -> bool:
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return False
         if isinstance(node, cst.For):
-            targets = [node.target] + (list(e.value for e in node.target.elements)
-                                       if isinstance(node.target, (cst.Tuple, cst.List)) else [])
-            return isinstance(head, cst.Name) and any(isinstance(t, cst.Name) and t.value == head.value
-                                                      for t in targets)
+            return _loops_over(node, head)
     return False
 
 
