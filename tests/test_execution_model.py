@@ -211,3 +211,25 @@ def test_a_cast_before_the_first_forward_reaches_the_deferred_parameters():
     """Gluon's cast() on a model whose sizes are still deferred makes them in that dtype; the
     translation's lazy tensors are made in it too (they stayed float32: a dtype error)."""
     _same_numbers(CAST_BEFORE_THE_FIRST_FORWARD)
+
+
+SET_DATA_BEFORE_THE_FIRST_FORWARD = COMMON + '''
+net = nn.Sequential()
+net.add(nn.Dense(3, activation='tanh'), nn.Dense(2))
+net.initialize(mx.init.Normal(0.01))
+net[0].weight.set_data(nd.array(det((3, 4))))  # the size is deferred: Gluon keeps the value
+net[0].bias.set_data(nd.array(det((3,))))
+net[1].weight.set_data(nd.array(det((2, 3))))
+x = nd.array(rng.randn(5, 4).astype('float32'))
+net[1].bias.set_data(nd.array(det((2,))))
+outs.append(net(x).asnumpy())
+net[0].bias.set_data(nd.array(det((3,)) * 2))  # and once the size is known, copied in place
+outs.append(net(x).asnumpy())
+'''
+
+
+def test_set_data_before_the_first_forward_is_kept_for_the_deferred_initialisation():
+    """The crash course's `initialize()` then `set_data` on a layer whose input size is still
+    deferred: MXNet keeps the value and gives it at the first forward (a plain copy into the
+    lazy tensor raised)."""
+    _same_numbers(SET_DATA_BEFORE_THE_FIRST_FORWARD)

@@ -66,7 +66,8 @@ def _mx_init_params(module, **inits):
         with torch.no_grad():
             for name in inits:
                 tensor = getattr(mod, name)
-                if tensor is not None and inits[name] is not None:
+                # a tensor initialize() already gave its value keeps it (Gluon draws deferred ones only)
+                if tensor is not None and inits[name] is not None and not getattr(tensor, "_mx_ready", False):
                     inits[name](tensor)
 
     for name, init in inits.items():
@@ -181,11 +182,30 @@ def _mx_init_module(module, init, force_reinit):
                 chosen = _mx_layer_default(module, name, init)
             chosen(tensor)
             tensor._mx_ready = True
+        for name, tensor in tensors:  # set_data() before the deferred size was known: Gluon's values now
+            value = getattr(tensor, "_mx_set_value", None)
+            if value is not None and not torch.nn.parameter.is_lazy(tensor):
+                tensor.copy_(value)
+                tensor._mx_set_value = None
         if _mx_is_norm(module) and getattr(module, "num_batches_tracked", None) is not None \
                 and not torch.nn.parameter.is_lazy(module.num_batches_tracked):
             module.num_batches_tracked.zero_()
     if pending:
         _mx_after_materialize(module, "_mx_init_hook", lambda m: _mx_init_module(m, init, force_reinit))
+
+
+def _mx_set_data(param, data):
+    """Gluon's `p.set_data(v)`: copied in place (broadcast, cast to the parameter's dtype and
+    device), like MXNet's `arr[:] = v`, so optimizers and tied layers keep the same tensor. On a
+    parameter whose size is still deferred (a layer before its first forward), MXNet keeps the
+    value for the deferred initialisation; here the initialisation after the first forward
+    copies it in place of the drawn values (`_mx_init_module`)."""
+    value = data if isinstance(data, torch.Tensor) else torch.as_tensor(data)
+    if torch.nn.parameter.is_lazy(param):
+        param._mx_set_value = value
+        return
+    with torch.no_grad():
+        param.copy_(value)
 
 
 def _mx_initialize(net, init=None, *, force_reinit=False):

@@ -111,8 +111,14 @@ class _mx_Deferred(torch.nn.modules.lazy.LazyModuleMixin):
     def initialize_parameters(self, x, *args, **kwargs):
         if self.has_uninitialized_params():
             with torch.no_grad():
+                # Gluon's deferred initialisation draws only the tensors whose size was unknown:
+                # the others keep what initialize(), set_data() or a load gave them
+                kept = [(t, t.detach().clone()) for t in [*self.parameters(False), *self.buffers(False)]
+                        if not torch.nn.parameter.is_lazy(t) and getattr(t, "_mx_ready", False)]
                 self._mx_materialize(x)
                 self.reset_parameters()
+                for tensor, value in kept:
+                    tensor.copy_(value)
 
     def _replicate_for_data_parallel(self):
         if self.has_uninitialized_params():

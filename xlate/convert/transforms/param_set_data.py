@@ -1,4 +1,5 @@
-"""`p.set_data(v)` of a Gluon Parameter -> `p.data.copy_(v)`."""
+"""`p.set_data(v)` of a Gluon Parameter -> `_mx_set_data(p, v)` (a deferred parameter keeps the
+value for its deferred initialisation, as in Gluon)."""
 from xlate.convert.rulectx import Manual, Site, Skip
 from xlate.convert.transforms import param_evidence
 
@@ -11,11 +12,8 @@ def transform(site: Site):
     param = site.value("param")
     if not evident:
         what = site.code(param).strip()
-        raise Manual(f"could not tell whether `{what}` is a Gluon Parameter; if it is: `{what}.data.copy_(value)`")
-    value = site.value("data")
-    original = site.original.args[0].value if site.original.args else None
-    if original is not None and site.conv.classify(original) in ("nd", "mxnp", "pt"):  # a tensor already
-        return site.emit("{p}.data.copy_({v})", p=param, v=value)
-    site.fixed("`set_data(v)` -> `.data.copy_(torch.as_tensor(v))`: copied in place (broadcast, cast to the "
-               "parameter's dtype and device) like MXNet's `arr[:] = v`")
-    return site.emit("{p}.data.copy_(torch.as_tensor({v}))", p=param, v=value)
+        raise Manual(f"could not tell whether `{what}` is a Gluon Parameter; if it is: `_mx_set_data({what}, value)`")
+    site.fixed("`set_data(v)` -> `_mx_set_data(p, v)`: copied in place (broadcast, cast to the parameter's dtype "
+               "and device) like MXNet's `arr[:] = v`; before a deferred size is known, kept for the deferred "
+               "initialisation as Gluon does")
+    return site.emit("_mx_set_data({p}, {v})", p=param, v=site.value("data"))
