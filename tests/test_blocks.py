@@ -608,8 +608,8 @@ def test_values_that_are_tensors_already_are_not_wrapped_in_as_tensor():
     assert "torch.as_tensor(torch." not in out
     assert "self.register_buffer('c', torch.tensor([[0.01, -0.02]], dtype=torch.float32))" in out
     assert "self.register_buffer('d', torch.as_tensor([[1, 2]], dtype=torch.float32))" in out
-    assert "net.dense.weight.data.copy_(torch.tensor([[0.01, -0.02]], dtype=torch.float32))" in out
-    assert "net.dense.weight.data.copy_(net.dense.weight.data * 2)" in out
+    assert "_mx_set_data(net.dense.weight, torch.tensor([[0.01, -0.02]], dtype=torch.float32))" in out
+    assert "_mx_set_data(net.dense.weight, net.dense.weight.data * 2)" in out
 
 
 @pytest.mark.mxnet

@@ -148,3 +148,18 @@ def test_a_layer_class_compared_as_a_type_is_the_torch_class_and_flagged():
     ns = {}
     exec(TYPE_LOOKUP, ns)
     assert ns["head_index"]() == (2, True)  # what MXNet gives
+
+
+def test_relu6_passes_the_gradient_at_its_bounds_as_mxnets_clip():
+    """MobileNet's RELU6 is `F.clip(x, 0, 6)` in Gluon: its gradient is 1 at 0 and 6 themselves
+    (torch's ReLU6 gives 0 there), which a BatchNorm channel constant over the batch reaches."""
+    rt = load()
+    x = np.array([0.0, 6.0, 3.0, -1.0, 7.0], dtype="float32")
+    xm = mx.nd.array(x)
+    xm.attach_grad()
+    with mx.autograd.record():
+        ym = mx.gluon.model_zoo.vision.mobilenet.RELU6()(xm)
+    ym.backward()
+    xt = torch.tensor(x, requires_grad=True)
+    rt._mx_RELU6()(xt).sum().backward()
+    np.testing.assert_array_equal(xt.grad.numpy(), xm.grad.asnumpy())

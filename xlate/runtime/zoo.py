@@ -645,13 +645,18 @@ def _mx_inception_v3(pretrained=False, ctx=None, root=None, **kwargs):
 
 
 # -- MobileNet and MobileNetV2 (vision/mobilenet.py) -----------------------------------------
-class _mx_RELU6(torch.nn.ReLU6):
-    """Gluon mobilenet's RELU6: clip(x, 0, 6)."""
+class _mx_RELU6(torch.nn.Module):
+    """Gluon mobilenet's RELU6: clip(x, 0, 6). MXNet's clip passes the gradient at 0 and 6
+    themselves, as torch.clamp does; torch's ReLU6 (hardtanh) stops it there, which changes the
+    gradient wherever a BatchNorm output is exactly 0 (a channel constant over the batch)."""
 
     def __init__(self, prefix=None, params=None):
         super().__init__()
         _mx_no_params(params)
         _mx_named(self, prefix=prefix)
+
+    def forward(self, x):
+        return torch.clamp(x, 0.0, 6.0)
 
 
 def _mx_add_conv(out, channels=1, kernel=1, stride=1, pad=0, num_group=1, active=True, relu6=False, in_channels=0):
