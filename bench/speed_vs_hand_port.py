@@ -11,6 +11,7 @@ Last, for each converted model: `torch._dynamo.explain(model)(x).graph_break_cou
 whether `torch.compile(model)(x)` runs (in training mode, with a backward).
 
     PYTHONPATH=$PWD .venv/bin/python bench/speed_vs_hand_port.py [--size 224] [--batch 8] [-n 9]
+        [--before /path/to/a/worktree/of/the/old/commit] [--no-compile]
 """
 from __future__ import annotations
 
@@ -144,15 +145,30 @@ def timed(fn):
     return time.perf_counter() - start
 
 
-def alternate(fa, fb, n, warmup):
+def alternate(fns, n, warmup):
+    """The median time of each function, called in turn (a b c a b c ...) after the warm-up."""
     for _ in range(warmup):
-        fa()
-        fb()
-    ta, tb = [], []
+        for fn in fns:
+            fn()
+    times = [[] for _ in fns]
     for _ in range(n):
-        ta.append(timed(fa))
-        tb.append(timed(fb))
-    return statistics.median(ta), statistics.median(tb)
+        for fn, t in zip(fns, times):
+            t.append(timed(fn))
+    return [statistics.median(t) for t in times]
+
+
+def load_runtime(root):
+    """Every helper of the xlate checkout at `root` (another commit's runtime, for a before/after
+    comparison in the same process)."""
+    import importlib.util
+
+    init = Path(root) / "xlate" / "runtime" / "__init__.py"
+    spec = importlib.util.spec_from_file_location("xlate_runtime_before", init,
+                                                  submodule_search_locations=[str(init.parent)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module.load()
 
 
 def graph_breaks(model, x, compile_too):
@@ -181,8 +197,11 @@ def main() -> None:
     parser.add_argument("--models", default=",".join(name for name, _ in MODELS))
     parser.add_argument("--no-compile", action="store_true", help="skip the torch.compile run (dynamo explain only)")
     parser.add_argument("--no-dynamo", action="store_true", help="skip the dynamo part altogether")
+    parser.add_argument("--before", metavar="CHECKOUT", help="also time the converted model built by the runtime "
+                        "of another xlate checkout (a worktree of the commit before a change), same weights")
     args = parser.parse_args()
     rt = load()
+    rt_before = load_runtime(args.before) if args.before else None
     torch.manual_seed(0)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, batch {args.batch}, "
           f"{args.size}x{args.size}, median of {args.n} after {args.warmup} warm-up, alternating")
@@ -206,19 +225,30 @@ def main() -> None:
             a, b = conv(x), hand(x)
         err = (a - b).abs().max().item() / max(1e-12, b.abs().max().item())
         assert err < 1e-4, f"{name}: converted and hand port differ (relative {err:.2e})"
-        conv.train()
-        hand.train()
-        oc = torch.optim.SGD(conv.parameters(), lr=1e-4, momentum=0.9)
-        oh = torch.optim.SGD(hand.parameters(), lr=1e-4, momentum=0.9)
-        tc, th = alternate(lambda: train_step(conv, oc, x, y), lambda: train_step(hand, oh, x, y),
-                           args.n, args.warmup)
-        conv.eval()
-        hand.eval()
+        models = [conv, hand]
+        if rt_before is not None:
+            before = rt_before._mx_vision_get_model(name)
+            with torch.no_grad():
+                before.eval()(x[:1])
+            before.load_state_dict(conv.state_dict())
+            models.append(before)
+        steps = []
+        for m in models:
+            m.train()
+            opt = torch.optim.SGD(m.parameters(), lr=1e-4, momentum=0.9)
+            steps.append(lambda m=m, opt=opt: train_step(m, opt, x, y))
+        train = alternate(steps, args.n, args.warmup)
+        for m in models:
+            m.eval()
         with torch.no_grad():
-            ec, eh = alternate(lambda: conv(x), lambda: hand(x), args.n, args.warmup)
-        print(f"{name:16s} train step: converted {tc * 1e3:7.1f} ms, hand {th * 1e3:7.1f} ms, ratio {tc / th:.3f}; "
-              f"eval: converted {ec * 1e3:7.1f} ms, hand {eh * 1e3:7.1f} ms, ratio {ec / eh:.3f} "
-              f"(outputs agree: {err:.1e})", flush=True)
+            evals = alternate([lambda m=m: m(x) for m in models], args.n, args.warmup)
+        line = (f"{name:16s} train step: converted {train[0] * 1e3:7.1f} ms, hand {train[1] * 1e3:7.1f} ms, "
+                f"ratio {train[0] / train[1]:.3f}; eval: converted {evals[0] * 1e3:7.1f} ms, hand "
+                f"{evals[1] * 1e3:7.1f} ms, ratio {evals[0] / evals[1]:.3f} (outputs agree: {err:.1e})")
+        if rt_before is not None:
+            line += (f"\n{'':16s} before: train step {train[2] * 1e3:7.1f} ms, ratio {train[2] / train[1]:.3f}; "
+                     f"eval {evals[2] * 1e3:7.1f} ms, ratio {evals[2] / evals[1]:.3f}")
+        print(line, flush=True)
         rows.append((name, conv, x))
     if args.no_dynamo:
         return
