@@ -139,10 +139,13 @@ def train_step(model, opt, x, y):
     opt.step()
 
 
+CLOCK = time.perf_counter
+
+
 def timed(fn):
-    start = time.perf_counter()
+    start = CLOCK()
     fn()
-    return time.perf_counter() - start
+    return CLOCK() - start
 
 
 def alternate(fns, n, warmup):
@@ -199,12 +202,19 @@ def main() -> None:
     parser.add_argument("--no-dynamo", action="store_true", help="skip the dynamo part altogether")
     parser.add_argument("--before", metavar="CHECKOUT", help="also time the converted model built by the runtime "
                         "of another xlate checkout (a worktree of the commit before a change), same weights")
+    parser.add_argument("--threads", type=int, help="torch.set_num_threads (default: torch's)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="cpu: the process's CPU time (steadier on a machine others share; use --threads 1)")
     args = parser.parse_args()
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
+    if args.threads:
+        torch.set_num_threads(args.threads)
     rt = load()
     rt_before = load_runtime(args.before) if args.before else None
     torch.manual_seed(0)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, batch {args.batch}, "
-          f"{args.size}x{args.size}, median of {args.n} after {args.warmup} warm-up, alternating")
+          f"{args.size}x{args.size}, median of {args.n} after {args.warmup} warm-up, alternating, {args.clock} clock")
     wanted = args.models.split(",")
     rows = []
     for name, hand_cls in MODELS:
