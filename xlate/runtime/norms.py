@@ -79,8 +79,8 @@ def _mx_running_update(running_mean, running_var, tracked, mean, invstd, eps, mo
 
     def update(grad):
         with torch.no_grad():
-            # the biased batch variance from batch_norm's own 1 / sqrt(var + eps), as MXNet's CPU
-            # operator recovers it for the update (in float64: exact to float32's last bit)
+            # the biased batch variance from batch_norm's own 1 / sqrt(var + eps), recovered as
+            # MXNet's operators recover it from theirs (INVSTD_TO_VARIANCE, in double)
             wide = invstd.double() if invstd.device.type in ("cpu", "cuda") else invstd
             var = (1.0 / (wide * wide) - eps).to(running_var.dtype)
             running_mean.mul_(1 - momentum).add_(mean.to(running_mean.dtype), alpha=momentum)
