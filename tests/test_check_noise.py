@@ -128,7 +128,8 @@ DEEP_INPUT = "x:float32[3,8,1,1]"  # BatchNorm over 3 values a channel, 8 times
 # wrong translations, as text replacements in the converted file
 WRONG = {
     "BatchNorm momentum not flipped": ("momentum=1 - momentum", "momentum=momentum"),
-    "BatchNorm unbiased running variance": ("correction=0", "correction=1"),
+    # n / (n - 1) = 1.5 for the 3 values a channel: the unbiased variance in the update
+    "BatchNorm unbiased running variance": ("- eps).to(running_var.dtype)", "- eps).to(running_var.dtype) * 1.5"),
     "Dense activation dropped": ('Dense(16, activation="relu")', "Dense(16)"),
     "LRN k=1 instead of 2": ("k=2.0", "k=1.0"),
 }
@@ -250,7 +251,8 @@ def test_a_model_noise_mode_cannot_copy_or_run_in_float64_is_compared_strictly(w
 ZOO = Path(__file__).resolve().parent.parent / "fixtures" / "zoo_package" / "src" / "zoo"
 ZOO_WRONG = {  # the same wrong translations, in the converted package
     "BatchNorm momentum not flipped": ("_mx_compat.py", "momentum=1 - momentum)", "momentum=momentum)"),
-    "BatchNorm unbiased running variance": ("_mx_compat.py", "correction=0)", "correction=1)"),
+    "BatchNorm unbiased running variance": ("_mx_compat.py", "- eps).to(running_var.dtype)",
+                                            "- eps).to(running_var.dtype) * 1.5"),
     "Dense activation dropped": ("alexnet.py", "_mx_Dense(16, activation=head_activation)", "_mx_Dense(16)"),
     "LRN k=1 instead of 2": ("alexnet.py", "beta=0.75, k=2.0)", "beta=0.75, k=1.0)"),
 }

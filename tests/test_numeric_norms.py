@@ -448,3 +448,23 @@ def test_a_batchnorm_subclass_with_its_own_hybrid_forward():
     exec(result.output, pt_space)
     res = check_models(mx_space["layer"], pt_space["layer"], [InputSpec("x", "float32", (4, 3, 5))], seed=2)
     assert not [c for c in res.checks if not c.ok] and any("running_mean" in c.what for c in res.checks)
+
+
+@pytest.mark.parametrize("scale, offset", [(1.0, 0.0), (1e-3, 5.0), (30.0, -2.0)])
+def test_running_statistics_from_batch_norms_own_pass_equal_mxnets(scale, offset):
+    # the helper takes the batch variance from batch_norm's saved 1/sqrt(var + eps) (Note
+    # [BatchNorm's fast path]): after a step its running statistics equal MXNet's, also for a
+    # variance far below eps and for a large one
+    block, module, _ = convert("nn.BatchNorm(in_channels=4, momentum=0.7)")
+    block.initialize()
+    rng = np.random.default_rng(seed_for(f"{scale} {offset}"))
+    x = (rng.uniform(-1, 1, size=(3, 4, 5, 2)) * scale + offset).astype(np.float32)
+    head = rng.uniform(-1, 1, size=x.shape).astype(np.float32)
+    with mx.autograd.record():
+        y = block(mx.nd.array(x))
+    y.backward(mx.nd.array(head))
+    module.train()
+    module(torch.from_numpy(x).requires_grad_(True)).backward(torch.from_numpy(head))
+    for name in ("running_mean", "running_var"):
+        want = torch.from_numpy(block._reg_params[name].data().asnumpy())
+        torch.testing.assert_close(getattr(module, name).detach(), want, rtol=1e-6, atol=1e-9)

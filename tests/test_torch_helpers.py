@@ -505,3 +505,25 @@ def test_vision_datasets_read_mxnets_files_as_gluon_does(name, kwargs, tmp_path,
     assert x.dtype == torch.float32 and int(y) == int(gluon[1][1]) + 1
     firsts = ours.transform_first(lambda x: x.shape)
     assert firsts[0][0] == gluon[0][0].shape
+
+
+def test_compile_before_the_first_forward_waits_for_the_deferred_sizes():
+    # `--hybridize compile` on Gluon's order (hybridize, then the first forward): the first call
+    # runs eagerly and fixes the sizes, later calls run compiled and compute the eager numbers
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(th._mx_Conv2D(4, 3), th._mx_BatchNorm(), torch.nn.ReLU(), th._mx_Dense(3))
+    th._mx_compile(net)
+    assert net._compiled_call_impl is None
+    x = torch.randn(2, 3, 6, 6)
+    first = net(x)
+    assert net._compiled_call_impl is not None and not net[0].has_uninitialized_params()
+    eager = torch.nn.Sequential(*net)  # the same layers, called eagerly
+    net.eval()
+    compiled_out = net(x)
+    with torch.no_grad():
+        eager_out = eager(x)
+    torch.testing.assert_close(compiled_out, eager_out)
+    assert first.shape == (2, 3)
+    sized = torch.nn.Sequential(th._mx_Dense(3, in_units=5))
+    th._mx_compile(sized)  # nothing deferred: compiled at once
+    assert sized._compiled_call_impl is not None

@@ -27,6 +27,25 @@ class _mx_Concurrent(torch.nn.Sequential):
         return torch.cat([child(x) for child in self], dim=self.axis)
 
 
+def _mx_compile(net):
+    """`net.hybridize(...)` under `xlate convert --hybridize compile`: `net.compile()` (torch.compile
+    in place; the module and its state_dict keys stay the same). Gluon code hybridizes before the
+    first forward, while a deferred layer (in_channels=0) still waits for its size: a net with
+    one runs its first call eagerly, which fixes the sizes, and compiles from the second on, so
+    dynamo never traces a lazy layer's first call. Returns None, as hybridize() does."""
+    lazy = torch.nn.modules.lazy.LazyModuleMixin
+    if not any(isinstance(m, lazy) and m.has_uninitialized_params() for m in net.modules()):
+        net.compile()
+        return None
+
+    def compile_after_first_call(module, args, output):
+        handle.remove()
+        module.compile()
+
+    handle = net.register_forward_hook(compile_after_first_call)
+    return None
+
+
 def _mx_cast(block, dtype):
     """Gluon's `block.cast(dtype)`: every parameter and running statistic of the block and its
     children in `dtype`, but a BatchNorm's kept in float32 when `dtype` is float16, as Gluon's

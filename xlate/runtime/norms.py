@@ -29,6 +29,16 @@ backward that reaches the layer, in backward's order (two forward passes and one
 apply the second pass's statistics first, as MXNet does). Under torch.no_grad(), or when
 nothing that needs a gradient leads to the layer, no backward can come: nothing moves, as in
 MXNet.
+
+Note [BatchNorm's fast path]
+`_mx_BatchNorm` costs what `nn.BatchNorm2d` costs (bench/speed_vs_hand_port.py): one
+batch_norm call, whose saved mean and 1/sqrt(var + eps) give the statistics for the update
+(no second pass over the input), one gradient hook per forward and only in training with a
+gradient, and no layout moves for axis 1. torch 2.13's CPU batch_norm backward returns wrong
+gradients when the output gradient is laid out unlike the input and the input has an axis of
+size 1 (errors of 3 to 30; tests/test_numeric_norms.py): the hook hands the gradient on
+contiguous, which copies nothing in the usual case, and in eval mode a hook is added only for
+an input with a size-1 axis.
 """
 import torch
 
@@ -62,15 +72,21 @@ class _mx_Norm(_mx_Deferred):
             getattr(self, name).materialize((size,))
 
 
-def _mx_running_update(running_mean, running_var, tracked, mean, var, momentum):
+def _mx_running_update(running_mean, running_var, tracked, mean, invstd, eps, momentum):
     """The gradient hook that moves BatchNorm's running statistics when backward reaches the
-    layer's output (Note [statistics in backward])."""
+    layer's output (Note [statistics in backward]); it also hands the gradient on contiguous
+    where the input has an axis of size 1 (Note [BatchNorm's fast path])."""
 
     def update(grad):
         with torch.no_grad():
-            running_mean.mul_(1 - momentum).add_(mean, alpha=momentum)
+            # the biased batch variance from batch_norm's own 1 / sqrt(var + eps), recovered as
+            # MXNet's operators recover it from theirs (INVSTD_TO_VARIANCE, in double)
+            wide = invstd.double() if invstd.device.type in ("cpu", "cuda") else invstd
+            var = (1.0 / (wide * wide) - eps).to(running_var.dtype)
+            running_mean.mul_(1 - momentum).add_(mean.to(running_mean.dtype), alpha=momentum)
             running_var.mul_(1 - momentum).add_(var, alpha=momentum)
             tracked.add_(1)
+        return grad.contiguous()
 
     return update
 
@@ -99,22 +115,20 @@ class _mx_BatchNorm(_mx_Norm, torch.nn.BatchNorm2d):
                                             "running_var": running_variance_initializer})
 
     def forward(self, x):
-        h = x.movedim(self.axis, 1).contiguous()
+        h = x.contiguous() if self.axis == 1 else x.movedim(self.axis, 1).contiguous()
         weight = self.weight if self.scale else None
         running = self._mx_running()
         if self.training and not self.use_global_stats:
-            y = torch.nn.functional.batch_norm(h, None, None, weight, self.bias, True, 0.0, self.eps)
+            # one pass: batch_norm's saved mean and 1/sqrt(var + eps) are the batch statistics
+            y, mean, invstd = torch.native_batch_norm(h, weight, self.bias, None, None, True, 0.0, self.eps)
             if y.requires_grad:  # Note [statistics in backward]
-                with torch.no_grad():
-                    var, mean = torch.var_mean(h, [0] + list(range(2, h.dim())), correction=0)
-                y.register_hook(_mx_running_update(*running, mean, var, self.momentum))
+                y.register_hook(_mx_running_update(*running, mean.detach(), invstd.detach(), self.eps,
+                                                   self.momentum))
         else:
             y = torch.nn.functional.batch_norm(h, running[0], running[1], weight, self.bias, False, 0.0, self.eps)
-        if y.requires_grad:
-            # torch's CPU batch_norm backward returns wrong gradients when its input and output
-            # gradient are laid out differently and a dimension has size 1 (torch 2.13)
-            y.register_hook(torch.Tensor.contiguous)
-        return y.movedim(1, self.axis)
+            if y.requires_grad and 1 in h.shape:  # Note [BatchNorm's fast path]
+                y.register_hook(torch.Tensor.contiguous)
+        return y if self.axis == 1 else y.movedim(1, self.axis)
 
     def _mx_running(self):
         """The running statistics of the context this call stands for (Note [a BatchNorm per
