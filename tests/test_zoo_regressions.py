@@ -154,12 +154,18 @@ def test_relu6_passes_the_gradient_at_its_bounds_as_mxnets_clip():
     """MobileNet's RELU6 is `F.clip(x, 0, 6)` in Gluon: its gradient is 1 at 0 and 6 themselves
     (torch's ReLU6 gives 0 there), which a BatchNorm channel constant over the batch reaches."""
     rt = load()
-    x = np.array([0.0, 6.0, 3.0, -1.0, 7.0], dtype="float32")
+    x = np.array([0.0, 6.0, 3.0, -1.0, 7.0, -1e-7, -1e-44, np.nextafter(np.float32(6), np.float32(7))],
+                 dtype="float32")
     xm = mx.nd.array(x)
     xm.attach_grad()
     with mx.autograd.record():
         ym = mx.gluon.model_zoo.vision.mobilenet.RELU6()(xm)
     ym.backward()
     xt = torch.tensor(x, requires_grad=True)
-    rt._mx_RELU6()(xt).sum().backward()
+    yt = rt._mx_RELU6()(xt)
+    yt.sum().backward()
+    np.testing.assert_array_equal(yt.detach().numpy(), ym.asnumpy())
     np.testing.assert_array_equal(xt.grad.numpy(), xm.grad.asnumpy())
+    x64 = torch.tensor(x.astype("float64"), requires_grad=True)  # the bounds follow the dtype
+    rt._mx_RELU6()(x64).sum().backward()
+    np.testing.assert_array_equal(x64.grad.numpy(), xm.grad.asnumpy())
