@@ -16,15 +16,20 @@ usual.
 import torch
 
 
+def _mx_is_mxnet_file(fname):
+    """Whether `fname` holds an MXNet NDArray file (its magic, 0x112, in the first eight bytes);
+    False where there is no file (or a file object is given)."""
+    try:
+        with open(fname, "rb") as f:
+            return f.read(8) == (0x112).to_bytes(8, "little")
+    except (OSError, TypeError):
+        return False
+
+
 def _mx_checkpoint_path(fname):
     """`fname`, after copying an MXNet parameter file found there to `<fname>.mxnet`
     (Note [MXNet checkpoints])."""
-    try:
-        with open(fname, "rb") as f:
-            magic = f.read(8)
-    except (OSError, TypeError):  # no file there (or a file object): nothing to keep
-        return fname
-    if magic == (0x112).to_bytes(8, "little"):
+    if _mx_is_mxnet_file(fname):
         kept = f"{fname}.mxnet"
         with open(fname, "rb") as source, open(kept, "wb") as target:
             target.write(source.read())
@@ -54,12 +59,7 @@ def _mx_load_parameters(net, filename, ctx=None, allow_missing=False, ignore_ext
     then follows MXNet's training flag (Note [MXNet's mode]): it predicts outside record()."""
     if dtype_source not in ("current", "saved"):
         raise ValueError(f"dtype_source must be 'current' or 'saved', got {dtype_source!r}")
-    try:
-        with open(filename, "rb") as f:
-            magic = f.read(8)
-    except TypeError:  # a file object: torch.load reads it
-        magic = b""
-    if magic == (0x112).to_bytes(8, "little"):
+    if _mx_is_mxnet_file(filename):
         raise ValueError(f"{filename} is an MXNet parameter file: convert it to a PyTorch one first "
                          f"(`xlate convert-weights {filename} --mx MODEL --pt MODEL -o OUT`) and load that")
     # a state_dict holds tensors only; weights_only said, so that torch 2.4 and 2.5 (default False,
