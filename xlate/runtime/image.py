@@ -10,11 +10,12 @@ so these helpers call OpenCV too (opencv-python-headless, the `image` extra of x
 when a helper first needs it: a program that never resizes or decodes does not need it. They
 pass MXNet's interpolation codes (0 nearest, 1 bilinear, 2 bicubic, 3 area, 4 Lanczos, 5
 bit-exact bilinear; mx.image's 9 picks by the sizes, 10 draws one from Python's `random`) and
-switch OpenCV's optimised paths off for the call, as MXNet's build has none: IPP's bilinear
-gives other float32 numbers and its bicubic other uint8 ones. Measured against MXNet: decoding
-(PNG, JPEG, BMP; gray or colour; flag, to_rgb) and resizing with codes 0, 1, 3, 5 are equal to
-the bit; bicubic uint8 differs by 1 in about one pixel per 70 resized images, bicubic and
-Lanczos float32 by one float32 step, in OpenCV 3.4.18 to 4.10 alike (OpenCV's own code changed).
+switch OpenCV's optimised paths off for the call, as MXNet's build has none (IPP's bilinear
+gives other float32 numbers and its bicubic other uint8 ones); bicubic uint8 and float32 are
+OpenCV 3.4.2's own arithmetic in numpy (Note [bicubic resize]), as later OpenCVs round some
+pixels otherwise. Measured against MXNet: decoding (PNG, JPEG, BMP; gray or colour; flag,
+to_rgb) and resizing with every code are equal to the bit, except Lanczos (4) of a float32
+image, one float32 step apart in places (OpenCV 3.4.18 to 4.10 alike).
 
 Note [image random streams]
 The crops draw as MXNet draws: RandomResizedCrop, mx.image.random_crop and random_size_crop
@@ -61,6 +62,8 @@ def _mx_cv_resize(src, w, h, interp):
         raise ValueError(f"Unknown interpolation method {interp}: MXNet's OpenCV resizes with 0 to 5")
     if src.dim() != 3:
         raise ValueError(f"resize takes an (H, W, C) image, not shape {tuple(src.shape)}")
+    if interp == 2 and src.dtype in (torch.uint8, torch.float32):
+        return torch.from_numpy(_mx_resize_bicubic(_mx_image_numpy(src), int(w), int(h))).to(src.device)
     cv2 = _mx_cv2()
     array = _mx_image_numpy(src)
     optimized = cv2.useOptimized()
@@ -70,6 +73,63 @@ def _mx_cv_resize(src, w, h, interp):
     finally:
         cv2.setUseOptimized(optimized)
     return torch.from_numpy(resized.reshape(int(h), int(w), array.shape[2])).to(src.device)
+
+
+# Note [bicubic resize]
+# OpenCV 3.4.2 (MXNet's) resizes bicubic in two passes: along the rows with weights from its
+# cubic kernel (A = -0.75, float32; for uint8 rounded to multiples of 1/2048), then down the
+# columns. The second pass of a uint8 image is float32 in SSE2 groups of 8 values, summed
+# ((S0 b0 + S1 b1) + S2 b2) + S3 b3 and rounded half to even, and integer for the last width % 8
+# values of a row; float32 images sum in the same order everywhere. Later OpenCVs nest the sum
+# the other way and group by their vector width, which moved a uint8 pixel by 1 in about one
+# image of 70: this is 3.4.2's arithmetic in numpy, equal to MXNet's on every image tried.
+def _mx_bicubic_taps(n_out, n_in):
+    """Source indices (clamped at the edges) and float32 weights of OpenCV's cubic kernel."""
+    import numpy
+
+    f32 = numpy.float32
+    f = ((numpy.arange(n_out, dtype=numpy.float64) + 0.5) * (1.0 / (float(n_out) / n_in)) - 0.5).astype(f32)
+    first = numpy.floor(f).astype(numpy.int64)
+    x, a, one = (f - first.astype(f32)).astype(f32), f32(-0.75), f32(1)
+    c0 = ((a * (x + one) - f32(5) * a) * (x + one) + f32(8) * a) * (x + one) - f32(4) * a
+    c1 = ((a + f32(2)) * x - (a + f32(3))) * x * x + one
+    c2 = ((a + f32(2)) * (one - x) - (a + f32(3))) * (one - x) * (one - x) + one
+    c3 = one - c0 - c1 - c2
+    return numpy.clip(first[:, None] - 1 + numpy.arange(4), 0, n_in - 1), numpy.stack([c0, c1, c2, c3], axis=1)
+
+
+def _mx_resize_bicubic(array, w, h):
+    """cv::resize(..., INTER_CUBIC) of OpenCV 3.4.2 on an (H, W, C) uint8 or float32 numpy array
+    (Note [bicubic resize])."""
+    import numpy
+
+    height, width, channels = array.shape
+    if (height, width) == (h, w):
+        return array.copy()
+    xi, xc = _mx_bicubic_taps(w, width)
+    yi, yc = _mx_bicubic_taps(h, height)
+    if array.dtype != numpy.uint8:
+        rows = array[:, xi[:, 0], :] * xc[None, :, 0, None]
+        for j in range(1, 4):
+            rows = rows + array[:, xi[:, j], :] * xc[None, :, j, None]
+        out = rows[yi[:, 0]] * yc[:, 0, None, None]
+        for k in range(1, 4):
+            out = out + rows[yi[:, k]] * yc[:, k, None, None]
+        return out
+    xa = numpy.rint(xc * numpy.float32(2048)).astype(numpy.int64)
+    ya = numpy.rint(yc * numpy.float32(2048)).astype(numpy.int64)
+    src = array.astype(numpy.int64)
+    rows = sum(src[:, xi[:, j], :] * xa[None, :, j, None] for j in range(4)).reshape(height, w * channels)
+    taps = [rows[yi[:, k]] for k in range(4)]
+    vec = (w * channels) // 8 * 8  # the SSE2 part of each row
+    scale = numpy.float32(1.0 / (2048 * 2048))
+    s = taps[0][:, :vec].astype(numpy.float32) * (ya[:, 0].astype(numpy.float32) * scale)[:, None]
+    for k in range(1, 4):
+        s = s + taps[k][:, :vec].astype(numpy.float32) * (ya[:, k].astype(numpy.float32) * scale)[:, None]
+    out = numpy.empty((h, w * channels), numpy.int64)
+    out[:, :vec] = numpy.rint(s)
+    out[:, vec:] = (sum(taps[k][:, vec:] * ya[:, k, None] for k in range(4)) + (1 << 21)) >> 22
+    return numpy.clip(out, 0, 255).astype(numpy.uint8).reshape(h, w, channels)
 
 
 def _mx_imresize(src, w, h, interp=1, out=None):
