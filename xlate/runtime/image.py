@@ -40,10 +40,18 @@ def _mx_cv2():
     return cv2
 
 
+def _mx_numpy_for_images():
+    """numpy (Note [random streams]), which OpenCV and the bicubic resize work on."""
+    numpy = _mx_numpy()
+    if numpy is None:
+        raise ImportError("MXNet's image functions work on numpy arrays: install numpy (opencv-python-headless, "
+                          "the `image` extra of xlate, brings it)")
+    return numpy
+
+
 def _mx_image_numpy(src):
     """A tensor or array as a C-contiguous numpy array, for OpenCV."""
-    import numpy
-
+    numpy = _mx_numpy_for_images()
     if isinstance(src, torch.Tensor):
         src = src.detach().cpu().numpy()
     return numpy.ascontiguousarray(src)
@@ -85,8 +93,7 @@ def _mx_cv_resize(src, w, h, interp):
 # image of 70: this is 3.4.2's arithmetic in numpy, equal to MXNet's on every image tried.
 def _mx_bicubic_taps(n_out, n_in):
     """Source indices (clamped at the edges) and float32 weights of OpenCV's cubic kernel."""
-    import numpy
-
+    numpy = _mx_numpy_for_images()
     f32 = numpy.float32
     f = ((numpy.arange(n_out, dtype=numpy.float64) + 0.5) * (1.0 / (float(n_out) / n_in)) - 0.5).astype(f32)
     first = numpy.floor(f).astype(numpy.int64)
@@ -101,8 +108,7 @@ def _mx_bicubic_taps(n_out, n_in):
 def _mx_resize_bicubic(array, w, h):
     """cv::resize(..., INTER_CUBIC) of OpenCV 3.4.2 on an (H, W, C) uint8 or float32 numpy array
     (Note [bicubic resize])."""
-    import numpy
-
+    numpy = _mx_numpy_for_images()
     height, width, channels = array.shape
     if (height, width) == (h, w):
         return array.copy()
@@ -141,8 +147,7 @@ def _mx_imresize(src, w, h, interp=1, out=None):
 def _mx_imdecode(buf, flag=1, to_rgb=True, out=None):
     """mx.image.imdecode(buf, flag=1, to_rgb=True): an encoded image (bytes, bytearray, a uint8
     array) decoded by OpenCV to (H, W, 3) uint8 RGB (BGR if not to_rgb), (H, W, 1) when flag=0."""
-    import numpy
-
+    numpy = _mx_numpy_for_images()
     if isinstance(buf, torch.Tensor):
         buf = buf.detach().cpu().numpy()
     if not isinstance(buf, (bytes, bytearray, numpy.ndarray)):
