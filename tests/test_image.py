@@ -255,3 +255,24 @@ def test_missing_opencv_names_the_extra(monkeypatch):
         th._mx_imresize(image, 4, 4)
     assert tuple(th._mx_CenterCrop(4)(image).shape) == (4, 4, 3)
     assert th._mx_adjust_brightness(image, 0.5).dtype == torch.uint8
+
+
+def test_nd_image_operators():
+    """MX098: nd.image.resize and crop (image and batch), the colour operators between equal
+    bounds and adjust_lighting, as MXNet's; a batch where MXNet takes one image fails alike."""
+    image = _image((11, 14, 3), seed=6)
+    batch = np.stack([image, image[::-1].copy()])
+    for data in (image, batch):
+        src, ours = _nd(data), torch.from_numpy(data)
+        for size, keep, interp in ((7, False, 1), (9, True, 2), ((5, 12), False, 3)):
+            _same(th._mx_image_resize(ours, size, keep, interp), mx.nd.image.resize(src, size, keep, interp))
+        _same(th._mx_image_crop(ours, 2, 3, 5, 4), mx.nd.image.crop(src, 2, 3, 5, 4))
+    src, ours = _nd(image), torch.from_numpy(image)
+    for name in ("brightness", "contrast", "saturation", "hue"):
+        _same(getattr(th, f"_mx_image_random_{name}")(ours, 0.7, 0.7), getattr(mx.nd.image, f"random_{name}")(src, 0.7, 0.7))
+        with pytest.raises(ValueError, match="height, width, channels"):
+            getattr(th, f"_mx_image_random_{name}")(torch.from_numpy(batch), 0.7, 0.7)
+    _same(th._mx_image_adjust_lighting(ours, (0.3, -0.1, 0.2)), mx.nd.image.adjust_lighting(src, (0.3, -0.1, 0.2)))
+    _same(th._mx_image_random_lighting(ours, 0.0), mx.nd.image.random_lighting(src, 0.0))
+    with pytest.raises(ValueError, match="outside"):
+        th._mx_image_crop(ours, 10, 3, 5, 4)

@@ -390,6 +390,11 @@ def _mx_saturate(val, dtype):
     return val.to(dtype)
 
 
+def _mx_image_3d(x, what):
+    if x.dim() != 3:
+        raise ValueError(f"{what}: the image must have shape (height, width, channels), but got {tuple(x.shape)}")
+
+
 def _mx_float_sum(values):
     """A float32 sum taken element after element, as MXNet's loop adds (torch sums pairwise)."""
     numpy = _mx_numpy()
@@ -399,10 +404,12 @@ def _mx_float_sum(values):
 
 
 def _mx_adjust_brightness(x, alpha):
+    _mx_image_3d(x, "brightness")
     return _mx_saturate(x.to(torch.float32) * torch.tensor(alpha, dtype=torch.float32), x.dtype)
 
 
 def _mx_adjust_contrast(x, alpha):
+    _mx_image_3d(x, "contrast")
     alpha = torch.tensor(alpha, dtype=torch.float32)
     length = x.shape[0] * x.shape[1]
     flat = x.reshape(-1).to(torch.float32)
@@ -416,6 +423,7 @@ def _mx_adjust_contrast(x, alpha):
 
 
 def _mx_adjust_saturation(x, alpha):
+    _mx_image_3d(x, "saturation")
     if x.shape[2] == 1:
         return x.clone()
     alpha = torch.tensor(alpha, dtype=torch.float32)
@@ -426,6 +434,7 @@ def _mx_adjust_saturation(x, alpha):
 
 def _mx_adjust_hue(x, alpha):
     """MXNet's RGB -> HLS, the hue turned by alpha * 360 degrees, HLS -> RGB, in float32."""
+    _mx_image_3d(x, "hue")
     if x.shape[2] == 1:
         return x.clone()
     f32 = torch.float32
@@ -464,6 +473,7 @@ def _mx_adjust_hue(x, alpha):
 
 def _mx_adjust_lighting(x, alpha):
     """MXNet's adjust_lighting: AlexNet's PCA noise, eig . alpha added to each of R, G, B."""
+    _mx_image_3d(x, "lighting")
     if x.shape[2] == 1:
         return x.clone()
     eig = torch.tensor([[55.46 * -0.5675, 4.794 * 0.7192, 1.148 * 0.4009],
@@ -540,3 +550,55 @@ class _mx_RandomLighting(torch.nn.Module):
 
     def forward(self, x):
         return _mx_adjust_lighting(x, (torch.randn(3) * self._alpha).tolist())
+
+
+# mx.nd.image's operators (the Gluon transforms above call them): MXNet's arguments, the same
+# arithmetic; the random ones draw from torch's generator (Note [image random streams])
+def _mx_image_resize(data=None, size=(), keep_ratio=False, interp=1, out=None, name=None):
+    """nd.image.resize: transforms.Resize's operator, on an (H, W, C) image or (N, H, W, C) batch."""
+    _mx_no_out(out)
+    return _mx_Resize(size, keep_ratio, interp)(data)
+
+
+def _mx_image_crop(data=None, x=0, y=0, width=1, height=1, out=None, name=None):
+    """nd.image.crop: the (width, height) window at (x, y) of an (H, W, C) image or (N, H, W, C) batch."""
+    _mx_no_out(out)
+    if x < 0 or y < 0 or x + width > data.shape[-2] or y + height > data.shape[-3]:
+        raise ValueError(f"crop ({x}, {y}, {width}, {height}) reaches outside a {tuple(data.shape)} image")
+    return data[..., y:y + height, x:x + width, :].clone()
+
+
+def _mx_image_adjust_lighting(data=None, alpha=(), out=None, name=None):
+    _mx_no_out(out)
+    return _mx_adjust_lighting(data, alpha)
+
+
+def _mx_image_random_lighting(data=None, alpha_std=0.05, out=None, name=None):
+    _mx_no_out(out)
+    return _mx_RandomLighting(alpha_std)(data)
+
+
+def _mx_image_random_brightness(data=None, min_factor=0.0, max_factor=0.0, out=None, name=None):
+    _mx_no_out(out)
+    return _mx_adjust_brightness(data, _mx_uniform(min_factor, max_factor))
+
+
+def _mx_image_random_contrast(data=None, min_factor=0.0, max_factor=0.0, out=None, name=None):
+    _mx_no_out(out)
+    return _mx_adjust_contrast(data, _mx_uniform(min_factor, max_factor))
+
+
+def _mx_image_random_saturation(data=None, min_factor=0.0, max_factor=0.0, out=None, name=None):
+    _mx_no_out(out)
+    return _mx_adjust_saturation(data, _mx_uniform(min_factor, max_factor))
+
+
+def _mx_image_random_hue(data=None, min_factor=0.0, max_factor=0.0, out=None, name=None):
+    _mx_no_out(out)
+    return _mx_adjust_hue(data, _mx_uniform(min_factor, max_factor))
+
+
+def _mx_image_random_color_jitter(data=None, brightness=0.0, contrast=0.0, saturation=0.0, hue=0.0, out=None,
+                                  name=None):
+    _mx_no_out(out)
+    return _mx_RandomColorJitter(brightness, contrast, saturation, hue)(data)
