@@ -13,9 +13,9 @@ bit-exact bilinear; mx.image's 9 picks by the sizes, 10 draws one from Python's 
 switch OpenCV's optimised paths off for the call, as MXNet's build has none (IPP's bilinear
 gives other float32 numbers and its bicubic other uint8 ones); bicubic uint8 and float32 are
 OpenCV 3.4.2's own arithmetic in numpy (Note [bicubic resize]), as later OpenCVs round some
-pixels otherwise. Measured against MXNet: decoding (PNG, JPEG, BMP; gray or colour; flag,
-to_rgb) and resizing with every code are equal to the bit, except Lanczos (4) of a float32
-image, one float32 step apart in places (OpenCV 3.4.18 to 4.10 alike).
+pixels otherwise, and so is Lanczos (4) of a float32 image. Measured against MXNet: decoding
+(PNG, JPEG, BMP; gray or colour; flag, to_rgb) and resizing with every code, uint8 and float32,
+are equal to the bit.
 
 Note [image random streams]
 The crops draw as MXNet draws: RandomResizedCrop, mx.image.random_crop and random_size_crop
@@ -72,6 +72,12 @@ def _mx_cv_resize(src, w, h, interp):
         raise ValueError(f"resize takes an (H, W, C) image, not shape {tuple(src.shape)}")
     if interp == 2 and src.dtype in (torch.uint8, torch.float32):
         return torch.from_numpy(_mx_resize_bicubic(_mx_image_numpy(src), int(w), int(h))).to(src.device)
+    if interp == 4 and src.dtype == torch.float32:
+        array = _mx_image_numpy(src)
+        if array.shape[:2] != (int(h), int(w)):
+            array = _mx_resize_float(array, _mx_lanczos_taps(int(w), array.shape[1]),
+                                     _mx_lanczos_taps(int(h), array.shape[0]))
+        return torch.from_numpy(array.copy()).to(src.device)
     cv2 = _mx_cv2()
     array = _mx_image_numpy(src)
     optimized = cv2.useOptimized()
@@ -90,7 +96,9 @@ def _mx_cv_resize(src, w, h, interp):
 # ((S0 b0 + S1 b1) + S2 b2) + S3 b3 and rounded half to even, and integer for the last width % 8
 # values of a row; float32 images sum in the same order everywhere. Later OpenCVs nest the sum
 # the other way and group by their vector width, which moved a uint8 pixel by 1 in about one
-# image of 70: this is 3.4.2's arithmetic in numpy, equal to MXNet's on every image tried.
+# image of 70: this is 3.4.2's arithmetic in numpy, equal to MXNet's on every image tried. Its
+# float32 Lanczos-4 (weights from double sin and cos, taps added first to last) is done the same
+# way, one float32 step apart from today's OpenCV in places otherwise.
 def _mx_bicubic_taps(n_out, n_in):
     """Source indices (clamped at the edges) and float32 weights of OpenCV's cubic kernel."""
     numpy = _mx_numpy_for_images()
@@ -115,13 +123,7 @@ def _mx_resize_bicubic(array, w, h):
     xi, xc = _mx_bicubic_taps(w, width)
     yi, yc = _mx_bicubic_taps(h, height)
     if array.dtype != numpy.uint8:
-        rows = array[:, xi[:, 0], :] * xc[None, :, 0, None]
-        for j in range(1, 4):
-            rows = rows + array[:, xi[:, j], :] * xc[None, :, j, None]
-        out = rows[yi[:, 0]] * yc[:, 0, None, None]
-        for k in range(1, 4):
-            out = out + rows[yi[:, k]] * yc[:, k, None, None]
-        return out
+        return _mx_resize_float(array, (xi, xc), (yi, yc))
     xa = numpy.rint(xc * numpy.float32(2048)).astype(numpy.int64)
     ya = numpy.rint(yc * numpy.float32(2048)).astype(numpy.int64)
     src = array.astype(numpy.int64)
@@ -136,6 +138,48 @@ def _mx_resize_bicubic(array, w, h):
     out[:, :vec] = numpy.rint(s)
     out[:, vec:] = (sum(taps[k][:, vec:] * ya[:, k, None] for k in range(4)) + (1 << 21)) >> 22
     return numpy.clip(out, 0, 255).astype(numpy.uint8).reshape(h, w, channels)
+
+
+def _mx_resize_float(array, x_taps, y_taps):
+    """A float32 separable resize with OpenCV's order of sums: each output the taps' products
+    added first to last, along the rows, then down the columns (Note [bicubic resize])."""
+    (xi, xc), (yi, yc) = x_taps, y_taps
+    rows = array[:, xi[:, 0], :] * xc[None, :, 0, None]
+    for j in range(1, xi.shape[1]):
+        rows = rows + array[:, xi[:, j], :] * xc[None, :, j, None]
+    out = rows[yi[:, 0]] * yc[:, 0, None, None]
+    for k in range(1, yi.shape[1]):
+        out = out + rows[yi[:, k]] * yc[:, k, None, None]
+    return out
+
+
+def _mx_lanczos_taps(n_out, n_in):
+    """Source indices (clamped) and float32 weights of OpenCV's Lanczos-4 kernel: sin and cos in
+    double of (x + 3 - i) pi / 4, x + 3 - i itself in float32, the weights scaled to sum 1."""
+    import math
+
+    numpy = _mx_numpy_for_images()
+    f32 = numpy.float32
+    f = ((numpy.arange(n_out, dtype=numpy.float64) + 0.5) * (1.0 / (float(n_out) / n_in)) - 0.5).astype(f32)
+    first = numpy.floor(f).astype(numpy.int64)
+    x = (f - first.astype(f32)).astype(f32)
+    s45 = 0.70710678118654752440084436210485
+    cs = ((1, 0), (-s45, -s45), (0, 1), (s45, -s45), (-1, 0), (s45, s45), (0, -1), (-s45, s45))
+    weights = numpy.zeros((n_out, 8), f32)
+    for d in range(n_out):
+        if x[d] < numpy.finfo(f32).eps:
+            weights[d, 3] = 1
+            continue
+        shifted = x[d] + f32(3)
+        y0 = -float(shifted) * math.pi * 0.25
+        s0, c0 = math.sin(y0), math.cos(y0)
+        total = f32(0)
+        for i in range(8):
+            y = -float(shifted - f32(i)) * math.pi * 0.25
+            weights[d, i] = f32((cs[i][0] * s0 + cs[i][1] * c0) / (y * y))
+            total = f32(total + weights[d, i])
+        weights[d] = weights[d] * (f32(1) / total)
+    return numpy.clip(first[:, None] - 3 + numpy.arange(8), 0, n_in - 1), weights
 
 
 def _mx_imresize(src, w, h, interp=1, out=None):
