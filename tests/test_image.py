@@ -254,7 +254,7 @@ def test_missing_opencv_names_the_extra(monkeypatch):
 
 
 def test_nd_image_operators():
-    """MX098: nd.image.resize and crop (image and batch), the colour operators between equal
+    """MX004: nd.image.resize and crop (image and batch), the colour operators between equal
     bounds and adjust_lighting, as MXNet's; a batch where MXNet takes one image fails alike."""
     image = _image((11, 14, 3), seed=6)
     batch = np.stack([image, image[::-1].copy()])
