@@ -413,7 +413,8 @@ def test_vision_transforms_compute_gluons_numbers(shape):
 
 @pytest.mark.parametrize("size,shape", [((4, 6), (10, 8, 3)), (5, (10, 8, 3)), (7, (7, 9, 1)), ((8, 10), (10, 8, 3))])
 def test_center_crop_cuts_gluons_centre(size, shape):
-    """MX563: CenterCrop(size) is Gluon's crop, offsets included, of an image at least that big."""
+    """MX563: CenterCrop(size) is Gluon's crop, offsets included, and of a smaller image Gluon's
+    resized crop (OpenCV, Note [OpenCV images])."""
     from mxnet.gluon.data.vision import transforms
 
     image = np.random.default_rng(3).integers(0, 256, size=shape).astype(np.uint8)
@@ -421,8 +422,9 @@ def test_center_crop_cuts_gluons_centre(size, shape):
     got = th._mx_CenterCrop(size)(torch.from_numpy(image))
     assert got.dtype == torch.uint8
     np.testing.assert_array_equal(got.numpy(), expected)
-    with pytest.raises(NotImplementedError, match="resizes it with OpenCV"):
-        th._mx_CenterCrop(11)(torch.from_numpy(image))  # Gluon would resize: not translated
+    pytest.importorskip("cv2")
+    larger = transforms.CenterCrop(11)(mx.nd.array(image, dtype="uint8")).asnumpy()  # Gluon resizes with OpenCV
+    np.testing.assert_array_equal(th._mx_CenterCrop(11)(torch.from_numpy(image)).numpy(), larger)
 
 
 @pytest.mark.parametrize("name,axis", [("RandomFlipLeftRight", 1), ("RandomFlipTopBottom", 0)])

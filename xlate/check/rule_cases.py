@@ -301,6 +301,12 @@ CASES = [
     C("image-to-tensor-then-normalize", ("MX086", "MX087"),
       ret("nd.image.normalize(nd.image.to_tensor(x), (0.485, 0.456, 0.406), (0.229, 0.224, 0.225))"),
       ("ids", (2, 6, 5, 3), 0, 256)),
+    # -- MX004 / MX005 nd.image operators (needing no OpenCV; tests/test_image.py has the rest) -------
+    C("image-crop-uint8-batch", ("MX004", "MX022"), ret("nd.image.crop(nd.cast(x, dtype='uint8'), 1, 2, 3, 2)"),
+      ("ids", (2, 5, 6, 3), 0, 256)),
+    C("image-adjust-lighting-uint8", ("MX004", "MX022"),
+      ret("nd.image.adjust_lighting(nd.cast(x, dtype='uint8'), alpha=(0.3, -0.1, 0.2))"), ("ids", (4, 5, 3), 0, 256)),
+    C("image-brightness-between-equal-bounds", "MX005:review", ret("nd.image.random_brightness(x, 0.7, 0.7)"), (4, 5, 3)),
     # -- MX040 pick ----------------------------------------------------------------------------------
     C("pick-clip-minus1", "MX040", ret("nd.pick(x, y)"), (3, 4), ("const", [0.0, 3.0, -1.0]), grad=(0,)),
     C("pick-clip-large", "MX040", ret("nd.pick(x, y, mode='clip')"), (4, 4), ("const", [7.0, 1.0, -3.0, 2.6])),
@@ -1203,7 +1209,7 @@ for _id, _draw in DRAWS.items():
 # Every rule with numerical meaning is covered by a case or a special check.
 NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
                                         16, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
-                                        52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, 91, 92, 93, *range(501, 509),
+                                        52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, 91, 92, 93, 98, 99, *range(501, 509),
                                         530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541)]
 
 

@@ -290,8 +290,8 @@ class _mx_DataLoader(torch.utils.data.DataLoader):
         self._batch_sampler = batch_sampler
 
 
-# gluon.data.vision.transforms that compute the same numbers in torch (the resizing and random
-# ones are left for a human, MX562): HybridBlocks in Gluon, modules here, callable the same way
+# gluon.data.vision.transforms that compute the same numbers in torch (the resizing and colour
+# ones are in image.py): HybridBlocks in Gluon, modules here, callable the same way
 class _mx_ToTensor(torch.nn.Module):
     """transforms.ToTensor(): an (H, W, C) image or (N, H, W, C) batch in [0, 255], any dtype ->
     float32 (C, H, W) / (N, C, H, W) in [0, 1] (mx.nd.image.to_tensor)."""
@@ -657,24 +657,20 @@ class _mx_RandomFlipTopBottom(torch.nn.Module):
 
 
 class _mx_CenterCrop(torch.nn.Module):
-    """transforms.CenterCrop(size, interpolation=1): the centre (width, height) = size (an int:
-    a square) of an (H, W, C) image, at MXNet's offsets (mx.image.center_crop). An image smaller
-    than size is cropped to size's aspect ratio and resized by OpenCV in MXNet, which this does
-    not do: it raises."""
+    """transforms.CenterCrop(size, interpolation=1): the centre (width, height) = size (a number:
+    a square) of an (H, W, C) image, at MXNet's offsets (mx.image.center_crop); an image smaller
+    than size is cropped to size's aspect ratio and resized by OpenCV, as in MXNet (Note
+    [OpenCV images] in xlate/runtime/image.py: only then is OpenCV needed)."""
 
     def __init__(self, size, interpolation=1):
+        import numbers
+
         super().__init__()
-        self._size = (size, size) if isinstance(size, int) else tuple(size)
+        self._size = (size, size) if isinstance(size, numbers.Number) else size
         self._interpolation = interpolation
 
     def forward(self, x):
-        h, w = x.shape[0], x.shape[1]
-        new_w, new_h = self._size
-        if h < new_h or w < new_w:
-            raise NotImplementedError(f"CenterCrop{self._size} of a {h}x{w} image: MXNet resizes it with OpenCV, "
-                                      f"which is not translated; resize the image first")
-        x0, y0 = int((w - new_w) / 2), int((h - new_h) / 2)
-        return x[y0:y0 + new_h, x0:x0 + new_w].clone()  # MXNet's slice is a copy
+        return _mx_center_crop(x, self._size, self._interpolation)[0]
 
 
 def _mx_replace_file(src, dst):

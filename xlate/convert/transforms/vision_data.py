@@ -10,30 +10,17 @@ _COUNTERPARTS = {
     "CIFAR10": f"torchvision.datasets.CIFAR10(root, train=...): {_DATASET}",
     "CIFAR100": f"torchvision.datasets.CIFAR100(root, train=...): {_DATASET}; Gluon's fine_label=False gives "
                 "the 20 coarse labels, which torchvision does not offer",
-    "ImageFolderDataset": "torchvision.datasets.ImageFolder(root): PIL images where Gluon gives (H, W, C) uint8 "
-                          "NDArrays; classes are sorted folder names in both",
     "ImageRecordDataset": "no torchvision counterpart: MXNet's .rec files need MXNet's recordio reader (or a "
                           "conversion of the files)",
     "ImageListDataset": "no torchvision counterpart: a small Dataset reading the .lst file",
     "Compose": "torchvision.transforms.Compose([...]): once each transform inside is translated",
     "ToTensor": "torchvision.transforms.ToTensor(): (H, W, C) uint8 -> (C, H, W) float in [0, 1] in both",
     "Normalize": "torchvision.transforms.Normalize(mean, std): the same on a (C, H, W) float tensor",
-    "Resize": "torchvision.transforms.Resize: Gluon's size is (width, height) and keep_ratio=False squeezes to "
-              "it; torchvision's is (height, width) and an int keeps the ratio",
     "CenterCrop": "torchvision.transforms.CenterCrop: Gluon's size is (width, height), torchvision's "
                   "(height, width)",
     "RandomCrop": "torchvision.transforms.RandomCrop: sizes (width, height) in Gluon; other random draws",
-    "RandomResizedCrop": "torchvision.transforms.RandomResizedCrop(size, scale, ratio): Gluon's size is (width, "
-                         "height); other random draws",
     "RandomFlipLeftRight": "torchvision.transforms.RandomHorizontalFlip(): other random draws",
     "RandomFlipTopBottom": "torchvision.transforms.RandomVerticalFlip(): other random draws",
-    "RandomColorJitter": "torchvision.transforms.ColorJitter(brightness, contrast, saturation, hue): other random "
-                         "draws and a different hue formula",
-    "RandomBrightness": "torchvision.transforms.ColorJitter(brightness=...): other random draws",
-    "RandomContrast": "torchvision.transforms.ColorJitter(contrast=...): other random draws",
-    "RandomSaturation": "torchvision.transforms.ColorJitter(saturation=...): other random draws",
-    "RandomHue": "torchvision.transforms.ColorJitter(hue=...): other random draws and a different hue formula",
-    "RandomLighting": "no torchvision transform: AlexNet-style PCA lighting noise needs a small transform of its own",
     "Cast": "x.to(torch.<dtype>) in a transform of its own",
 }
 
