@@ -258,6 +258,9 @@ CASES = [
     C("log-softmax-axis-temperature", "MX034", ret("nd.log_softmax(x, axis=0, temperature=0.5)"), (3, 4),
       grad=(0,)),
     C("softmax-method", "MX034", meth("a.softmax()"), (2, 3, 4), grad=(0,)),
+    # sockeye's attention: lengths (batch*heads, query) mask the keys; a length of 0 is a row of zeros
+    C("softmax-use-length", "MX034", ret("nd.softmax(x, axis=-1, length=y, use_length=True)"), (2, 3, 4),
+      ("const", np.array([[4, 2, 0], [1, 3, 4]], dtype=np.int32)), grad=(0,)),
     C("log-softmax-method-axis", "MX034", meth("a.log_softmax(axis=1)"), (2, 3, 4)),
     # -- MX035 argmax ----------------------------------------------------------------------------------
     C("argmax-axis-float", "MX035", ret("nd.argmax(x, axis=1)"), (3, 5)),

@@ -130,8 +130,28 @@ def _values(analysis, key, expr) -> list:
             scope = scope.parent
         # each value as seen from the method that assigned it (`self.F = F or getF(x)` in __init__)
         where = analysis.attr_scopes
-        return [(where.get(id(v), scope.key), v) for v in scope.attrs.get(expr.attr, [])] if scope is not None else []
+        if scope is None:
+            return []
+        if expr.attr not in scope.attrs:  # `@property def F(self): return getF(self.mu)`: what it returns
+            getter = _property(analysis, scope, expr.attr)
+            return [(getter.key, r.value) for r in _returns(getter.node) if r.value is not None] if getter else []
+        return [(where.get(id(v), scope.key), v) for v in scope.attrs.get(expr.attr, [])]
     return []
+
+
+def _property(analysis, cls, name: str):
+    """The scope of the property `name` of class scope `cls` (its own, else a base class's of this file)."""
+    seen = set()
+    while cls is not None and id(cls) not in seen:
+        seen.add(id(cls))
+        for child_key, child in analysis.scopes.items():
+            if child.parent is cls and child_key[-1][0] == name and isinstance(child.node, ast.FunctionDef) \
+                    and any(ast_dotted(d) == "property" for d in child.node.decorator_list):
+                return child
+        bases = [ast_dotted(b) for b in cls.node.bases] if isinstance(cls.node, ast.ClassDef) else []
+        local = [_defined(analysis, cls.parent.key, b) for b in bases if b]
+        cls = next((s for s in local if s is not None and s.is_class), None)
+    return None
 
 
 def _defined(analysis, key, name: str):

@@ -438,6 +438,54 @@ def _mx_box_convert(boxes, to):
     return torch.cat([(boxes[..., :2] + boxes[..., 2:]) / 2, boxes[..., 2:] - boxes[..., :2]], dim=-1)
 
 
+def _mx_heads_split(data, heads, parts, part):
+    """Part `part` of MXNet's interleaved projection (seq, batch, heads * parts * d), laid out per
+    head as `parts` blocks of d: as (batch * heads, seq, d), the layout of MXNet's attention."""
+    seq, batch, width = data.shape
+    d = width // (heads * parts)
+    return data.reshape(seq, batch, heads, parts, d)[:, :, :, part, :].permute(1, 2, 0, 3).reshape(batch * heads, seq, d)
+
+
+def _mx_heads_join(data, heads):
+    """(batch * heads, seq, d) back to MXNet's (seq, batch, heads * d)."""
+    bh, seq, d = data.shape
+    return data.reshape(bh // heads, heads, seq, d).permute(2, 0, 1, 3).reshape(seq, bh // heads, heads * d)
+
+
+def _mx_interleaved_matmul_selfatt_qk(queries_keys_values, heads, out=None, name=None):
+    """MXNet's contrib.interleaved_matmul_selfatt_qk: the projection (seq, batch, heads*3*d) holds
+    each head's query, key and value blocks side by side; returns query @ key^T with the query
+    scaled by 1/sqrt(d), as (batch * heads, seq, seq)."""
+    _mx_no_out(out)
+    q = _mx_heads_split(queries_keys_values, heads, 3, 0)
+    k = _mx_heads_split(queries_keys_values, heads, 3, 1)
+    return torch.bmm(q / q.shape[-1] ** 0.5, k.transpose(1, 2))
+
+
+def _mx_interleaved_matmul_selfatt_valatt(queries_keys_values, attention, heads, out=None, name=None):
+    """MXNet's contrib.interleaved_matmul_selfatt_valatt: attention (batch * heads, seq, seq) times
+    each head's value block of the interleaved projection, as (seq, batch, heads * d)."""
+    _mx_no_out(out)
+    return _mx_heads_join(torch.bmm(attention, _mx_heads_split(queries_keys_values, heads, 3, 2)), heads)
+
+
+def _mx_interleaved_matmul_encdec_qk(queries, keys_values, heads, out=None, name=None):
+    """MXNet's contrib.interleaved_matmul_encdec_qk: queries (qlen, batch, heads*d) against the key
+    blocks of keys_values (klen, batch, heads*2*d, each head's key then value), the query scaled by
+    1/sqrt(d); (batch * heads, qlen, klen)."""
+    _mx_no_out(out)
+    q = _mx_heads_split(queries, heads, 1, 0)
+    k = _mx_heads_split(keys_values, heads, 2, 0)
+    return torch.bmm(q / q.shape[-1] ** 0.5, k.transpose(1, 2))
+
+
+def _mx_interleaved_matmul_encdec_valatt(keys_values, attention, heads, out=None, name=None):
+    """MXNet's contrib.interleaved_matmul_encdec_valatt: attention (batch * heads, qlen, klen) times
+    the value blocks of keys_values (klen, batch, heads*2*d); (qlen, batch, heads * d)."""
+    _mx_no_out(out)
+    return _mx_heads_join(torch.bmm(attention, _mx_heads_split(keys_values, heads, 2, 1)), heads)
+
+
 def _mx_index(index):
     """An MXNet array used as an index (`x[idx]`): MXNet reads float indices as integers,
     truncated toward zero (`mx.np.array([0, 2])` and `nd.array(...)` are float32); torch takes
