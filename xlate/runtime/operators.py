@@ -486,6 +486,48 @@ def _mx_interleaved_matmul_encdec_valatt(keys_values, attention, heads, out=None
     return _mx_heads_join(torch.bmm(attention, _mx_heads_split(keys_values, heads, 2, 1)), heads)
 
 
+def _mx_broadcast_logical_and(lhs=None, rhs=None, out=None, name=None):
+    """MXNet's broadcast_logical_and: 1 where both are non-zero, else 0, in the input's dtype
+    (torch's logical_and gives bool)."""
+    _mx_no_out(out)
+    return torch.logical_and(lhs, rhs).to(lhs.dtype)
+
+
+def _mx_broadcast_logical_or(lhs=None, rhs=None, out=None, name=None):
+    """MXNet's broadcast_logical_or: 0/1 in the input's dtype."""
+    _mx_no_out(out)
+    return torch.logical_or(lhs, rhs).to(lhs.dtype)
+
+
+def _mx_broadcast_logical_xor(lhs=None, rhs=None, out=None, name=None):
+    """MXNet's broadcast_logical_xor: 0/1 in the input's dtype."""
+    _mx_no_out(out)
+    return torch.logical_xor(lhs, rhs).to(lhs.dtype)
+
+
+def _mx_logical_not(data=None, out=None, name=None):
+    """MXNet's logical_not: 1 where the input is 0, else 0, in the input's dtype."""
+    _mx_no_out(out)
+    return torch.logical_not(data).to(data.dtype)
+
+
+def _mx_isnan(data=None, out=None, name=None):
+    """MXNet's contrib.isnan: 1 where the input is NaN, else 0, in the input's dtype."""
+    _mx_no_out(out)
+    return torch.isnan(data).to(data.dtype)
+
+
+def _mx_linalg_gemm2(A=None, B=None, transpose_a=False, transpose_b=False, alpha=1.0, axis=-2, out=None, name=None):
+    """MXNet's linalg_gemm2 (linalg.gemm2): alpha * op(A) @ op(B) over the last two axes, batched over the
+    others; another `axis` (where the matrices' rows are) is refused."""
+    _mx_no_out(out)
+    if axis != -2 and axis != A.dim() - 2:
+        raise NotImplementedError(f"linalg_gemm2 with axis={axis} is not translated: move the matrix axes last")
+    a = A.transpose(-1, -2) if transpose_a else A
+    b = B.transpose(-1, -2) if transpose_b else B
+    return alpha * torch.matmul(a, b) if alpha != 1.0 else torch.matmul(a, b)
+
+
 def _mx_index(index):
     """An MXNet array used as an index (`x[idx]`): MXNet reads float indices as integers,
     truncated toward zero (`mx.np.array([0, 2])` and `nd.array(...)` are float32); torch takes
