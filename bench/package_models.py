@@ -23,11 +23,11 @@ GLUONTS = [
          build="imp('mx.model.deepar._network').DeepARTrainingNetwork("
                "num_layers=1, num_cells=5, cell_type='lstm', history_length=11, context_length=8, prediction_length=4, "
                f"distr_output={_TS}, dropout_rate=0.0, cardinality=[3], embedding_dimension=[2], lags_seq=[1, 3])",
-         inputs=["feat_static_cat:float32[2,1]", "feat_static_real:float32[2,1]", "past_time_feat:float32[2,11,2]",
+         inputs=["feat_static_cat:int32[2,1]<3", "feat_static_real:float32[2,1]", "past_time_feat:float32[2,11,2]",
                  "past_target:float32[2,11]", "past_observed_values:float32[2,11]", "past_is_pad:float32[2,11]",
                  "future_time_feat:float32[2,4,2]", "future_target:float32[2,4]",
                  "future_observed_values:float32[2,4]"],
-         fixed={"feat_static_cat": [[0.0], [2.0]], "past_observed_values": [[1.0] * 11, [1.0] * 9 + [0.0] * 2],
+         fixed={"feat_static_cat": [[0], [2]], "past_observed_values": [[1.0] * 11, [1.0] * 9 + [0.0] * 2],
                 "past_is_pad": [[0.0] * 11, [1.0] * 2 + [0.0] * 9], "future_observed_values": _OBS4}),
     dict(name="NBEATSTrainingNetwork",
          build="imp('mx.model.n_beats._network').NBEATSTrainingNetwork(loss_function='MASE', freq='D', "
@@ -47,9 +47,9 @@ GLUONTS = [
                "context_length=8, cardinality=[3], embedding_dimension=[2], "
                "quantile_output=imp('mx.block.quantile_output').QuantileOutput(quantiles=[0.1, 0.5, 0.9]))",
          inputs=["past_target:float32[2,8,1]", "future_target:float32[2,8,4]", "past_feat_dynamic:float32[2,8,2]",
-                 "future_feat_dynamic:float32[2,8,4,2]", "feat_static_cat:float32[2,1]",
+                 "future_feat_dynamic:float32[2,8,4,2]", "feat_static_cat:int32[2,1]<3",
                  "past_observed_values:float32[2,8,1]", "future_observed_values:float32[2,8,4]"],
-         fixed={"feat_static_cat": [[1.0], [2.0]], "past_observed_values": [[[1.0]] * 8, [[1.0]] * 7 + [[0.0]]],
+         fixed={"feat_static_cat": [[1], [2]], "past_observed_values": [[[1.0]] * 8, [[1.0]] * 7 + [[0.0]]],
                 "future_observed_values": [[[1.0] * 4] * 8, [[1.0] * 4] * 7 + [[0.0, 1.0, 1.0, 1.0]]]}),
 ]
 

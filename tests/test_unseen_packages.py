@@ -1,6 +1,9 @@
 """Constructs of production Gluon packages xlate was not tuned to (issue 21: gluonts, sockeye 2),
 each as a class. The operators they brought (MX094-MX099) are compared with MXNet in
 xlate.check.rule_cases (tests/test_numeric_ndarray.py)."""
+import numpy as np
+import pytest
+
 from xlate.convert.engine import convert_source
 
 
@@ -94,3 +97,37 @@ def test_top_level_mxnet_code_left_keeps_the_module_importable_without_mxnet(tmp
     done = subprocess.run([sys.executable, "-c", _RUN], cwd=out, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.splitlines() == ["[0.0, 4.0] PrintValueProp", "raised mxnet.io.DataIter"]
+
+
+# -- a deferred parameter handed to an operator (sockeye's QuantizableDense) ----------------------------
+_DEFERRED_FC = '''
+from mxnet import gluon
+
+
+class Dense(gluon.HybridBlock):
+    def __init__(self, units, **kwargs):
+        super().__init__(**kwargs)
+        self._units = units
+        self.weight = self.params.get("weight", shape=(units, 0), allow_deferred_init=True)
+
+    def hybrid_forward(self, F, x, weight):
+        return F.FullyConnected(x, weight, no_bias=True, num_hidden=self._units, flatten=False)
+'''
+
+
+@pytest.mark.mxnet
+def test_a_deferred_weight_handed_to_fully_connected_takes_its_size_from_the_data():
+    from tests.mxsupport import import_mxnet, import_torch
+    from xlate.check.rule_cases import load
+
+    mx, torch = import_mxnet(), import_torch()
+    src = _DEFERRED_FC.lstrip("\n")
+    mx_net = load(src, "Dense")(4)
+    mx_net.initialize()
+    x = np.random.default_rng(3).uniform(-1, 1, size=(2, 3, 5)).astype(np.float32)
+    expected = mx_net(mx.nd.array(x)).asnumpy()
+    pt_net = load(convert_source(src).output, "Dense")(4)
+    pt_net(torch.tensor(x))  # the first call gives the weight its shape, (4, 5), as Gluon's does
+    with torch.no_grad():
+        pt_net.weight.copy_(torch.tensor(mx_net.weight.data().asnumpy()))
+    np.testing.assert_allclose(pt_net(torch.tensor(x)).detach().numpy(), expected, rtol=1e-5, atol=1e-6)

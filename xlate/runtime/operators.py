@@ -122,8 +122,16 @@ def _mx_fully_connected(data=None, weight=None, bias=None, num_hidden=None, no_b
                         name=None):
     """MXNet's FullyConnected operator: data @ weight.T + bias, weight (num_hidden, in); with
     flatten=True (the default) every axis after the first is folded into one first (a 1-D input
-    is (N, 1)), else the last axis alone is transformed. A bias is needed unless no_bias."""
+    is (N, 1)), else the last axis alone is transformed. A bias is needed unless no_bias. A weight
+    whose input size Gluon defers (`in_units=0`: sockeye's QuantizableDense hands its own
+    parameters to this operator) takes it from the data here, as MXNet's shape inference does
+    (Note [deferred parameters] in init.py)."""
     _mx_no_out(out)
+    if torch.nn.parameter.is_lazy(weight) and num_hidden is not None:
+        _mx_set_shape(weight, (int(num_hidden), (data[0].numel() if data.dim() > 1 else 1) if flatten
+                               else data.shape[-1]))
+    if bias is not None and torch.nn.parameter.is_lazy(bias) and num_hidden is not None:
+        _mx_set_shape(bias, (int(num_hidden),))
     if num_hidden is not None and weight.shape[0] != int(num_hidden):
         raise ValueError(f"FullyConnected: weight has {weight.shape[0]} rows, num_hidden is {num_hidden}")
     if bias is None and not no_bias:
