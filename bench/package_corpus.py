@@ -786,6 +786,16 @@ def first(e):
     frames = [f for f in traceback.extract_tb(e.__traceback__) if cfg["pt_root"] in f.filename]
     where = f"{frames[-1].filename.split(cfg['pt_root'])[-1]}:{frames[-1].lineno} {(frames[-1].line or '').strip()[:120]}" if frames else ""
     return {"error": f"{type(e).__name__}: {lines[0] if lines else ''}"[:300], "where": where}
+def call_args(xs, extra, array):
+    # the drawn inputs with `extra`: appended (a list), or inserted at their positions (a dict); a
+    # list value is a constant float32 array of that side, given without a gradient (DeepAR's
+    # past_is_pad: MXNet 1.9.1 crashes computing its gradient)
+    if not isinstance(extra, dict):
+        return [*xs, *extra]
+    args = list(xs)
+    for at, value in sorted((int(k), v) for k, v in extra.items()):
+        args.insert(at, array(value) if isinstance(value, list) else value)
+    return args
 def wrapped(net, extra, torch_side):
     if not extra:
         return net
@@ -796,7 +806,7 @@ def wrapped(net, extra, torch_side):
                 super().__init__()
                 self.net = net
             def forward(self, *xs):
-                return self.net(*xs, *extra)
+                return self.net(*call_args(xs, extra, lambda v: torch.tensor(v, dtype=torch.float32)))
     else:
         import mxnet as mx
         class Wrap(mx.gluon.Block):
@@ -804,7 +814,7 @@ def wrapped(net, extra, torch_side):
                 super().__init__(prefix="")
                 self.net = net
             def forward(self, *xs):
-                return self.net(*xs, *extra)
+                return self.net(*call_args(xs, extra, lambda v: mx.nd.array(v, dtype="float32")))
     return Wrap(net)
 def run():
     import numpy as np, torch

@@ -5,7 +5,8 @@ Each entry: `name`; `build`, an expression evaluated with `imp(rel)` importing `
 original package, or the converted `<top>_pt`); `inputs`, the checker's input specifications
 (`x:float32[2,8]`); `fixed`, inputs whose values must mean something (lengths, 0/1 masks) given
 as lists instead of drawn; `extra`, Python values passed after the drawn inputs on both sides
-(`None` for an optional argument). The harness pairs weights and compares outputs and
+(`None` for an optional argument), or {position: value} inserted among them (a list: a constant
+float32 array without a gradient). The harness pairs weights and compares outputs and
 gradients with xlate.check.pair.check_models in noise mode.
 """
 
@@ -24,11 +25,12 @@ GLUONTS = [
                "num_layers=1, num_cells=5, cell_type='lstm', history_length=11, context_length=8, prediction_length=4, "
                f"distr_output={_TS}, dropout_rate=0.0, cardinality=[3], embedding_dimension=[2], lags_seq=[1, 3])",
          inputs=["feat_static_cat:int32[2,1]<3", "feat_static_real:float32[2,1]", "past_time_feat:float32[2,11,2]",
-                 "past_target:float32[2,11]", "past_observed_values:float32[2,11]", "past_is_pad:float32[2,11]",
+                 "past_target:float32[2,11]", "past_observed_values:float32[2,11]",
                  "future_time_feat:float32[2,4,2]", "future_target:float32[2,4]",
                  "future_observed_values:float32[2,4]"],
          fixed={"feat_static_cat": [[0], [2]], "past_observed_values": [[1.0] * 11, [1.0] * 9 + [0.0] * 2],
-                "past_is_pad": [[0.0] * 11, [1.0] * 2 + [0.0] * 9], "future_observed_values": _OBS4}),
+                "future_observed_values": _OBS4},
+         extra={5: [[0.0] * 11, [1.0] * 2 + [0.0] * 9]}),  # past_is_pad: MXNet 1.9.1 segfaults on its gradient
     dict(name="NBEATSTrainingNetwork",
          build="imp('mx.model.n_beats._network').NBEATSTrainingNetwork(loss_function='MASE', freq='D', "
                "prediction_length=4, context_length=8, num_stacks=2, widths=[6, 6], num_blocks=[1, 1], "
