@@ -131,3 +131,38 @@ def test_a_deferred_weight_handed_to_fully_connected_takes_its_size_from_the_dat
     with torch.no_grad():
         pt_net.weight.copy_(torch.tensor(mx_net.weight.data().asnumpy()))
     np.testing.assert_allclose(pt_net(torch.tensor(x)).detach().numpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_namespace_kept_on_self_resolves_where_it_is_called_through():
+    # gluonts' kernels: `self.F = F if F else getF(x)`, then `self.F.op(...)` in other methods
+    src = '''
+from mxnet import nd
+
+
+def getF(x):
+    return nd
+
+
+class Kernel:
+    def __init__(self, amplitude, F=None):
+        self.F = F if F else getF(amplitude)
+        self.amplitude = amplitude
+
+    def gram(self, x):
+        return self.F.broadcast_mul(self.F.exp(x), self.amplitude)
+
+
+class Normal:
+    def __init__(self, mu):
+        self.mu = mu
+
+    @property
+    def F(self):
+        return getF(self.mu)
+
+    def mean(self):
+        return self.F.where(self.mu > 0, self.mu, self.F.zeros_like(self.mu))
+'''
+    out = convert_source(src.lstrip("\n")).output
+    assert "return torch.exp(x) * self.amplitude" in out
+    assert "self.F." not in out
