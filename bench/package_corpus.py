@@ -562,8 +562,11 @@ def normalise_error(error: str) -> str:
 
 
 def run_imports(name: str, cfg: dict, corpus: Path, out: Path, work: Path, timeout: float, verbose: bool,
-                mx_files: set = frozenset()) -> dict:
-    """Every module of the corpus's packages (or every test module), before and after."""
+                mx_files: set = frozenset(), reuse: dict | None = None) -> dict:
+    """Every module of the corpus's packages (or every test module), before and after; `reuse`:
+    module -> its original's import result from an earlier run (--reuse-before: the originals and
+    the harness are the same, only the converter differs)."""
+    reuse = reuse or {}
     if cfg["kind"] == "tests":
         rels = sorted(p.relative_to(corpus).as_posix() for p in corpus.glob("*.py"))
     else:
@@ -601,7 +604,7 @@ def run_imports(name: str, cfg: dict, corpus: Path, out: Path, work: Path, timeo
     after_name = (lambda rel: f"{cfg['parent_pt']}.{module_name(rel)}") if cfg.get("parent_pt") else module_name
     rows = []
     for i, rel in enumerate(rels):
-        b = import_one(before_name(rel), [before_root], [], stub_inside, own_tops, timeout, deps)
+        b = reuse.get(rel) or import_one(before_name(rel), [before_root], [], stub_inside, own_tops, timeout, deps)
         a = import_one(after_name(rel), [after_root], list(MX_TOPS), stub_inside,
                        own_tops + ([cfg["parent_pt"]] if cfg.get("parent_pt") else []), timeout, deps) \
             if (out / rel).is_file() else {"ok": False, "error": "missing: no converted file", "stubs": []}
@@ -1049,7 +1052,15 @@ def measure(name: str, cfg: dict, corpus: Path, opts) -> dict:
 
     # imports
     if cfg["kind"] in ("package", "tests") and not opts.no_imports and out.is_dir():
-        rec["imports"] = run_imports(name, cfg, corpus, out, work, opts.import_timeout, opts.verbose, mx_files)
+        reuse = {}
+        if opts.reuse_before and opts.reuse_before.is_file():
+            earlier = json.loads(opts.reuse_before.read_text())
+            for r in earlier.get("corpora", []):
+                if r["corpus"] == name and r.get("imports"):
+                    reuse = {row["module"]: row["before"] for row in r["imports"]["rows"]}
+        rec["imports"] = run_imports(name, cfg, corpus, out, work, opts.import_timeout, opts.verbose, mx_files, reuse)
+        if reuse:
+            rec["imports"]["plumbing"].append(f"originals' import results reused from {opts.reuse_before}")
     # models
     if cfg.get("models") and not opts.no_models and out.is_dir():
         rec["models"] = run_models(cfg, corpus, out, work, opts.model_timeout, opts.models_limit, opts.verbose)
@@ -1150,6 +1161,8 @@ def main(argv=None) -> int:
     p.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "xlate-package-corpus")
     p.add_argument("--json", type=Path, help="write every figure to this JSON file")
     p.add_argument("--no-imports", action="store_true")
+    p.add_argument("--reuse-before", type=Path,
+                   help="a JSON this harness wrote: reuse its originals' import results (same corpus, same harness)")
     p.add_argument("--no-models", action="store_true")
     p.add_argument("--models-limit", type=int, help="only the first N models of each corpus")
     p.add_argument("--convert-timeout", type=float, default=1200.0)

@@ -166,3 +166,24 @@ class Normal:
     out = convert_source(src.lstrip("\n")).output
     assert "return torch.exp(x) * self.amplitude" in out
     assert "self.F." not in out
+
+
+def test_an_abstract_namespace_property_is_taken_by_its_name_and_said():
+    # gluonts' Distribution: `def F(self): raise NotImplementedError()`, read by the base's own methods
+    src = '''
+from mxnet import nd
+
+
+class Distribution:
+    @property
+    def F(self):
+        raise NotImplementedError()
+
+    def cdf_clipped(self, x):
+        F = self.F
+        return F.broadcast_minimum(x, F.ones_like(x))
+'''
+    result = convert_source(src.lstrip("\n"))
+    assert "return torch.minimum(x, torch.ones_like(x))" in result.output
+    said = [d for d in result.diagnostics if d.code == "MX174"]
+    assert len(said) == 1 and said[0].line == 6 and "abstract property `F`" in said[0].message

@@ -70,6 +70,8 @@ def kinds_of(analysis, key: tuple, expr: ast.expr, seen: frozenset = frozenset()
 
 
 def _kinds(analysis, key, expr, seen) -> Optional[frozenset]:
+    if expr is NAMESPACE_BY_NAME:
+        return frozenset(["mxnet.ndarray"])
     if isinstance(expr, ast.Constant) and expr.value is None:
         return frozenset()  # `x = None` before `x = nn.HybridSequential()`: None has no methods
     if isinstance(expr, ast.IfExp):
@@ -134,9 +136,24 @@ def _values(analysis, key, expr) -> list:
             return []
         if expr.attr not in scope.attrs:  # `@property def F(self): return getF(self.mu)`: what it returns
             getter = _property(analysis, scope, expr.attr)
+            if getter is not None and expr.attr == "F" and _abstract(getter.node):
+                # a base class's `def F(self): raise NotImplementedError()` (gluonts' Distribution): the
+                # subclasses give the namespace; by its name, as a parameter `F` (Note [F by its name])
+                analysis.guessed_namespaces.add(getter.key)
+                return [(getter.key, NAMESPACE_BY_NAME)]
             return [(getter.key, r.value) for r in _returns(getter.node) if r.value is not None] if getter else []
         return [(where.get(id(v), scope.key), v) for v in scope.attrs.get(expr.attr, [])]
     return []
+
+
+# what an abstract property `F` stands for: MXNet's namespace, taken by its name
+NAMESPACE_BY_NAME = ast.Name(id="F", ctx=ast.Load())
+
+
+def _abstract(node) -> bool:
+    """A function whose body (past its docstring) only raises."""
+    body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    return len(body) == 1 and isinstance(body[0], ast.Raise)
 
 
 def _property(analysis, cls, name: str):
