@@ -519,10 +519,16 @@ def _mx_logical_not(data=None, out=None, name=None):
     return torch.logical_not(data).to(data.dtype)
 
 
-def _mx_isnan(data=None, out=None, name=None):
-    """MXNet's contrib.isnan: 1 where the input is NaN, else 0, in the input's dtype."""
-    _mx_no_out(out)
+def _mx_isnan(data=None, name=None):
+    """MXNet's contrib.isnan (a Python function: no out=): 1 where the input is NaN, else 0, in the
+    input's dtype."""
     return torch.isnan(data).to(data.dtype)
+
+
+def _mx_gammaln(data=None, out=None, name=None):
+    """MXNet's gammaln: the log of the absolute gamma function (torch.lgamma; gradient digamma)."""
+    _mx_no_out(out)
+    return torch.lgamma(data)
 
 
 def _mx_linalg_gemm2(A=None, B=None, transpose_a=False, transpose_b=False, alpha=1.0, axis=-2, out=None, name=None):
