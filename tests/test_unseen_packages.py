@@ -187,3 +187,20 @@ class Distribution:
     assert "return torch.minimum(x, torch.ones_like(x))" in result.output
     said = [d for d in result.diagnostics if d.code == "MX174"]
     assert len(said) == 1 and said[0].line == 6 and "abstract property `F`" in said[0].message
+
+
+def test_a_stdlib_submodule_mxnet_imported_gets_its_own_import():
+    # sockeye's data_io: `import multiprocessing` and `multiprocessing.pool.Pool`, loaded by `import mxnet`
+    src = '''
+import multiprocessing
+import os
+import mxnet as mx
+
+
+def start(pool: multiprocessing.pool.Pool = None, n: int = 2):
+    return mx.nd.zeros((n,)), os.path.join("a", "b")
+'''
+    out = convert_source(src.lstrip("\n")).output
+    assert "import multiprocessing\nimport multiprocessing.pool  # MXNet's import loaded it" in out
+    assert "import os.path" not in out  # os is no package: os.path is its attribute
+    assert convert_source(out).output == out
