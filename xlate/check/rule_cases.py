@@ -733,6 +733,8 @@ CASES = [
     # -- MX066 take, MX067 gather_nd: float ids ----------------------------------------------------
     C("take-clip-float-ids", "MX066", ret("nd.take(x, y)"), (4, 3),
       ("const", [[2.7, -1.0, 5.0], [0.0, -0.5, 2.0]]), grad=(0,)),
+    # the method on a known array (sockeye: `self.weight.data().take(ids)`): rows, never torch's flat take
+    C("take-method-rows", "MX066", meth("a.take(y)"), (4, 3), ("const", [2.0, 0.0, 3.0]), grad=(0,)),
     C("take-wrap", "MX066", ret("nd.take(x, y, axis=1, mode='wrap')"), (2, 4, 3),
       ("const", [-1.0, 5.0, -4.2, 1.0, 1.0]), grad=(0,)),
     C("take-drawn-axis", "MX066", ret("nd.take(x, y, axis={axis})"), (3, 4, 2), ("ids", (2, 3), 0, 2), grad=(0,),
