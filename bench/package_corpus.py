@@ -114,6 +114,16 @@ CORPORA: dict[str, dict] = {
     "insightface-arcface": dict(
         kind="scripts",
         source="deepinsight/insightface master (7fadd420), recognition/arcface_mxnet/ (MXNet symbol API and Gluon)"),
+    # deps: a folder under the corpus root put on the children's sys.path (pip install --target: pydantic<2, pandas,
+    # toolz, tqdm for gluonts; not xlate's dependencies). import_mx_only: only modules that use MXNet are imported.
+    "gluonts": dict(
+        kind="package", packages=["gluonts"], deps="_deps", import_mx_only=True,
+        source="awslabs/gluonts tag v0.11.12 (773a6ffd), src/gluonts/ less nursery/ and torch/ -> gluonts/gluonts/",
+        factories=("package_models", "GLUONTS")),
+    "sockeye2": dict(
+        kind="package", packages=["sockeye"], deps="_deps",
+        source="awslabs/sockeye tag 2.3.24 (35dd717a), sockeye/ (Gluon; sockeye 3 is PyTorch)",
+        factories=("package_models", "SOCKEYE")),
 }
 
 
@@ -424,6 +434,7 @@ def _f_reason(scopes, call: str, functional: set) -> str | None:
 IMPORT_CHILD = r'''
 import importlib, importlib.abc, importlib.machinery, importlib.util, json, sys, traceback, types
 cfg = json.loads(sys.argv[1])
+sys.path[len(sys.path):] = cfg["deps"]
 clean_path = list(sys.path)
 sys.path[:0] = cfg["roots"]
 blocked = set(cfg["blocked"])
@@ -526,9 +537,9 @@ print("\x00RESULT" + json.dumps(result))
 
 
 def import_one(module: str, roots: list[Path], blocked: list[str], stub_inside: list[str], own_tops: list[str],
-               timeout: float) -> dict:
+               timeout: float, deps: list[str] = ()) -> dict:
     cfg = {"module": module, "roots": [str(r) for r in roots], "blocked": blocked, "stub_inside": stub_inside,
-           "own_tops": own_tops}
+           "own_tops": own_tops, "deps": list(deps)}
     env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", MXNET_CPU_WORKER_NTHREADS="1",
                PYTHONWARNINGS="ignore", PYTHONPATH="", MPLBACKEND="Agg")
     try:
@@ -550,13 +561,20 @@ def normalise_error(error: str) -> str:
     return e[:160]
 
 
-def run_imports(name: str, cfg: dict, corpus: Path, out: Path, work: Path, timeout: float, verbose: bool) -> dict:
-    """Every module of the corpus's packages (or every test module), before and after."""
+def run_imports(name: str, cfg: dict, corpus: Path, out: Path, work: Path, timeout: float, verbose: bool,
+                mx_files: set = frozenset(), reuse: dict | None = None) -> dict:
+    """Every module of the corpus's packages (or every test module), before and after; `reuse`:
+    module -> its original's import result from an earlier run (--reuse-before: the originals and
+    the harness are the same, only the converter differs)."""
+    reuse = reuse or {}
     if cfg["kind"] == "tests":
         rels = sorted(p.relative_to(corpus).as_posix() for p in corpus.glob("*.py"))
     else:
         rels = sorted(p.relative_to(corpus).as_posix() for top in cfg.get("packages", [])
                       for p in (corpus / top).rglob("*.py"))
+    if cfg.get("import_mx_only"):
+        rels = [r for r in rels if r in mx_files]
+    deps = [str(corpus.parent / cfg["deps"])] if cfg.get("deps") else []
     own_tops = sorted({Path(r).parts[0].removesuffix(".py") for r in
                        (p.relative_to(corpus).as_posix() for p in corpus.iterdir())})
     stub_inside = cfg.get("stub_inside", [])
@@ -586,9 +604,9 @@ def run_imports(name: str, cfg: dict, corpus: Path, out: Path, work: Path, timeo
     after_name = (lambda rel: f"{cfg['parent_pt']}.{module_name(rel)}") if cfg.get("parent_pt") else module_name
     rows = []
     for i, rel in enumerate(rels):
-        b = import_one(before_name(rel), [before_root], [], stub_inside, own_tops, timeout)
+        b = reuse.get(rel) or import_one(before_name(rel), [before_root], [], stub_inside, own_tops, timeout, deps)
         a = import_one(after_name(rel), [after_root], list(MX_TOPS), stub_inside,
-                       own_tops + ([cfg["parent_pt"]] if cfg.get("parent_pt") else []), timeout) \
+                       own_tops + ([cfg["parent_pt"]] if cfg.get("parent_pt") else []), timeout, deps) \
             if (out / rel).is_file() else {"ok": False, "error": "missing: no converted file", "stubs": []}
         rows.append({"module": rel, "before": b, "after": a})
         if verbose:
@@ -706,12 +724,14 @@ def make_importable(out: Path, top: str, root: Path, parent: str | None) -> Path
         return root
     shutil.copytree(out / top, root / f"{top}_pt")
     pattern = re.compile(rf"^(\s*from\s+){top}\b|\bimport(\s+){top}\b")
+    bare = re.compile(rf"^([ \t]*)import[ \t]+{top}((?:\.\w+)*)[ \t]*(#.*)?$")  # binds `top` itself: keep that name
     for path in (root / f"{top}_pt").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
+        text = "".join(bare.sub(lambda m: f"{m.group(1)}import {top}_pt{m.group(2)}; import {top}_pt as {top}", ln)
+                       for ln in text.splitlines(keepends=True))
         new = "".join(pattern.sub(lambda m: (m.group(1) + f"{top}_pt") if m.group(1) else f"import{m.group(2)}{top}_pt",
                                   ln) for ln in text.splitlines(keepends=True))
-        if new != text:
-            path.write_text(new, encoding="utf-8")
+        path.write_text(new, encoding="utf-8")
     return root
 
 
@@ -755,6 +775,129 @@ def run_models(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float, l
             "outputs_match": reached("compare"), "gradient_models": sum(r["grad"] for r in gluon),
             "gradients_match": sum(r["grad"] and r["stage"] == "done" for r in rows),
             "rows": rows, "skipped": [m[0] for m in models[limit:]] if limit else []}
+
+
+# -- 4b. real model classes built by factories (bench/package_models.py), one subprocess each --
+FACTORY_CHILD = r"""
+import importlib, json, sys, traceback
+cfg = json.loads(sys.argv[1])
+sys.path[:0] = cfg["paths"]
+def first(e):
+    while e.__context__ is not None and e.__cause__ is None and not e.__suppress_context__:
+        e = e.__context__
+    lines = [l.strip() for l in str(e).splitlines() if l.strip()]
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if cfg["pt_root"] in f.filename]
+    where = f"{frames[-1].filename.split(cfg['pt_root'])[-1]}:{frames[-1].lineno} {(frames[-1].line or '').strip()[:120]}" if frames else ""
+    return {"error": f"{type(e).__name__}: {lines[0] if lines else ''}"[:300], "where": where}
+def call_args(xs, extra, array):
+    # the drawn inputs with `extra`: appended (a list), or inserted at their positions (a dict); a
+    # list value is a constant float32 array of that side, given without a gradient (DeepAR's
+    # past_is_pad: MXNet 1.9.1 crashes computing its gradient)
+    if not isinstance(extra, dict):
+        return [*xs, *extra]
+    args = list(xs)
+    for at, value in sorted((int(k), v) for k, v in extra.items()):
+        args.insert(at, array(value) if isinstance(value, list) else value)
+    return args
+def wrapped(net, extra, torch_side):
+    if not extra:
+        return net
+    if torch_side:
+        import torch
+        class Wrap(torch.nn.Module):
+            def __init__(self, net):
+                super().__init__()
+                self.net = net
+            def forward(self, *xs):
+                return self.net(*call_args(xs, extra, lambda v: torch.tensor(v, dtype=torch.float32)))
+    else:
+        import mxnet as mx
+        class Wrap(mx.gluon.Block):
+            def __init__(self, net):
+                super().__init__(prefix="")
+                self.net = net
+            def forward(self, *xs):
+                return self.net(*call_args(xs, extra, lambda v: mx.nd.array(v, dtype="float32")))
+    return Wrap(net)
+def run():
+    import numpy as np, torch
+    torch.set_num_threads(1)
+    import xlate.check.pair as pair
+    from xlate.check.inputs import parse, draw
+    from xlate.check.noise import NoiseFloor
+    fixed = cfg["fixed"]
+    def drawn(spec, rng):  # inputs whose values mean something (lengths, masks) are given
+        value = draw(spec, rng)  # drawn anyway: the same random stream for the others
+        return np.asarray(fixed[spec.name], dtype=spec.dtype) if spec.name in fixed else value
+    pair.draw = drawn
+    specs = [parse(s) for s in cfg["inputs"]]
+    extra = cfg["extra"]
+    stage = "original-build"
+    try:
+        imp = lambda rel: importlib.import_module(cfg["top"] + "." + rel)
+        net = wrapped(eval(cfg["build"], {"imp": imp}), extra, False)
+        stage = "converted-import"
+        imp = lambda rel: importlib.import_module(cfg["top"] + "_pt." + rel)
+        imp(cfg["build"].split("imp('")[1].split("'")[0])
+        stage = "converted-build"
+        pt = wrapped(eval(cfg["build"], {"imp": imp}), extra, True)
+        if not isinstance(pt, torch.nn.Module):
+            return {"stage": stage, "error": f"not a torch.nn.Module: {type(pt).__module__}.{type(pt).__name__}"}
+        stage = "check"
+        result = pair.check_models(net, pt, specs, seed=0, noise_floor=NoiseFloor())
+        inf = [c for c in result.checks if c.what.startswith("inference")]
+        rest = [c for c in result.checks if not c.what.startswith("inference")]
+        bad = [c for c in result.checks if not c.ok]
+        out = {"stage": "done" if not bad else "compare" if any(not c.ok for c in inf) else "gradients",
+               "inference": f"{sum(c.ok for c in inf)}/{len(inf)}", "training": f"{sum(c.ok for c in rest)}/{len(rest)}"}
+        if bad:
+            out["error"] = f"{len(bad)} of {len(result.checks)} checks differ; first: {bad[0].mismatch.format()[:200]}"
+        return out
+    except Exception as e:
+        return {"stage": stage, **first(e)}
+print("\x00RESULT" + json.dumps(run(), default=str))
+"""
+
+
+def run_factories(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float, verbose: bool) -> dict:
+    """Real model classes of the corpus built by bench/package_models.py's factories, compared (inference
+    outputs, then input and parameter gradients) with check_models in noise mode."""
+    import importlib
+
+    sys.path.insert(0, str(HERE))
+    module, attr = cfg["factories"]
+    entries = getattr(importlib.import_module(module), attr)
+    top = cfg["packages"][0]
+    pt_root = make_importable(out, top, work / "importable-models", None)
+    deps = [str(corpus.parent / cfg["deps"])] if cfg.get("deps") else []
+    rows = []
+    for e in entries:
+        c = {"paths": [str(REPO), str(corpus), str(pt_root)] + deps, "top": top, "build": e["build"],
+             "inputs": e["inputs"], "fixed": e.get("fixed", {}), "extra": e.get("extra", []), "pt_root": str(pt_root)}
+        env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", MXNET_CPU_WORKER_NTHREADS="1",
+                   PYTHONWARNINGS="ignore", PYTHONPATH="", MXNET_HOME=str(work / "mxnet_home"))
+        try:
+            proc = subprocess.run([PYTHON, "-c", FACTORY_CHILD, json.dumps(c)], capture_output=True, text=True,
+                                  timeout=timeout, env=env, cwd=str(work), start_new_session=True)
+            res = next((json.loads(ln[len("\x00RESULT"):]) for ln in proc.stdout.splitlines()
+                        if ln.startswith("\x00RESULT")), None) or \
+                {"stage": "crash", "error": f"exit code {proc.returncode}: {proc.stderr.strip()[-300:]}"}
+        except subprocess.TimeoutExpired:
+            res = {"stage": "timeout", "error": f"no answer in {timeout:.0f} s"}
+        res.update(model=e["name"], grad=True)
+        rows.append(res)
+        if verbose:
+            print(f"    model {e['name']}: {res['stage']} {res.get('error', '')[:100]}", flush=True)
+    order = ["original-build", "converted-import", "converted-build", "check", "compare", "gradients", "done"]
+
+    def reached(stage):
+        return sum(r["stage"] in order and order.index(r["stage"]) > order.index(stage) for r in rows)
+
+    built = [r for r in rows if r["stage"] != "original-build"]
+    return {"models": len(rows), "gluon_builds": len(built), "imports": reached("converted-import"),
+            "builds": reached("converted-build"), "forward_runs": reached("check"), "pairs": reached("check"),
+            "outputs_match": reached("compare"), "gradient_models": len(built),
+            "gradients_match": sum(r["stage"] == "done" for r in rows), "rows": rows, "skipped": []}
 
 
 # -- 5. one corpus -----------------------------------------------------------------------------
@@ -909,10 +1052,20 @@ def measure(name: str, cfg: dict, corpus: Path, opts) -> dict:
 
     # imports
     if cfg["kind"] in ("package", "tests") and not opts.no_imports and out.is_dir():
-        rec["imports"] = run_imports(name, cfg, corpus, out, work, opts.import_timeout, opts.verbose)
+        reuse = {}
+        if opts.reuse_before and opts.reuse_before.is_file():
+            earlier = json.loads(opts.reuse_before.read_text())
+            for r in earlier.get("corpora", []):
+                if r["corpus"] == name and r.get("imports"):
+                    reuse = {row["module"]: row["before"] for row in r["imports"]["rows"]}
+        rec["imports"] = run_imports(name, cfg, corpus, out, work, opts.import_timeout, opts.verbose, mx_files, reuse)
+        if reuse:
+            rec["imports"]["plumbing"].append(f"originals' import results reused from {opts.reuse_before}")
     # models
     if cfg.get("models") and not opts.no_models and out.is_dir():
         rec["models"] = run_models(cfg, corpus, out, work, opts.model_timeout, opts.models_limit, opts.verbose)
+    elif cfg.get("factories") and not opts.no_models and out.is_dir():
+        rec["models"] = run_factories(cfg, corpus, out, work, opts.model_timeout, opts.verbose)
     print_corpus(rec)
     return rec
 
@@ -977,7 +1130,9 @@ def print_corpus(r: dict) -> None:
               f"{m['outputs_match']}; gradients match {m['gradients_match']} of {m['gradient_models']}"
               + (f"; skipped {', '.join(m['skipped'])}" if m["skipped"] else ""))
         for row in m["rows"]:
-            print(f"    {row['model']}: {row['stage']}  {row.get('error', '')[:110]}  {row.get('where', '')[:100]}")
+            print(f"    {row['model']}: {row['stage']}"
+                  + (f" (inference {row['inference']}, training {row['training']})" if "inference" in row else "")
+                  + f"  {row.get('error', '')[:110]}  {row.get('where', '')[:100]}")
 
 
 def print_table(records: list[dict]) -> None:
@@ -1006,6 +1161,8 @@ def main(argv=None) -> int:
     p.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "xlate-package-corpus")
     p.add_argument("--json", type=Path, help="write every figure to this JSON file")
     p.add_argument("--no-imports", action="store_true")
+    p.add_argument("--reuse-before", type=Path,
+                   help="a JSON this harness wrote: reuse its originals' import results (same corpus, same harness)")
     p.add_argument("--no-models", action="store_true")
     p.add_argument("--models-limit", type=int, help="only the first N models of each corpus")
     p.add_argument("--convert-timeout", type=float, default=1200.0)

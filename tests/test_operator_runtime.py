@@ -246,6 +246,8 @@ def test_helper_names_never_appear_as_attributes_in_other_helpers():
 def _documented_defaults(doc: str) -> dict:
     """MXNet's parameter list from an operator's docstring: name -> default text (None: required)."""
     params = {}
+    if "Parameters\n----------\n" not in doc:  # a Python-level function's indented docstring (contrib.isnan)
+        return params
     section = doc.split("Parameters\n----------\n", 1)[1].split("\nReturns", 1)[0]
     for m in re.finditer(r"^(\w+) : (.*)$", section, re.M):
         default = re.search(r"default=(.*)$", m.group(2))

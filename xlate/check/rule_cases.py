@@ -258,6 +258,28 @@ CASES = [
     C("log-softmax-axis-temperature", "MX034", ret("nd.log_softmax(x, axis=0, temperature=0.5)"), (3, 4),
       grad=(0,)),
     C("softmax-method", "MX034", meth("a.softmax()"), (2, 3, 4), grad=(0,)),
+    # -- MX094-MX097 MXNet's fused attention products (sockeye): 3 heads of 2 ------------------------------
+    C("interleaved-selfatt-qk", "MX094", ret("nd.contrib.interleaved_matmul_selfatt_qk(x, heads=3)"), (4, 2, 18),
+      grad=(0,)),
+    C("interleaved-selfatt-valatt", "MX095", ret("nd.contrib.interleaved_matmul_selfatt_valatt(x, y, heads=3)"),
+      (4, 2, 18), (6, 4, 4), grad=(0, 1)),
+    C("interleaved-encdec-qk", "MX096", ret("nd.contrib.interleaved_matmul_encdec_qk(x, y, heads=3)"), (3, 2, 6),
+      (4, 2, 12), grad=(0, 1)),
+    C("interleaved-encdec-valatt", "MX097", ret("nd.contrib.interleaved_matmul_encdec_valatt(x, y, heads=3)"),
+      (4, 2, 12), (6, 3, 4), grad=(0, 1)),
+    # -- MX098 logical operators, MX099 gammaln and linalg_gemm2 (gluonts' distributions) ------------------
+    C("logical-and-broadcast", "MX098", ret("nd.broadcast_logical_and(x, y)"), ("cond", (2, 3)), ("cond", (1, 3))),
+    C("logical-or-broadcast", "MX098", ret("nd.broadcast_logical_or(x, y)"), ("cond", (2, 3)), ("cond", (2, 1))),
+    C("logical-xor-broadcast", "MX098", ret("nd.broadcast_logical_xor(x, y)"), ("cond", (2, 3)), ("cond", (2, 3))),
+    C("logical-not", "MX098", ret("nd.logical_not(x)"), ("cond", (2, 3))),
+    C("isnan", "MX098", ret("nd.contrib.isnan(nd.log(x))"), (2, 3)),
+    C("gammaln", "MX099", ret("nd.gammaln(x)"), ("pos", (2, 3)), grad=(0,)),
+    C("gemm2-batched", "MX099", ret("nd.linalg_gemm2(x, y)"), (2, 3, 4), (2, 4, 5), grad=(0, 1)),
+    C("gemm2-transposed-alpha", "MX099", ret("nd.linalg_gemm2(x, y, transpose_a=True, transpose_b=True, alpha=0.5)"),
+      (2, 4, 3), (2, 5, 4), grad=(0, 1)),
+    # sockeye's attention: lengths (batch*heads, query) mask the keys; a length of 0 is a row of zeros
+    C("softmax-use-length", "MX034", ret("nd.softmax(x, axis=-1, length=y, use_length=True)"), (2, 3, 4),
+      ("const", np.array([[4, 2, 0], [1, 3, 4]], dtype=np.int32)), grad=(0,)),
     C("log-softmax-method-axis", "MX034", meth("a.log_softmax(axis=1)"), (2, 3, 4)),
     # -- MX035 argmax ----------------------------------------------------------------------------------
     C("argmax-axis-float", "MX035", ret("nd.argmax(x, axis=1)"), (3, 5)),
@@ -717,6 +739,8 @@ CASES = [
     # -- MX066 take, MX067 gather_nd: float ids ----------------------------------------------------
     C("take-clip-float-ids", "MX066", ret("nd.take(x, y)"), (4, 3),
       ("const", [[2.7, -1.0, 5.0], [0.0, -0.5, 2.0]]), grad=(0,)),
+    # the method on a known array (sockeye: `self.weight.data().take(ids)`): rows, never torch's flat take
+    C("take-method-rows", "MX066", meth("a.take(y)"), (4, 3), ("const", [2.0, 0.0, 3.0]), grad=(0,)),
     C("take-wrap", "MX066", ret("nd.take(x, y, axis=1, mode='wrap')"), (2, 4, 3),
       ("const", [-1.0, 5.0, -4.2, 1.0, 1.0]), grad=(0,)),
     C("take-drawn-axis", "MX066", ret("nd.take(x, y, axis={axis})"), (3, 4, 2), ("ids", (2, 3), 0, 2), grad=(0,),
@@ -1209,7 +1233,8 @@ for _id, _draw in DRAWS.items():
 # Every rule with numerical meaning is covered by a case or a special check.
 NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
                                         16, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
-                                        52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, 91, 92, 93, 98, 99, *range(501, 509),
+                                        52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, 91, 92, 93, *range(94, 100),
+                                        4, 5, *range(501, 509),
                                         530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541)]
 
 

@@ -208,9 +208,13 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             updated = self._apply(Site(self, rule, original, updated, matched=original.name.value))
         if self.scopes[-1] in self.analysis.guessed_namespaces and not self._suppressed(NAMESPACE_BY_NAME) \
                 and self.rules.enabled(NAMESPACE_BY_NAME):  # Note [F by its name] in names.py
+            params = {p.name.value for p in original.params.params}
             self.report(original, NAMESPACE_BY_NAME, "review",
                         "parameter `F` taken as MXNet's operator namespace by its name (no hybrid_forward of this "
-                        "file hands it out): its `F.*` calls are translated as MXNet's; check that callers pass it")
+                        "file hands it out): its `F.*` calls are translated as MXNet's; check that callers pass it"
+                        if "F" in params else
+                        "abstract property `F` taken as MXNet's operator namespace by its name: the class's "
+                        "`self.F.*` calls are translated as MXNet's; check that every subclass gives it")
         self.compound_stack.pop()
         self._leave()
         return updated

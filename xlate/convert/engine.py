@@ -11,6 +11,7 @@ from xlate.convert import astwalk, catalogue, cold, names
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.converter import Converter
 from xlate.convert.imports import fix_imports, unimported_torch, unnamed_helpers
+from xlate.convert.submodules import import_submodules
 from xlate.convert.parsing import InputError, deep, parse_cst, parse_python
 from xlate.convert.positions import locate
 from xlate.convert.report import Diagnostic, FileResult
@@ -92,6 +93,8 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
                                           helpers=helpers, enabled=rules.enabled, helper_import=helper_import,
                                           unnamed=unnamed)
         output = _final_newline(source, fixed)
+    if analysis.mx_imports:  # Note [submodules MXNet imported]
+        output = import_submodules(output)
     found = [f for f in conv.found if f is not None] + import_notes  # None: a report taken back
     positions = locate(module, [f[0] for f in found], conv.anchors, pairing) if fast else locate(module, [f[0] for f in found])
     diagnostics = [

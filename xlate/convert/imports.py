@@ -260,43 +260,22 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
 # that imports it, although the lines left are reported and may never run. In a module of a
 # converted package (not a script, which runs its code rather than lending it), the import at
 # the module's top level is guarded: without MXNet each name it binds is `_mx_missing(...)`, which raises
-# ImportError naming the MXNet API when the code left to translate runs (a call, a base class,
-# an attribute of a value), answers False to isinstance (no value is an MXNet array without
-# MXNet), and lets the rest of the module import and work. With MXNet installed nothing changes.
-class _RunOnImport(cst.CSTVisitor):
-    """Names a module's top-level code reads when it is imported: not inside a function's or
-    a lambda's body (their decorators, defaults and annotations do run), but in class bodies."""
-
-    def __init__(self):
-        self.names: set[str] = set()
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.names.add(node.value)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        for part in [*node.decorators, node.params, node.returns]:
-            if part is not None:
-                part.visit(self)
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        node.params.visit(self)
-        return False
-
-
+# ImportError naming the MXNet API when the code left to translate runs (a call, making an instance
+# of a class derived from an MXNet one, an attribute of a value), answers False to isinstance (no
+# value is an MXNet array without MXNet), and lets the rest of the module import and work. Code the
+# module runs on import is guarded too (sockeye's utils and data_io): a class deriving from an MXNet
+# class is defined (making one raises), an MXNet registry's decorator (`@mx.operator.register("n")`)
+# gives the class back (there is no registry without MXNet, and what would look the name up is MXNet
+# code that raises), and any other use raises ImportError naming the API, as the plain import would
+# have raised ModuleNotFoundError. With MXNet installed nothing changes.
 def _guarded(module: cst.Module, kept_lines: dict) -> cst.Module:
-    """Note [kept MXNet imports]; a name the module's own top-level code uses on import is not
-    guarded (that code would raise at once: the plain import says why more plainly)."""
+    """Note [kept MXNet imports]."""
     if not kept_lines:
         return module
-    runs = _RunOnImport()
-    for stmt in module.body:
-        if id(stmt) not in kept_lines:
-            stmt.visit(runs)
     body, changed = [], False
     for stmt in module.body:
         kept = kept_lines.get(id(stmt))
-        if kept and all(isinstance(s, _IMPORTS) for s in stmt.body) and not {n for n, _ in kept} & runs.names:
+        if kept and all(isinstance(s, _IMPORTS) for s in stmt.body):
             names_ = list(dict.fromkeys(kept))
             fallback = "".join(f"    {n} = _mx_missing({t!r})\n" for n, t in names_)
             text = ("try:\n    " + cst.Module(body=[stmt.with_changes(leading_lines=())]).code.strip()

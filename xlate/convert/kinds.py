@@ -70,6 +70,8 @@ def kinds_of(analysis, key: tuple, expr: ast.expr, seen: frozenset = frozenset()
 
 
 def _kinds(analysis, key, expr, seen) -> Optional[frozenset]:
+    if expr is NAMESPACE_BY_NAME:
+        return frozenset(["mxnet.ndarray"])
     if isinstance(expr, ast.Constant) and expr.value is None:
         return frozenset()  # `x = None` before `x = nn.HybridSequential()`: None has no methods
     if isinstance(expr, ast.IfExp):
@@ -130,8 +132,43 @@ def _values(analysis, key, expr) -> list:
             scope = scope.parent
         # each value as seen from the method that assigned it (`self.F = F or getF(x)` in __init__)
         where = analysis.attr_scopes
-        return [(where.get(id(v), scope.key), v) for v in scope.attrs.get(expr.attr, [])] if scope is not None else []
+        if scope is None:
+            return []
+        if expr.attr not in scope.attrs:  # `@property def F(self): return getF(self.mu)`: what it returns
+            getter = _property(analysis, scope, expr.attr)
+            if getter is not None and expr.attr == "F" and _abstract(getter.node):
+                # a base class's `def F(self): raise NotImplementedError()` (gluonts' Distribution): the
+                # subclasses give the namespace; by its name, as a parameter `F` (Note [F by its name])
+                analysis.guessed_namespaces.add(getter.key)
+                return [(getter.key, NAMESPACE_BY_NAME)]
+            return [(getter.key, r.value) for r in _returns(getter.node) if r.value is not None] if getter else []
+        return [(where.get(id(v), scope.key), v) for v in scope.attrs.get(expr.attr, [])]
     return []
+
+
+# what an abstract property `F` stands for: MXNet's namespace, taken by its name
+NAMESPACE_BY_NAME = ast.Name(id="F", ctx=ast.Load())
+
+
+def _abstract(node) -> bool:
+    """A function whose body (past its docstring) only raises."""
+    body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    return len(body) == 1 and isinstance(body[0], ast.Raise)
+
+
+def _property(analysis, cls, name: str):
+    """The scope of the property `name` of class scope `cls` (its own, else a base class's of this file)."""
+    seen = set()
+    while cls is not None and id(cls) not in seen:
+        seen.add(id(cls))
+        for child_key, child in analysis.scopes.items():
+            if child.parent is cls and child_key[-1][0] == name and isinstance(child.node, ast.FunctionDef) \
+                    and any(ast_dotted(d) == "property" for d in child.node.decorator_list):
+                return child
+        bases = [ast_dotted(b) for b in cls.node.bases] if isinstance(cls.node, ast.ClassDef) else []
+        local = [_defined(analysis, cls.parent.key, b) for b in bases if b]
+        cls = next((s for s in local if s is not None and s.is_class), None)
+    return None
 
 
 def _defined(analysis, key, name: str):

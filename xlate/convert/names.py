@@ -201,6 +201,7 @@ class Analysis:
         self.mx_imports: list[tuple[int, str]] = []  # (line, canonical) of every MXNet import
         self.uses_mxnet = False
         self._kinds: dict = {}  # memo of kinds_of (Note [package facts])
+        self._self_attrs: dict = {}  # (scope key, attr) -> (namespace `self.attr` always is, or None; its node)
         self.attr_scopes: dict = {}  # id of the value of `self.x = value` -> the key of the method assigning it
         self.guessed_namespaces: set = set()  # function scopes whose `F` is taken as MXNet's namespace by its name
         self.namespace_values: set = set()  # (scope key, name): may hold MXNet's namespace, among other values
@@ -209,6 +210,8 @@ class Analysis:
         _namespace_aliases(self)
         # every name some import binds, in any scope: a name outside it never resolves
         self.imported = frozenset(name for scope in self.scopes.values() for name in scope.imports)
+        if self._namespace_on_self():  # Note [F kept on self]: `self.F.op(...)` is looked up too
+            self.imported |= {"self"}
         self._kinds: dict = {}  # (scope key, name) -> classify's answer (a name's values never change)
         self._expr_kinds: dict = {}  # (scope key, id(expr)) -> (expr, classify's answer)
         self.np_mode = _numpy_mode(self)  # Note [numpy dialect]
@@ -258,10 +261,44 @@ class Analysis:
 
     def resolve(self, key: ScopeKey, dotted: str) -> Optional[str]:
         head, _, rest = dotted.partition(".")
+        if head == "self" and "." in rest:  # `self.F.where(...)`: Note [F kept on self]
+            attr, _, tail = rest.partition(".")
+            namespace = self._self_namespace(key, attr)
+            if namespace is not None:
+                return canonical(f"{namespace}.{tail}")
         base = self.lookup(key, head)
         if base is None or base is AMBIGUOUS:
             return base
         return canonical(base + ("." + rest if rest else ""))
+
+    # Note [F kept on self]
+    # Gluon helpers keep MXNet's namespace on the instance and call through it: gluonts' kernels and
+    # Gaussian process store it (`self.F = F if F else getF(x)`), its distributions give it from a
+    # property (`def F(self): return getF(self.mu)`). Where every value `self.F` may hold is the
+    # namespace (kinds.py), `self.F.op(...)` resolves as `F.op(...)` does, so its calls go through
+    # the rules instead of staying MXNet calls on a value.
+    def _self_namespace(self, key: ScopeKey, attr: str) -> Optional[str]:
+        memo = self._self_attrs.get((key, attr))
+        if memo is not None:
+            return memo[0]
+        node = ast.Attribute(value=ast.Name(id="self", ctx=ast.Load()), attr=attr, ctx=ast.Load())
+        self._self_attrs[(key, attr)] = (None, node)  # a cycle through kinds_of answers None
+        namespace = namespace_of(kinds_of(self, key, node)) if self.home(key, "self") is not None else None
+        self._self_attrs[(key, attr)] = (namespace, node)  # the node is kept: kinds_of's memo is by id
+        return namespace
+
+    def _namespace_on_self(self) -> bool:
+        """Whether some class keeps MXNet's namespace on its instances (an attribute or a property)."""
+        for key, scope in self.scopes.items():
+            if not scope.is_class:
+                continue
+            methods = [k for k, s in self.scopes.items() if s.parent is scope and isinstance(s.node, ast.FunctionDef)]
+            if not methods:
+                continue
+            attrs = set(scope.attrs) | {k[-1][0] for k in methods}
+            if any(self._self_namespace(methods[0], attr) for attr in attrs if not attr.startswith("__")):
+                return True
+        return False
 
     # -- Gluon blocks --------------------------------------------------------
     def gluon_class(self, key: ScopeKey) -> Optional[Scope]:

@@ -453,10 +453,28 @@ class _mx_missing:
         raise ImportError(f"{self._mx_name} is MXNet code that xlate left to translate (the conversion report "
                           "names its line), and MXNet is not installed")
 
-    __call__ = __iter__ = __getitem__ = _mx_raise
+    __iter__ = __getitem__ = _mx_raise
+
+    def __call__(self, *args, **kwargs):
+        # MXNet's registries (`@mx.operator.register("name")`, `@mx.init.register`) run on import and
+        # give the class back; without MXNet there is no registry to look it up in, and whatever would
+        # use it is MXNet code that raises here, so the class is kept as it is and the module imports
+        if self._mx_name.rsplit(".", 1)[-1] == "register":
+            if len(args) == 1 and not kwargs and isinstance(args[0], type):
+                return args[0]
+            return lambda registered: registered
+        self._mx_raise()
 
     def __mro_entries__(self, bases):
-        self._mx_raise()
+        # a class deriving from MXNet's (`class Iter(mx.io.DataIter)`) is defined on import, and
+        # making one raises, naming the MXNet base
+        name, missing = self._mx_name, self
+
+        def refused(cls, *args, **kwargs):
+            missing._mx_raise()
+
+        return (type(name.rsplit(".", 1)[-1], (), {"__new__": refused, "__module__": __name__,
+                                                    "__doc__": f"{name}: MXNet is not installed"}),)
 
     def __instancecheck__(self, instance):
         return False

@@ -122,8 +122,16 @@ def _mx_fully_connected(data=None, weight=None, bias=None, num_hidden=None, no_b
                         name=None):
     """MXNet's FullyConnected operator: data @ weight.T + bias, weight (num_hidden, in); with
     flatten=True (the default) every axis after the first is folded into one first (a 1-D input
-    is (N, 1)), else the last axis alone is transformed. A bias is needed unless no_bias."""
+    is (N, 1)), else the last axis alone is transformed. A bias is needed unless no_bias. A weight
+    whose input size Gluon defers (`in_units=0`: sockeye's QuantizableDense hands its own
+    parameters to this operator) takes it from the data here, as MXNet's shape inference does
+    (Note [deferred parameters] in init.py)."""
     _mx_no_out(out)
+    if torch.nn.parameter.is_lazy(weight) and num_hidden is not None:
+        _mx_set_shape(weight, (int(num_hidden), (data[0].numel() if data.dim() > 1 else 1) if flatten
+                               else data.shape[-1]))
+    if bias is not None and torch.nn.parameter.is_lazy(bias) and num_hidden is not None:
+        _mx_set_shape(bias, (int(num_hidden),))
     if num_hidden is not None and weight.shape[0] != int(num_hidden):
         raise ValueError(f"FullyConnected: weight has {weight.shape[0]} rows, num_hidden is {num_hidden}")
     if bias is None and not no_bias:
@@ -436,6 +444,102 @@ def _mx_box_convert(boxes, to):
     if to == "corner":
         return _mx_box_corners(boxes, "center")
     return torch.cat([(boxes[..., :2] + boxes[..., 2:]) / 2, boxes[..., 2:] - boxes[..., :2]], dim=-1)
+
+
+def _mx_heads_split(data, heads, parts, part):
+    """Part `part` of MXNet's interleaved projection (seq, batch, heads * parts * d), laid out per
+    head as `parts` blocks of d: as (batch * heads, seq, d), the layout of MXNet's attention."""
+    seq, batch, width = data.shape
+    d = width // (heads * parts)
+    return data.reshape(seq, batch, heads, parts, d)[:, :, :, part, :].permute(1, 2, 0, 3).reshape(batch * heads, seq, d)
+
+
+def _mx_heads_join(data, heads):
+    """(batch * heads, seq, d) back to MXNet's (seq, batch, heads * d)."""
+    bh, seq, d = data.shape
+    return data.reshape(bh // heads, heads, seq, d).permute(2, 0, 1, 3).reshape(seq, bh // heads, heads * d)
+
+
+def _mx_interleaved_matmul_selfatt_qk(queries_keys_values, heads, out=None, name=None):
+    """MXNet's contrib.interleaved_matmul_selfatt_qk: the projection (seq, batch, heads*3*d) holds
+    each head's query, key and value blocks side by side; returns query @ key^T with the query
+    scaled by 1/sqrt(d), as (batch * heads, seq, seq)."""
+    _mx_no_out(out)
+    q = _mx_heads_split(queries_keys_values, heads, 3, 0)
+    k = _mx_heads_split(queries_keys_values, heads, 3, 1)
+    return torch.bmm(q / q.shape[-1] ** 0.5, k.transpose(1, 2))
+
+
+def _mx_interleaved_matmul_selfatt_valatt(queries_keys_values, attention, heads, out=None, name=None):
+    """MXNet's contrib.interleaved_matmul_selfatt_valatt: attention (batch * heads, seq, seq) times
+    each head's value block of the interleaved projection, as (seq, batch, heads * d)."""
+    _mx_no_out(out)
+    return _mx_heads_join(torch.bmm(attention, _mx_heads_split(queries_keys_values, heads, 3, 2)), heads)
+
+
+def _mx_interleaved_matmul_encdec_qk(queries, keys_values, heads, out=None, name=None):
+    """MXNet's contrib.interleaved_matmul_encdec_qk: queries (qlen, batch, heads*d) against the key
+    blocks of keys_values (klen, batch, heads*2*d, each head's key then value), the query scaled by
+    1/sqrt(d); (batch * heads, qlen, klen)."""
+    _mx_no_out(out)
+    q = _mx_heads_split(queries, heads, 1, 0)
+    k = _mx_heads_split(keys_values, heads, 2, 0)
+    return torch.bmm(q / q.shape[-1] ** 0.5, k.transpose(1, 2))
+
+
+def _mx_interleaved_matmul_encdec_valatt(keys_values, attention, heads, out=None, name=None):
+    """MXNet's contrib.interleaved_matmul_encdec_valatt: attention (batch * heads, qlen, klen) times
+    the value blocks of keys_values (klen, batch, heads*2*d); (qlen, batch, heads * d)."""
+    _mx_no_out(out)
+    return _mx_heads_join(torch.bmm(attention, _mx_heads_split(keys_values, heads, 2, 1)), heads)
+
+
+def _mx_broadcast_logical_and(lhs=None, rhs=None, out=None, name=None):
+    """MXNet's broadcast_logical_and: 1 where both are non-zero, else 0, in the input's dtype
+    (torch's logical_and gives bool)."""
+    _mx_no_out(out)
+    return torch.logical_and(lhs, rhs).to(lhs.dtype)
+
+
+def _mx_broadcast_logical_or(lhs=None, rhs=None, out=None, name=None):
+    """MXNet's broadcast_logical_or: 0/1 in the input's dtype."""
+    _mx_no_out(out)
+    return torch.logical_or(lhs, rhs).to(lhs.dtype)
+
+
+def _mx_broadcast_logical_xor(lhs=None, rhs=None, out=None, name=None):
+    """MXNet's broadcast_logical_xor: 0/1 in the input's dtype."""
+    _mx_no_out(out)
+    return torch.logical_xor(lhs, rhs).to(lhs.dtype)
+
+
+def _mx_logical_not(data=None, out=None, name=None):
+    """MXNet's logical_not: 1 where the input is 0, else 0, in the input's dtype."""
+    _mx_no_out(out)
+    return torch.logical_not(data).to(data.dtype)
+
+
+def _mx_isnan(data=None, name=None):
+    """MXNet's contrib.isnan (a Python function: no out=): 1 where the input is NaN, else 0, in the
+    input's dtype."""
+    return torch.isnan(data).to(data.dtype)
+
+
+def _mx_gammaln(data=None, out=None, name=None):
+    """MXNet's gammaln: the log of the absolute gamma function (torch.lgamma; gradient digamma)."""
+    _mx_no_out(out)
+    return torch.lgamma(data)
+
+
+def _mx_linalg_gemm2(A=None, B=None, transpose_a=False, transpose_b=False, alpha=1.0, axis=-2, out=None, name=None):
+    """MXNet's linalg_gemm2 (linalg.gemm2): alpha * op(A) @ op(B) over the last two axes, batched over the
+    others; another `axis` (where the matrices' rows are) is refused."""
+    _mx_no_out(out)
+    if axis != -2 and axis != A.dim() - 2:
+        raise NotImplementedError(f"linalg_gemm2 with axis={axis} is not translated: move the matrix axes last")
+    a = A.transpose(-1, -2) if transpose_a else A
+    b = B.transpose(-1, -2) if transpose_b else B
+    return alpha * torch.matmul(a, b) if alpha != 1.0 else torch.matmul(a, b)
 
 
 def _mx_index(index):

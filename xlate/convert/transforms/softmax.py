@@ -1,5 +1,6 @@
-"""softmax/log_softmax with MXNet's axis=-1 written out and temperature applied; a dtype, or a
-flag only known at run time -> the operator's helper."""
+"""softmax/log_softmax with MXNet's axis=-1 written out and temperature applied; a dtype, a
+flag only known at run time, or softmax's use_length=True (sockeye's attention) -> the
+operator's helper."""
 from xlate.convert.rulectx import NOT_LITERAL, Manual, Site
 from xlate.convert.transforms import op_args as oa
 
@@ -7,6 +8,8 @@ from xlate.convert.transforms import op_args as oa
 def transform(site: Site):
     op = site.matched.rsplit(".", 1)[1]
     use_length = site.literal("use_length", False)
+    if use_length not in (False, 0, NOT_LITERAL) and op == "softmax":
+        return oa.run_time(site, site.rule.runtime_for(site.matched))  # _mx_softmax masks by length
     if use_length not in (False, 0, NOT_LITERAL):
         raise Manual("`use_length=True` masking is not translated: mask the positions past each length with -inf "
                      "before torch.softmax")

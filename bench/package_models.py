@@ -1,0 +1,82 @@
+"""Real model classes of the gluonts and sockeye2 corpora, built at small sizes on both sides
+(bench/package_corpus.py, issue 21).
+
+Each entry: `name`; `build`, an expression evaluated with `imp(rel)` importing `<top>.<rel>` (the
+original package, or the converted `<top>_pt`); `inputs`, the checker's input specifications
+(`x:float32[2,8]`); `fixed`, inputs whose values must mean something (lengths, 0/1 masks) given
+as lists instead of drawn; `extra`, Python values passed after the drawn inputs on both sides
+(`None` for an optional argument), or {position: value} inserted among them (a list: a constant
+float32 array without a gradient). The harness pairs weights and compares outputs and
+gradients with xlate.check.pair.check_models in noise mode.
+"""
+
+_TS = "imp('mx.distribution').StudentTOutput()"
+_OBS8, _OBS4 = [[1.0] * 8, [1.0] * 6 + [0.0] * 2], [[1.0] * 4, [0.0] + [1.0] * 3]
+
+GLUONTS = [
+    dict(name="SimpleFeedForwardTrainingNetwork",
+         build="imp('mx.model.simple_feedforward._network').SimpleFeedForwardTrainingNetwork("
+               "num_hidden_dimensions=[6, 3], prediction_length=4, context_length=8, batch_normalization=False, "
+               f"mean_scaling=True, distr_output={_TS})",
+         inputs=["past_target:float32[2,8]", "future_target:float32[2,4]", "future_observed_values:float32[2,4]"],
+         fixed={"future_observed_values": _OBS4}),
+    dict(name="DeepARTrainingNetwork",
+         build="imp('mx.model.deepar._network').DeepARTrainingNetwork("
+               "num_layers=1, num_cells=5, cell_type='lstm', history_length=11, context_length=8, prediction_length=4, "
+               f"distr_output={_TS}, dropout_rate=0.0, cardinality=[3], embedding_dimension=[2], lags_seq=[1, 3])",
+         inputs=["feat_static_cat:int32[2,1]<3", "feat_static_real:float32[2,1]", "past_time_feat:float32[2,11,2]",
+                 "past_target:float32[2,11]", "past_observed_values:float32[2,11]",
+                 "future_time_feat:float32[2,4,2]", "future_target:float32[2,4]",
+                 "future_observed_values:float32[2,4]"],
+         fixed={"feat_static_cat": [[0], [2]], "past_observed_values": [[1.0] * 11, [1.0] * 9 + [0.0] * 2],
+                "future_observed_values": _OBS4},
+         extra={5: [[0.0] * 11, [1.0] * 2 + [0.0] * 9]}),  # past_is_pad: MXNet 1.9.1 segfaults on its gradient
+    dict(name="NBEATSTrainingNetwork",
+         build="imp('mx.model.n_beats._network').NBEATSTrainingNetwork(loss_function='MASE', freq='D', "
+               "prediction_length=4, context_length=8, num_stacks=2, widths=[6, 6], num_blocks=[1, 1], "
+               "num_block_layers=[2, 2], expansion_coefficient_lengths=[3, 2], sharing=[False, False], "
+               "stack_types=['G', 'T'])",
+         inputs=["past_target:float32[2,8]", "past_observed_values:float32[2,8]", "future_target:float32[2,4]",
+                 "future_observed_values:float32[2,4]"],
+         fixed={"past_observed_values": _OBS8, "future_observed_values": _OBS4}),
+    dict(name="ForkingSeq2SeqTrainingNetwork (MQCNN)",
+         build="imp('mx.model.seq2seq._forking_network').ForkingSeq2SeqTrainingNetwork("
+               "encoder=imp('mx.block.encoder').HierarchicalCausalConv1DEncoder(dilation_seq=[1, 2], "
+               "kernel_size_seq=[2, 2], channels_seq=[3, 3], use_residual=True, use_static_feat=True, "
+               "use_dynamic_feat=True), "
+               "enc2dec=imp('mx.block.enc2dec').FutureFeatIntegratorEnc2Dec(), "
+               "decoder=imp('mx.block.decoder').ForkingMLPDecoder(dec_len=4, final_dim=3, hidden_dimension_sequence=[5]), "
+               "context_length=8, cardinality=[3], embedding_dimension=[2], "
+               "quantile_output=imp('mx.block.quantile_output').QuantileOutput(quantiles=[0.1, 0.5, 0.9]))",
+         inputs=["past_target:float32[2,8,1]", "future_target:float32[2,8,4]", "past_feat_dynamic:float32[2,8,2]",
+                 "future_feat_dynamic:float32[2,8,4,2]", "feat_static_cat:int32[2,1]<3",
+                 "past_observed_values:float32[2,8,1]", "future_observed_values:float32[2,8,4]"],
+         fixed={"feat_static_cat": [[1], [2]], "past_observed_values": [[[1.0]] * 8, [[1.0]] * 7 + [[0.0]]],
+                "future_observed_values": [[[1.0] * 4] * 8, [[1.0] * 4] * 7 + [[0.0, 1.0, 1.0, 1.0]]]}),
+]
+
+_CFG = ("imp('transformer').TransformerConfig(model_size=8, attention_heads=2, feed_forward_num_hidden=12, "
+        "act_type='relu', num_layers=2, dropout_attention=0.0, dropout_act=0.0, dropout_prepost=0.0, "
+        "positional_embedding_type='fixed', preprocess_sequence='n', postprocess_sequence='r', "
+        "max_seq_len_source=10, max_seq_len_target=10)")
+
+SOCKEYE = [
+    dict(name="TransformerEncoder", build=f"imp('encoder').TransformerEncoder({_CFG})",
+         inputs=["data:float32[2,5,8]", "valid_length:float32[2]"], fixed={"valid_length": [5.0, 3.0]}),
+    dict(name="TransformerEncoderBlock",
+         build=f"imp('transformer').TransformerEncoderBlock({_CFG}, prefix='b0_', dtype='float32')",
+         inputs=["data:float32[5,2,8]", "lengths:int32[4,5]<6"], fixed={"lengths": [[5] * 5] * 2 + [[3] * 5] * 2}),
+    dict(name="TransformerFeedForward",
+         build="imp('transformer').TransformerFeedForward(num_hidden=12, num_model=8, act_type='relu', dropout=0.0, "
+               "prefix='ff_', dtype='float32')",
+         inputs=["x:float32[2,5,8]"]),
+    dict(name="MultiHeadAttention",
+         build="imp('layers').MultiHeadAttention(prefix='att_', depth_att=8, heads=2, depth_out=8)",
+         inputs=["queries:float32[3,2,8]", "memory:float32[5,2,8]", "memory_lengths:int32[4,3]<6"],
+         fixed={"memory_lengths": [[5] * 3] * 2 + [[2] * 3] * 2}),
+    dict(name="OutputLayer", build="imp('layers').OutputLayer(hidden_size=8, vocab_size=11)",
+         inputs=["data:float32[2,8]"], extra=[None]),
+    dict(name="TransformerProcessBlock (layer norm + residual)",
+         build="imp('transformer').TransformerProcessBlock(sequence='rn', dropout=0.0, prefix='p_', num_hidden=8)",
+         inputs=["data:float32[2,5,8]", "prev:float32[2,5,8]"]),
+]

@@ -1,0 +1,66 @@
+"""Standard-library submodules a module read only because `import mxnet` loaded them.
+
+Note [submodules MXNet imported]
+`import mxnet` imports, as a side effect, standard-library submodules such as
+`multiprocessing.pool`, `urllib.request`, `json.decoder`; a module that says only `import
+multiprocessing` and then reads `multiprocessing.pool.Pool` works under MXNet and nowhere else.
+Once the converted module no longer imports MXNet (removed, or guarded where MXNet is missing),
+that read raises AttributeError on import (sockeye's data_io: `pool: multiprocessing.pool.Pool`
+in a signature, which took 23 of its 40 modules with it). In a module that imported MXNet,
+each `pkg.sub` read through a plain top-level `import pkg` of a standard-library package, where
+`pkg.sub` is a submodule the module does not import itself, gets its own `import pkg.sub` after
+`import pkg`: importing a standard-library submodule that exists changes nothing else.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import importlib.util
+import sys
+
+
+@functools.lru_cache(maxsize=None)
+def _submodule(package: str, name: str) -> bool:
+    try:
+        parent = importlib.util.find_spec(package)
+        return parent is not None and parent.submodule_search_locations is not None \
+            and importlib.util.find_spec(f"{package}.{name}") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def import_submodules(output: str) -> str:
+    """`output` with `import pkg.sub` after `import pkg` for each such read (Note [submodules MXNet imported])."""
+    try:
+        tree = ast.parse(output)
+    except SyntaxError:
+        return output
+    plain: dict[str, ast.Import] = {}
+    imported: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            imported.add(node.module)
+            imported.update(f"{node.module}.{a.name}" for a in node.names)
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.asname is None and "." not in a.name and a.name in sys.stdlib_module_names:
+                    plain.setdefault(a.name, node)
+    if not plain:
+        return output
+    wanted: dict[int, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in plain:
+            dotted = f"{node.value.id}.{node.attr}"
+            if dotted not in imported and _submodule(node.value.id, node.attr):
+                wanted.setdefault(plain[node.value.id].end_lineno, set()).add(dotted)
+    if not wanted:
+        return output
+    lines = output.splitlines(keepends=True)
+    for end in sorted(wanted, reverse=True):
+        indent = lines[end - 1][:len(lines[end - 1]) - len(lines[end - 1].lstrip())]
+        lines[end:end] = [f"{indent}import {name}  # MXNet's import loaded it (Note [submodules MXNet imported])\n"
+                          for name in sorted(wanted[end])]
+    return "".join(lines)
