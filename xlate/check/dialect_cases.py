@@ -144,6 +144,10 @@ DIALECT_CASES = [
                                   "npx.pooling(x, kernel=(1, 1), global_pool=True, pool_type='avg'))"),
       (2, 3, 6, 5), grad=(0,)),
     D("meshgrid", "MX734", ret("tuple(np.meshgrid(x, y)) + tuple(np.meshgrid(x, y, indexing='ij'))"), (3,), (4,)),
+    # MX737: NumPy's scalar types called (their values, seen through np.array, which keeps the dtype)
+    D("scalar-type-call", ("MX737:review", "MX702"), ret("(np.array(np.float32([1, 2.5])) * x, np.array(np.int64(3.0)), "
+                                                  "np.array(np.float32('1.5')), np.array(np.int32(y)))"),
+      (2,), ("ids", (), 0, 9)),
     D("smooth-l1", "MX736", ret("(npx.smooth_l1(x, scalar=2.0), npx.smooth_l1(x * 3))"), (3, 4), grad=(0,)),
     # -- MX729/MX730 synchronisation, devices (MX728 dropout: rule_cases.check_dropout_op) ---------
     D("waitall", "MX729", """

@@ -231,3 +231,40 @@ def _mx_smooth_l1(data, scalar=1.0):
     the bound itself, where both pieces meet)."""
     s2 = float(scalar) ** 2
     return torch.where(data.abs() <= 1.0 / s2, 0.5 * s2 * data * data, data.abs() - 0.5 / s2)
+
+
+def _mx_np_scalar(value, dtype):
+    """`np.float32(v)`, `np.int64(v)`, ...: mx.np's dtypes are NumPy's scalar types, which convert
+    a number, a numeric string ('1.5') or a nested list to that dtype; here a tensor of the same
+    values and dtype (NumPy gives a scalar or an ndarray)."""
+    if isinstance(value, (str, bytes)):
+        text = value.decode() if isinstance(value, bytes) else value
+        value = float(text) if dtype.is_floating_point else int(text.strip())
+    if isinstance(value, torch.Tensor):
+        return value.to(dtype)
+    return torch.tensor(value, dtype=dtype)
+
+
+def _mx_np_genfromtxt(fname, dtype=None, comments="#", delimiter=None, skip_header=0):
+    """mx.np.genfromtxt (NumPy's, its result an mx.np array): a text table of numbers, float64
+    unless `dtype` says; text after `comments` is dropped, blank lines skipped, a field that is
+    empty or no number is nan, and lone axes are squeezed (one row or one column is 1-D)."""
+    if hasattr(fname, "read"):
+        text = fname.read()
+    else:
+        with open(fname, encoding="utf-8") as f:
+            text = f.read()
+    text = text.decode() if isinstance(text, bytes) else text
+    rows = []
+    for line in text.splitlines()[int(skip_header):]:
+        line = line.split(comments, 1)[0] if comments else line
+        if line.strip():
+            rows.append([_mx_float_or_nan(f) for f in (line.split(delimiter) if delimiter is not None else line.split())])
+    return torch.tensor(rows, dtype=torch.float64).squeeze().to(_mx_dtype(dtype) or torch.float64)
+
+
+def _mx_float_or_nan(field):
+    try:
+        return float(field)
+    except ValueError:
+        return float("nan")
