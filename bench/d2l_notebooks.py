@@ -36,12 +36,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(HERE))  # numpy_corpus
 
 MIRROR = Path(os.environ.get("XLATE_D2L_MIRROR", "/work/.mirror/d2l-ai+d2l-en/repo"))
 CORPUS = Path(os.environ.get("XLATE_NP_CORPUS", "/work/corpus"))
 # tag -> the tab d2lbook gives cells without a tab mark (config.ini's first tab at that tag)
 VERSIONS = {"0.17.6": "mxnet", "1.0.3": "pytorch"}
-STUBBED = ("matplotlib", "matplotlib_inline", "IPython", "pandas", "ipywidgets", "tqdm")
+STUBBED = ("matplotlib", "matplotlib_inline", "mpl_toolkits", "IPython", "pandas", "ipywidgets", "tqdm")
 
 # -- extraction ------------------------------------------------------------------------------------
 
@@ -145,9 +146,17 @@ def extract(version: str, dest: Path) -> dict:
 # converted side's numbers at the same position in the event sequence (same count, allclose at
 # rtol 1e-4, atol 1e-5). A script that crashes may still agree on its prefix; "agree" is counted
 # only among scripts that run on both sides.
+# Note [mxnet imported, not used]
+# The converted side runs where `import mxnet` fails, as a user without MXNet would. A converted
+# library that keeps one `from mxnet import ...` line for code left with a report then stops every
+# notebook at its first line, which says nothing about the notebook's own code. With --poison, an
+# `import mxnet` there succeeds but gives objects that raise at any use (a call, an operator,
+# iteration, a base class, isinstance): a script that finishes has run without MXNet's code, and
+# counts as running converted in the strict sense too when neither it nor the library it imports
+# keeps an mxnet import (read statically: "runs converted (no mxnet import)").
 RUNNER = r'''
 import builtins, importlib.abc, importlib.machinery, io, json, sys, types, ast, os, random
-events_path, script, seed, block = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1"
+events_path, script, seed, block, poison = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] != "0", sys.argv[4] == "2"
 class _Any:
     def __init__(self, *a, **k): pass
     def __getattr__(self, name):
@@ -163,14 +172,30 @@ class _Any:
     def __mro_entries__(self, bases): return (object,)
 for op in ("add", "sub", "mul", "truediv", "radd", "rsub", "rmul", "rtruediv"):
     setattr(_Any, f"__{op}__", lambda self, *a: _Any())
+class _MXNetUsed(Exception):
+    pass
+class _Poison:
+    def __init__(self, name): self._name = name
+    def __getattr__(self, name):
+        if name.startswith("__"): raise AttributeError(name)
+        return _Poison(self._name + "." + name)
+    def _used(self, *a, **k): raise _MXNetUsed(f"MXNet used at run time: {self._name}")
+    __call__ = __iter__ = __getitem__ = __mro_entries__ = __instancecheck__ = __bool__ = _used
+    __add__ = __radd__ = __mul__ = __rmul__ = __sub__ = __truediv__ = __len__ = _used
 class _Stubs(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, name, path, target=None):
         if block and (name == "mxnet" or name.startswith("mxnet.")):
-            raise ImportError("mxnet is not installed here")
+            if not poison:
+                raise ImportError("mxnet is not installed here")
+            return importlib.machinery.ModuleSpec(name, self, is_package=True)
         if name.split(".")[0] in STUBBED:
             return importlib.machinery.ModuleSpec(name, self, is_package=True)
     def create_module(self, spec):
         m = types.ModuleType(spec.name); m.__path__ = []
+        if spec.name.split(".")[0] == "mxnet":
+            m.__getattr__ = lambda attr: (_ for _ in ()).throw(AttributeError(attr)) if attr.startswith("__") \
+                else _Poison(spec.name + "." + attr)
+            return m
         m.__getattr__ = lambda attr: (_ for _ in ()).throw(AttributeError(attr)) if attr.startswith("__") else _Any()
         return m
     def exec_module(self, module): pass
@@ -227,8 +252,10 @@ exec(compile(tree, script, "exec"), g)
 '''.replace("STUBBED", repr(STUBBED))
 
 
-def run_script(script: Path, *, seed: int, block_mxnet: bool, timeout: int, scratch: Path) -> dict:
-    """One script in a fresh process: status ok/error/timeout, its error line, its events."""
+def run_script(script: Path, *, seed: int, block_mxnet: bool, timeout: int, scratch: Path, poison: bool = False) -> dict:
+    """One script in a fresh process: status ok/error/timeout, its error line, its events. With
+    `poison`, `import mxnet` succeeds where it is blocked, but any use of what it gives raises
+    (Note [mxnet imported, not used])."""
     events = scratch / "events.jsonl"
     events.unlink(missing_ok=True)
     work = scratch / "cwd"
@@ -239,7 +266,7 @@ def run_script(script: Path, *, seed: int, block_mxnet: bool, timeout: int, scra
     start = time.monotonic()
     try:
         run = subprocess.run([sys.executable, "-c", RUNNER, str(events), str(script), str(seed),
-                              "1" if block_mxnet else "0"], cwd=work, env=env, capture_output=True,
+                              ("2" if poison else "1") if block_mxnet else "0"], cwd=work, env=env, capture_output=True,
                              text=True, timeout=timeout)
         status = "ok" if run.returncode == 0 else "error"
         err = _error_line(run.stderr, script) if run.returncode else ""
@@ -247,6 +274,20 @@ def run_script(script: Path, *, seed: int, block_mxnet: bool, timeout: int, scra
         status, err = "timeout", f"timeout ({timeout} s)"
     ev = [json.loads(ln) for ln in events.read_text().splitlines()] if events.exists() else []
     return {"status": status, "error": err, "seconds": round(time.monotonic() - start, 1), "events": ev}
+
+
+def keeps_mxnet_import(script: Path, root: Path) -> bool:
+    """The converted script, or the converted library when it imports it, keeps an mxnet import."""
+    import ast
+
+    from numpy_corpus import imports_mxnet
+
+    tree = ast.parse(script.read_text(encoding="utf-8"))
+    uses_d2l = any(isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "d2l"
+                   or isinstance(n, ast.Import) and any(a.name.split(".")[0] == "d2l" for a in n.names)
+                   for n in ast.walk(tree))
+    library = root / "d2l" / "mxnet.py"
+    return imports_mxnet(tree) or uses_d2l and imports_mxnet(ast.parse(library.read_text(encoding="utf-8")))
 
 
 def _error_line(stderr: str, script: Path) -> str:
@@ -285,6 +326,10 @@ def cause(err: str) -> str:
     or the exception type."""
     if re.search(r"ConnectionError|NameResolution|URLError|Max retries|Name or service", err):
         return "downloads data (network closed)"
+    if "../img/" in err:
+        return "reads the book's images (../img, not extracted)"
+    if re.search(r"GPU is not enabled|CUDA|try_all_gpus|gpus?\b", err):
+        return "needs a GPU (or several)"
     m = re.match(r"(?:\w+\.)*(\w+(?:Error|Exception))\b", err)
     if m and m[1] == "ModuleNotFoundError":
         return "module not here: " + err.split("'")[1] if "'" in err else err
@@ -321,8 +366,10 @@ def run_version(version: str, src: Path, out: Path, args) -> dict:
         row["mxnet"] = {k: mx[k] for k in ("status", "error", "seconds")}
         if mx["status"] == "ok" and not args.mx_only:
             converted = out / script.name
-            pt = run_script(converted, seed=1, block_mxnet=True, timeout=args.timeout, scratch=scratch)
+            pt = run_script(converted, seed=1, block_mxnet=True, timeout=args.timeout, scratch=scratch,
+                            poison=args.poison)
             row["converted"] = {k: pt[k] for k in ("status", "error", "seconds")}
+            row["keeps_mxnet_import"] = keeps_mxnet_import(converted, out)
             compared, equal, first = agreement(mx["events"], mx2_events, pt["events"])
             row.update(events=len(mx["events"]), compared=compared, equal=equal, first_difference=first)
         rows.append(row)
@@ -337,6 +384,7 @@ def run_version(version: str, src: Path, out: Path, args) -> dict:
             "mxnet_not": Counter(cause(r["mxnet"]["error"]) for r in rows if r["mxnet"]["status"] != "ok"
                                  ).most_common(),
             "converted_ok": len(both),
+            "converted_ok_no_mxnet_import": sum(1 for r in both if not r["keeps_mxnet_import"]),
             "agree": sum(1 for r in both if r["compared"] and r["equal"] == r["compared"]),
             "no_deterministic_numbers": sum(1 for r in both if not r["compared"]),
             "converted_not": Counter(cause(r["converted"]["error"]) for r in ran if r["converted"]["status"] != "ok"
@@ -353,6 +401,8 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=int, default=60, help="seconds per script and side")
     ap.add_argument("--keep", type=Path, help="keep the converted trees here")
     ap.add_argument("--json", type=Path, help="write the figures here")
+    ap.add_argument("--poison", action="store_true",
+                    help="converted side: `import mxnet` succeeds, any use raises (Note [mxnet imported, not used])")
     ap.add_argument("--mx-only", action="store_true", help="only the MXNet runs (to fill --mx-cache)")
     ap.add_argument("--mx-cache", type=Path, help="keep the MXNet runs here (FILE-<version>.json) and reuse them")
     ap.add_argument("--converted", type=Path,
@@ -391,8 +441,9 @@ def main(argv=None) -> int:
         row = run_version(v, src, out, args)
         figures[v] = row
         print(f"   scripts {row['scripts']}: run in MXNet {row['mxnet_ok']}, of them run converted "
-              f"{row['converted_ok']}, agree {row['agree']} (no deterministic numbers: "
-              f"{row['no_deterministic_numbers']})")
+              f"{row['converted_ok']}{' (mxnet importable, unused)' if args.poison else ''}, with no mxnet "
+              f"import left {row['converted_ok_no_mxnet_import']}; agree {row['agree']} (no deterministic "
+              f"numbers: {row['no_deterministic_numbers']})")
         print(f"   not in MXNet: {row['mxnet_not']}")
         print(f"   not converted: {row['converted_not']}")
     if args.json:

@@ -309,6 +309,8 @@ def _library(side: str, root: Path) -> types.ModuleType:
     package name of its own per side."""
     import importlib
 
+    for name in [m for m in sys.modules if m == f"d2l_{side}" or m.startswith(f"d2l_{side}.")]:
+        del sys.modules[name]  # another part's (book version's) library
     package = types.ModuleType(f"d2l_{side}")
     package.__path__ = [str(root / Path(D2L_LIB).parent)]
     sys.modules[package.__name__] = package
