@@ -68,6 +68,9 @@ def test_only_deterministic_events_are_compared():
     assert nb.agreement(mx1, mx2, [["display", [1.0, 2.00001]], ["print", [9.0]], ["display", [5.0]]])[:2] == (2, 2)
     compared, equal, first = nb.agreement(mx1, mx2, [["display", [1.0, 2.5]], ["print", [9.0]]])
     assert (compared, equal) == (1, 0) and "event 0" in first
+    # a value shown on one side only (`x.requires_grad_()` returns x) does not shift the rest
+    extra = [["display", [7.0]], ["display", [1.0, 2.0]], ["print", [0.5]], ["display", [5.0]]]
+    assert nb.agreement(mx1, mx2, extra)[:2] == (2, 2)
 
 
 def test_without_a_corpus_it_says_so_and_exits_0(tmp_path, capsys):
