@@ -5,8 +5,10 @@
 
 CORPUS holds (each part optional; without any, or without mxnet and torch, the script says why
 and exits 0: the test suite never needs it):
-  np-dialect/d2l/         the textbook's MXNet edition, one script per section, and its helper
-                          library d2l_mxnet_lib.py (`from d2l import mxnet as d2l`)
+  np-dialect/d2l-0.17.6/, np-dialect/d2l-1.0.3/
+                          the textbook's MXNet edition at two book versions, one script per
+                          notebook, and its helper library d2l/mxnet.py (`from d2l import mxnet
+                          as d2l`), written by bench/d2l_notebooks.py extract
   np-dialect/mxnet/       MXNet 1.9's numpy tests and its numpy-era tutorials, as scripts
   gluon-nlp-master/src/gluonnlp/   MXNet 2.0 numpy-dialect code (a package)
 
@@ -49,9 +51,9 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
-PARTS = {"d2l": "np-dialect/d2l", "mxnet": "np-dialect/mxnet", "gluonnlp": "gluon-nlp-master/src/gluonnlp"}
+PARTS = {"d2l-0.17.6": "np-dialect/d2l-0.17.6", "d2l-1.0.3": "np-dialect/d2l-1.0.3", "mxnet": "np-dialect/mxnet", "gluonnlp": "gluon-nlp-master/src/gluonnlp"}
 DIALECT = ("mxnet.numpy", "mxnet.numpy_extension", "mxnet.util.use_np", "mxnet.util.set_np", "mxnet.util.reset_np")
-D2L_LIB = "d2l_mxnet_lib.py"
+D2L_LIB = "d2l/mxnet.py"
 STUBBED = ("pandas", "requests", "IPython", "IPython.display", "matplotlib", "matplotlib.pyplot",
            "matplotlib_inline", "matplotlib_inline.backend_inline")
 
@@ -225,8 +227,12 @@ def missing_modules(root: Path) -> list[str]:
                 names.update(a.name.split(".")[0] for a in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 names.add(node.module.split(".")[0])
-    return sorted(n for n in names - own - set(sys.stdlib_module_names) - {"mxnet", "d2l"}
-                  if importlib.util.find_spec(n) is None)
+    def absent(name):
+        try:
+            return importlib.util.find_spec(name) is None
+        except ValueError:  # a stub of ours in sys.modules (STUBBED): not installed here
+            return True
+    return sorted(n for n in names - own - set(sys.stdlib_module_names) - {"mxnet", "d2l"} if absent(n))
 
 
 def import_counts(root: Path, modules: list[str], *, missing: list[str] = (), timeout: int = 120) -> dict:
@@ -298,6 +304,19 @@ def _module(name: str, source: str, filename: str) -> types.ModuleType:
     return module
 
 
+def _library(side: str, root: Path) -> types.ModuleType:
+    """The library as the package module it is (its conversion imports `._mx_compat`), under a
+    package name of its own per side."""
+    import importlib
+
+    for name in [m for m in sys.modules if m == f"d2l_{side}" or m.startswith(f"d2l_{side}.")]:
+        del sys.modules[name]  # another part's (book version's) library
+    package = types.ModuleType(f"d2l_{side}")
+    package.__path__ = [str(root / Path(D2L_LIB).parent)]
+    sys.modules[package.__name__] = package
+    return importlib.import_module(f"d2l_{side}.{Path(D2L_LIB).stem}")
+
+
 def _d2l_package(lib: types.ModuleType) -> None:
     """`from d2l import mxnet as d2l` gives `lib`."""
     package = types.ModuleType("d2l")
@@ -342,13 +361,14 @@ def run_snippets(src: Path, out: Path) -> dict:
     results = []
     sides = {}
     for side, root in (("mx", src), ("pt", out)):
-        lib_path = root / D2L_LIB
         try:
             with contextlib.redirect_stdout(io.StringIO()):
-                sides[side] = _module(f"d2l_{side}_lib", lib_path.read_text(encoding="utf-8"), str(lib_path))
+                sides[side] = _library(side, root)
         except Exception as e:  # the library itself does not load: every snippet that needs it fails
             sides[side] = e
     for i, (stem, name, kind, kwargs, specs) in enumerate(SNIPPETS):
+        if not (src / f"{stem}.py").is_file():  # the other book version names its sections apart
+            continue
         row = {"snippet": f"{stem.split('__')[-1]}.{name}", "kind": kind}
         try:
             objs = {}
@@ -466,8 +486,8 @@ def main(argv=None) -> int:
                 modules = [m.removesuffix(".__init__") if m != "gluonnlp.__init__" else "gluonnlp" for m in modules]
                 row["stubbed"] = missing_modules(src)
                 row.update(import_counts(out.parent, modules, missing=row["stubbed"]))
-            if part == "d2l" and (out / D2L_LIB).is_file():
-                row["library_import"] = import_counts(out, [Path(D2L_LIB).stem], missing=missing_modules(src))
+            if part.startswith("d2l") and (out / D2L_LIB).is_file():
+                row["library_import"] = import_counts(out, ["d2l.mxnet"], missing=missing_modules(src))
                 row.update(run_snippets(src, out))
         figures[part] = row
         print(f"\n== {part}: {row['files']} files ({row['dialect_files']} use the dialect), converted in "

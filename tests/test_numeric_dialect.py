@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import pytest
 
-from mxsupport import import_mxnet, import_torch
+from mxsupport import import_mxnet, import_numpy, import_torch
 
 from xlate.check import rule_cases
 from xlate.check.dialect_cases import DIALECT_CASES, DIALECT_RANDOM_CASES
 
 pytestmark = pytest.mark.mxnet
 
-# rules that rewrite no value: removals (their examples show them) and reports
-NO_VALUES = {"MX700", "MX701"}
+# rules that rewrite no value: removals (their examples show them) and reports; and those whose
+# input is no array, tested below: MX738 (print options), MX739 (a file)
+NO_VALUES = {"MX700", "MX701", "MX738", "MX739"}
 
 
 def test_every_dialect_rule_that_rewrites_values_has_a_case():
@@ -55,10 +56,12 @@ def test_a_wrong_translation_is_caught():
     assert rule_cases.problems(rows) and "dtype" in rule_cases.problems(rows)[0]
 
 
-@pytest.mark.parametrize("id,expr,moments,dtype", DIALECT_RANDOM_CASES, ids=[c[0] for c in DIALECT_RANDOM_CASES])
-def test_random_statistics(id, expr, moments, dtype):
+@pytest.mark.parametrize("id,expr,moments,dtype,code", [c if len(c) > 4 else (*c, "MX709:review")
+                                                      for c in DIALECT_RANDOM_CASES],
+                         ids=[c[0] for c in DIALECT_RANDOM_CASES])
+def test_random_statistics(id, expr, moments, dtype, code):
     import_mxnet()
-    rule_cases.check_random_statistics(id, expr, moments, dtype, code="MX709:review", dialect=True)
+    rule_cases.check_random_statistics(id, expr, moments, dtype, code=code, dialect=True)
 
 
 def test_dropout_modes():
@@ -112,3 +115,43 @@ def test_reductions_on_an_untyped_value_give_mxnets_results_and_numpys():
     with pytest.raises(NotImplementedError, match="integer arithmetic"):
         namespace["_mx_np_method"](torch.tensor(i), "std")
     assert not mx.util.is_np_array() and not mx.util.is_np_shape()
+
+
+def test_set_printoptions_prints_the_digits_mxnet_prints():
+    """MX738 changes no value, only how arrays print: the same digits on both sides."""
+    import re
+
+    mx, torch = import_mxnet(), import_torch()
+    source = "from mxnet import np\n\n\ndef show(x):\n    np.set_printoptions(2)\n    return str(x)\n"
+    result = rule_cases.convert(source)
+    values = [1.23456, -0.0049, 12.5]
+    before = torch._tensor_str.PRINT_OPTS.precision
+    try:
+        with mx.util.np_shape(True), mx.util.np_array(True):
+            expected = rule_cases.load(source, "show")(mx.np.array(values))
+        actual = rule_cases.load(result.output, "show")(torch.tensor(values))
+    finally:
+        mx.np.set_printoptions(precision=8)
+        torch.set_printoptions(precision=before)
+    shown = [[float(t) for t in re.findall(r"-?\d+\.\d*(?:e[+-]\d+)?", s)] for s in (expected, actual)]
+    assert shown[0] == shown[1] == [1.23, -0.0049, 12.5], (expected, actual)  # 3 digits, not 1.23456
+
+
+def test_genfromtxt_reads_what_mxnet_reads(tmp_path):
+    """MX739 on a table with a header, a comment, a blank line, a missing and a bad field."""
+    numpy, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    path = tmp_path / "table.tsv"
+    path.write_text("a\tb\tc\n1.5\t-2\t3e-2\n# note\n\n4\t\t0.25  # tail\n7\tx\t-1.125\n")
+    column = tmp_path / "column.txt"
+    column.write_text("0.5\n-1.5\n2\n")
+    source = ("from mxnet import np\n\n\ndef read(p, q):\n"
+              "    return (np.genfromtxt(p, delimiter='\\t', skip_header=1), np.genfromtxt(q, dtype=np.float32),\n"
+              "            np.genfromtxt(p, dtype=np.float32, delimiter='\\t', skip_header=2))\n")
+    result = rule_cases.convert(source)
+    assert "_mx_np_genfromtxt" in result.output
+    with mx.util.np_shape(True), mx.util.np_array(True):
+        expected = [a.asnumpy() for a in rule_cases.load(source, "read")(str(path), str(column))]
+    actual = rule_cases.load(result.output, "read")(str(path), str(column))
+    for e, a in zip(expected, actual):
+        assert a.dtype == getattr(torch, str(e.dtype)) and tuple(a.shape) == e.shape
+        numpy.testing.assert_array_equal(a.numpy(), e)

@@ -132,6 +132,23 @@ DIALECT_CASES = [
     D("npx-activation", "MX726", ret("(npx.activation(x, act_type='tanh'), npx.activation(x, act_type='softrelu'), "
                                      "npx.leaky_relu(x), npx.leaky_relu(x, slope=0.1))"), (2, 3)),
     D("npx-batch-flatten", "MX727", ret("npx.batch_flatten(x)"), (2, 3, 2)),
+    # -- MX732-MX736 the operators under their dialect names, meshgrid ------------------------------
+    D("npx-convolution", "MX732", ret("npx.convolution(x, y, kernel=(2, 2), num_filter=3, no_bias=True, "
+                                      "stride=(1, 2), pad=(1, 0))"), (2, 2, 5, 6), (3, 2, 2, 2), grad=(0, 1)),
+    D("npx-convolution-bias", "MX732", """
+        def f(x, y, z):
+            return npx.convolution(data=x, weight=y, bias=z, kernel=(3,), num_filter=2)
+        """, (2, 3, 7), (2, 3, 3), (2,), grad=(0, 1, 2)),
+    D("npx-pooling", "MX733", ret("(npx.pooling(x, kernel=(2, 2), pool_type='avg', stride=(2, 2)), "
+                                  "npx.pooling(data=x, kernel=(3, 3), pool_type='max'), "
+                                  "npx.pooling(x, kernel=(1, 1), global_pool=True, pool_type='avg'))"),
+      (2, 3, 6, 5), grad=(0,)),
+    D("meshgrid", "MX734", ret("tuple(np.meshgrid(x, y)) + tuple(np.meshgrid(x, y, indexing='ij'))"), (3,), (4,)),
+    # MX737: NumPy's scalar types called (their values, seen through np.array, which keeps the dtype)
+    D("scalar-type-call", ("MX737:review", "MX702"), ret("(np.array(np.float32([1, 2.5])) * x, np.array(np.int64(3.0)), "
+                                                  "np.array(np.float32('1.5')), np.array(np.int32(y)))"),
+      (2,), ("ids", (), 0, 9)),
+    D("smooth-l1", "MX736", ret("(npx.smooth_l1(x, scalar=2.0), npx.smooth_l1(x * 3))"), (3, 4), grad=(0,)),
     # -- MX729/MX730 synchronisation, devices (MX728 dropout: rule_cases.check_dropout_op) ---------
     D("waitall", "MX729", """
         def f(x):
@@ -165,6 +182,15 @@ DIALECT_RANDOM_CASES = [
     ("normal-size-at-run-time", "np.random.normal(1.5, 2, size=int(2e5))", (1.5, 2.0), "float32"),
     ("uniform-shape-at-run-time", "np.random.uniform(-1, 3, size=tuple([400, 500]))", (1.0, 4 / 12 ** 0.5),
      "float32"),
+    # parameters known only at run time, numbers or arrays broadcast to size: _mx_np_random_normal/uniform
+    ("normal-scale-at-run-time", "(lambda s: np.random.normal(scale=s, size=(400, 500)))(2.0)", (0.0, 2.0),
+     "float32"),
+    ("normal-array-loc-sized", "np.random.normal(np.array([0.0, 10.0]), 1.0, size=(100000, 2))", (5.0, 26 ** 0.5),
+     "float32"),
+    ("uniform-array-high-sized", "np.random.uniform(0.0, np.array([1.0, 3.0]), size=(100000, 2))",
+     (1.0, (10 / 24 + 0.25) ** 0.5), "float32"),
+    # MX735: counts of 10 draws over two categories (2 and 8 on average: variance 1.6 + 9 overall)
+    ("multinomial", "np.random.multinomial(10, [0.2, 0.8], size=100000)", (5.0, 10.6 ** 0.5), "int64", "MX735:review"),
 ]
 
 # Shapes (and axes) drawn around the fixed examples, where the snippet allows any.

@@ -1913,7 +1913,8 @@ SPECIAL_CHECKS = [
     Special("batch-norm-op-modes", "MX082", lambda seed: check_batch_norm_op(seed=seed)),
     Special("dropout-op-modes", "MX081", lambda seed: check_dropout_op(seed=seed)),
     Special("np-dropout-modes", "MX728", lambda seed: check_dropout_op(seed=seed, dialect=True)),
-    *(Special(f"np-random-{c[0]}", "MX709",
-              lambda seed, c=c: check_random_statistics(*c, seed=7 + seed, code="MX709:review", dialect=True))
+    *(Special(f"np-random-{c[0]}", (c[4] if len(c) > 4 else "MX709:review").partition(":")[0],
+              lambda seed, c=c: check_random_statistics(*c[:4], seed=7 + seed,
+                                                        code=c[4] if len(c) > 4 else "MX709:review", dialect=True))
       for c in DIALECT_RANDOM_CASES),
 ]

@@ -193,3 +193,78 @@ def _mx_np_method(array, name, *args, **kwargs):
         return array.max() if name == "max" else array.min()
     dims = tuple(range(array.dim())) if axis is None else axis
     return (torch.amax if name == "max" else torch.amin)(array, dim=dims, keepdim=keep)
+
+
+def _mx_np_random_normal(loc=0.0, scale=1.0, size=None, dtype=None, device=None):
+    """mx.np.random.normal where loc or scale is known only at run time: numbers draw `size`
+    values (one 0-d value without it, N5.1); arrays draw one value per element of their broadcast
+    shape, or of `size`, to which they broadcast (N5.9). float32 unless `dtype` says."""
+    dtype = _mx_dtype(dtype) or torch.float32
+    loc, scale = (torch.as_tensor(v, dtype=dtype, device=device) for v in (loc, scale))
+    shape = torch.broadcast_shapes(loc.shape, scale.shape) if size is None else _mx_np_size(size)
+    return loc + scale * torch.randn(shape, dtype=dtype, device=device)
+
+
+def _mx_np_random_uniform(low=0.0, high=1.0, size=None, dtype=None, device=None):
+    """mx.np.random.uniform where low or high is known only at run time: [low, high), one value per
+    element of `size` or of the parameters' broadcast shape (N5.9); float32 unless `dtype` says."""
+    dtype = _mx_dtype(dtype) or torch.float32
+    low, high = (torch.as_tensor(v, dtype=dtype, device=device) for v in (low, high))
+    shape = torch.broadcast_shapes(low.shape, high.shape) if size is None else _mx_np_size(size)
+    return low + (high - low) * torch.rand(shape, dtype=dtype, device=device)
+
+
+def _mx_np_random_multinomial(n, pvals, size=None):
+    """mx.np.random.multinomial: the counts of `n` draws over the categories `pvals` (a list or
+    array of probabilities), int64, shaped size + (len(pvals),). The last category takes
+    what the others leave, as NumPy's does (pvals need not sum to 1 exactly)."""
+    p = torch.as_tensor(pvals, dtype=torch.float64).flatten()
+    rest = torch.clamp(1.0 - p[:-1].sum(), min=0.0)
+    p = torch.cat([p[:-1], rest.reshape(1)])
+    counts = torch.distributions.Multinomial(int(n), probs=p).sample(_mx_np_size(size))
+    return counts.to(torch.int64)
+
+
+def _mx_smooth_l1(data, scalar=1.0):
+    """npx.smooth_l1 (nd.smooth_l1): 0.5 * (scalar * x) ** 2 where |x| <= 1 / scalar ** 2, else
+    |x| - 0.5 / scalar ** 2; element-wise, with that gradient (MXNet takes the square inside
+    the bound itself, where both pieces meet)."""
+    s2 = float(scalar) ** 2
+    return torch.where(data.abs() <= 1.0 / s2, 0.5 * s2 * data * data, data.abs() - 0.5 / s2)
+
+
+def _mx_np_scalar(value, dtype):
+    """`np.float32(v)`, `np.int64(v)`, ...: mx.np's dtypes are NumPy's scalar types, which convert
+    a number, a numeric string ('1.5') or a nested list to that dtype; here a tensor of the same
+    values and dtype (NumPy gives a scalar or an ndarray)."""
+    if isinstance(value, (str, bytes)):
+        text = value.decode() if isinstance(value, bytes) else value
+        value = float(text) if dtype.is_floating_point else int(text.strip())
+    if isinstance(value, torch.Tensor):
+        return value.to(dtype)
+    return torch.tensor(value, dtype=dtype)
+
+
+def _mx_np_genfromtxt(fname, dtype=None, comments="#", delimiter=None, skip_header=0):
+    """mx.np.genfromtxt (NumPy's, its result an mx.np array): a text table of numbers, float64
+    unless `dtype` says; text after `comments` is dropped, blank lines skipped, a field that is
+    empty or no number is nan, and lone axes are squeezed (one row or one column is 1-D)."""
+    if hasattr(fname, "read"):
+        text = fname.read()
+    else:
+        with open(fname, encoding="utf-8") as f:
+            text = f.read()
+    text = text.decode() if isinstance(text, bytes) else text
+    rows = []
+    for line in text.splitlines()[int(skip_header):]:
+        line = line.split(comments, 1)[0] if comments else line
+        if line.strip():
+            rows.append([_mx_float_or_nan(f) for f in (line.split(delimiter) if delimiter is not None else line.split())])
+    return torch.tensor(rows, dtype=torch.float64).squeeze().to(_mx_dtype(dtype) or torch.float64)
+
+
+def _mx_float_or_nan(field):
+    try:
+        return float(field)
+    except ValueError:
+        return float("nan")

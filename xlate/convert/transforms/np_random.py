@@ -107,8 +107,17 @@ def _sized(site: Site, func: str, args: list, *, size_kw=None):
 
 
 def _array_params(site: Site, op: str, a, b, size):
-    """Array-valued parameters draw one value per element (N5.9)."""
-    if op != "normal" or (site.has("size") and site.literal("size") is not None):
-        raise Manual(f"np.random.{op} with array parameters: draw with torch by hand (one value per element, "
-                     "broadcast to `size`)")
-    return site.emit("torch.normal(*torch.broadcast_tensors(torch.as_tensor({a}), torch.as_tensor({b})))", a=a, b=b)
+    """Parameters that may be arrays draw one value per element (N5.9): without a size, an
+    explicit torch.normal of the broadcast parameters; with one (or for uniform), the helper
+    that decides at run time whether they are numbers or arrays and broadcasts them to it."""
+    if op == "normal" and not (site.has("size") and site.literal("size") is not None):
+        return site.emit("torch.normal(*torch.broadcast_tensors(torch.as_tensor({a}), torch.as_tensor({b})))",
+                         a=a, b=b)
+    args = [(None, a), (None, b)]
+    if site.has("size") and site.literal("size") is not None:
+        args.append(("size", site.value("size")))
+    if site.has("dtype") and site.literal("dtype") is not None:
+        args.append(("dtype", site.value("dtype")))
+    if site.has("ctx") and site.literal("ctx") is not None:
+        args.append(("device", site.value("ctx")))
+    return oa.call(site, f"_mx_np_random_{op}", args)
