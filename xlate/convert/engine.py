@@ -14,7 +14,7 @@ from xlate.convert.imports import fix_imports, unimported_torch, unnamed_helpers
 from xlate.convert.parsing import InputError, deep, parse_cst, parse_python
 from xlate.convert.positions import locate
 from xlate.convert.report import Diagnostic, FileResult
-from xlate.runtime import closure
+from xlate.runtime import closure, sources as helper_sources
 
 
 def _enabled(select: Optional[Iterable[str]], ignore: Optional[Iterable[str]]) -> Callable[[str], bool]:
@@ -129,7 +129,11 @@ SHADOWED_MXNET = "MX910"
 
 
 def _array_methods_left(tree: ast.Module, path: str, select, ignore) -> list:
-    found = sorted((node for node in astwalk.walk(tree) if isinstance(node, ast.Call)
+    # a helper a previous conversion pasted calls the method on what is no tensor (`_mx_asnumpy`)
+    own = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+           and node.name in helper_sources()]
+    found = sorted((node for part in [n for n in tree.body if not any(n is o for o in own)]
+                    for node in astwalk.walk(part) if isinstance(node, ast.Call)
                     and isinstance(node.func, ast.Attribute) and node.func.attr in _ARRAY_ONLY),
                    key=lambda node: (node.lineno, node.col_offset))
     if not found or not RuleSet(catalogue.load(), _enabled(select, ignore)).enabled(ARRAY_METHOD_OUTSIDE):
