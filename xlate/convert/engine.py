@@ -121,7 +121,7 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
 # do import it: after the conversion they are torch tensors, and the method fails there. These
 # methods belong to MXNet's arrays alone (NumPy and torch have none of them), so each call is
 # reported at its line (MX905) rather than left silently.
-_ARRAY_ONLY = {"asnumpy": "`.detach().cpu().numpy()`", "asscalar": "`.item()`", "as_in_context": "`.to(device)`",
+_ARRAY_ONLY = {"asnumpy": "`.detach().cpu().numpy().copy()`", "asscalar": "`.item()`", "as_in_context": "`.to(device)`",
                "attach_grad": "`.requires_grad_()`", "wait_to_read": "nothing (torch computes eagerly)",
                "as_nd_ndarray": "the tensor itself", "as_np_ndarray": "the tensor itself"}
 ARRAY_METHOD_OUTSIDE = "MX905"

@@ -473,9 +473,10 @@ class _mx_missing:
 
 def _mx_asnumpy(x):
     """`x.asnumpy()` on a value the converter could not type: a tensor (an MXNet array,
-    converted) as a NumPy array, copied from any device and out of autograd as MXNet's is;
-    anything else calls its own asnumpy."""
-    return x.detach().cpu().numpy() if isinstance(x, torch.Tensor) else x.asnumpy()
+    converted) as a NumPy array, copied from any device and out of autograd as MXNet's is (a copy
+    on the CPU too, where torch's numpy() shares the tensor's memory); anything else calls its
+    own asnumpy."""
+    return x.detach().cpu().numpy().copy() if isinstance(x, torch.Tensor) else x.asnumpy()
 
 
 def _mx_asscalar(x):

@@ -26,6 +26,10 @@ def _container(site: Site, made: set) -> bool:
         return analysis.gluon_class(key) is not None
     if site.code(site.original.func.value) in kinds.proven_containers(analysis, key):
         return True  # the same scope adds a Gluon block to it elsewhere
+    receiver_ast = _shape(site.original.func.value, site.conv.shapes)
+    if analysis.uses_gluon and kinds.may_be(analysis, key, receiver_ast, CONTAINERS) \
+            and not _some_other(site, receiver_ast):
+        return True  # one of its bindings is a container, and none is a set or another value with an `add`
     # `anything.add(nn.Dense(...))`: only a Gluon container takes a layer or a block
     return any(layerinfo.lookup(conv, a.value) is not None for a in site.varargs) or any(
         kinds.is_block(kinds.kinds_of(analysis, key, _shape(a.value)))
@@ -53,24 +57,31 @@ def _looks_like_a_block(site: Site) -> bool:
 _NOT_CONTAINERS = frozenset("set frozenset dict list Counter defaultdict OrderedDict".split())
 
 
+def _other(site: Site, value_key, value) -> bool:
+    """A literal, a builtin collection or an instance of a class of this file that derives from no
+    Gluon class (d2l's Accumulator): never a Gluon container."""
+    analysis = site.conv.analysis
+    if isinstance(value, (ast.Set, ast.Dict, ast.List, ast.SetComp, ast.DictComp, ast.ListComp, ast.Constant)):
+        return value is not None and not (isinstance(value, ast.Constant) and value.value is None)
+    func = value.func if isinstance(value, ast.Call) else None
+    if isinstance(func, ast.Name) and func.id in _NOT_CONTAINERS and analysis.lookup(value_key, func.id) is None:
+        return True
+    local = kinds._defined(analysis, value_key, func.id) if isinstance(func, ast.Name) else None
+    return local is not None and isinstance(local.node, ast.ClassDef) and kinds.kinds_of_class(analysis, local) is None
+
+
+def _bindings(site: Site, receiver: ast.expr) -> list:
+    """(scope key, value) of each binding of the receiver; a parameter's are what callers pass."""
+    return [(k, v) for k, v in kinds._values(site.conv.analysis, site.conv.scopes[-1], receiver)]
+
+
 def _not_container(site: Site, receiver: ast.expr) -> bool:
-    """Every binding of the receiver is a literal, a builtin collection or an instance of a class
-    of this file that derives from no Gluon class (d2l's Accumulator)."""
-    analysis, key = site.conv.analysis, site.conv.scopes[-1]
-    values = kinds._values(analysis, key, receiver)
-    if not values or any(v is None for _, v in values):
-        return False
-    for value_key, value in values:
-        if isinstance(value, (ast.Set, ast.Dict, ast.List, ast.SetComp, ast.DictComp, ast.ListComp, ast.Constant)):
-            continue
-        func = value.func if isinstance(value, ast.Call) else None
-        if isinstance(func, ast.Name) and func.id in _NOT_CONTAINERS and analysis.lookup(value_key, func.id) is None:
-            continue
-        local = kinds._defined(analysis, value_key, func.id) if isinstance(func, ast.Name) else None
-        if local is not None and isinstance(local.node, ast.ClassDef) and kinds.kinds_of_class(analysis, local) is None:
-            continue
-        return False
-    return True
+    values = _bindings(site, receiver)
+    return bool(values) and all(v is not None and _other(site, k, v) for k, v in values)
+
+
+def _some_other(site: Site, receiver: ast.expr) -> bool:
+    return any(v is not None and _other(site, k, v) for k, v in _bindings(site, receiver))
 
 
 def _maybe_container(site: Site) -> bool:
