@@ -96,8 +96,21 @@ def _maybe_container(site: Site) -> bool:
         return False
     if kinds.may_be(conv.analysis, conv.scopes[-1], receiver, CONTAINERS) or _looks_like_a_block(site):
         return True
-    plain = (cst.Name, cst.Attribute, cst.Subscript)
-    return all(a.star == "*" or isinstance(a.value, plain) for a in args)
+    return all(a.star == "*" or _may_be_block(a.value) for a in args)
+
+
+# attributes an array has that are numbers or tuples, never blocks (`metric.add(l, y.shape[0], y.size)`)
+_NUMBERS = frozenset("shape size ndim dtype".split())
+
+
+def _may_be_block(value: cst.BaseExpression) -> bool:
+    """A name, an attribute or an element, unless it reads an array's size (d2l's Accumulator
+    is given those)."""
+    if isinstance(value, cst.Subscript):
+        return _may_be_block(value.value)
+    if isinstance(value, cst.Attribute):
+        return value.attr.value not in _NUMBERS
+    return isinstance(value, cst.Name)
 
 
 def _at_run_time(site: Site):
