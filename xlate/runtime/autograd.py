@@ -227,3 +227,14 @@ def _mx_detach_spent(x):
                 return None  # a tensor it saved is still there: the graph is alive
         todo.extend(fn for fn, _ in node.next_functions)
     return None
+
+
+def _mx_with_grad(param):
+    """`p.data()` in a function that reads gradients (d2l's grad_clipping): the Parameter itself
+    (torch keeps the gradient there; `p.data.grad` is always None), holding a gradient of zeros
+    where no backward has reached it yet, as MXNet's data array holds from initialisation on
+    (torch's is None until then: `p.grad ** 2` raised). A parameter that takes no gradient
+    (grad_req='null') has none, in MXNet too."""
+    if param.grad is None and param.requires_grad and not torch.nn.parameter.is_lazy(param):
+        param.grad = torch.zeros_like(param)
+    return param

@@ -84,9 +84,10 @@ def transform(site: Site):
                    f"its forward or a loss recorded by autograd.record, where MXNet's gradient reaches the "
                    f"parameter{ctx}")
     elif _grads_read(site):
-        out = param
-        site.fixed(f"`.data()` in a function that reads `.grad` -> the Parameter itself: torch keeps the gradient "
-                   f"on the Parameter (`p.data.grad` is always None), MXNet on the data array{ctx}")
+        out = site.emit("_mx_with_grad({p})", p=param)
+        site.fixed(f"`.data()` in a function that reads `.grad` -> `_mx_with_grad(p)`, the Parameter itself: torch "
+                   f"keeps the gradient on the Parameter (`p.data.grad` is always None), MXNet on the data array, "
+                   f"zeros until a backward reaches it (torch's None){ctx}")
     else:
         out = site.emit("{p}.data", p=param)
         msg = f"`.data()` -> `.data`, a view without gradient{ctx}"
