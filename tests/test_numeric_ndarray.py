@@ -129,7 +129,7 @@ def test_asnumpy_of_a_tensor_in_the_graph(frameworks):
     _assert_equal(rule_cases.check_asnumpy_in_graph())
 
 
-# -- MX094 `x.detach()` as a statement: a live graph, then one a backward freed ------------------------
+# -- MX008 `x.detach()` as a statement: a live graph, then one a backward freed ------------------------
 
 def test_detach_statement_as_mxnets_backward_leaves_it(frameworks):
     _assert_equal(rule_cases.check_detach_statement())

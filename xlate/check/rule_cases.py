@@ -1204,7 +1204,7 @@ for _id, _draw in DRAWS.items():
 NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
                                         16, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
                                         52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, 91, 92, 93, *range(501, 509),
-                                        530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541, 94)]
+                                        530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541, 8)]
 
 
 # -- frameworks ------------------------------------------------------------------------------
@@ -1705,10 +1705,10 @@ def f(x, w):
 
 
 def check_detach_statement() -> list:
-    """MX094: `h.detach()` as a statement, with the graph behind h alive and after a backward."""
+    """MX008: `h.detach()` as a statement, with the graph behind h alive and after a backward."""
     mx, torch = import_mxnet(), import_torch()
     result = convert(DETACH_STATEMENT)
-    check_codes(result, ["MX094"])
+    check_codes(result, ["MX008"])
     x, w = np.array([1.5, -2.0, 0.25], dtype=np.float32), np.array([0.5, 3.0, -1.0], dtype=np.float32)
     expected = load(DETACH_STATEMENT)(mx.nd.array(x), mx.nd.array(w))
     actual = load(result.output)(torch.from_numpy(x.copy()), torch.from_numpy(w.copy()))
@@ -1902,7 +1902,7 @@ SPECIAL_CHECKS = [
     Special("seed-repeats", "MX507", lambda seed: check_seed(seed=5 + seed)),
     Special("gpu-count", "MX503", lambda seed: check_gpu_count()),
     Special("asnumpy-in-graph", "MX020", lambda seed: check_asnumpy_in_graph()),
-    Special("detach-statement", "MX094", lambda seed: check_detach_statement()),
+    Special("detach-statement", "MX008", lambda seed: check_detach_statement()),
     Special("test-utils-verdicts", "MX088", check_test_utils),
     Special("test-utils-same", "MX089", check_test_utils),
     Special("context-constructor", "MX508", lambda seed: check_context()),
