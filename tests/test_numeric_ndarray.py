@@ -129,6 +129,12 @@ def test_asnumpy_of_a_tensor_in_the_graph(frameworks):
     _assert_equal(rule_cases.check_asnumpy_in_graph())
 
 
+# -- MX008 `x.detach()` as a statement: a live graph, then one a backward freed ------------------------
+
+def test_detach_statement_as_mxnets_backward_leaves_it(frameworks):
+    _assert_equal(rule_cases.check_detach_statement())
+
+
 # -- MX088 / MX089 test_utils, MX508 Context ------------------------------------------------------
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -1234,7 +1234,7 @@ for _id, _draw in DRAWS.items():
 NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
                                         16, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
                                         52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, 91, 92, 93, *range(94, 100),
-                                        4, 5, *range(501, 509),
+                                        4, 5, 8, *range(501, 509),
                                         530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541)]
 
 
@@ -1716,6 +1716,36 @@ def check_asnumpy_in_graph() -> list:
     return compare_outputs(actual, expected)
 
 
+DETACH_STATEMENT = HEADER + """
+def f(x, w):
+    x.attach_grad()
+    w.attach_grad()
+    with mx.autograd.record():
+        h = x * x
+    h.detach()  # before any backward: a no-op, the gradient flows through h
+    with mx.autograd.record():
+        l = (h * w).sum()
+    l.backward()
+    first = [x.grad.asnumpy(), w.grad.asnumpy()]
+    h.detach()  # after one: h is a constant, x keeps its old gradient
+    with mx.autograd.record():
+        l2 = (h * w * 2).sum()
+    l2.backward()
+    return first + [x.grad, w.grad]
+"""
+
+
+def check_detach_statement() -> list:
+    """MX008: `h.detach()` as a statement, with the graph behind h alive and after a backward."""
+    mx, torch = import_mxnet(), import_torch()
+    result = convert(DETACH_STATEMENT)
+    check_codes(result, ["MX008"])
+    x, w = np.array([1.5, -2.0, 0.25], dtype=np.float32), np.array([0.5, 3.0, -1.0], dtype=np.float32)
+    expected = load(DETACH_STATEMENT)(mx.nd.array(x), mx.nd.array(w))
+    actual = load(result.output)(torch.from_numpy(x.copy()), torch.from_numpy(w.copy()))
+    return compare_outputs(actual, expected)
+
+
 # MX069 uniform_like/normal_like: the input's shape and dtype, the same distributions.
 RANDOM_LIKE_CASES = [
     ("uniform-like", "nd.random.uniform_like(nd.zeros((200000,)), -1, 3)", (1.0, 4 / 12 ** 0.5), "float32"),
@@ -1903,6 +1933,7 @@ SPECIAL_CHECKS = [
     Special("seed-repeats", "MX507", lambda seed: check_seed(seed=5 + seed)),
     Special("gpu-count", "MX503", lambda seed: check_gpu_count()),
     Special("asnumpy-in-graph", "MX020", lambda seed: check_asnumpy_in_graph()),
+    Special("detach-statement", "MX008", lambda seed: check_detach_statement()),
     Special("test-utils-verdicts", "MX088", check_test_utils),
     Special("test-utils-same", "MX089", check_test_utils),
     Special("context-constructor", "MX508", lambda seed: check_context()),

@@ -87,6 +87,9 @@ class Rule:
     params: Mapping[str, Param] = field(default_factory=dict)
     receiver: str = "any"  # methods: "any" (an MXNet-only method) or "ndarray" (numpy has it too)
     unknown: str = "report"  # a method on a receiver of unknown type: "report" it or "leave" it
+    # the helper a method call on a receiver xlate cannot type goes to, receiver first, then the
+    # call's own arguments (Note [untyped receivers] in xlate/convert/untyped.py)
+    untyped: str | None = None
     # Note [Gluon-signature modules] (xlate/runtime/layers.py): the helper that takes the Gluon
     # class's own arguments, used where the call's values are only known at run time, where the
     # class is passed as a value or subclassed; and the torch class every translation of the
@@ -173,6 +176,7 @@ def _rule(entry: dict[str, Any], source: str) -> Rule:
         params={k: _param(k, v) for k, v in entry.get("params", {}).items()},
         receiver=entry.get("receiver", "any"),
         unknown=entry.get("unknown", "report"),
+        untyped=entry.get("untyped"),
         runtime=entry.get("runtime"),
         instance_of=entry.get("instance_of"),
         chained=bool(entry.get("chained", False)),
@@ -214,6 +218,8 @@ def validate(rules: tuple[Rule, ...]) -> list[str]:
             missing = sorted({m.rsplit(".", 1)[-1] for m in r.matches if not m.startswith(".")} - set(r.runtime))
             if missing:
                 problems.append(f"{where}: its runtime table names no helper for {', '.join(missing)}")
+        if r.untyped and not (r.kind == "call" and all(m.startswith(".") for m in r.matches[:1])):
+            problems.append(f"{where}: only a method call rule names an untyped-receiver helper")
         if r.unknown not in ("report", "leave") or r.receiver not in ("any", "ndarray"):
             problems.append(f"{where}: receiver/unknown have unknown values")
         for p in r.params.values():

@@ -8,7 +8,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from xlate.convert import func_values, names, table
+from xlate.convert import func_values, names, table, untyped
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.fstrings import FStrings
 from xlate.convert.leftovers import Leftovers, array_name, is_array
@@ -554,6 +554,10 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             return site.node
         if receiver is not None and self._own_member(receiver, site.matched):
             return site.node  # `self.softmax(x)` calls what the class put in `self.softmax`
+        if kind is None and receiver is not None and site.rule.untyped:
+            new = untyped.dispatch(self, site)  # Note [untyped receivers]
+            if new is not None:
+                return new
         try:
             site.args, site.varargs = bind(site.rule, site.node, site.receiver)
         except Manual as why:

@@ -15,7 +15,7 @@ from xlate.convert.submodules import import_submodules
 from xlate.convert.parsing import InputError, deep, parse_cst, parse_python
 from xlate.convert.positions import locate
 from xlate.convert.report import Diagnostic, FileResult
-from xlate.runtime import closure
+from xlate.runtime import closure, sources as helper_sources
 
 
 def _enabled(select: Optional[Iterable[str]], ignore: Optional[Iterable[str]]) -> Callable[[str], bool]:
@@ -124,7 +124,7 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
 # do import it: after the conversion they are torch tensors, and the method fails there. These
 # methods belong to MXNet's arrays alone (NumPy and torch have none of them), so each call is
 # reported at its line (MX905) rather than left silently.
-_ARRAY_ONLY = {"asnumpy": "`.detach().cpu().numpy()`", "asscalar": "`.item()`", "as_in_context": "`.to(device)`",
+_ARRAY_ONLY = {"asnumpy": "`.detach().cpu().numpy().copy()`", "asscalar": "`.item()`", "as_in_context": "`.to(device)`",
                "attach_grad": "`.requires_grad_()`", "wait_to_read": "nothing (torch computes eagerly)",
                "as_nd_ndarray": "the tensor itself", "as_np_ndarray": "the tensor itself"}
 ARRAY_METHOD_OUTSIDE = "MX905"
@@ -132,7 +132,11 @@ SHADOWED_MXNET = "MX910"
 
 
 def _array_methods_left(tree: ast.Module, path: str, select, ignore) -> list:
-    found = sorted((node for node in astwalk.walk(tree) if isinstance(node, ast.Call)
+    # a helper a previous conversion pasted calls the method on what is no tensor (`_mx_asnumpy`)
+    own = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+           and node.name in helper_sources()]
+    found = sorted((node for part in [n for n in tree.body if not any(n is o for o in own)]
+                    for node in astwalk.walk(part) if isinstance(node, ast.Call)
                     and isinstance(node.func, ast.Attribute) and node.func.attr in _ARRAY_ONLY),
                    key=lambda node: (node.lineno, node.col_offset))
     if not found or not RuleSet(catalogue.load(), _enabled(select, ignore)).enabled(ARRAY_METHOD_OUTSIDE):

@@ -346,6 +346,8 @@ class Analysis:
             if memo is not None and memo[0] is expr:
                 return memo[1]
             kind = self._classify(key, expr, seen)
+            if kind == _CYCLE and _seen is None:
+                kind = None  # only bindings that say nothing: no kind is proven
             self._expr_kinds[(key, id(expr))] = (expr, kind)  # kept with its node: ids are reused
             return kind
         return self._classify(key, expr, seen, _seen)
@@ -425,8 +427,12 @@ class Analysis:
             # a Python number takes the other side's kind (`0.5 * X[:, 1]` is NumPy's when X is)
             sides = [side for side in (expr.left, expr.right) if not self.number(key, side)] or [expr.left]
             kinds = {self.classify(key, side, seen) for side in sides}
-            if _CYCLE in kinds:  # `y = y * 2`: what y's other bindings say, with a number or unknown
-                if kinds <= {_CYCLE, None}:
+            if _CYCLE in kinds:  # `y = y * 2`: what y's other bindings say, with a number
+                # Note [sound kinds]: a name met again is not always a cycle (`X[:, 0] + X[:, 1]`
+                # meets X twice); with an unknown side beside it, the result is unknown
+                if None in kinds:
+                    return None
+                if kinds == {_CYCLE}:
                     return _CYCLE
                 kinds.discard(_CYCLE)
             if "pt" in kinds and kinds <= {"pt", None}:
@@ -547,6 +553,15 @@ TORCH_MODULE_METHODS = frozenset("parameters named_parameters buffers named_buff
 # `self.blocks` filled by `self.blocks.append(b)` in the class's methods: a loop over it binds
 # its target to `self.blocks<elements>`, whose values are what was appended
 ELEMENTS = "<elements>"
+# Note [sound kinds]
+# A value is an MXNet array ('nd', 'mxnp') only when that is proven; otherwise classify says
+# None and the rules that depend on it emit a helper that decides at run time (`_mx_astype`),
+# since a NumPy array has methods of the same names that mean other things. `_CYCLE` stands for
+# "a name met again on the way" while one expression is classified: it adds nothing to what the
+# name's other bindings say (`y = y * 2`), but a name met twice in one expression is met again
+# without any cycle (`X[:, 0] + 0.5 * X[:, 1]`), so beside an unknown side it proves nothing,
+# and it is never an answer of classify itself (a held-out program's NumPy labels became
+# `.to(torch.float32)` through it).
 _CYCLE = "<cycle>"
 
 

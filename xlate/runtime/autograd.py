@@ -198,3 +198,43 @@ def _mx_array_backward(array, out_grad=None, retain_graph=False, train_mode=True
         if leaf.grad is not None and getattr(leaf, "_mx_grad_req", "write") != "add":
             leaf.grad.zero_()
     array.backward(torch.ones_like(array) if out_grad is None else out_grad, retain_graph=retain_graph)
+
+
+def _mx_detach_spent(x):
+    """`x.detach()` as a statement (its result thrown away, a no-op in MXNet): MXNet's backward
+    frees the graph behind the arrays it went through, and a later backward stops at them as at
+    constants, where torch raises. So x is detached in place where a backward has freed its graph
+    (the first tensor its graph saved can no longer be read), and left as it is while the graph
+    is alive (MXNet's gradient still flows through it then). Anything else: its own detach()."""
+    if not isinstance(x, torch.Tensor):
+        return x.detach()
+    todo, seen = [x.grad_fn], set()
+    while todo and len(seen) < 10000:
+        node = todo.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        for name in dir(node):
+            if not name.startswith("_saved_"):
+                continue
+            try:
+                value = getattr(node, name)
+            except RuntimeError:  # freed by a backward
+                x.detach_()
+                return None
+            if isinstance(value, torch.Tensor) or (isinstance(value, (tuple, list)) and value
+                                                  and isinstance(value[0], torch.Tensor)):
+                return None  # a tensor it saved is still there: the graph is alive
+        todo.extend(fn for fn, _ in node.next_functions)
+    return None
+
+
+def _mx_with_grad(param):
+    """`p.data()` in a function that reads gradients (d2l's grad_clipping): the Parameter itself
+    (torch keeps the gradient there; `p.data.grad` is always None), holding a gradient of zeros
+    where no backward has reached it yet, as MXNet's data array holds from initialisation on
+    (torch's is None until then: `p.grad ** 2` raised). A parameter that takes no gradient
+    (grad_req='null') has none, in MXNet too."""
+    if param.grad is None and param.requires_grad and not torch.nn.parameter.is_lazy(param):
+        param.grad = torch.zeros_like(param)
+    return param

@@ -27,6 +27,19 @@ class _mx_Concurrent(torch.nn.Sequential):
         return torch.cat([child(x) for child in self], dim=self.axis)
 
 
+def _mx_add(receiver, *blocks, **kwargs):
+    """`x.add(...)` where the converter could not tell what `x` is (a parameter, a value from
+    another module or notebook cell): a converted Gluon container (a torch Sequential, which has
+    no `add`) appends each block, in order, and returns None as Gluon's `add` does; anything
+    else (a set, a metric, a container helper with its own `add`) calls its own `add`."""
+    if isinstance(receiver, torch.nn.Module) and not hasattr(type(receiver), "add") and hasattr(receiver, "append") \
+            and not kwargs:
+        for block in blocks:
+            receiver.append(block)
+        return None
+    return receiver.add(*blocks, **kwargs)
+
+
 def _mx_compile(net):
     """`net.hybridize(...)` under `xlate convert --hybridize compile`: `net.compile()` (torch.compile
     in place; the module and its state_dict keys stay the same). Gluon code hybridizes before the

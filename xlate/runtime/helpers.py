@@ -487,3 +487,37 @@ class _mx_missing:
 
     def __repr__(self):
         return f"<{self._mx_name}: MXNet is not installed>"
+
+
+def _mx_asnumpy(x):
+    """`x.asnumpy()` on a value the converter could not type: a tensor (an MXNet array,
+    converted) as a NumPy array, copied from any device and out of autograd as MXNet's is (a copy
+    on the CPU too, where torch's numpy() shares the tensor's memory); anything else calls its
+    own asnumpy."""
+    return x.detach().cpu().numpy().copy() if isinstance(x, torch.Tensor) else x.asnumpy()
+
+
+def _mx_asscalar(x):
+    """`x.asscalar()` on a value the converter could not type: a one-element tensor's Python
+    number (torch raises on more elements, as MXNet does); anything else its own asscalar."""
+    return x.item() if isinstance(x, torch.Tensor) else x.asscalar()
+
+
+def _mx_as_in_context(x, context):
+    """`x.as_in_context(ctx)` on a value the converter could not type: a tensor on that device
+    (itself when it is there already, as MXNet's); anything else its own as_in_context."""
+    return x.to(context) if isinstance(x, torch.Tensor) else x.as_in_context(context)
+
+
+def _mx_as_in_ctx(x, ctx):
+    """`x.as_in_ctx(ctx)` on a value the converter could not type: as `_mx_as_in_context`."""
+    return x.to(ctx) if isinstance(x, torch.Tensor) else x.as_in_ctx(ctx)
+
+
+def _mx_expand_dims(x, axis, inplace=False):
+    """`x.expand_dims(axis, inplace=False)` on a value the converter could not type: a tensor gets
+    a new axis of size 1 at `axis` (MXNet's inplace=True shares the data, as torch's unsqueeze
+    does); anything else uses its own expand_dims, with `inplace` only where it was given."""
+    if isinstance(x, torch.Tensor):
+        return x.unsqueeze(axis)
+    return x.expand_dims(axis, inplace=True) if inplace else x.expand_dims(axis)

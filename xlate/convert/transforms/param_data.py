@@ -32,6 +32,13 @@ def _block_method(site: Site) -> bool:
         and site.conv.analysis.scopes.get(key[:1]) is not None and site.conv.analysis.scopes[key[:1]].is_class
 
 
+def _grads_read(site: Site) -> bool:
+    """The function reads `.grad` of a name (d2l's grad_clipping: `params = [p.data() for p in
+    ...]`, then `p.grad`): the arrays it takes from `.data()` are read for their gradients."""
+    scope = site.conv.analysis.scopes.get(site.conv.scopes[-1])
+    return bool(site.conv.scopes[-1]) and scope is not None and bool(scope.grad_reads)
+
+
 class _SizeOf(FastVisitor):
     def __init__(self, target):
         super().__init__()
@@ -76,6 +83,11 @@ def transform(site: Site):
         site.fixed(f"`.data()` in a method of a Gluon block -> the Parameter itself: a block's methods run inside "
                    f"its forward or a loss recorded by autograd.record, where MXNet's gradient reaches the "
                    f"parameter{ctx}")
+    elif _grads_read(site):
+        out = site.emit("_mx_with_grad({p})", p=param)
+        site.fixed(f"`.data()` in a function that reads `.grad` -> `_mx_with_grad(p)`, the Parameter itself: torch "
+                   f"keeps the gradient on the Parameter (`p.data.grad` is always None), MXNet on the data array, "
+                   f"zeros until a backward reaches it (torch's None){ctx}")
     else:
         out = site.emit("{p}.data", p=param)
         msg = f"`.data()` -> `.data`, a view without gradient{ctx}"

@@ -1,5 +1,9 @@
 """`seq.add(a, b)` on a Gluon Sequential/Concurrent -> `seq.append(a)` / `seq.extend([a, b])`,
-filling deferred input sizes the previous layers determine (Note [deferred input sizes])."""
+filling deferred input sizes the previous layers determine (Note [deferred input sizes]); on a
+receiver that may be a container or not (a parameter, a value from another module or cell),
+`_mx_add(x, a, b)` decides at run time."""
+import ast
+
 import libcst as cst
 
 from xlate.convert import kinds, layerinfo
@@ -22,8 +26,10 @@ def _container(site: Site, made: set) -> bool:
         return analysis.gluon_class(key) is not None
     if site.code(site.original.func.value) in kinds.proven_containers(analysis, key):
         return True  # the same scope adds a Gluon block to it elsewhere
-    if analysis.uses_gluon and kinds.may_be(analysis, key, _shape(site.original.func.value, site.conv.shapes), CONTAINERS):
-        return True  # one of its bindings is a container, and only a container has `.add`
+    receiver_ast = _shape(site.original.func.value, site.conv.shapes)
+    if analysis.uses_gluon and kinds.may_be(analysis, key, receiver_ast, CONTAINERS) \
+            and not _some_other(site, receiver_ast):
+        return True  # one of its bindings is a container, and none is a set or another value with an `add`
     # `anything.add(nn.Dense(...))`: only a Gluon container takes a layer or a block
     return any(layerinfo.lookup(conv, a.value) is not None for a in site.varargs) or any(
         kinds.is_block(kinds.kinds_of(analysis, key, _shape(a.value)))
@@ -47,13 +53,82 @@ def _looks_like_a_block(site: Site) -> bool:
     return False
 
 
+# builtins whose instances have an `add` of their own (or none): never a Gluon container
+_NOT_CONTAINERS = frozenset("set frozenset dict list Counter defaultdict OrderedDict".split())
+
+
+def _other(site: Site, value_key, value) -> bool:
+    """A literal, a builtin collection or an instance of a class of this file that derives from no
+    Gluon class (d2l's Accumulator): never a Gluon container."""
+    analysis = site.conv.analysis
+    if isinstance(value, (ast.Set, ast.Dict, ast.List, ast.SetComp, ast.DictComp, ast.ListComp, ast.Constant)):
+        return value is not None and not (isinstance(value, ast.Constant) and value.value is None)
+    func = value.func if isinstance(value, ast.Call) else None
+    if isinstance(func, ast.Name) and func.id in _NOT_CONTAINERS and analysis.lookup(value_key, func.id) is None:
+        return True
+    local = kinds._defined(analysis, value_key, func.id) if isinstance(func, ast.Name) else None
+    return local is not None and isinstance(local.node, ast.ClassDef) and kinds.kinds_of_class(analysis, local) is None
+
+
+def _bindings(site: Site, receiver: ast.expr) -> list:
+    """(scope key, value) of each binding of the receiver; a parameter's are what callers pass."""
+    return [(k, v) for k, v in kinds._values(site.conv.analysis, site.conv.scopes[-1], receiver)]
+
+
+def _not_container(site: Site, receiver: ast.expr) -> bool:
+    values = _bindings(site, receiver)
+    return bool(values) and all(v is not None and _other(site, k, v) for k, v in values)
+
+
+def _some_other(site: Site, receiver: ast.expr) -> bool:
+    return any(v is not None and _other(site, k, v) for k, v in _bindings(site, receiver))
+
+
+def _maybe_container(site: Site) -> bool:
+    """`x.add(...)` in Gluon code where x may be a Gluon container or not: its bindings include a
+    container, or what it is given may be blocks (names, elements, attributes, calls of classes
+    or of the function's callables); positional arguments only, as Gluon's `add` takes."""
+    conv, receiver = site.conv, _shape(site.original.func.value, site.conv.shapes)
+    args = site.original.args
+    if not conv.analysis.uses_gluon or not args or any(a.keyword is not None for a in args):
+        return False
+    if _not_container(site, receiver):
+        return False
+    if kinds.may_be(conv.analysis, conv.scopes[-1], receiver, CONTAINERS) or _looks_like_a_block(site):
+        return True
+    return all(a.star == "*" or _may_be_block(a.value) for a in args)
+
+
+# attributes an array has that are numbers or tuples, never blocks (`metric.add(l, y.shape[0], y.size)`)
+_NUMBERS = frozenset("shape size ndim dtype".split())
+
+
+def _may_be_block(value: cst.BaseExpression) -> bool:
+    """A name, an attribute or an element, unless it reads an array's size (d2l's Accumulator
+    is given those)."""
+    if isinstance(value, cst.Subscript):
+        return _may_be_block(value.value)
+    if isinstance(value, cst.Attribute):
+        return value.attr.value not in _NUMBERS
+    return isinstance(value, cst.Name)
+
+
+def _at_run_time(site: Site):
+    what = site.code(site.receiver).strip()
+    site.fixed(f"could not tell whether `{what[:40]}` is a Gluon container: `_mx_add({what[:20]}, ...)` decides at run "
+               "time (a converted Sequential appends each block, anything else calls its own `add`)")
+    call = site.emit("_mx_add({x})", x=site.receiver)
+    space = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    args = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in site.node.args]
+    return call.with_changes(args=[call.args[0].with_changes(comma=space), *args])
+
+
 def transform(site: Site):
     conv = site.conv
     made = conv.analysis.constructed_by(conv.scopes[-1], _shape(site.original.func.value))
     if not _container(site, made):
-        if conv.analysis.uses_gluon and _looks_like_a_block(site):
-            raise Manual(f"could not tell whether `{site.code(site.receiver).strip()}` is a Gluon Sequential; if "
-                         f"it is, `.add(a)` is torch's `.append(a)` (`.extend([a, b])` for several)")
+        if _maybe_container(site):
+            return _at_run_time(site)
         raise Skip()
     site.bind("seq", "*blocks")
     if not site.varargs:
