@@ -79,6 +79,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         self.call_funcs: set[int] = set()
         self.shaped: set[int] = set()  # original calls whose result is reshaped to (1,) or read with .item()
         self.store_depth = 0
+        self.store_saved: list[int] = []  # store depths set aside while a target's subscript is read
+        self.written_into = 0  # > 0 inside the array of `x[i] = v` (x is read, then written in place)
         self.suppress: list[Optional[frozenset]] = []
         self.statement_stack: list[cst.SimpleStatementLine] = []
         # id(line or one-line block body) -> {index of a small statement: what replaces it}
@@ -305,6 +307,26 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
     def _store_out_node(self, original, updated):
         self.store_depth -= 1
         return updated
+
+    # `x[i] = v` and `x.a[i] += v` read x, x.a and i: inside a target, a subscript's value and
+    # slice are loads, translated as any other (`self._children[k] = b` is `self._modules[k] = b`)
+    def _value_in(self, *_):
+        self.written_into += bool(self.store_depth)
+        self._load_in()
+
+    def _value_out(self, *_):
+        self._load_out()
+        self.written_into -= bool(self.store_depth)
+
+    def _load_in(self, *_):
+        self.store_saved.append(self.store_depth)
+        self.store_depth = 0
+
+    def _load_out(self, *_):
+        self.store_depth = self.store_saved.pop()
+
+    visit_Subscript_value, leave_Subscript_value = _value_in, _value_out
+    visit_Subscript_slice, leave_Subscript_slice = _load_in, _load_out
 
     # field hooks (visit_Node_field) return nothing; node hooks must return the node
     visit_Attribute_attr = visit_Arg_keyword = visit_Param_name = _store_in

@@ -89,6 +89,7 @@ class Conversion(Protocol):
     compound_stack: list  # the original compound statements (and defs) being visited, outermost first
     defs: list  # the defs and classes among them
     store_depth: int  # > 0 inside an assignment target, a parameter name...
+    written_into: int  # > 0 inside the array of `x[i] = v`
     full_reductions: dict  # id -> emitted `.reshape(1)` call (MX033)
     shaped: set  # ids of original calls whose result is `.reshape(1)`-ed or `.item()`-ed right away
     layers: dict  # id(emitted constructor) -> (node, LayerInfo)

@@ -71,7 +71,7 @@ def transform(site: Site):
         site.fixed(f"`{site.matched}()` -> `.grad`{ctx}; it is None until the first backward (MXNet: zeros)")
         grad = site.emit("{p}.grad", p=param)
         return cst.List([cst.Element(grad)]) if site.matched == ".list_grad" else grad
-    if site.conv.store_depth:  # `p.data()[:] = v`: an in-place write, never recorded
+    if site.conv.store_depth or site.conv.written_into:  # `p.data()[:] = v`: an in-place write, never recorded
         out = site.emit("{p}.data", p=param)
         site.fixed(f"`.data()` written in place -> `.data`{ctx}")
     elif _recorded(site):

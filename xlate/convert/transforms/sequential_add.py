@@ -113,6 +113,37 @@ def _may_be_block(value: cst.BaseExpression) -> bool:
     return isinstance(value, cst.Name)
 
 
+def _defines_add(analysis, key, node: ast.ClassDef, depth: int = 0) -> bool:
+    """A class of this file that defines `add` itself or through a base class of this file."""
+    if any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "add" for s in node.body):
+        return True
+    for base in node.bases:
+        local = kinds._defined(analysis, key, base.id) if isinstance(base, ast.Name) and depth < 8 else None
+        if local is not None and isinstance(local.node, ast.ClassDef) and _defines_add(analysis, key, local.node,
+                                                                                        depth + 1):
+            return True
+    return False
+
+
+def _own_add(site: Site) -> str:
+    """'all' when the receiver is only ever an instance of a class of this file with its own `add`
+    (d2l's `class MySequential(nn.Block): def add(self, block)`), 'some' when only some of its
+    bindings are, '' otherwise: that `add` is the user's method, never Gluon's container's."""
+    analysis, key = site.conv.analysis, site.conv.scopes[-1]
+    receiver = site.original.func.value
+    if isinstance(receiver, cst.Name) and receiver.value == "self":
+        scope = analysis.scopes.get(key)
+        while scope is not None and not scope.is_class:
+            scope = scope.parent
+        return "all" if scope is not None and _defines_add(analysis, key, scope.node) else ""
+    own = []
+    for k, v in _bindings(site, _shape(receiver, site.conv.shapes)):
+        func = v.func if isinstance(v, ast.Call) else None
+        local = kinds._defined(analysis, k, func.id) if isinstance(func, ast.Name) else None
+        own.append(local is not None and isinstance(local.node, ast.ClassDef) and _defines_add(analysis, k, local.node))
+    return "all" if own and all(own) else "some" if any(own) else ""
+
+
 def _at_run_time(site: Site):
     what = site.code(site.receiver).strip()
     site.fixed(f"could not tell whether `{what[:40]}` is a Gluon container: `_mx_add({what[:20]}, ...)` decides at run "
@@ -125,6 +156,11 @@ def _at_run_time(site: Site):
 
 def transform(site: Site):
     conv = site.conv
+    own = _own_add(site)
+    if own == "all":
+        raise Skip()
+    if own == "some":
+        return _at_run_time(site)
     made = conv.analysis.constructed_by(conv.scopes[-1], _shape(site.original.func.value))
     if not _container(site, made):
         if _maybe_container(site):
