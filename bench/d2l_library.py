@@ -10,8 +10,10 @@ and torch, the script says why and exits 0: the test suite never needs it.
 Per version, in its own process:
 1. The library and the cases (bench/d2l_cases.py: notebook-style MXNet code calling the library)
    are converted as a user would (`xlate convert DIR -o OUT --format json`).
-2. The original library and the cases run with MXNet; the converted ones run where `import
-   mxnet` fails (`--allow-mxnet` lets it succeed, as issue 25's first measure did). Harness
+2. The original library and the cases run with MXNet; the converted ones run torch only: there
+   `mxnet` is a stand-in that imports (an import xlate kept for a construct it left) and raises
+   MXNetLeft when used, so a definition crashes only where it runs MXNet code (`--allow-mxnet`
+   gives the converted side the real MXNet, as issue 25's first measure did). Harness
    plumbing on both sides: pandas, requests, IPython and matplotlib are stubbed (plots draw
    nothing), and `arr`, `sync` and `R` are given to the cases (d2l_cases.py says what they do;
    `sync` copies MXNet's weights into the converted model with xlate.check.mapping.transfer).
@@ -28,6 +30,7 @@ import argparse
 import ast
 import contextlib
 import importlib.abc
+import importlib.machinery
 import io
 import json
 import os
@@ -95,15 +98,44 @@ def _stub_modules() -> None:
     sys.modules["matplotlib.pyplot"] = sys.modules["matplotlib"].pyplot
 
 
-class _NoMX(importlib.abc.MetaPathFinder):
+class MXNetLeft(RuntimeError):
+    """The converted code used MXNet (a construct xlate left), where only torch may run."""
+
+
+class _Left(types.ModuleType):
+    """`mxnet` and whatever is reached through it on the converted side: importing it succeeds (an
+    import xlate kept for a construct it left), using it raises MXNetLeft, so each definition
+    crashes only where it runs MXNet code."""
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return _Left(f"{self.__name__}.{attr}")
+
+    def __call__(self, *args, **kwargs):
+        raise MXNetLeft(f"{self.__name__}(...) left in the converted code")
+
+    def __mro_entries__(self, bases):
+        raise MXNetLeft(f"class based on {self.__name__}, left in the converted code")
+
+
+class _NoMX(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, name, path, target=None):
         if name == "mxnet" or name.startswith("mxnet."):
-            raise ImportError("mxnet is not installed here")
+            return importlib.machinery.ModuleSpec(name, self, is_package=True)
+
+    def create_module(self, spec):
+        module = _Left(spec.name)
+        module.__path__ = []
+        return module
+
+    def exec_module(self, module):
+        pass
 
 
 @contextlib.contextmanager
 def _without_mxnet(block: bool):
-    """`import mxnet` fails inside (the converted side's imports); MXNet comes back after."""
+    """Inside (the converted side's imports) `mxnet` is a _Left; MXNet comes back after."""
     if not block:
         yield
         return
@@ -114,6 +146,8 @@ def _without_mxnet(block: bool):
         yield
     finally:
         sys.meta_path.remove(finder)
+        for k in [k for k in sys.modules if k == "mxnet" or k.startswith("mxnet.")]:
+            del sys.modules[k]
         sys.modules.update(saved)
 
 

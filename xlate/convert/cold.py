@@ -59,7 +59,7 @@ class Hot(NamedTuple):
 def hot_words(analysis, rules) -> Optional[Hot]:
     """The words that may make a statement change (None: any may): the file's own names, and
     the catalogue's."""
-    words = set(_ALWAYS)
+    words = set(_ALWAYS) | analysis.module_aliases  # Note [module aliases]
     for scope in analysis.scopes.values():
         if scope.star_mx or scope.star_local:  # names from `import *` are not seen here
             return None

@@ -554,9 +554,12 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             site.args, site.varargs = bind(site.rule, site.node, site.receiver)
         except Manual as why:
             # `*args`/`**kwargs` are the helper's to bind; an argument Gluon's signature lacks is not
-            if isinstance(why, Dynamic) and site.rule.runtime and site.receiver is None \
-                    and self.rules.enabled(site.rule.code) and not self._suppressed(site.rule.code):
-                return self._at_run_time(site, str(why))
+            if isinstance(why, Dynamic) and self.rules.enabled(site.rule.code) \
+                    and not self._suppressed(site.rule.code):
+                if site.rule.runtime and site.receiver is None:
+                    return self._at_run_time(site, str(why))
+                if site.rule.method_runtime and site.receiver is not None:
+                    return self._method_at_run_time(site, site.rule.method_runtime, str(why))
             if kind not in ("nd", "mxnp") and (site.rule.receiver == "ndarray"
                                  or (receiver is not None and isinstance(why, ForeignKeyword))):
                 return site.node  # numpy's method, or torch's: MXNet's would reject these arguments
@@ -572,6 +575,14 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
                     f"`{short}(...)` -> `{site.rule.runtime_for(site.matched)}(...)` with the same arguments, "
                     f"decided at run time as Gluon does ({why})")
         return new
+
+    def _method_at_run_time(self, site: Site, helper: str, why: str):
+        """`x.astype(*args, **kwargs)` -> `_mx_astype(x, *args, **kwargs)`: the helper binds the
+        arguments by the method's own signature when they are known."""
+        self.report(site.original, site.rule.code, "fixed",
+                    f"`.{site.matched.rsplit('.', 1)[-1]}(...)` -> `{helper}(x, ...)` with the same arguments, "
+                    f"bound at run time by MXNet's signature ({why})")
+        return site.method_helper(helper)
 
     def _apply(self, site: Site, *, head: Optional[str] = None, receiver_node=None):
         rule = site.rule
@@ -617,6 +628,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             # the helper takes the operator's signature: a method call (`x.reshape(**kw)`) is not one
             if rule.runtime and isinstance(site.node, cst.Call) and site.receiver is None:
                 return self._at_run_time(site, str(why))
+            helper = getattr(why, "method_runtime", None) or rule.method_runtime
+            if helper and isinstance(site.node, cst.Call) and site.receiver is not None:
+                return self._method_at_run_time(site, helper, str(why))
             return self._left(site, str(why), head)
         except Manual as why:
             return self._left(site, str(why), head)

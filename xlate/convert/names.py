@@ -202,6 +202,7 @@ class Analysis:
         self.uses_mxnet = False
         self._kinds: dict = {}  # memo of kinds_of (Note [package facts])
         self.attr_scopes: dict = {}  # id of the value of `self.x = value` -> the key of the method assigning it
+        self._aliasing: set = set()  # Note [module aliases]: names being resolved
         self.guessed_namespaces: set = set()  # function scopes whose `F` is taken as MXNet's namespace by its name
         self.namespace_values: set = set()  # (scope key, name): may hold MXNet's namespace, among other values
         _Collector(self).run(tree)
@@ -209,6 +210,10 @@ class Analysis:
         _namespace_aliases(self)
         # every name some import binds, in any scope: a name outside it never resolves
         self.imported = frozenset(name for scope in self.scopes.values() for name in scope.imports)
+        root = self.scopes[()]  # and the module's aliases of MXNet names (Note [module aliases])
+        self.module_aliases = frozenset(n for n in root.other - set(root.imports)
+                                        if self._own_module((), n) or self._function_alias(root, n) is not None)
+        self.imported |= self.module_aliases
         self._kinds: dict = {}  # (scope key, name) -> classify's answer (a name's values never change)
         self._expr_kinds: dict = {}  # (scope key, id(expr)) -> (expr, classify's answer)
         self.np_mode = _numpy_mode(self)  # Note [numpy dialect]
@@ -231,6 +236,10 @@ class Analysis:
         if scope is None:
             return None
         imported = scope.imports.get(name)
+        if name in scope.other and imported is None and scope.parent is None:
+            alias = self._function_alias(scope, name)
+            if alias is not None:
+                return alias
         if name in scope.other:  # rebound here: only an MXNet import makes that worth a report
             if scope.is_class and imported is None:
                 # a class body reads the module's binding until it assigns its own
@@ -256,8 +265,35 @@ class Analysis:
             scope = scope.parent
         return None
 
+    # Note [module aliases]
+    # d2l's library binds MXNet functions to module-level names (`zeros = np.zeros`, `matmul =
+    # np.dot`) and calls them by those names or through the module itself (`d2l =
+    # sys.modules[__name__]`, `d2l.zeros((3, 4))`). A module-level name bound once, to an MXNet
+    # name, is that name wherever it is read: each call is translated with its own arguments, as
+    # the MXNet function's own call would be (the binding itself is a function passed as a value,
+    # MX func values). `d2l.x` through the module's own reference is the module's `x`.
+    def _function_alias(self, scope: Scope, name: str) -> Optional[str]:
+        values = scope.values.get(name, ())
+        if len(values) != 1 or not isinstance(values[0], (ast.Attribute, ast.Name)) or name in self._aliasing:
+            return None
+        self._aliasing.add(name)  # `a = b; b = a` resolves to nothing, not a cycle
+        try:
+            resolved = self.resolve(scope.key, ast.unparse(values[0]))
+        finally:
+            self._aliasing.discard(name)
+        return resolved if resolved is not AMBIGUOUS and is_mxnet(resolved) else None
+
+    def _own_module(self, key: ScopeKey, name: str) -> bool:
+        """`name` is the module itself: `d2l = sys.modules[__name__]` at its top level, bound once."""
+        scope = self.home(key, name)
+        values = scope.values.get(name, ()) if scope is not None and scope.parent is None else ()
+        return len(values) == 1 and isinstance(values[0], ast.Subscript) \
+            and ast.unparse(values[0]) == "sys.modules[__name__]"
+
     def resolve(self, key: ScopeKey, dotted: str) -> Optional[str]:
         head, _, rest = dotted.partition(".")
+        if rest and self._own_module(key, head):
+            return self.resolve((), rest)
         base = self.lookup(key, head)
         if base is None or base is AMBIGUOUS:
             return base

@@ -236,6 +236,15 @@ class Site:
     def review(self, message: str) -> None:
         self.status, self.message = "review", message
 
+    def method_helper(self, helper: str) -> cst.Call:
+        """`helper(x, <the call's arguments as written>)` for `x.method(...)`: the rule's
+        `method_runtime`, which takes the method's own signature after the receiver."""
+        head = self.emit(f"{helper}({{x}})", x=self.receiver)
+        args = [a.deep_clone() for a in self.node.args]
+        first = head.args[0].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) \
+            if args else head.args[0]
+        return head.with_changes(args=[first, *args])
+
     def fixed(self, message: str) -> None:
         self.message = message
 
