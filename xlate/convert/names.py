@@ -584,8 +584,9 @@ class _Collector:
         dotted = _dotted(base)
         if dotted is None:
             return False
-        if dotted in self.gluon_names:
-            return True
+        head, _, rest = dotted.partition(".")
+        if dotted in self.gluon_names or rest in self.gluon_names and self.a._own_module(scope.key, head):
+            return True  # `class Seq2SeqEncoder(d2l.Encoder)` through the module itself (Note [module aliases])
         resolved = self.a.resolve(scope.key, dotted)
         if not resolved or resolved is AMBIGUOUS:
             return False
