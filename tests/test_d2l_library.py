@@ -114,3 +114,29 @@ def test_calls_through_module_aliases_give_mxnets_results():
     converted = module("pt_aliases", result.output.replace("from mxnet import np\n", STAND_IN))
     same(expected, converted.f(torch.from_numpy(X), torch.from_numpy(K)))
     assert converted.g() is True  # a Gluon block through `d2l.Base`: a torch module, initialised
+
+
+# -- writes through an index array take the destination's dtype (MX094) ---------------------------
+
+ITEM_WRITES = '''
+from mxnet import np, npx
+npx.set_np()
+
+def f(jaccard, values):
+    m = np.full((jaccard.shape[0],), -1, dtype=np.int32)
+    rows = np.nonzero(np.max(jaccard, axis=1) >= 0.5)[0]
+    m[rows] = np.argmax(jaccard, axis=1)[rows]      # int64 into int32
+    m[rows[:1]] = values[:1] * 2.5                  # float32 into int32: truncated
+    out = np.zeros((4, 2))
+    out[np.array([0, 2])] = np.ones((2, 2), dtype=np.int32)  # int32 into float32
+    return m, out
+'''
+
+
+def test_writes_through_index_arrays_cast_as_mxnet_does():
+    rng = onp.random.RandomState(2)
+    jaccard = rng.uniform(0, 1, size=(6, 3)).astype("float32")
+    values = onp.array([1.3, -2.7, 0.4], "float32")
+    expected, actual, result = both(ITEM_WRITES, jaccard, values)
+    assert result.output.count("_mx_item_value(") >= 3, result.output
+    same(expected, actual)

@@ -26,6 +26,7 @@ COURSE_LIBRARY = "MX790"  # `from d2l import mxnet as d2l`: reported, never rewr
 NP_METHOD_LEFT = "MX798"  # a method numpy shares, on an mx.np array, with no dialect rule (Note [numpy dialect])
 ARRAY_INDEX = "[array]"  # the operator rule for `x[idx]` with an MXNet array idx (MX085)
 GRAD_WRITE = "[...]="  # ... for an in-place write to an array with a gradient (MX545)
+ITEM_WRITE = "[idx]="  # ... for `x[idx] = v` into an MXNet array x (MX747: the value takes x's dtype)
 NO_RULE = "MX900"
 AMBIGUOUS_NAME = "MX901"
 NAMESPACE_BY_NAME = "MX174"
@@ -79,6 +80,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         self.call_funcs: set[int] = set()
         self.shaped: set[int] = set()  # original calls whose result is reshaped to (1,) or read with .item()
         self.store_depth = 0
+        self.loads_in_store: list = []  # store depths saved while an index inside a target is read
         self.suppress: list[Optional[frozenset]] = []
         self.statement_stack: list[cst.SimpleStatementLine] = []
         # id(line or one-line block body) -> {index of a small statement: what replaces it}
@@ -301,6 +303,14 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
     def _store_out_node(self, original, updated):
         self.store_depth -= 1
         return updated
+
+    def visit_Subscript_slice(self, node) -> None:
+        """The index of a target is read (`x[np.array([0, 2])] = v` writes into x, not np.array)."""
+        self.loads_in_store.append(self.store_depth)
+        self.store_depth = 0
+
+    def leave_Subscript_slice(self, node) -> None:
+        self.store_depth = self.loads_in_store.pop()
 
     # field hooks (visit_Node_field) return nothing; node hooks must return the node
     visit_Attribute_attr = visit_Arg_keyword = visit_Param_name = _store_in
@@ -740,6 +750,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         if isinstance(target, cst.Name):
             self.left_assigned(names.ident(target.value), updated.value)
         if isinstance(target, cst.Subscript):
+            rule = self.rules.operators.get(ITEM_WRITE)
+            if rule is not None and self.classify(target.value) in ("nd", "mxnp"):
+                updated = self._apply(Site(self, rule, original, updated, matched=ITEM_WRITE))
             return self._grad_write(original, self._unwrap(original, updated))
         return self._unwrap(original, updated)
     leave_Arg = leave_Element = leave_Expr = _unwrap

@@ -187,6 +187,7 @@ class Scope:
     nonlocals: set = field(default_factory=set)  # `nonlocal` names: homed once every scope is known
     grad_reads: set = field(default_factory=set)  # names read as `name.grad` here (arrays with a gradient)
     index_names: set = field(default_factory=set)  # names in an index: `x[name]`, `x[name, :]`, `x[t[i]]`
+    item_writes: set = field(default_factory=set)  # names written through an index: `name[i] = v` (MX747)
     aliases: set = field(default_factory=set)  # `F = mx.ndarray` in a function: Note [namespace aliases]
 
 
@@ -802,6 +803,8 @@ class _Collector:
         elif isinstance(target, ast.Starred):
             self._target(target.value, scope, None)
         else:
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                scope.item_writes.add(target.value.id)
             self._expr(target, scope)
 
     def _self_attr(self, target: ast.expr, scope: Scope, value) -> None:

@@ -447,6 +447,16 @@ def _mx_index(index):
     return index
 
 
+def _mx_item_value(array, value):
+    """The value of `x[idx] = value` as MXNet writes it: in x's dtype, for any index (torch's write
+    through an index tensor refuses another dtype; one through slices casts already)."""
+    if not isinstance(array, torch.Tensor) or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, torch.Tensor):
+        return value if value.dtype == array.dtype else value.to(array.dtype)
+    return torch.as_tensor(value, dtype=array.dtype, device=array.device)  # a NumPy array, a list
+
+
 def _mx_astype(array, dtype, copy=True):
     """`x.astype(dtype)` on a value the converter could not type: an MXNet array (a tensor here)
     becomes a new array of that dtype (MXNet copies even when the dtype matches, unless
