@@ -208,7 +208,8 @@ def _side(lib, cases_path: Path, name: str, *, mx_side: bool, nets: list, block:
 
         def sync(net, *inputs):
             net(*inputs)
-            nets.append(net)
+            # the values now: the case goes on to train this model before the torch side runs
+            nets.append((net, {id(p): p.data().asnumpy().copy() for p in net.collect_params().values()}))
             return net
     else:
         import torch
@@ -219,7 +220,8 @@ def _side(lib, cases_path: Path, name: str, *, mx_side: bool, nets: list, block:
 
         def sync(net, *inputs):
             net(*inputs)  # fixes lazy shapes before the copy
-            transfer(nets.pop(0), net)
+            mx_net, values = nets.pop(0)
+            transfer(mx_net, net, known=values)
             return net
     with _without_mxnet(block):
         return _module(name, cases_path, d2l=lib, arr=arr, sync=sync)
@@ -290,6 +292,7 @@ def worker(version: str, lib_path: Path, work: Path, *, allow_mxnet: bool) -> di
         before = len(mx_nets)
         try:
             expected[case] = _run(mx_cases, case, i)
+            mxnet.nd.waitall()  # MXNet computes asynchronously: each case's results are final before the next
         except Exception as e:  # noqa: BLE001  (a broken case is the harness's, reported as such)
             results[case] = {"status": "harness", "cause": _first_line(e)}
         nets_of[case] = mx_nets[before:]
