@@ -140,3 +140,25 @@ def test_writes_through_index_arrays_cast_as_mxnet_does():
     expected, actual, result = both(ITEM_WRITES, jaccard, values)
     assert result.output.count("_mx_item_value(") >= 3, result.output
     same(expected, actual)
+
+
+# -- slices with a negative step (MX095) ----------------------------------------------------------
+
+BACK_SLICES = '''
+from mxnet import np, npx
+npx.set_np()
+
+def f(a, scores):
+    x = np.abs(a) - 0.5  # an mx.np array, known as one
+    order = scores.argsort()[::-1]  # what an NDArray method returns
+    return order, x[::-1], x[1, 3:0:-2], x[::-2, ::-1], x[None, ::-1, 1], x[..., ::-1]
+'''
+
+
+def test_slices_with_a_negative_step_give_mxnets_elements():
+    rng = onp.random.RandomState(3)
+    x = rng.normal(size=(5, 4)).astype("float32")
+    scores = rng.uniform(size=6).astype("float32")
+    expected, actual, result = both(BACK_SLICES, x, scores)
+    assert result.output.count("_mx_back_slice(") >= 7, result.output
+    same(expected, actual)

@@ -9,6 +9,7 @@ from typing import Callable, Optional
 import libcst as cst
 
 from xlate.convert import func_values, names, table
+from xlate.convert.transforms import back_slice
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.fstrings import FStrings
 from xlate.convert.leftovers import Leftovers, array_name, is_array
@@ -26,6 +27,7 @@ COURSE_LIBRARY = "MX790"  # `from d2l import mxnet as d2l`: reported, never rewr
 NP_METHOD_LEFT = "MX798"  # a method numpy shares, on an mx.np array, with no dialect rule (Note [numpy dialect])
 ARRAY_INDEX = "[array]"  # the operator rule for `x[idx]` with an MXNet array idx (MX085)
 GRAD_WRITE = "[...]="  # ... for an in-place write to an array with a gradient (MX545)
+BACK_SLICE = "[::-k]"  # ... for a slice with a negative step of an MXNet array (MX095)
 ITEM_WRITE = "[idx]="  # ... for `x[idx] = v` into an MXNet array x (MX747: the value takes x's dtype)
 NO_RULE = "MX900"
 AMBIGUOUS_NAME = "MX901"
@@ -694,12 +696,17 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
     leave_Return = _unwrap
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript):
-        """`x[idx]` with an MXNet array idx (MX085: float indices)."""
+        """`x[idx]` with an MXNet array idx (MX085: float indices); `x[::-1]` (MX095)."""
         rule = self.rules.operators.get(ARRAY_INDEX)
-        if rule is None or not any(isinstance(e.slice, cst.Index) and not isinstance(e.slice.value, PLAIN_INDEX)
-                                   for e in original.slice):
-            return updated
-        return self._apply(Site(self, rule, original, updated, matched=ARRAY_INDEX))
+        if rule is not None and any(isinstance(e.slice, cst.Index) and not isinstance(e.slice.value, PLAIN_INDEX)
+                                    for e in original.slice):
+            updated = self._apply(Site(self, rule, original, updated, matched=ARRAY_INDEX))
+        rule = self.rules.operators.get(BACK_SLICE)
+        if rule is not None and not self.store_depth and isinstance(updated, cst.Subscript) \
+                and any(back_slice.negative(e) for e in original.slice) \
+                and back_slice.array_like(self, original.value):
+            return self._apply(Site(self, rule, original, updated, matched=BACK_SLICE))
+        return updated
 
     def _grad_write(self, original, updated):
         """`p[...] = v` / `p -= v` where this scope reads `p.grad` (MX545)."""

@@ -187,7 +187,8 @@ class Scope:
     nonlocals: set = field(default_factory=set)  # `nonlocal` names: homed once every scope is known
     grad_reads: set = field(default_factory=set)  # names read as `name.grad` here (arrays with a gradient)
     index_names: set = field(default_factory=set)  # names in an index: `x[name]`, `x[name, :]`, `x[t[i]]`
-    item_writes: set = field(default_factory=set)  # names written through an index: `name[i] = v` (MX747)
+    # names a rule rewrites an index of when they hold an MXNet array: `name[i] = v` (MX094), `name[::-1]` (MX095)
+    item_writes: set = field(default_factory=set)
     aliases: set = field(default_factory=set)  # `F = mx.ndarray` in a function: Note [namespace aliases]
 
 
@@ -848,6 +849,9 @@ class _Collector:
                 index = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 # every name in it: `x[target[idx]]` is an array index when `target` is an array
                 scope.index_names.update(n.id for i in index for n in astwalk.walk(i) if isinstance(n, ast.Name))
+                if isinstance(node.value, ast.Name) and any(
+                        isinstance(i, ast.Slice) and isinstance(i.step, ast.UnaryOp) for i in index):
+                    scope.item_writes.add(node.value.id)  # `x[::-1]` (MX095)
 
 
 # Note [F by its name]
