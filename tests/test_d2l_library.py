@@ -33,19 +33,32 @@ FORWARDED = '''
 from mxnet import np, npx
 npx.set_np()
 astype = lambda x, *args, **kwargs: x.astype(*args, **kwargs)
+reduce_sum = lambda x, *args, **kwargs: x.sum(*args, **kwargs)
+reduce_mean = lambda x, *args, **kwargs: x.mean(*args, **kwargs)
+argmax = lambda x, *args, **kwargs: x.argmax(*args, **kwargs)
+repeat = lambda x, *args, **kwargs: x.repeat(*args, **kwargs)
+numpy = lambda x, *args, **kwargs: x.asnumpy(*args, **kwargs)
+to = lambda x, *args, **kwargs: x.as_in_context(*args, **kwargs)
+transpose = lambda x, *args, **kwargs: x.transpose(*args, **kwargs)
 
 def f(x, y):
-    cmp = astype(x.argmax(axis=1), y.dtype) == y
-    return astype(cmp, y.dtype).sum(), astype(x, 'int32'), astype(x, dtype='float16', copy=False)
+    cmp = astype(argmax(x, axis=1), y.dtype) == y
+    i = astype(x * 2, 'int32')
+    return (astype(cmp, y.dtype).sum(), i, astype(x, dtype='float16', copy=False),
+            reduce_sum(i, 1), reduce_sum(i), reduce_sum(i, axis=0, keepdims=True), reduce_sum(x > 0, 0),
+            reduce_mean(i, 0), reduce_mean(x), argmax(x), argmax(x, 0), repeat(x, 2, axis=1), repeat(i, 2),
+            numpy(x), to(x, npx.cpu()), transpose(x), transpose(x, (1, 0)))
 '''
 
 
-def test_astype_with_forwarded_arguments_gives_mxnets_dtypes():
+def test_methods_with_forwarded_arguments_give_mxnets_results():
     rng = onp.random.RandomState(0)
     x = rng.normal(size=(6, 3)).astype("float32") * 3
     y = rng.randint(0, 3, size=6).astype("float32")
     expected, actual, result = both(FORWARDED, x, y)
-    assert "_mx_astype(x, *args, **kwargs)" in result.output
+    for helper in ("_mx_astype(x, *args", '_mx_np_method(x, "sum", *args', '_mx_np_method(x, "repeat", *args',
+                   "_mx_asnumpy(x, *args", "_mx_as_in_context(x, *args", "_mx_array_transpose(x, *args"):
+        assert helper in result.output, result.output
     same(expected, actual)
 
 

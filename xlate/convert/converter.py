@@ -591,10 +591,13 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
     def _method_at_run_time(self, site: Site, helper: str, why: str):
         """`x.astype(*args, **kwargs)` -> `_mx_astype(x, *args, **kwargs)`: the helper binds the
         arguments by the method's own signature when they are known."""
+        new = site.method_helper(helper)
+        shown = self.code_for(new.func) + "(x, ...)" if "{x}" not in helper else helper.format(
+            x="x", name=site.matched.rsplit(".", 1)[-1])[:-1] + ", ...)"
         self.report(site.original, site.rule.code, "fixed",
-                    f"`.{site.matched.rsplit('.', 1)[-1]}(...)` -> `{helper}(x, ...)` with the same arguments, "
+                    f"`.{site.matched.rsplit('.', 1)[-1]}(...)` -> `{shown}` with the same arguments, "
                     f"bound at run time by MXNet's signature ({why})")
-        return site.method_helper(helper)
+        return new
 
     def _apply(self, site: Site, *, head: Optional[str] = None, receiver_node=None):
         rule = site.rule

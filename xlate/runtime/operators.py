@@ -471,6 +471,19 @@ def _mx_back_slice(array, key):
     return array[tuple(plain)]
 
 
+def _mx_asnumpy(array):
+    """`x.asnumpy()` where the call's arguments are only known at run time (d2l's `numpy = lambda
+    x, *args, **kwargs: x.asnumpy(*args, **kwargs)`): a tensor's values as a NumPy array; MXNet's
+    asnumpy takes no arguments, so any passed raise TypeError here too."""
+    return array.detach().cpu().numpy() if isinstance(array, torch.Tensor) else array.asnumpy()
+
+
+def _mx_as_in_context(array, context):
+    """`x.as_in_context(context)` where the arguments are only known at run time (d2l's `to =
+    lambda x, *args, **kwargs: x.as_in_context(*args, **kwargs)`): the tensor on the device."""
+    return array.to(context)
+
+
 def _mx_item_value(array, value):
     """The value of `x[idx] = value` as MXNet writes it: in x's dtype, for any index (torch's write
     through an index tensor refuses another dtype; one through slices casts already)."""
