@@ -175,3 +175,35 @@ def test_slices_with_a_negative_step_give_mxnets_elements():
     expected, actual, result = both(BACK_SLICES, x, scores)
     assert result.output.count("_mx_back_slice(") >= 7, result.output
     same(expected, actual)
+
+
+# -- np.random.normal with parameters known at run time (d2l: `d2l.normal(0, sigma, shape)`) -------
+
+NORMAL = '''
+from mxnet import np, npx
+npx.set_np()
+
+def f(loc, sigma):
+    n = 40000
+    draws = np.random.normal(loc, sigma, (n, 2))  # an array loc, a number or an array sigma
+    return draws.mean(axis=0), draws.std(axis=0), draws.dtype == np.float32
+'''
+
+
+@pytest.mark.parametrize("sigma", [0.5, onp.array([0.5, 2.0], "float32")], ids=["number", "array"])
+def test_normal_with_run_time_parameters_draws_mxnets_law(sigma):
+    import_mxnet()
+    torch = import_torch()
+    loc = onp.array([1.0, -3.0], "float32")
+    result = rule_cases.convert(NORMAL)
+    assert "_mx_np_random_normal(loc, sigma, (n, 2))" in result.output, result.output
+    mx_f, pt_f = rule_cases.load(NORMAL), rule_cases.load(result.output)
+    mx = import_mxnet()
+    with mx.util.np_shape(True), mx.util.np_array(True):
+        e_mean, e_std, e_f32 = mx_f(mx.np.array(loc), sigma if isinstance(sigma, float) else mx.np.array(sigma))
+        e_mean, e_std = e_mean.asnumpy(), e_std.asnumpy()
+    a_mean, a_std, a_f32 = pt_f(torch.from_numpy(loc), sigma if isinstance(sigma, float) else torch.from_numpy(sigma))
+    want_std = onp.broadcast_to(onp.asarray(sigma, "float32"), (2,))
+    for mean, std in ((e_mean, e_std), (a_mean.numpy(), a_std.numpy())):  # both sides draw the same law
+        assert onp.allclose(mean, loc, atol=0.05) and onp.allclose(std, want_std, rtol=0.03)
+    assert bool(e_f32) and bool(a_f32)

@@ -35,6 +35,15 @@ def _mx_np_size(size):
     return (int(size),)
 
 
+def _mx_np_random_normal(loc, scale, size):
+    """np.random.normal(loc, scale, size) whose loc and scale are known only at run time, numbers
+    or arrays: one float32 draw per element of `size` from N(loc, scale**2), the parameters
+    broadcast to it as NumPy broadcasts them (N5.9). Another random stream than MXNet's."""
+    loc, scale = torch.as_tensor(loc, dtype=torch.float32), torch.as_tensor(scale, dtype=torch.float32)
+    shape = _mx_np_size(size)
+    return torch.randn(shape, device=loc.device) * scale.expand(shape) + loc.expand(shape)
+
+
 def _mx_np_dot(a, b, out=None):
     """mx.np.dot (NumPy's dot): a's last axis with b's second-to-last (its only one when 1-D), every
     pair of the other axes kept (N3.1-N3.4); torch.matmul batches instead when both are 3-D or more.
