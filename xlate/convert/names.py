@@ -142,6 +142,9 @@ def _canonical(dotted: str) -> str:
 
 
 
+# modules of MXNet, which a module-level alias leaves a plain value (Note [module aliases])
+_MODULE_NAMES = frozenset("mxnet gluon nn rnn nd ndarray numpy numpy_extension np npx sym symbol autograd init loss "
+                          "data vision contrib image random linalg utils model_zoo optimizer metric context".split())
 NP_ARRAY = "mxnet.numpy.ndarray"  # dialect method rules match NP_ARRAY + ".method" (Note [numpy dialect])
 
 
@@ -283,7 +286,10 @@ class Analysis:
             resolved = self.resolve(scope.key, ast.unparse(values[0]))
         finally:
             self._aliasing.discard(name)
-        return resolved if resolved is not AMBIGUOUS and is_mxnet(resolved) else None
+        if resolved is AMBIGUOUS or not is_mxnet(resolved) or resolved in _NAMESPACES \
+                or resolved.rsplit(".", 1)[-1] in _MODULE_NAMES:
+            return None  # a namespace bound at module level stays a value (Note [namespace aliases])
+        return resolved
 
     def _own_module(self, key: ScopeKey, name: str) -> bool:
         """`name` is the module itself: `d2l = sys.modules[__name__]` at its top level, bound once."""
