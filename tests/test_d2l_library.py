@@ -128,7 +128,7 @@ def test_calls_through_module_aliases_give_mxnets_results():
     assert converted.g() is True  # a Gluon block through `d2l.Base`: a torch module, initialised
 
 
-# -- writes through an index array take the destination's dtype (MX094) ---------------------------
+# -- writes through an index array take the destination's dtype (MX006) ---------------------------
 
 ITEM_WRITES = '''
 from mxnet import np, npx
@@ -154,7 +154,7 @@ def test_writes_through_index_arrays_cast_as_mxnet_does():
     same(expected, actual)
 
 
-# -- slices with a negative step (MX095) ----------------------------------------------------------
+# -- slices with a negative step (MX007) ----------------------------------------------------------
 
 BACK_SLICES = '''
 from mxnet import np, npx

@@ -81,14 +81,6 @@ DIALECT_CASES = [
     D("matmul-batched", "MX713", ret("np.matmul(x, y)"), (2, 2, 3), (2, 3, 4), grad=(0,)),
     D("tensordot-einsum", "MX713", ret("(np.tensordot(x, y, axes=1), np.einsum('ij,jk->ik', x, y))"), (2, 3), (3, 2)),
     D("outer-norm", "MX713", ret("(np.outer(x, y), np.linalg.norm(x))"), (3,), (2,)),
-    # -- MX732 meshgrid: 'xy' indexing by default, copies (a write touches one element) ----------
-    D("meshgrid", "MX732", """
-        def f(x, y):
-            gx, gy = np.meshgrid(x, y)
-            ix, iy = np.meshgrid(x, y, indexing='ij')
-            gx[0, 0] = 5
-            return gx, gy, ix, iy
-        """, (3,), (2,)),
     # -- MX714 joining and splitting (NumPy's axis=0 default) ---------------------------------------
     D("concatenate-default", "MX714", ret("np.concatenate([x, y])"), (2, 3), (1, 3)),
     D("concatenate-axis", "MX714", ret("np.concatenate((x, y), axis={dim})"), (2, 3), (2, 1), options={"dim": 1}),

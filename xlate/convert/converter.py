@@ -27,7 +27,7 @@ COURSE_LIBRARY = "MX790"  # `from d2l import mxnet as d2l`: reported, never rewr
 NP_METHOD_LEFT = "MX798"  # a method numpy shares, on an mx.np array, with no dialect rule (Note [numpy dialect])
 ARRAY_INDEX = "[array]"  # the operator rule for `x[idx]` with an MXNet array idx (MX085)
 GRAD_WRITE = "[...]="  # ... for an in-place write to an array with a gradient (MX545)
-BACK_SLICE = "[::-k]"  # ... for a slice with a negative step of an MXNet array (MX095)
+BACK_SLICE = "[::-k]"  # ... for a slice with a negative step of an MXNet array (MX007)
 ITEM_WRITE = "[idx]="  # ... for `x[idx] = v` into an MXNet array x (MX747: the value takes x's dtype)
 NO_RULE = "MX900"
 AMBIGUOUS_NAME = "MX901"
@@ -699,7 +699,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
     leave_Return = _unwrap
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript):
-        """`x[idx]` with an MXNet array idx (MX085: float indices); `x[::-1]` (MX095)."""
+        """`x[idx]` with an MXNet array idx (MX085: float indices); `x[::-1]` (MX007)."""
         rule = self.rules.operators.get(ARRAY_INDEX)
         if rule is not None and any(isinstance(e.slice, cst.Index) and not isinstance(e.slice.value, PLAIN_INDEX)
                                     for e in original.slice):

@@ -190,7 +190,7 @@ class Scope:
     nonlocals: set = field(default_factory=set)  # `nonlocal` names: homed once every scope is known
     grad_reads: set = field(default_factory=set)  # names read as `name.grad` here (arrays with a gradient)
     index_names: set = field(default_factory=set)  # names in an index: `x[name]`, `x[name, :]`, `x[t[i]]`
-    # names a rule rewrites an index of when they hold an MXNet array: `name[i] = v` (MX094), `name[::-1]` (MX095)
+    # names a rule rewrites an index of when they hold an MXNet array: `name[i] = v` (MX006), `name[::-1]` (MX007)
     item_writes: set = field(default_factory=set)
     aliases: set = field(default_factory=set)  # `F = mx.ndarray` in a function: Note [namespace aliases]
 
@@ -857,7 +857,7 @@ class _Collector:
                 scope.index_names.update(n.id for i in index for n in astwalk.walk(i) if isinstance(n, ast.Name))
                 if isinstance(node.value, ast.Name) and any(
                         isinstance(i, ast.Slice) and isinstance(i.step, ast.UnaryOp) for i in index):
-                    scope.item_writes.add(node.value.id)  # `x[::-1]` (MX095)
+                    scope.item_writes.add(node.value.id)  # `x[::-1]` (MX007)
 
 
 # Note [F by its name]

@@ -35,15 +35,6 @@ def _mx_np_size(size):
     return (int(size),)
 
 
-def _mx_np_random_normal(loc, scale, size):
-    """np.random.normal(loc, scale, size) whose loc and scale are known only at run time, numbers
-    or arrays: one float32 draw per element of `size` from N(loc, scale**2), the parameters
-    broadcast to it as NumPy broadcasts them (N5.9). Another random stream than MXNet's."""
-    loc, scale = torch.as_tensor(loc, dtype=torch.float32), torch.as_tensor(scale, dtype=torch.float32)
-    shape = _mx_np_size(size)
-    return torch.randn(shape, device=loc.device) * scale.expand(shape) + loc.expand(shape)
-
-
 def _mx_np_dot(a, b, out=None):
     """mx.np.dot (NumPy's dot): a's last axis with b's second-to-last (its only one when 1-D), every
     pair of the other axes kept (N3.1-N3.4); torch.matmul batches instead when both are 3-D or more.
@@ -159,16 +150,6 @@ def _mx_npx_topk(data=None, axis=-1, k=1, ret_typ="indices", is_ascend=False, dt
     if ret_typ == "mask":
         return torch.zeros_like(x).scatter(dim, indices, 1.0).reshape(data.shape)
     raise ValueError(f"topk ret_typ={ret_typ!r} is not one of MXNet's")
-
-
-def _mx_np_meshgrid(*xi, indexing="xy", sparse=False, copy=True):
-    """mx.np.meshgrid: NumPy's 'xy' indexing by default (torch.meshgrid's is 'ij'), a list of
-    arrays, each its own copy (torch's are expanded views of the inputs, where a write to one
-    element writes a whole row). MXNet 1.9.1 has no sparse grids."""
-    if sparse:
-        raise NotImplementedError("meshgrid(sparse=True): MXNet implements dense grids only")
-    grids = torch.meshgrid(*[torch.as_tensor(x) for x in xi], indexing=indexing)
-    return [g.clone() if copy else g for g in grids]
 
 
 def _mx_np_method(array, name, *args, **kwargs):

@@ -1,4 +1,4 @@
-"""`x[::-1]` on an MXNet array -> `_mx_back_slice(x, (slice(None, None, -1),))` (MX095): NumPy's
+"""`x[::-1]` on an MXNet array -> `_mx_back_slice(x, (slice(None, None, -1),))` (MX007): NumPy's
 and MXNet's slices take a negative step (the elements in reverse order); torch's refuse one
 ("step must be greater than zero")."""
 from __future__ import annotations

@@ -108,9 +108,6 @@ def _sized(site: Site, func: str, args: list, *, size_kw=None):
 
 def _array_params(site: Site, op: str, a, b, size):
     """Array-valued parameters draw one value per element (N5.9)."""
-    if op == "normal" and site.has("size") and site.literal("size") is not None and not site.has("dtype") \
-            and not site.has("ctx"):  # numbers or arrays, known at run time (d2l: `normal(0, sigma, shape)`)
-        return site.emit("_mx_np_random_normal({a}, {b}, {n})", a=a, b=b, n=site.value("size"))
     if op != "normal" or (site.has("size") and site.literal("size") is not None):
         raise Manual(f"np.random.{op} with array parameters: draw with torch by hand (one value per element, "
                      "broadcast to `size`)")
