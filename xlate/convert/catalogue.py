@@ -98,6 +98,10 @@ class Rule:
     # gives instance_of per class name)
     runtime: str | Mapping[str, str] | None = None
     instance_of: str | Mapping[str, str] | None = None
+    # a method whose arguments are only known at run time (`x.astype(*args, **kwargs)`, d2l's
+    # `astype = lambda x, *args, **kwargs: ...`): the helper that takes the receiver first and the
+    # method's own signature after it, called with the arguments as written
+    method_runtime: str | None = None
     # a member reference rule that also applies inside a longer chain (`self._children.values()`)
     chained: bool = False
     family_file: str = ""
@@ -179,6 +183,7 @@ def _rule(entry: dict[str, Any], source: str) -> Rule:
         untyped=entry.get("untyped"),
         runtime=entry.get("runtime"),
         instance_of=entry.get("instance_of"),
+        method_runtime=entry.get("method_runtime"),
         chained=bool(entry.get("chained", False)),
         family_file=source,
     )
@@ -212,7 +217,7 @@ def validate(rules: tuple[Rule, ...]) -> list[str]:
         if r.kind in _MATCHING and not (r.target or r.transform) \
                 and r.applicability != "manual":
             problems.append(f"{where}: needs a target or a transform")
-        if (r.runtime or r.instance_of) and r.kind != "call":
+        if (r.runtime or r.instance_of or r.method_runtime) and r.kind != "call":
             problems.append(f"{where}: only a call rule names a run-time helper")
         if isinstance(r.runtime, Mapping):
             missing = sorted({m.rsplit(".", 1)[-1] for m in r.matches if not m.startswith(".")} - set(r.runtime))

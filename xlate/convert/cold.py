@@ -33,7 +33,7 @@ from typing import NamedTuple, Optional, Sequence
 import libcst as cst
 
 from xlate.convert.context import LOCAL, is_mxnet
-from xlate.convert.converter import ARRAY_INDEX, GRAD_WRITE
+from xlate.convert.converter import ARRAY_INDEX, BACK_SLICE, GRAD_WRITE, ITEM_WRITE
 from xlate.convert.names import ident
 from xlate.convert.visiting import children, freeze_cold
 
@@ -59,14 +59,14 @@ class Hot(NamedTuple):
 def hot_words(analysis, rules) -> Optional[Hot]:
     """The words that may make a statement change (None: any may): the file's own names, and
     the catalogue's."""
-    words = set(_ALWAYS)
+    words = set(_ALWAYS) | analysis.module_aliases  # Note [module aliases]
     for scope in analysis.scopes.values():
         if scope.star_mx or scope.star_local:  # names from `import *` are not seen here
             return None
         words.update(name for name, target in scope.imports.items() if is_mxnet(target) or target.startswith(LOCAL))
         # arrays with a gradient (their in-place updates, MX545) and MXNet arrays used as an index (MX746)
         words.update(scope.grad_reads)
-        words.update(name for name in scope.index_names
+        words.update(name for name in scope.index_names | scope.item_writes
                      if analysis.classify(scope.key, ast.Name(id=name)) in ("nd", "mxnp"))
     members, operators = _rule_words(rules)
     patterns = (re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words))) + r")\b"), _operators(operators))
@@ -95,8 +95,10 @@ def _operators(operators: frozenset) -> Optional[re.Pattern]:
 
 
 # Operator rules whose trigger is a name, not the operator: `x[idx]` with idx an MXNet array
-# (its name is hot: index_names), an in-place write to an array with a gradient (grad_reads)
-_NAME_TRIGGERED = frozenset({ARRAY_INDEX, GRAD_WRITE})
+# (its name is hot: index_names), an in-place write to an array with a gradient (grad_reads),
+# a write through an index into an MXNet array and a negative-step slice of one (item_writes; the
+# slice of what an NDArray method returns has that method's name)
+_NAME_TRIGGERED = frozenset({ARRAY_INDEX, GRAD_WRITE, ITEM_WRITE, BACK_SLICE})
 _COMPARE_OPS = {"==": cst.Equal, "!=": cst.NotEqual, "<": cst.LessThan, "<=": cst.LessThanEqual,
                 ">": cst.GreaterThan, ">=": cst.GreaterThanEqual}
 

@@ -9,6 +9,7 @@ from typing import Callable, Optional
 import libcst as cst
 
 from xlate.convert import func_values, names, table, untyped
+from xlate.convert.transforms import back_slice
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.fstrings import FStrings
 from xlate.convert.leftovers import Leftovers, array_name, is_array
@@ -26,6 +27,8 @@ COURSE_LIBRARY = "MX790"  # `from d2l import mxnet as d2l`: reported, never rewr
 NP_METHOD_LEFT = "MX798"  # a method numpy shares, on an mx.np array, with no dialect rule (Note [numpy dialect])
 ARRAY_INDEX = "[array]"  # the operator rule for `x[idx]` with an MXNet array idx (MX085)
 GRAD_WRITE = "[...]="  # ... for an in-place write to an array with a gradient (MX545)
+BACK_SLICE = "[::-k]"  # ... for a slice with a negative step of an MXNet array (MX007)
+ITEM_WRITE = "[idx]="  # ... for `x[idx] = v` into an MXNet array x (MX747: the value takes x's dtype)
 NO_RULE = "MX900"
 AMBIGUOUS_NAME = "MX901"
 NAMESPACE_BY_NAME = "MX174"
@@ -79,7 +82,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         self.call_funcs: set[int] = set()
         self.shaped: set[int] = set()  # original calls whose result is reshaped to (1,) or read with .item()
         self.store_depth = 0
-        self.store_saved: list[int] = []  # store depths set aside while a target's subscript is read
+        self.store_saved: list[tuple] = []  # (store_depth, written_into) set aside while a target's subscript is read
         self.written_into = 0  # > 0 inside the array of `x[i] = v` (x is read, then written in place)
         self.suppress: list[Optional[frozenset]] = []
         self.statement_stack: list[cst.SimpleStatementLine] = []
@@ -311,21 +314,18 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
     # `x[i] = v` and `x.a[i] += v` read x, x.a and i: inside a target, a subscript's value and
     # slice are loads, translated as any other (`self._children[k] = b` is `self._modules[k] = b`)
     def _value_in(self, *_):
-        self.written_into += bool(self.store_depth)
+        written = bool(self.store_depth) or bool(self.written_into)
         self._load_in()
-
-    def _value_out(self, *_):
-        self._load_out()
-        self.written_into -= bool(self.store_depth)
+        self.written_into = int(written)
 
     def _load_in(self, *_):
-        self.store_saved.append(self.store_depth)
-        self.store_depth = 0
+        self.store_saved.append((self.store_depth, self.written_into))
+        self.store_depth = self.written_into = 0
 
     def _load_out(self, *_):
-        self.store_depth = self.store_saved.pop()
+        self.store_depth, self.written_into = self.store_saved.pop()
 
-    visit_Subscript_value, leave_Subscript_value = _value_in, _value_out
+    visit_Subscript_value, leave_Subscript_value = _value_in, _load_out
     visit_Subscript_slice, leave_Subscript_slice = _load_in, _load_out
 
     # field hooks (visit_Node_field) return nothing; node hooks must return the node
@@ -584,9 +584,12 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             site.args, site.varargs = bind(site.rule, site.node, site.receiver)
         except Manual as why:
             # `*args`/`**kwargs` are the helper's to bind; an argument Gluon's signature lacks is not
-            if isinstance(why, Dynamic) and site.rule.runtime and site.receiver is None \
-                    and self.rules.enabled(site.rule.code) and not self._suppressed(site.rule.code):
-                return self._at_run_time(site, str(why))
+            if isinstance(why, Dynamic) and self.rules.enabled(site.rule.code) \
+                    and not self._suppressed(site.rule.code):
+                if site.rule.runtime and site.receiver is None:
+                    return self._at_run_time(site, str(why))
+                if site.rule.method_runtime and site.receiver is not None:
+                    return self._method_at_run_time(site, site.rule.method_runtime, str(why))
             if kind not in ("nd", "mxnp") and (site.rule.receiver == "ndarray"
                                  or (receiver is not None and isinstance(why, ForeignKeyword))):
                 return site.node  # numpy's method, or torch's: MXNet's would reject these arguments
@@ -601,6 +604,17 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         self.report(site.original, site.rule.code, "fixed",
                     f"`{short}(...)` -> `{site.rule.runtime_for(site.matched)}(...)` with the same arguments, "
                     f"decided at run time as Gluon does ({why})")
+        return new
+
+    def _method_at_run_time(self, site: Site, helper: str, why: str):
+        """`x.astype(*args, **kwargs)` -> `_mx_astype(x, *args, **kwargs)`: the helper binds the
+        arguments by the method's own signature when they are known."""
+        new = site.method_helper(helper)
+        shown = self.code_for(new.func) + "(x, ...)" if "{x}" not in helper else helper.format(
+            x="x", name=site.matched.rsplit(".", 1)[-1])[:-1] + ", ...)"
+        self.report(site.original, site.rule.code, "fixed",
+                    f"`.{site.matched.rsplit('.', 1)[-1]}(...)` -> `{shown}` with the same arguments, "
+                    f"bound at run time by MXNet's signature ({why})")
         return new
 
     def _apply(self, site: Site, *, head: Optional[str] = None, receiver_node=None):
@@ -647,6 +661,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             # the helper takes the operator's signature: a method call (`x.reshape(**kw)`) is not one
             if rule.runtime and isinstance(site.node, cst.Call) and site.receiver is None:
                 return self._at_run_time(site, str(why))
+            helper = getattr(why, "method_runtime", None) or rule.method_runtime
+            if helper and isinstance(site.node, cst.Call) and site.receiver is not None:
+                return self._method_at_run_time(site, helper, str(why))
             return self._left(site, str(why), head)
         except Manual as why:
             return self._left(site, str(why), head)
@@ -700,12 +717,21 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
     leave_Return = _unwrap
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript):
-        """`x[idx]` with an MXNet array idx (MX085: float indices)."""
+        """`x[idx]` with an MXNet array idx (MX085: float indices); `x[::-1]` (MX007)."""
         rule = self.rules.operators.get(ARRAY_INDEX)
-        if rule is None or not any(isinstance(e.slice, cst.Index) and not isinstance(e.slice.value, PLAIN_INDEX)
-                                   for e in original.slice):
-            return updated
-        return self._apply(Site(self, rule, original, updated, matched=ARRAY_INDEX))
+        if rule is not None and any(isinstance(e.slice, cst.Index) and not isinstance(e.slice.value, PLAIN_INDEX)
+                                    for e in original.slice):
+            updated = self._apply(Site(self, rule, original, updated, matched=ARRAY_INDEX))
+        rule = self.rules.operators.get(BACK_SLICE)
+        if rule is not None and isinstance(updated, cst.Subscript) \
+                and any(back_slice.negative(e) for e in original.slice) \
+                and back_slice.array_like(self, original.value):
+            if not self.store_depth and not self.written_into:
+                return self._apply(Site(self, rule, original, updated, matched=BACK_SLICE))
+            if self.rules.enabled(rule.code) and not self._suppressed(rule.code):
+                self.report(original, rule.code, "manual", "a write through a slice with a negative step: torch's "
+                            "slices refuse one; write at the mirrored positions of the array itself")
+        return updated
 
     def _grad_write(self, original, updated):
         """`p[...] = v` / `p -= v` where this scope reads `p.grad` (MX545)."""
@@ -756,6 +782,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         if isinstance(target, cst.Name):
             self.left_assigned(names.ident(target.value), updated.value)
         if isinstance(target, cst.Subscript):
+            rule = self.rules.operators.get(ITEM_WRITE)
+            if rule is not None and self.classify(target.value) in ("nd", "mxnp"):
+                updated = self._apply(Site(self, rule, original, updated, matched=ITEM_WRITE))
             return self._grad_write(original, self._unwrap(original, updated))
         return self._unwrap(original, updated)
     leave_Arg = leave_Element = leave_Expr = _unwrap

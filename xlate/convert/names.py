@@ -142,6 +142,9 @@ def _canonical(dotted: str) -> str:
 
 
 
+# modules of MXNet, which a module-level alias leaves a plain value (Note [module aliases])
+_MODULE_NAMES = frozenset("mxnet gluon nn rnn nd ndarray numpy numpy_extension np npx sym symbol autograd init loss "
+                          "data vision contrib image random linalg utils model_zoo optimizer metric context".split())
 NP_ARRAY = "mxnet.numpy.ndarray"  # dialect method rules match NP_ARRAY + ".method" (Note [numpy dialect])
 
 
@@ -187,6 +190,8 @@ class Scope:
     nonlocals: set = field(default_factory=set)  # `nonlocal` names: homed once every scope is known
     grad_reads: set = field(default_factory=set)  # names read as `name.grad` here (arrays with a gradient)
     index_names: set = field(default_factory=set)  # names in an index: `x[name]`, `x[name, :]`, `x[t[i]]`
+    # names a rule rewrites an index of when they hold an MXNet array: `name[i] = v` (MX006), `name[::-1]` (MX007)
+    item_writes: set = field(default_factory=set)
     aliases: set = field(default_factory=set)  # `F = mx.ndarray` in a function: Note [namespace aliases]
 
 
@@ -203,6 +208,7 @@ class Analysis:
         self._kinds: dict = {}  # memo of kinds_of (Note [package facts])
         self._self_attrs: dict = {}  # (scope key, attr) -> (namespace `self.attr` always is, or None; its node)
         self.attr_scopes: dict = {}  # id of the value of `self.x = value` -> the key of the method assigning it
+        self._aliasing: set = set()  # Note [module aliases]: names being resolved
         self.guessed_namespaces: set = set()  # function scopes whose `F` is taken as MXNet's namespace by its name
         self.namespace_values: set = set()  # (scope key, name): may hold MXNet's namespace, among other values
         _Collector(self).run(tree)
@@ -212,6 +218,10 @@ class Analysis:
         self.imported = frozenset(name for scope in self.scopes.values() for name in scope.imports)
         if self._namespace_on_self():  # Note [F kept on self]: `self.F.op(...)` is looked up too
             self.imported |= {"self"}
+        root = self.scopes[()]  # and the module's aliases of MXNet names (Note [module aliases])
+        self.module_aliases = frozenset(n for n in root.other - set(root.imports)
+                                        if self._own_module((), n) or self._function_alias(root, n) is not None)
+        self.imported |= self.module_aliases
         self._kinds: dict = {}  # (scope key, name) -> classify's answer (a name's values never change)
         self._expr_kinds: dict = {}  # (scope key, id(expr)) -> (expr, classify's answer)
         self.np_mode = _numpy_mode(self)  # Note [numpy dialect]
@@ -234,6 +244,10 @@ class Analysis:
         if scope is None:
             return None
         imported = scope.imports.get(name)
+        if name in scope.other and imported is None and scope.parent is None:
+            alias = self._function_alias(scope, name)
+            if alias is not None:
+                return alias
         if name in scope.other:  # rebound here: only an MXNet import makes that worth a report
             if scope.is_class and imported is None:
                 # a class body reads the module's binding until it assigns its own
@@ -259,6 +273,34 @@ class Analysis:
             scope = scope.parent
         return None
 
+    # Note [module aliases]
+    # d2l's library binds MXNet functions to module-level names (`zeros = np.zeros`, `matmul =
+    # np.dot`) and calls them by those names or through the module itself (`d2l =
+    # sys.modules[__name__]`, `d2l.zeros((3, 4))`). A module-level name bound once, to an MXNet
+    # name, is that name wherever it is read: each call is translated with its own arguments, as
+    # the MXNet function's own call would be (the binding itself is a function passed as a value,
+    # MX func values). `d2l.x` through the module's own reference is the module's `x`.
+    def _function_alias(self, scope: Scope, name: str) -> Optional[str]:
+        values = scope.values.get(name, ())
+        if len(values) != 1 or not isinstance(values[0], (ast.Attribute, ast.Name)) or name in self._aliasing:
+            return None
+        self._aliasing.add(name)  # `a = b; b = a` resolves to nothing, not a cycle
+        try:
+            resolved = self.resolve(scope.key, ast.unparse(values[0]))
+        finally:
+            self._aliasing.discard(name)
+        if resolved is AMBIGUOUS or not is_mxnet(resolved) or resolved in _NAMESPACES \
+                or resolved.rsplit(".", 1)[-1] in _MODULE_NAMES:
+            return None  # a namespace bound at module level stays a value (Note [namespace aliases])
+        return resolved
+
+    def _own_module(self, key: ScopeKey, name: str) -> bool:
+        """`name` is the module itself: `d2l = sys.modules[__name__]` at its top level, bound once."""
+        scope = self.home(key, name)
+        values = scope.values.get(name, ()) if scope is not None and scope.parent is None else ()
+        return len(values) == 1 and isinstance(values[0], ast.Subscript) \
+            and ast.unparse(values[0]) == "sys.modules[__name__]"
+
     def resolve(self, key: ScopeKey, dotted: str) -> Optional[str]:
         head, _, rest = dotted.partition(".")
         if head == "self" and "." in rest:  # `self.F.where(...)`: Note [F kept on self]
@@ -266,6 +308,8 @@ class Analysis:
             namespace = self._self_namespace(key, attr)
             if namespace is not None:
                 return canonical(f"{namespace}.{tail}")
+        if rest and self._own_module(key, head):
+            return self.resolve((), rest)
         base = self.lookup(key, head)
         if base is None or base is AMBIGUOUS:
             return base
@@ -600,8 +644,9 @@ class _Collector:
         dotted = _dotted(base)
         if dotted is None:
             return False
-        if dotted in self.gluon_names:
-            return True
+        head, _, rest = dotted.partition(".")
+        if dotted in self.gluon_names or rest in self.gluon_names and self.a._own_module(scope.key, head):
+            return True  # `class Seq2SeqEncoder(d2l.Encoder)` through the module itself (Note [module aliases])
         resolved = self.a.resolve(scope.key, dotted)
         if not resolved or resolved is AMBIGUOUS:
             return False
@@ -817,6 +862,8 @@ class _Collector:
         elif isinstance(target, ast.Starred):
             self._target(target.value, scope, None)
         else:
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                scope.item_writes.add(target.value.id)
             self._expr(target, scope)
 
     def _self_attr(self, target: ast.expr, scope: Scope, value) -> None:
@@ -860,6 +907,9 @@ class _Collector:
                 index = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 # every name in it: `x[target[idx]]` is an array index when `target` is an array
                 scope.index_names.update(n.id for i in index for n in astwalk.walk(i) if isinstance(n, ast.Name))
+                if isinstance(node.value, ast.Name) and any(
+                        isinstance(i, ast.Slice) and isinstance(i.step, ast.UnaryOp) for i in index):
+                    scope.item_writes.add(node.value.id)  # `x[::-1]` (MX007)
 
 
 # Note [F by its name]

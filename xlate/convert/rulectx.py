@@ -237,6 +237,18 @@ class Site:
     def review(self, message: str) -> None:
         self.status, self.message = "review", message
 
+    def method_helper(self, helper: str) -> cst.Call:
+        """`helper(x, <the call's arguments as written>)` for `x.method(...)`: the rule's
+        `method_runtime`, which takes the method's own signature after the receiver (a template
+        names the receiver `{x}` and the method `{name}`: `_mx_np_method({x}, "{name}")`)."""
+        template = helper.replace("{name}", self.matched.rsplit(".", 1)[-1]) if "{x}" in helper else f"{helper}({{x}})"
+        head = self.emit(template, x=self.receiver)
+        args = [a.deep_clone() for a in self.node.args]
+        own = list(head.args)
+        if args:
+            own[-1] = own[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        return head.with_changes(args=[*own, *args])
+
     def fixed(self, message: str) -> None:
         self.message = message
 
@@ -354,8 +366,9 @@ def _check_stars(call: cst.Call, signature: list, method: bool) -> None:
     star_at = next((i for i, s in enumerate(signature) if s.startswith("*")), None)
     if double:
         if method and star_at is not None and any(a.keyword is None and a.star != "**" for a in call.args):
-            raise Manual("positional arguments and ** together on a method call cannot be mapped: "
-                         "pass the arguments by keyword, or call the function form")
+            # Dynamic: a rule's method_runtime takes the method's own signature, so it binds them
+            raise Dynamic("positional arguments and ** together on a method call cannot be mapped: "
+                          "pass the arguments by keyword, or call the function form")
         raise Dynamic("arguments passed with ** cannot be mapped statically")
     if not starred:
         return

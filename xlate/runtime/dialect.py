@@ -154,16 +154,22 @@ def _mx_npx_topk(data=None, axis=-1, k=1, ret_typ="indices", is_ascend=False, dt
 
 def _mx_np_method(array, name, *args, **kwargs):
     """`x.std()`, `x.var()`, `x.cumsum()`, `x.max()`, `x.min()` on a value the converter could not
-    type in a file of MXNet's numpy dialect, and `x.repeat(...)` on one in any MXNet file: an
-    MXNet array (a tensor here) gives what MXNet's gives (N8.7: std/var with ddof=0; cumsum over
-    the flattened array without an axis, keeping an integer dtype; max/min over the axes, 0-d
-    without them; repeat each element, not torch's tiling, over the flattened array without an
-    axis); anything else (a NumPy array) uses its own method with the same arguments."""
+    type in a file of MXNet's numpy dialect, `x.repeat(...)` on one in any MXNet file, and
+    `x.sum/mean/prod/argmax/argmin(*args, **kwargs)` whose arguments are only known at run time
+    (d2l's `reduce_sum = lambda x, *args, **kwargs: x.sum(*args, **kwargs)`): an MXNet array (a
+    tensor here) gives what MXNet's gives (N8.7: std/var with ddof=0; cumsum over the flattened
+    array without an axis, keeping an integer dtype; max/min over the axes, 0-d without them;
+    repeat each element, not torch's tiling, over the flattened array without an axis; sum/prod
+    keep an integer dtype, mean of integers is float32, N1.17, N1.19); anything else (a NumPy
+    array) uses its own method with the same arguments."""
     if not isinstance(array, torch.Tensor):
         return getattr(array, name)(*args, **kwargs)
     params = {"std": ("axis", "dtype", "out", "ddof", "keepdims"), "var": ("axis", "dtype", "out", "ddof", "keepdims"),
               "cumsum": ("axis", "dtype", "out"), "max": ("axis", "out", "keepdims"),
-              "min": ("axis", "out", "keepdims"), "repeat": ("repeats", "axis")}[name]
+              "min": ("axis", "out", "keepdims"), "repeat": ("repeats", "axis"),
+              "sum": ("axis", "dtype", "out", "keepdims"), "prod": ("axis", "dtype", "out", "keepdims"),
+              "mean": ("axis", "dtype", "out", "keepdims"), "argmax": ("axis", "out"),
+              "argmin": ("axis", "out")}[name]
     if len(args) > len(params):
         raise TypeError(f"{name}() takes at most {len(params)} arguments ({len(args)} given)")
     bound = dict(zip(params, args))
@@ -180,6 +186,20 @@ def _mx_np_method(array, name, *args, **kwargs):
     axis, keep, dtype = bound.get("axis"), bool(bound.get("keepdims", False)), _mx_dtype(bound.get("dtype"))
     if isinstance(axis, list):
         axis = tuple(axis)
+    if name in ("argmax", "argmin"):  # int64 indices, into the flattened array without an axis
+        return (torch.argmax if name == "argmax" else torch.argmin)(array, dim=axis)
+    if name in ("sum", "prod", "mean"):
+        if dtype is None and not array.dtype.is_floating_point:
+            # MXNet keeps an integer dtype for sum/prod (N1.19: torch widens to int64; a bool
+            # array sums to int64 in both) and gives float32 for mean (N1.17: torch raises)
+            dtype = torch.float32 if name == "mean" else (torch.int64 if array.dtype == torch.bool else array.dtype)
+        dims = tuple(range(array.dim())) if axis is None else axis if isinstance(axis, tuple) else (axis,)
+        if name != "prod":
+            return (torch.sum if name == "sum" else torch.mean)(array, dim=dims, keepdim=keep, dtype=dtype)
+        out = array.to(dtype) if dtype is not None else array
+        for d in sorted((d % max(array.dim(), 1) for d in dims), reverse=True):  # torch's prod takes one dim
+            out = out.prod(d, keepdim=keep, dtype=dtype)
+        return out
     if name in ("std", "var"):
         if not (dtype or array.dtype).is_floating_point:
             raise NotImplementedError(f"{name}() of an integer mx.np array: MXNet computes it in integer "

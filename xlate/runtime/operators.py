@@ -551,6 +551,40 @@ def _mx_index(index):
     return index
 
 
+def _mx_back_slice(array, key):
+    """`x[key]` where a slice of the key has a negative step (`x[::-1]`): an MXNet array (a tensor
+    here) gives the elements in that order, as NumPy does, where torch's slicing refuses a negative
+    step; anything else (a NumPy array, a list) is indexed as it is. The result is a copy, as
+    MXNet's is for a step other than 1."""
+    if not isinstance(array, torch.Tensor):
+        return array[key]
+    # the dimension each element of the key reads: a slice, an int, an index array one (a bool
+    # mask its own number), None none, Ellipsis the rest
+    def width(k):
+        if k is None or k is Ellipsis:
+            return 0
+        return k.dim() if isinstance(k, torch.Tensor) and k.dtype == torch.bool else 1
+    rest = array.dim() - sum(width(k) for k in key)
+    dim, plain = 0, []
+    for k in key:
+        if isinstance(k, slice) and k.step is not None and k.step < 0:
+            array = array.index_select(dim, torch.arange(*k.indices(array.shape[dim]), device=array.device))
+            k = slice(None)
+        plain.append(k)
+        dim += rest if k is Ellipsis else width(k)
+    return array[tuple(plain)]
+
+
+def _mx_item_value(array, value):
+    """The value of `x[idx] = value` as MXNet writes it: in x's dtype, for any index (torch's write
+    through an index tensor refuses another dtype; one through slices casts already)."""
+    if not isinstance(array, torch.Tensor) or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, torch.Tensor):
+        return value if value.dtype == array.dtype else value.to(array.dtype)
+    return torch.as_tensor(value, dtype=array.dtype, device=array.device)  # a NumPy array, a list
+
+
 def _mx_astype(array, dtype, copy=True):
     """`x.astype(dtype)` on a value the converter could not type: an MXNet array (a tensor here)
     becomes a new array of that dtype (MXNet copies even when the dtype matches, unless

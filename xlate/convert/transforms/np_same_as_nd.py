@@ -5,7 +5,7 @@ import importlib
 from dataclasses import replace
 
 from xlate.convert import table
-from xlate.convert.rulectx import Site, bind
+from xlate.convert.rulectx import Dynamic, Site, bind
 
 
 def transform(site: Site):
@@ -16,7 +16,11 @@ def transform(site: Site):
     if site.rule.kind == "reference":
         nd_site.args = {nd_rule.signature[0] if nd_rule.signature else "data": site.args[next(iter(site.args))]}
     else:
-        nd_site.args, nd_site.varargs = bind(nd_rule, site.node, site.receiver)
+        try:
+            nd_site.args, nd_site.varargs = bind(nd_rule, site.node, site.receiver)
+        except Dynamic as why:
+            why.method_runtime = nd_rule.method_runtime  # the NDArray rule's helper, if it has one
+            raise
     if nd_rule.transform:
         new = importlib.import_module(f"xlate.convert.transforms.{nd_rule.transform}").transform(nd_site)
     else:
