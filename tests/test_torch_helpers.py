@@ -529,3 +529,26 @@ def test_compile_before_the_first_forward_waits_for_the_deferred_sizes():
     sized = torch.nn.Sequential(th._mx_Dense(3, in_units=5))
     th._mx_compile(sized)  # nothing deferred: compiled at once
     assert sized._compiled_call_impl is not None
+
+
+def test_batchnorm_takes_inplace_ops_on_its_output_and_traces_without_graph_breaks():
+    # the running statistics move in backward through an _mx_OnBackward node (Note [hooks under
+    # torch.compile]): y itself (mark_dirty), so an in-place op on it is allowed and changes no
+    # number, and dynamo traces it whole (a register_hook broke the graph on torch 2.4 and made
+    # an ill-ordered graph on 2.11)
+    import copy
+
+    import torch._dynamo as dynamo
+
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), th._mx_BatchNorm(in_channels=4, momentum=0.7))
+    other = copy.deepcopy(net)
+    x = torch.randn(2, 3, 6, 6)
+    net(x).relu_().sum().backward()
+    torch.relu(other(x)).sum().backward()
+    for a, b in [(net[1].running_mean, other[1].running_mean), (net[1].running_var, other[1].running_var),
+                 (net[0].weight.grad, other[0].weight.grad)]:
+        torch.testing.assert_close(a, b, rtol=0, atol=0)
+    assert int(net[1].num_batches_tracked) == 1 and not torch.equal(net[1].running_mean, torch.zeros(4))
+    dynamo.reset()
+    assert dynamo.explain(net)(x).graph_break_count == 0

@@ -18,6 +18,7 @@ import ast
 import functools
 import linecache
 import re
+import sys
 import types
 from pathlib import Path
 from typing import Mapping
@@ -180,6 +181,9 @@ def load() -> types.ModuleType:
     text, name = module_text(sorted(sources())), "<xlate.runtime>"
     linecache.cache[name] = (len(text), None, text.splitlines(True), name)  # tracebacks show the helper's line
     code = compile(text, name, "exec")
+    # importable by its name: torch.compile (dynamo, torch 2.11) imports the module of a function
+    # it inlines from other globals, and raised ModuleNotFoundError on this one
+    sys.modules[module.__name__] = module
     exec(code, module.__dict__)
     return module
 

@@ -22,8 +22,38 @@ it is there already). A model that converted code never initialises or loads (on
 hand-written torch code) keeps its own mode, as torch users expect. The gradient mode follows
 the recording flag inside the scopes (record: torch.enable_grad, pause: torch.no_grad) and is
 restored on exit; outside any scope torch records as it always does, which changes no value.
+
+Note [hooks under torch.compile]
+A helper that acts in backward (BatchNorm's running statistics, Note [statistics in backward]
+in norms.py) wraps its output in `_mx_OnBackward.apply(y, hook)` rather than calling
+`y.register_hook(hook)`: the same gradient passes through the same hook, but dynamo traces an
+autograd.Function the same way on every supported torch, and a hook on an intermediate tensor
+it does not. torch 2.4 breaks the graph at each such hook ("Compilation of intermediate hooks
+requires compiled autograd": 119 graph breaks in GluonCV's resnet50_v1b converted), and torch 2.11
+rewrites it into an autograd.Function of its own whose inputs it moves after the hooked tensor,
+which comes out of the same batch_norm call: "Argument 'h_52' of Node 'y_52' was used before it
+has been defined" from inductor, an UnboundLocalError from the eager backend. Eagerly it returns
+y itself (mark_dirty: no copy, and in-place ops on y stay allowed, which a view forbids); under
+compile a clone, since dynamo on torch 2.4 and 2.11 traces mark_dirty's output as a view.
 """
 import torch
+
+
+class _mx_OnBackward(torch.autograd.Function):
+    """`_mx_OnBackward.apply(y, hook)`: y itself, whose gradient now passes through `hook(grad)`
+    in backward, as after `y.register_hook(hook)` (Note [hooks under torch.compile])."""
+
+    @staticmethod
+    def forward(ctx, y, hook):
+        ctx.hook = hook
+        if torch.compiler.is_compiling():  # a copy that inductor fuses into y's kernel
+            return y.clone()
+        ctx.mark_dirty(y)  # y itself, no copy, and in-place ops on it stay allowed
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        return ctx.hook(grad), None
 
 
 def _mx_autograd_state():

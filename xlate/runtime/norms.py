@@ -38,7 +38,8 @@ gradient, and no layout moves for axis 1. torch 2.13's CPU batch_norm backward r
 gradients when the output gradient is laid out unlike the input and the input has an axis of
 size 1 (errors of 3 to 30; tests/test_numeric_norms.py): the hook hands the gradient on
 contiguous, which copies nothing in the usual case, and in eval mode a hook is added only for
-an input with a size-1 axis.
+an input with a size-1 axis. The hooks are `_mx_OnBackward` nodes, not `register_hook` (Note
+[hooks under torch.compile] in autograd.py).
 """
 import torch
 
@@ -113,6 +114,7 @@ class _mx_BatchNorm(_mx_Norm, torch.nn.BatchNorm2d):
         self._mx_norm(in_channels, params, {"weight": gamma_initializer, "bias": beta_initializer,
                                             "running_mean": running_mean_initializer,
                                             "running_var": running_variance_initializer})
+        _mx_autograd_state()  # made here, eagerly: torch.compile cannot trace its making in forward
 
     def forward(self, x):
         h = x.contiguous() if self.axis == 1 else x.movedim(self.axis, 1).contiguous()
@@ -122,12 +124,12 @@ class _mx_BatchNorm(_mx_Norm, torch.nn.BatchNorm2d):
             # one pass: batch_norm's saved mean and 1/sqrt(var + eps) are the batch statistics
             y, mean, invstd = torch.native_batch_norm(h, weight, self.bias, None, None, True, 0.0, self.eps)
             if y.requires_grad:  # Note [statistics in backward]
-                y.register_hook(_mx_running_update(*running, mean.detach(), invstd.detach(), self.eps,
-                                                   self.momentum))
+                y = _mx_OnBackward.apply(y, _mx_running_update(*running, mean.detach(), invstd.detach(), self.eps,
+                                                               self.momentum))
         else:
             y = torch.nn.functional.batch_norm(h, running[0], running[1], weight, self.bias, False, 0.0, self.eps)
             if y.requires_grad and 1 in h.shape:  # Note [BatchNorm's fast path]
-                y.register_hook(torch.Tensor.contiguous)
+                y = _mx_OnBackward.apply(y, torch.Tensor.contiguous)
         return y if self.axis == 1 else y.movedim(1, self.axis)
 
     def _mx_running(self):

@@ -343,7 +343,7 @@ def _mx_batch_norm(data=None, gamma=None, beta=None, moving_mean=None, moving_va
     if y.requires_grad:
         # torch's CPU batch_norm backward returns wrong gradients when its input and output
         # gradient are laid out differently and a dimension has size 1 (torch 2.13)
-        y.register_hook(torch.Tensor.contiguous)
+        y = _mx_OnBackward.apply(y, torch.Tensor.contiguous)
     return y.movedim(1, axis)
 
 
