@@ -30,9 +30,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-RUNTIME_ZOO = {"resnet18_v1": 32, "mobilenetv2_1.0": 32, "densenet121": 224}
-GLUONCV = {"gcv resnet50_v1b": ("resnetv1b", "resnet50_v1b", 32),
-           "gcv mobilenetv2_1.0": ("mobilenet", "mobilenet_v2_1_0", 32),
+RUNTIME_ZOO = {"resnet18_v1": 64, "mobilenetv2_1.0": 64, "densenet121": 224}
+GLUONCV = {"gcv resnet50_v1b": ("resnetv1b", "resnet50_v1b", 64),
+           "gcv mobilenetv2_1.0": ("mobilenet", "mobilenet_v2_1_0", 64),
            "gcv densenet121": ("densenet", "densenet121", 224)}
 
 
@@ -126,7 +126,9 @@ def cell(row: dict) -> str:
     if row["compile"] != "runs":
         return f"{row['breaks']} breaks; {row['compile']}"
     # float32 reorderings only: at 32x32 the last BatchNorms see 2 values a channel, which
-    # magnifies them in the gradients (out and grad are relative, stats absolute)
+    # magnifies them in the gradients (out and grad are relative, stats absolute); hence 64x64:
+    # resnet18_v1 on torch 2.13, compiled against eager, gives out 4e-6, grad 3e-3 there (6e-4 and
+    # 3e-2 at 32x32), the same before and after _mx_OnBackward replaced register_hook
     ok = row["out_err"] < 1e-2 and row["grad_err"] < 1e-1 and row["stats_err"] < 1e-4 and row["stats_moved"]
     return (f"{row['breaks']} breaks; runs, {'agrees' if ok else 'DIFFERS'} (out {row['out_err']:.0e}, "
             f"grad {row['grad_err']:.0e}, stats {row['stats_err']:.0e}; {row['seconds']:.0f} s)")
