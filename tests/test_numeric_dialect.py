@@ -126,12 +126,15 @@ def test_set_printoptions_prints_the_digits_mxnet_prints():
     result = rule_cases.convert(source)
     values = [1.23456, -0.0049, 12.5]
     before = torch._tensor_str.PRINT_OPTS.precision
+    numpy = import_numpy()
+    saved = numpy.get_printoptions()  # process-wide: another test may have left suppress=True
+    numpy.set_printoptions(precision=8, suppress=False, floatmode="maxprec", sign="-", legacy=False)
     try:
         with mx.util.np_shape(True), mx.util.np_array(True):
             expected = rule_cases.load(source, "show")(mx.np.array(values))
         actual = rule_cases.load(result.output, "show")(torch.tensor(values))
     finally:
-        mx.np.set_printoptions(precision=8)
+        numpy.set_printoptions(**saved)
         torch.set_printoptions(precision=before)
     shown = [[float(t) for t in re.findall(r"-?\d+\.\d*(?:e[+-]\d+)?", s)] for s in (expected, actual)]
     assert shown[0] == shown[1] == [1.23, -0.0049, 12.5], (expected, actual)  # 3 digits, not 1.23456
