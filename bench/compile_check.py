@@ -58,7 +58,7 @@ def gluoncv_models(corpus: Path, work: Path) -> dict:
             for name, (module, fn, size) in GLUONCV.items()}
 
 
-def check(make, size: int) -> dict:
+def check(make, size: int, breaks_only: bool = False) -> dict:
     import torch
     import torch._dynamo as dynamo
 
@@ -75,6 +75,10 @@ def check(make, size: int) -> dict:
     row["breaks"] = explained.graph_break_count
     row["reasons"] = sorted({str(r.reason).splitlines()[0][:100] for r in explained.break_reasons})[:3]
     dynamo.reset()
+    if breaks_only:  # dynamo's tracing without inductor: minutes less a model on these CPUs
+        row["compile"] = "not compiled (--breaks-only)"
+        row["seconds"] = round(time.perf_counter() - start, 1)
+        return row
     try:
         compiled = torch.compile(model)
         for _ in range(2):
@@ -114,7 +118,7 @@ def run_here(args) -> list:
     rows = []
     for name in wanted:
         make, size = models[name]
-        row = {"torch": torch.__version__, "model": name, **check(make, size)}
+        row = {"torch": torch.__version__, "model": name, **check(make, size, args.breaks_only)}
         print(json.dumps(row), flush=True)
         rows.append(row)
     if work:
@@ -123,6 +127,8 @@ def run_here(args) -> list:
 
 
 def cell(row: dict) -> str:
+    if row["compile"].startswith("not compiled"):
+        return f"{row['breaks']} breaks"
     if row["compile"] != "runs":
         return f"{row['breaks']} breaks; {row['compile']}"
     # float32 reorderings only: at 32x32 the last BatchNorms see 2 values a channel, which
@@ -139,6 +145,7 @@ def main() -> None:
     parser.add_argument("--gluoncv", metavar="CORPUS", help="GluonCV v0.10.0 (a folder holding gluoncv/)")
     parser.add_argument("--models", help="comma-separated names (default: all)")
     parser.add_argument("--python", action="append", help="run under this interpreter (repeatable)")
+    parser.add_argument("--breaks-only", action="store_true", help="count graph breaks; do not compile")
     args = parser.parse_args()
     if not args.python:
         run_here(args)
@@ -146,7 +153,7 @@ def main() -> None:
     rows = []
     for python in args.python:
         cmd = [python, __file__] + (["--gluoncv", args.gluoncv] if args.gluoncv else []) + \
-            (["--models", args.models] if args.models else [])
+            (["--models", args.models] if args.models else []) + (["--breaks-only"] if args.breaks_only else [])
         done = subprocess.run(cmd, capture_output=True, text=True)
         got = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
         if done.returncode:
