@@ -230,10 +230,20 @@ def _busy_tree(root: Path, files_: int = 12, lines: int = 5000) -> Path:
     return src
 
 
+def _as_from_a_terminal() -> None:
+    """In the child before exec: SIGINT as a terminal gives it. An ignored disposition and the
+    blocked-signal mask survive fork and exec, and this pytest process may carry either from a
+    library another test loaded: the child would then never see the Ctrl-C (seen only in whole-suite
+    runs, as 60 s timeouts)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
 def _start(*argv, cwd: Path) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(REPO))
     return subprocess.Popen([sys.executable, "-m", "xlate", *map(str, argv)], cwd=cwd, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=_as_from_a_terminal)
 
 
 def _wait_for_workers(proc: subprocess.Popen, count: int, timeout: float = 60) -> list[int]:
