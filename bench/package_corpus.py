@@ -647,7 +647,8 @@ def _same_as_installed(corpus: Path, top: str, dotted_name: str) -> bool:
 
 
 # -- 4. models, one subprocess each ------------------------------------------------------------
-MODEL_CHILD = r'''
+# what both children start with: their paths, and an exception's first line and converted frame
+CHILD_PRELUDE = r'''
 import importlib, json, sys, traceback
 cfg = json.loads(sys.argv[1])
 sys.path[:0] = cfg["paths"]
@@ -660,6 +661,8 @@ def first(e):
     frames = [f for f in traceback.extract_tb(e.__traceback__) if cfg["pt_root"] in f.filename]
     where = f"{frames[-1].filename.split(cfg['pt_root'])[-1]}:{frames[-1].lineno} {(frames[-1].line or '').strip()[:120]}" if frames else ""
     return {"error": f"{type(e).__name__}: {lines[0] if lines else ''}"[:300], "where": where}
+'''
+MODEL_CHILD = CHILD_PRELUDE + r'''
 def run():
     import numpy as np, torch
     torch.set_num_threads(1)
@@ -778,17 +781,7 @@ def run_models(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float, l
 
 
 # -- 4b. real model classes built by factories (bench/package_models.py), one subprocess each --
-FACTORY_CHILD = r"""
-import importlib, json, sys, traceback
-cfg = json.loads(sys.argv[1])
-sys.path[:0] = cfg["paths"]
-def first(e):
-    while e.__context__ is not None and e.__cause__ is None and not e.__suppress_context__:
-        e = e.__context__
-    lines = [l.strip() for l in str(e).splitlines() if l.strip()]
-    frames = [f for f in traceback.extract_tb(e.__traceback__) if cfg["pt_root"] in f.filename]
-    where = f"{frames[-1].filename.split(cfg['pt_root'])[-1]}:{frames[-1].lineno} {(frames[-1].line or '').strip()[:120]}" if frames else ""
-    return {"error": f"{type(e).__name__}: {lines[0] if lines else ''}"[:300], "where": where}
+FACTORY_CHILD = CHILD_PRELUDE + r"""
 def call_args(xs, extra, array):
     # the drawn inputs with `extra`: appended (a list), or inserted at their positions (a dict); a
     # list value is a constant float32 array of that side, given without a gradient (DeepAR's
