@@ -49,13 +49,19 @@ def _broken(**changes) -> tuple:
     (dict(code="MX998", name="review-no-notes", applicability="review", notes=""), "needs notes"),
     (dict(code="MX997", name="bad-applicability", applicability="maybe"), "applicability"),
     (dict(code="MXA01", name="bad-code"), "MX + 3 digits"),
-    (dict(code="MX801", name="no-family"), "no family"),
+    (dict(code="MX829", name="wrong-family-file"), "in another family's file"),
     (dict(code="MX996", name="nd-concat-dim1"), "used twice"),
     (dict(code="MX995", name="shadowed-match"), "is already matched by MX028"),
 ])
 def test_validate_rejects(changes, problem):
     problems = catalogue.validate(_broken(**changes))
     assert any(problem in p for p in problems), problems
+
+
+def test_validate_rejects_a_code_of_no_family(monkeypatch):
+    # every hundred is a family now (8xx since 0xx filled up); one removed must be refused
+    monkeypatch.delitem(catalogue.FAMILIES, 2)
+    assert any("no family 2xx" in p for p in catalogue.validate(RULES))
 
 
 def test_rule_count_per_family():

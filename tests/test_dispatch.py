@@ -206,6 +206,38 @@ def test_array_methods_on_untyped_values():
     assert _compare(METHODS, ("on_array", "on_box", "first", "boxed", "moved", "copied")) == ""
 
 
+FORWARDED = """
+import numpy as np
+import mxnet as mx
+from mxnet import nd
+
+
+def dims(*args, **kwargs):
+    return nd.array(np.arange(6.).reshape(2, 3)).expand_dims(*args, **kwargs)
+
+
+def moved(*args):
+    return nd.array(np.arange(3.)).as_in_context(*args)
+
+
+def scalar(*args):
+    return nd.array([4.5]).asscalar(*args)
+
+
+first, second = dims(1), dims(axis=0, inplace=True)
+third, fourth = moved(mx.cpu()), scalar()
+"""
+
+
+def test_forwarded_arguments_go_to_the_untyped_helper():
+    # a method's arguments forwarded with */** bind at run time by MXNet's signature, through the
+    # same helper an untyped receiver gets (catalogue: `method_runtime` defaults to `untyped`)
+    converted = convert_source(FORWARDED)
+    assert not [d for d in converted.diagnostics if d.status == "manual"]
+    assert "_mx_expand_dims(" in converted.output and "_mx_as_in_context(" in converted.output
+    assert _compare(FORWARDED, ("first", "second", "third", "fourth")) == ""
+
+
 # -- issue 25 item 3: d2l's grad_clipping and a state carried over backwards -------------------------
 
 CLIPPING = """

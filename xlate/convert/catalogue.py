@@ -103,7 +103,8 @@ class Rule:
     instance_of: str | Mapping[str, str] | None = None
     # a method whose arguments are only known at run time (`x.astype(*args, **kwargs)`, d2l's
     # `astype = lambda x, *args, **kwargs: ...`): the helper that takes the receiver first and the
-    # method's own signature after it, called with the arguments as written
+    # method's own signature after it, called with the arguments as written (defaults to `untyped`:
+    # that helper has the method's signature too)
     method_runtime: str | None = None
     # a member reference rule that also applies inside a longer chain (`self._children.values()`)
     chained: bool = False
@@ -186,7 +187,9 @@ def _rule(entry: dict[str, Any], source: str) -> Rule:
         untyped=entry.get("untyped"),
         runtime=entry.get("runtime"),
         instance_of=entry.get("instance_of"),
-        method_runtime=entry.get("method_runtime"),
+        # the untyped-receiver helper takes the method's own signature too, so it is also the one
+        # forwarded arguments go to unless the rule names another
+        method_runtime=entry.get("method_runtime") or entry.get("untyped"),
         chained=bool(entry.get("chained", False)),
         family_file=source,
     )
@@ -202,6 +205,8 @@ def validate(rules: tuple[Rule, ...]) -> list[str]:
             problems.append(f"{where}: code must be MX + 3 digits")
         elif r.family not in FAMILIES:
             problems.append(f"{where}: no family {r.family}xx")
+        elif r.family_file and not r.family_file.startswith(f"{r.family}xx_"):
+            problems.append(f"{where}: a {r.family}xx code in another family's file")
         if r.code in RETIRED:
             problems.append(f"{where}: code retired ({RETIRED[r.code]}); codes are never reused")
         if r.code in seen:

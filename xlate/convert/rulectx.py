@@ -241,7 +241,8 @@ class Site:
         """`helper(x, <the call's arguments as written>)` for `x.method(...)`: the rule's
         `method_runtime`, which takes the method's own signature after the receiver (a template
         names the receiver `{x}` and the method `{name}`: `_mx_np_method({x}, "{name}")`)."""
-        template = helper.replace("{name}", self.matched.rsplit(".", 1)[-1]) if "{x}" in helper else f"{helper}({{x}})"
+        helper = helper.replace("{name}", self.matched.rsplit(".", 1)[-1])  # `_mx_{name}`: one per method
+        template = helper if "{x}" in helper else f"{helper}({{x}})"
         head = self.emit(template, x=self.receiver)
         args = [a.deep_clone() for a in self.node.args]
         own = list(head.args)
