@@ -1,4 +1,4 @@
-"""MXNet's image functions and Gluon's vision transforms (xlate/runtime/image.py, Note [OpenCV
+"""MXNet's image functions and Gluon's vision transforms (xlate/runtime/image.py and colour.py, Note [OpenCV
 images]) against live MXNet 1.9.1, pixel for pixel: decoding, resizing with each interpolation
 code, crops at the edges and past them, keep_ratio, ImageFolderDataset through a DataLoader;
 the random crops under the same Python seed; the colour adjustments for a given factor."""
