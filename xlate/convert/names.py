@@ -33,7 +33,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Optional
 
-from xlate.convert import astwalk
+from xlate.convert import astwalk, namespace_flow
 from xlate.convert.context import AMBIGUOUS, GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext, is_mxnet
 from xlate.convert.kinds import NAMESPACES as _NAMESPACES, ast_dotted as _dotted, kinds_of, namespace_of
 
@@ -214,6 +214,8 @@ class Analysis:
         _Collector(self).run(tree)
         _nonlocal_homes(self)
         _namespace_aliases(self)
+        if namespace_flow.propagate(self):  # Note [namespace by flow]
+            _namespace_aliases(self)  # `G = ops` in a function whose `ops` is the namespace now
         # every name some import binds, in any scope: a name outside it never resolves
         self.imported = frozenset(name for scope in self.scopes.values() for name in scope.imports)
         if self._namespace_on_self():  # Note [F kept on self]: `self.F.op(...)` is looked up too
@@ -822,6 +824,12 @@ class _Collector:
             if node.args.vararg is not None:
                 inner.values[node.args.vararg.arg] = [ARRAY_ARGUMENT]
 
+    def _namespace_by_name(self, name: str) -> bool:
+        """A lambda's `F` in a file whose hybrid_forward hands F out (`self.act = lambda F, x:
+        F.relu(x)`, called with it): the namespace, as a helper def's `F` is (Note [F by its name])."""
+        return name == "F" and self.hybrid and is_mxnet(self.a.scopes[()].imports.get("F", "mxnet")) \
+            and "F" not in self.a.scopes[()].other
+
     def _hybrid_lambda(self, func: ast.expr, scope: Scope) -> bool:
         dotted = _dotted(func)
         return dotted is not None and dotted.rsplit(".", 1)[-1] == "HybridLambda" \
@@ -891,7 +899,7 @@ class _Collector:
             elif isinstance(node, ast.Lambda):
                 params = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
                 for i, a in enumerate(params):
-                    if i == 0 and id(node) in hybrid and a.arg not in scope.other:
+                    if (i == 0 and id(node) in hybrid or self._namespace_by_name(a.arg)) and a.arg not in scope.other:
                         scope.imports.setdefault(a.arg, "mxnet.ndarray")
                         scope.mx_params.add(a.arg)
                     else:
