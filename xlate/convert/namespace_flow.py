@@ -11,6 +11,12 @@ the enclosing class), and which passes MXNet's namespace (hybrid_forward's F, a 
 `mx.nd`), makes the parameter it lands on the namespace too, positional or keyword; what that
 function passes on flows further, to a fixed point. A parameter some call gives anything else
 as well stays a plain name: its calls are left and reported where MXNet's are meant.
+
+Across the modules of a tree the package pass carries it one hop (Note [package facts]): a call
+of a module-level function of another module of the tree (`from .ops import squash`) that passes
+the namespace says so as a fact keyed by the function and the argument's place
+(`@pkg.ops.squash#0`, `@pkg.ops.squash#ops` for a keyword), and the function's own module reads
+its facts and takes that parameter as the namespace.
 """
 from __future__ import annotations
 
@@ -18,6 +24,7 @@ import ast
 from typing import Iterator, Optional
 
 from xlate.convert import astwalk
+from xlate.convert.context import LOCAL
 from xlate.convert.kinds import NAMESPACES
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -52,7 +59,16 @@ def _offered(analysis, calls) -> Iterator[tuple]:
                 namespace = _namespace(analysis, key, arg)
                 if namespace:
                     yield target[0], param, namespace
+    module = analysis.context.module
     for key, scope in analysis.scopes.items():
+        if isinstance(scope.node, _DEFS) and len(key) == 1 and module:  # what callers in other modules pass
+            params = scope.node.args.posonlyargs + scope.node.args.args
+            for i, a in enumerate(params):
+                for place in (str(i), a.arg):
+                    namespace = NAMESPACES.get(next(iter(analysis.facts.get(f"{LOCAL}{module}.{key[0][0]}#{place}")
+                                                         or ("",))))
+                    if namespace:
+                        yield scope, a.arg, namespace
         if isinstance(scope.node, _DEFS):
             args = scope.node.args
             for a in args.posonlyargs + args.args + args.kwonlyargs:
@@ -60,6 +76,33 @@ def _offered(analysis, calls) -> Iterator[tuple]:
                 namespace = _namespace(analysis, scope.parent.key, default) if default is not None else None
                 if namespace:
                     yield scope, a.arg, namespace
+
+
+def passed_out(analysis) -> dict:
+    """Facts for the package pass: `@module.function#place` -> the namespace, for each call of a
+    module-level function of another module of the tree that passes the namespace there."""
+    found: dict = {}
+    for key, scope in analysis.scopes.items():
+        if scope.is_class:
+            continue
+        for call in _calls(analysis, scope):
+            if not (call.args or call.keywords) or not isinstance(call.func, (ast.Name, ast.Attribute)):
+                continue
+            places = [(str(i), a) for i, a in enumerate(call.args) if not isinstance(a, ast.Starred)]
+            places += [(kw.arg, kw.value) for kw in call.keywords if kw.arg]
+            namespaces = [(place, _namespace(analysis, key, arg)) for place, arg in places]
+            if not any(n for _, n in namespaces):
+                continue
+            try:
+                target = analysis.resolve(key, ast.unparse(call.func))
+            except ValueError:
+                continue
+            if not target or not target.startswith(LOCAL) or target.startswith(f"{LOCAL}{analysis.context.module}."):
+                continue
+            for place, namespace in namespaces:
+                if namespace:
+                    found[f"{target}#{place}"] = frozenset({namespace})
+    return found
 
 
 def callee(analysis, key, func: ast.expr) -> Optional[tuple]:

@@ -21,7 +21,7 @@ import ast
 from pathlib import Path
 from typing import Optional
 
-from xlate.convert import names
+from xlate.convert import names, namespace_flow
 from xlate.convert.context import GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext
 from xlate.convert.kinds import NAMESPACES, local_modules, top_level_kinds
 from xlate.convert.parsing import no_gc
@@ -124,7 +124,8 @@ class Share:
         for key, kinds in updates.items():
             facts[key] = kinds
             module, name = key.rsplit(".", 1)
-            self.stars.setdefault(module, {})[name] = kinds
+            if "#" not in name:  # a function's argument (Note [namespace by flow]) is no name `*` takes
+                self.stars.setdefault(module, {})[name] = kinds
             self.stale.update(self.readers.get(key, ()))
             self.stale.update(self.readers.get(module, ()))
         found = []
@@ -139,7 +140,8 @@ class Share:
                     self.readers.setdefault(key, []).append(path)
                 place = self.order[path]
                 for name, kinds in self.last[path].items():
-                    key = f"{LOCAL}{module}.{name}"
+                    # a fact about another module's function (Note [namespace by flow]) comes keyed
+                    key = name if name.startswith(LOCAL) else f"{LOCAL}{module}.{name}"
                     if kinds and facts.get(key) != kinds:
                         found.append((place, key, kinds))
         return found
@@ -154,7 +156,8 @@ class Share:
             for path, analysis in self.analyses.items():
                 name, is_package = self.modules[path]
                 mine = {}
-                for m in sorted(m for m in local_modules(analysis) if m in self.by_module):
+                # its own module's facts too: what callers elsewhere pass its functions (Note [namespace by flow])
+                for m in sorted({name} | {m for m in local_modules(analysis) if m in self.by_module}):
                     mine.update(by_home.get(m, ()))
                 contexts[path] = context = FileContext(name, is_package, self.roots, mine, self.shadows,
                                                        self.outer)
@@ -230,6 +233,7 @@ def _kinds_found(analysis, facts: dict, by_module: dict) -> tuple[dict, set]:
     analysis.facts = view
     analysis._kinds.clear()
     found = dict(top_level_kinds(analysis))
+    found.update(namespace_flow.passed_out(analysis))  # Note [namespace by flow]
     root = analysis.scopes[()]
     for name, target in root.imports.items():  # re-exports: `from .rcnn import RCNN`
         if target.startswith(LOCAL) and view.get(target):
