@@ -233,3 +233,37 @@ def test_set_data_before_the_first_forward_is_kept_for_the_deferred_initialisati
     deferred: MXNet keeps the value and gives it at the first forward (a plain copy into the
     lazy tensor raised)."""
     _same_numbers(SET_DATA_BEFORE_THE_FIRST_FORWARD)
+
+
+GRAD_REQ_ADD = COMMON + '''
+net = nn.HybridSequential()
+net.add(nn.Dense(6, activation='tanh', in_units=4), nn.Dense(3, in_units=6))
+net.initialize(mx.init.Xavier())
+set_weights(net)
+for p in net.collect_params().values():
+    p.grad_req = 'add'
+net[1].bias.grad_req = 'write'
+x = nd.array(rng.randn(5, 4).astype('float32'))
+y = nd.array(rng.randint(0, 3, 5).astype('float32'))
+trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.05, 'momentum': 0.9})
+loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+for i in range(4):
+    with autograd.record():
+        loss = loss_fn(net(x), y)
+    loss.backward()
+    trainer.step(5)
+    outs.append(loss.asnumpy())
+    outs.append(net[0].weight.grad().asnumpy())
+    outs.append(net[1].bias.grad().asnumpy())
+    if i == 1:
+        net.collect_params().zero_grad()
+outs.append(net(x).asnumpy())
+'''
+
+
+def test_grad_req_add_accumulates_until_the_program_zeroes():
+    """grad_req='add' (MX165): each backward adds to the gradient, the zeroing xlate inserts before
+    backward leaves those parameters alone, and `collect_params().zero_grad()` zeroes them; a
+    parameter set back to 'write' is overwritten at each backward."""
+    converted = _same_numbers(GRAD_REQ_ADD)
+    assert '_mx_set_param_attr(p, "grad_req", \'add\')' in converted

@@ -1,10 +1,11 @@
-"""`p.grad_req = 'null' | 'write'` -> `p.requires_grad = False | True`; reading `p.grad_req`."""
+"""`p.grad_req = 'null' | 'write'` -> `p.requires_grad = False | True` ('add', or a value known
+at run time: `_mx_set_param_attr`); reading `p.grad_req`."""
 import ast
 from typing import Optional
 
 import libcst as cst
 
-from xlate.convert.rulectx import Manual, Site
+from xlate.convert.rulectx import Site
 
 _REQ = {"null": "False", "write": "True"}
 
@@ -14,15 +15,39 @@ def transform(site: Site):
     if site.rule.kind == "reference":
         return site.emit("'write' if {p}.requires_grad else 'null'", p=param)
     req = site.literal("value")
-    if req == "add":
-        raise Manual("grad_req='add' accumulates gradients across backward passes: in PyTorch every gradient "
-                     "accumulates until zeroed, so keep `requires_grad = True` and drop the `zero_grad()` "
-                     "calls for these parameters in the training loop")
-    if req not in _REQ:
-        raise Manual("a grad_req that is not a literal: write `p.requires_grad = (req != 'null')` if it is "
-                     "never 'add'")
+    if req not in _REQ or _accumulates(site.conv.analysis):
+        # 'add', or a value known at run time: the helper marks the tensor, and the Trainer's
+        # zeroing before backward (MX536) skips it, so its gradient accumulates as in MXNet
+        site.fixed("`p.grad_req = v` -> `_mx_set_param_attr(p, \"grad_req\", v)`: 'add' accumulates across "
+                   "backward passes (the inserted `trainer.zero_grad()` leaves it), 'null' freezes, 'write' trains")
+        call = site.emit(site.helper("_mx_set_param_attr") + '({p}, "grad_req", {v})', p=param, v=site.value("value"))
+        return cst.Expr(call)
     return cst.Assign(targets=[cst.AssignTarget(site.emit("{p}.requires_grad", p=param))],
                       value=cst.Name(_REQ[req]))
+
+
+def _accumulates(analysis) -> bool:
+    """Whether the file may set some grad_req to 'add' (a literal 'add', or a value known at run
+    time, assigned, passed as `grad_req=` or to `setattr`): then a later `'write'` or `'null'` must
+    clear that mark too, so every grad_req assignment of the file goes to the helper."""
+    found = getattr(analysis, "_grad_req_add", None)
+    if found is None:
+        found = False
+        for node in ast.walk(analysis.tree):
+            value = None
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "grad_req"
+                                                    for t in node.targets):
+                value = node.value
+            elif isinstance(node, ast.keyword) and node.arg == "grad_req":
+                value = node.value
+            elif isinstance(node, ast.Call) and len(node.args) == 2 and isinstance(node.args[0], ast.Constant) \
+                    and node.args[0].value == "grad_req":
+                value = node.args[1]
+            if value is not None and not (isinstance(value, ast.Constant) and value.value in _REQ):
+                found = True
+                break
+        analysis._grad_req_add = found
+    return found
 
 
 def fold(updated: cst.Comparison) -> Optional[cst.BaseExpression]:
