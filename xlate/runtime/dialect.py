@@ -209,10 +209,7 @@ def _mx_np_method(array, name, *args, **kwargs):
     if name == "cumsum":
         flat = array.flatten() if axis is None else array
         return flat.cumsum(0 if axis is None else axis, dtype=dtype or array.dtype)
-    if axis is None and not keep:
-        return array.max() if name == "max" else array.min()
-    dims = tuple(range(array.dim())) if axis is None else axis
-    return (torch.amax if name == "max" else torch.amin)(array, dim=dims, keepdim=keep)
+    return (_mx_amax if name == "max" else _mx_amin)(array, dim=axis, keepdim=keep)  # 0-d without axes
 
 
 def _mx_np_random_normal(loc=0.0, scale=1.0, size=None, dtype=None, device=None):

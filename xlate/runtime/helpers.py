@@ -74,6 +74,35 @@ def _mx_other_axes(x, axis):
     return [d for d in range(x.dim()) if d not in axes]
 
 
+# Note [extrema gradients]
+# MXNet's max and min reductions send the whole gradient to every element equal to the result
+# (nd, F, the numpy dialect alike: d max([1, 3, 3]) = [0, 1, 1]); torch's amax/amin, and max/min
+# without a dim, split it evenly among them ([0, .5, .5]). Ties are common where it matters:
+# after max pooling (overlapping windows repeat their maximum), clipping, ReLU, or one-hot data.
+# The value is torch's; the gradient goes through `x - x.detach()` (zero, and its gradient is
+# one) masked to the tied elements: plain torch operations, so torch.compile traces it.
+def _mx_amax(x, dim=None, keepdim=False):
+    """MXNet's max over `dim` (all axes when None), its gradient whole to each tied maximum."""
+    return _mx_extreme(x, torch.amax, dim, keepdim)
+
+
+def _mx_amin(x, dim=None, keepdim=False):
+    """MXNet's min over `dim` (all axes when None), its gradient whole to each tied minimum."""
+    return _mx_extreme(x, torch.amin, dim, keepdim)
+
+
+def _mx_extreme(x, reduce, dim, keepdim):
+    dims = tuple(range(x.dim())) if dim is None or dim == () else dim
+    if x.dim() == 0:
+        return x.clone()
+    out = reduce(x.detach(), dim=dims, keepdim=True)
+    if x.requires_grad and torch.is_grad_enabled():  # Note [extrema gradients]
+        out = out + ((x - x.detach()) * (x.detach() == out)).sum(dim=dims, keepdim=True)
+    if keepdim:
+        return out
+    return out.squeeze(dims) if isinstance(dims, int) else out.squeeze(tuple(dims))
+
+
 def _mx_reduce_exclude(x, axis, op, keepdims=False):
     """An MXNet reduction with exclude=True: over every axis but `axis`; none left, nothing reduced."""
     axes = _mx_other_axes(x, axis)
@@ -84,8 +113,9 @@ def _mx_reduce_exclude(x, axis, op, keepdims=False):
         for d in sorted(axes, reverse=True):
             out = out.prod(dim=d, keepdim=keepdims)
         return torch.atleast_1d(out)
-    fn = {"max": torch.amax, "min": torch.amin}.get(op) or getattr(torch, op)
-    return torch.atleast_1d(fn(x, dim=axes, keepdim=keepdims))
+    if op in ("max", "min"):  # Note [extrema gradients]
+        return torch.atleast_1d(_mx_extreme(x, torch.amax if op == "max" else torch.amin, axes, keepdims))
+    return torch.atleast_1d(getattr(torch, op)(x, dim=axes, keepdim=keepdims))
 
 
 def _mx_where(condition, x, y):
@@ -183,7 +213,9 @@ def _mx_pooling(data=None, kernel=(), pool_type="max", global_pool=False, cudnn_
     F = torch.nn.functional
     dims = tuple(range(2, data.dim()))
     if global_pool:
-        return {"max": torch.amax, "avg": torch.mean, "sum": torch.sum}[pool_type](data, dim=dims, keepdim=True)
+        if pool_type == "max":  # MXNet's pooling gradient goes to one maximum of a tie (amax would split it)
+            return data.flatten(2).max(dim=-1).values.reshape(*data.shape[:2], *([1] * len(dims)))
+        return {"avg": torch.mean, "sum": torch.sum}[pool_type](data, dim=dims, keepdim=True)
     if pooling_convention not in ("valid", "full") or pool_type not in ("max", "avg", "sum"):
         raise ValueError(f"Pooling {pool_type!r} with {pooling_convention!r} convention is not translated")
     n = len(dims)

@@ -74,6 +74,9 @@ def transform(site: Site):
     name = {"max": "amax", "min": "amin"}.get(op, op) if has_axis or "keep" in holes else op
     if op in ("max", "min") and not has_axis and "keep" not in holes:
         name = op  # a full max/min is 0-d in torch as in MXNet
+    if op in ("max", "min", "amax", "amin"):  # MXNet's gradient to every tied extreme (Note [extrema gradients])
+        helper = site.helper("_mx_amax" if op in ("max", "amax") else "_mx_amin")
+        return site.emit(helper + "(" + ", ".join(["{x}"] + args) + ")", **holes)
     if method:
         return site.emit("{x}." + name + "(" + ", ".join(args) + ")", **holes)
     return site.emit("torch." + name + "(" + ", ".join(["{x}"] + args) + ")", **holes)

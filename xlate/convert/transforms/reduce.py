@@ -1,4 +1,5 @@
-"""Reductions keep MXNet's shapes: never 0-d (a full reduction is (1,)), amax/amin over axes."""
+"""Reductions keep MXNet's shapes: never 0-d (a full reduction is (1,)); max/min through
+`_mx_amax`/`_mx_amin`, whose gradient is MXNet's where elements tie."""
 import libcst as cst
 
 from xlate.convert.rulectx import NOT_LITERAL, Manual, Site, Skip, unknown_receiver
@@ -31,6 +32,8 @@ def transform(site: Site):
     name = _TORCH.get(op, op) if has_axis or keepdims is True else op
     call = ("{x}." + name + "(") if method else ("torch." + name + "({x}")
     sep = "" if method else ", "
+    if op in _TORCH:  # MXNet's gradient to every tied extreme (Note [extrema gradients] in runtime/helpers.py)
+        call, sep = site.helper(f"_mx_{_TORCH[op]}") + "({x}", ", "
     holes = {"x": data}
     if has_axis:
         holes["axis"] = site.value("axis")
@@ -44,6 +47,8 @@ def transform(site: Site):
         return site.emit("torch.atleast_1d(" + text + "))", **holes)
     if keepdims not in (True, False):
         raise Manual("a full reduction with a `keepdims=` that is not a literal: the shape is (1,) or (1, ..., 1)")
+    if keepdims is True and op in _TORCH:
+        return site.emit(call + ", keepdim=True)", **holes)
     if keepdims is True:
         if not isinstance(data, (cst.Name, cst.Attribute)):
             raise Manual("a full reduction with keepdims=True on an expression: assign it to a name first")
