@@ -689,6 +689,10 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             prefix = None
         if site.matched == "mxnet.gluon.nn.Sequential":
             alias = cst.SimpleString("'sequential'")
+        if site.shares is not None and isinstance(new, cst.BaseExpression):  # Note [shared parameters]
+            new = site.emit(site.helper("_mx_share_params") + "({b}, {s})", b=new, s=site.shares)
+            site.message = (site.message or site.rule.summary) + "; `params=` -> `_mx_share_params(layer, block)`: " \
+                "the layer takes the block's parameters of the same names, as Gluon's shared ParameterDict gives"
         if (prefix is None and alias is None) or not isinstance(new, cst.BaseExpression):
             return new
         holes = {"b": new}

@@ -142,6 +142,7 @@ class Site:
     varargs: list = field(default_factory=list)
     status: Optional[str] = None
     message: Optional[str] = None
+    shares: Optional[cst.BaseExpression] = None  # `params=b.params`: the block whose parameters it takes
 
     # -- reading arguments --------------------------------------------------
     def value(self, name: str) -> Optional[cst.BaseExpression]:
@@ -217,7 +218,8 @@ class Site:
         call = self.node
         assert isinstance(call, cst.Call) and self.rule.runtime
         args = [a for a in call.args if a.keyword is None or a.keyword.value not in sizes and not (
-            a.keyword.value == "prefix" and self.evaluate(a.value) is not NOT_LITERAL)]
+            a.keyword.value == "prefix" and self.evaluate(a.value) is not NOT_LITERAL) and not (
+            a.keyword.value == "params" and self.shares is not None)]
         if sizes:
             if args and args[-1].comma == cst.MaybeSentinel.DEFAULT:
                 args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))

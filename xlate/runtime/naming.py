@@ -328,3 +328,29 @@ def _mx_set_param_attr(tensor, name, value):
         setattr(tensor, f"_mx_{name}", value)
     else:
         raise AttributeError(f"setattr({name!r}): xlate translates grad_req, lr_mult and wd_mult of a Parameter")
+
+
+# Note [shared parameters]
+# `nn.Dense(vocab, params=self.embedding.params)` (tied embeddings, Siamese branches) makes the
+# new layer look its parameters up in the other block's ParameterDict by name: its `weight` IS the
+# embedding's `weight`, one array trained once. In torch the layer is built with its own tensors
+# and then takes the other module's tensors of the same direct names (parameters and buffers),
+# so both hold one Parameter. A name the other block does not hold directly stays the layer's
+# own, as Gluon then makes a new parameter in the shared dict (a container's dict does not hold
+# its children's parameters).
+def _mx_share_params(layer, block):
+    """Gluon's `params=block.params`: `layer` takes `block`'s parameters and buffers of the same
+    names (Note [shared parameters]); returns the layer."""
+    for name, own in list(layer.named_parameters(recurse=False)):
+        other = block._parameters.get(name)
+        if other is None:
+            continue
+        if not (torch.nn.parameter.is_lazy(own) or torch.nn.parameter.is_lazy(other)) and own.shape != other.shape:
+            raise ValueError(f"params=: the shared parameter {name!r} has shape {tuple(other.shape)}, "
+                             f"this layer's {tuple(own.shape)} (Gluon refuses it too)")
+        layer._parameters[name] = other
+    for name, own in list(layer.named_buffers(recurse=False)):
+        other = block._buffers.get(name)
+        if other is not None and (own is None or torch.nn.parameter.is_lazy(own) or own.shape == other.shape):
+            layer._buffers[name] = other
+    return layer
