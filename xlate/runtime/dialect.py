@@ -242,10 +242,11 @@ def _mx_np_random_multinomial(n, pvals, size=None):
     return counts.to(torch.int64)
 
 
-def _mx_smooth_l1(data, scalar=1.0):
+def _mx_smooth_l1(data=None, scalar=1.0, out=None, name=None):
     """npx.smooth_l1 (nd.smooth_l1): 0.5 * (scalar * x) ** 2 where |x| <= 1 / scalar ** 2, else
     |x| - 0.5 / scalar ** 2; element-wise, with that gradient (MXNet takes the square inside
     the bound itself, where both pieces meet)."""
+    _mx_no_out(out)
     s2 = float(scalar) ** 2
     return torch.where(data.abs() <= 1.0 / s2, 0.5 * s2 * data * data, data.abs() - 0.5 / s2)
 
