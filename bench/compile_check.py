@@ -36,7 +36,9 @@ GLUONCV = {"gcv resnet50_v1b": ("resnetv1b", "resnet50_v1b", 64),
            "gcv densenet121": ("densenet", "densenet121", 224)}
 
 
-def gluoncv_models(corpus: Path, work: Path) -> dict:
+def convert_gluoncv(corpus: Path, work: Path) -> Path:
+    """The three GluonCV model files and gluoncv/nn/block.py in a small tree (empty __init__
+    files), converted by the CLI into WORK/out/gluoncv; returns WORK/out, the folder to import from."""
     src = corpus / "gluoncv"
     tree = work / "in" / "gluoncv"
     (tree / "nn").mkdir(parents=True)
@@ -51,7 +53,11 @@ def gluoncv_models(corpus: Path, work: Path) -> dict:
     subprocess.run([sys.executable, "-m", "xlate", "convert", str(tree), "-o", str(out / "gluoncv"), "-j", "1",
                     "--exit-zero"], check=True, capture_output=True, cwd=REPO,
                    env={**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])})
-    sys.path.insert(0, str(out))
+    return out
+
+
+def gluoncv_models(corpus: Path, work: Path) -> dict:
+    sys.path.insert(0, str(convert_gluoncv(corpus, work)))
     import importlib
 
     return {name: (getattr(importlib.import_module(f"gluoncv.model_zoo.{module}"), fn), size)
