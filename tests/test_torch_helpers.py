@@ -509,7 +509,26 @@ def test_vision_datasets_read_mxnets_files_as_gluon_does(name, kwargs, tmp_path,
     assert firsts[0][0] == gluon[0][0].shape
 
 
-def test_compile_before_the_first_forward_waits_for_the_deferred_sizes():
+def _subnormals_flushed() -> bool:
+    tiny = 5e-324  # the smallest float64 subnormal, read at run time (never constant-folded)
+    return tiny * 1.0 == 0.0
+
+
+@pytest.fixture
+def subnormals_kept():
+    """The process's flush-to-zero state as it was before the test. torch 2.4's inductor builds
+    its CPU kernels with -ffast-math, and loading the first one turns on flush-to-zero and
+    denormals-are-zero for the process (gcc's crtfastmath; torch 2.5 on builds without it):
+    every later test in the worker then computed without subnormals, and hypothesis refused to
+    draw a float ("we can't represent subnormal floats right now")."""
+    before = _subnormals_flushed()
+    yield
+    if _subnormals_flushed() != before:
+        torch.set_flush_denormal(before)
+        assert _subnormals_flushed() == before
+
+
+def test_compile_before_the_first_forward_waits_for_the_deferred_sizes(subnormals_kept):
     # `--hybridize compile` on Gluon's order (hybridize, then the first forward): the first call
     # runs eagerly and fixes the sizes, later calls run compiled and compute the eager numbers
     torch.manual_seed(0)
