@@ -74,7 +74,7 @@ SIZES = {  # (batch, image size) for CNNs; (batch, steps) for BERT; (batch, step
                                "max_length": 64}, "vocab": 1000},
 }
 SMOKE_COMPILE = ["gcv mobilenetv2_1.0", "bert", "lstm"]
-SMOKE_UNTIMED = {"gcv densenet121"}  # 224x224 only: --smoke compares it with its hand port, times nothing
+SMOKE_UNTIMED = {"gcv densenet121", "gcv resnet50_v1b"}  # --smoke compares them with their hand ports only
 TARGET_RATIO = {"cuda": 1.05, "cpu": 1.10}
 
 
