@@ -51,8 +51,6 @@ import contextlib
 import importlib
 import io
 import json
-import os
-import statistics
 import sys
 import time
 import traceback
@@ -137,7 +135,7 @@ def run_check(entry: dict, prepared: Path, device: str) -> dict:
 
 def judge_check(entry: dict, row: dict, device: str) -> str:
     """'' when the row is what the entry expects on this device, else why not."""
-    if row["rc"] == 2 or "error" in row:
+    if row["rc"] in (2, None) or "error" in row:
         return f"could not run (exit {row['rc']}): {row.get('error', '')[:200]}"
     if not str(row.get("device", "")).startswith(device):
         return f"ran on {row.get('device')}, not {device}"
@@ -159,7 +157,11 @@ def phase_check(manifest: dict, prepared: Path, device: str, smoke: bool, log) -
         cpu = entry["cpu_replay"]
         if entry["expect"] == "equal" and cpu["rc"] != 0:
             log(f"check  {entry['name']}: not Equal on the CPU at preparation ({cpu}); replayed, not judged")
-        row = run_check(entry, prepared, device)
+        try:
+            row = run_check(entry, prepared, device)
+        except Exception as e:  # noqa: BLE001 - this reference's failure; the others still run
+            row = {"name": entry["name"], "rc": None, "equal": 0, "total": 0, "seconds": 0, "restored": None,
+                   "error": f"crashed: {type(e).__name__}: {e}"[:300]}
         why = judge_check(entry, row, device) if (entry["expect"] == "caught" or cpu["rc"] == 0) else ""
         row.update(expect=entry["expect"], mode="noise" if entry.get("noise") else "strict", cpu=cpu, why=why,
                    what=entry.get("what", ""))
@@ -271,8 +273,6 @@ def agreement(conv, hand, x) -> float:
 def phase_speed(prepared: Path, device, args, log, deadline) -> tuple[list, list]:
     import torch
 
-    from speed_vs_hand_port import alternate
-
     rows, failures = [], []
     size = "smoke" if args.smoke else "full"
     pairs = build_pairs(prepared, size, args.models.split(",") if args.models else None)
@@ -285,11 +285,20 @@ def phase_speed(prepared: Path, device, args, log, deadline) -> tuple[list, list
             name, conv, hand, make_inputs, loss_fn = next(pairs)
         except StopIteration:
             break
+        except Exception as e:  # noqa: BLE001 - the generator is spent: the models after it are not built
+            traceback.print_exc()
+            failures.append(f"speed: building a model failed: {type(e).__name__}: {str(e)[:200]}")
+            break
         start = time.perf_counter()
         conv.to(device)
         hand.to(device)
         x, y = make_inputs(device)
-        err = agreement(conv, hand, tuple(t[:2] for t in x))
+        try:
+            err = agreement(conv, hand, tuple(t[:2] for t in x))
+        except Exception as e:  # noqa: BLE001
+            traceback.print_exc()
+            err = float("nan")
+            log(f"speed  {name}: the eval forward crashed: {type(e).__name__}: {str(e)[:200]}")
         row = {"model": name, "agreement": err}
         if not err < 1e-4:
             failures.append(f"speed {name}: converted and hand port differ in eval (relative {err:.2e})")
@@ -301,44 +310,60 @@ def phase_speed(prepared: Path, device, args, log, deadline) -> tuple[list, list
             rows.append(row)
             continue
         for precision in ("float32", "bf16"):
-            autocast = (torch.autocast(device.type, dtype=torch.bfloat16) if precision == "bf16"
-                        else contextlib.nullcontext())
-            steps = []
-            for m in (conv, hand):
-                opt = torch.optim.SGD(m.parameters(), lr=1e-4, momentum=0.9)
-
-                def step(m=m, opt=opt, autocast=autocast):
-                    opt.zero_grad(set_to_none=True)
-                    with autocast:
-                        loss = loss_fn(m(*x), y)
-                    loss.backward()
-                    opt.step()
-                    sync(device)
-
-                steps.append(step)
-            for m in (conv, hand):
-                m.train()
-            train = alternate(steps, args.n, args.warmup)
-            for m in (conv, hand):
-                m.eval()
-
-            def forward(m, autocast=autocast):
-                with torch.no_grad(), autocast:
-                    m(*x)
-                sync(device)
-
-            evals = alternate([lambda m=m: forward(m) for m in (conv, hand)], args.n, args.warmup)
-            row[precision] = {"train_ms": [t * 1e3 for t in train], "train_ratio": train[0] / train[1],
-                              "eval_ms": [t * 1e3 for t in evals], "eval_ratio": evals[0] / evals[1]}
-            log(f"speed  {name:20s} {precision:7s} train: converted {train[0] * 1e3:8.2f} ms, hand "
-                f"{train[1] * 1e3:8.2f} ms, ratio {train[0] / train[1]:.3f}; eval: {evals[0] * 1e3:8.2f} / "
-                f"{evals[1] * 1e3:8.2f} ms, ratio {evals[0] / evals[1]:.3f}")
+            try:
+                row[precision] = time_pair(conv, hand, x, y, loss_fn, precision, device, args)
+            except Exception as e:  # noqa: BLE001 - this model and precision's failure; the rest still run
+                traceback.print_exc()
+                failures.append(f"speed {name} {precision}: crashed: {type(e).__name__}: {str(e)[:200]}")
+                log(f"speed  {name:20s} {precision:7s} CRASHED: {type(e).__name__}: {str(e)[:200]}")
+                continue
+            t = row[precision]
+            log(f"speed  {name:20s} {precision:7s} train: converted {t['train_ms'][0]:8.2f} ms, hand "
+                f"{t['train_ms'][1]:8.2f} ms, ratio {t['train_ratio']:.3f}; eval: {t['eval_ms'][0]:8.2f} / "
+                f"{t['eval_ms'][1]:8.2f} ms, ratio {t['eval_ratio']:.3f}")
         row["seconds"] = round(time.perf_counter() - start, 1)
         rows.append(row)
         del conv, hand, x, y
         if device.type == "cuda":
             torch.cuda.empty_cache()
     return rows, failures
+
+
+def time_pair(conv, hand, x, y, loss_fn, precision, device, args) -> dict:
+    """Train steps, then eval forwards, of the two models alternately: median times and ratios."""
+    import torch
+
+    from speed_vs_hand_port import alternate
+
+    autocast = (torch.autocast(device.type, dtype=torch.bfloat16) if precision == "bf16"
+                else contextlib.nullcontext())
+    steps = []
+    for m in (conv, hand):
+        opt = torch.optim.SGD(m.parameters(), lr=1e-4, momentum=0.9)
+
+        def step(m=m, opt=opt, autocast=autocast):
+            opt.zero_grad(set_to_none=True)
+            with autocast:
+                loss = loss_fn(m(*x), y)
+            loss.backward()
+            opt.step()
+            sync(device)
+
+        steps.append(step)
+    for m in (conv, hand):
+        m.train()
+    train = alternate(steps, args.n, args.warmup)
+    for m in (conv, hand):
+        m.eval()
+
+    def forward(m, autocast=autocast):
+        with torch.no_grad(), autocast:
+            m(*x)
+        sync(device)
+
+    evals = alternate([lambda m=m: forward(m) for m in (conv, hand)], args.n, args.warmup)
+    return {"train_ms": [t * 1e3 for t in train], "train_ratio": train[0] / train[1],
+            "eval_ms": [t * 1e3 for t in evals], "eval_ratio": evals[0] / evals[1]}
 
 
 # -- phase 3: torch.compile --------------------------------------------------------------------
@@ -411,17 +436,20 @@ def summary(results: dict) -> str:
         target = TARGET_RATIO.get(dev, 1.10)
         lines += ["## Converted against hand port (ratio converted / hand; median)", "",
                   f"Timed with torch's precision defaults: {results['timing_precision']}", "",
+                  *(["--smoke: one call each, no warm-up: these times show that the code runs, they measure "
+                     "nothing", ""] if results["smoke"] else []),
                   "| model | precision | train converted ms | train hand ms | train ratio | eval ratio |",
                   "|---|---|---|---|---|---|"]
         for r in results["speed"]:
             for p in ("float32", "bf16"):
                 if p in r:
                     t = r[p]
-                    flag = "" if t["train_ratio"] <= target else f" (over {target})"
+                    flag = "" if t["train_ratio"] <= target or results["smoke"] else f" (over {target})"
                     lines.append(f"| {r['model']} | {p} | {t['train_ms'][0]:.2f} | {t['train_ms'][1]:.2f} | "
                                  f"{t['train_ratio']:.3f}{flag} | {t['eval_ratio']:.3f} |")
             if "float32" not in r:
-                why = "outputs differ" if not r["agreement"] < 1e-4 else "--smoke; outputs agree"
+                why = ("outputs differ" if not r["agreement"] < 1e-4 else
+                       "--smoke; outputs agree" if results["smoke"] else "crashed (see the failures)")
                 lines.append(f"| {r['model']} | - | not timed: {why} ({r['agreement']:.1e}) | | | |")
         lines.append("")
     if results.get("compile"):

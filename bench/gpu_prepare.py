@@ -25,8 +25,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO), str(REPO / "bench"), str(REPO / "tests")]
 
-BENCH_FILES = ("gpu_bench.py", "hand_ports.py", "speed_vs_hand_port.py")
-# the fixtures' folders whose conversion is a single file (helpers inlined): it travels as is
+BENCH_FILES = ("gpu_bench.py", "hand_ports.py", "speed_vs_hand_port.py")  # what runs there, with xlate/
+# the noise-mode reference (the fixtures' references are tests/test_fixture_models.py's CASES,
+# whose converted files carry their helpers inlined and travel as they are)
 MOBILENET = {"name": "mobilenetv2_1.0 (Gluon zoo, converted)", "mx": "bench/gpu_bench_mx.py:mobilenet_v2",
              "pt": "models/seqbench/models.py:mobilenet_v2", "input": "x:float32[2,3,64,64]",
              # seed 2: noise mode on this model at 64x64 is Equal for some seeds and not others
