@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+import textwrap
 import symtable
 from collections import Counter
 from typing import Callable, Optional
@@ -90,9 +91,14 @@ class _ImportFixer(FastTransformer):
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
         return False
 
-    def _keep(self, node, aliases, module: str | None):
+    def _keep(self, node, aliases, module: str | None, own=None):
         kept, dropped = [], []
         for alias in aliases:
+            if own is not None and own(alias):  # Note [a tree of MXNet's own package]
+                module = own(alias).rsplit(".", 1)[0]
+            elif own is not None:
+                kept.append(alias)
+                continue
             if not _is_mx_alias(alias, module, self.local_roots):
                 kept.append(alias)
                 continue
@@ -137,7 +143,12 @@ class _ImportFixer(FastTransformer):
                 self.notes.append((original, "MX003", "manual",
                                    f"`from {module} import *`: the names it brings in are not tracked"))
             return updated
-        kept, dropped = self._keep(original, updated.names, module)
+        own = None
+        if updated.relative and self.context is not None and not names.is_mxnet(module):
+            level, inner = len(updated.relative), module.lstrip(".") or None if module else None
+            own = lambda alias: self.context.own_mxnet(  # noqa: E731
+                level, inner, names.ident(cst.helpers.get_full_name_for_node(alias.name) or ""))
+        kept, dropped = self._keep(original, updated.names, module, own)
         if not dropped:
             return updated
         if not kept:
@@ -207,7 +218,8 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
     root = analysis.scopes[()]
     uses = set(torch_uses)
     helpers = [h for h in helpers if h not in root.other and h not in root.imports]
-    in_package = helper_import is not None and helper_import.level is not None and not helper_import.script
+    in_package = helper_import is not None and helper_import.level is not None and not helper_import.script \
+        or helper_import is not None and _test_module(analysis.context.module)
     guarded = _guarded(fixed, fixer.kept_lines) if in_package and enabled("MX002") else fixed
     if guarded is not fixed:
         fixed = guarded
@@ -254,6 +266,13 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
     return fixed.with_changes(body=body), fixer.notes
 
 
+def _test_module(name: str) -> bool:
+    """A pytest module (`test_*.py`, `*_test.py`): imported by the runner, never run as a script
+    (Note [kept MXNet imports])."""
+    stem = name.rsplit(".", 1)[-1]
+    return stem.startswith("test_") or stem.endswith("_test")
+
+
 # Note [kept MXNet imports]
 # An MXNet import that code left to translate still uses (MX002) would make the converted
 # module fail to import where MXNet is not installed, and with it every module of the package
@@ -267,7 +286,9 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
 # class is defined (making one raises), an MXNet registry's decorator (`@mx.operator.register("n")`)
 # gives the class back (there is no registry without MXNet, and what would look the name up is MXNet
 # code that raises), and any other use raises ImportError naming the API, as the plain import would
-# have raised ModuleNotFoundError. With MXNet installed nothing changes.
+# have raised ModuleNotFoundError. With MXNet installed nothing changes. A pytest module
+# (`test_*.py`) is such a module wherever it lies: the runner imports it, and without MXNet only
+# the tests that reach code left to translate fail, not the whole file's collection.
 def _guarded(module: cst.Module, kept_lines: dict) -> cst.Module:
     """Note [kept MXNet imports]."""
     if not kept_lines:
@@ -283,8 +304,31 @@ def _guarded(module: cst.Module, kept_lines: dict) -> cst.Module:
                       "it runs (MX002)\n" + fallback)
             stmt = cst.parse_statement(text).with_changes(leading_lines=stmt.leading_lines)
             changed = True
+        elif isinstance(stmt, cst.Try) and (kept := _kept_in_try(stmt, kept_lines)):
+            # `try: from mxnet.metric import X` / `except ImportError: from mxnet.gluon.metric import X`:
+            # the fallback imports MXNet too, so the whole statement is guarded
+            inner = textwrap.indent(cst.Module(body=[stmt.with_changes(leading_lines=())]).code.strip(), "    ")
+            first = {}  # a name bound by the import and by its fallback: the first's target
+            for n, t in kept:
+                first.setdefault(n, t)
+            fallback = "".join(f"    {n} = _mx_missing({t!r})\n" for n, t in first.items())
+            text = ("try:\n" + inner + "\nexcept ImportError:  # MXNet is not installed: the code left to translate "
+                    "raises when it runs (MX002)\n" + fallback)
+            stmt = cst.parse_statement(text).with_changes(leading_lines=stmt.leading_lines)
+            changed = True
         body.append(stmt)
     return module.with_changes(body=body) if changed else module
+
+
+def _kept_in_try(stmt: cst.Try, kept_lines: dict) -> list:
+    """The MXNet names kept by the imports of a top-level `try` that only imports (its handlers
+    may bind fallbacks), or [] (Note [kept MXNet imports])."""
+    if not isinstance(stmt.body, cst.IndentedBlock) or not all(
+            isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, (*_IMPORTS, cst.Pass)) for x in s.body)
+            for s in stmt.body.body):
+        return []
+    blocks = [stmt.body] + [h.body for h in stmt.handlers] + ([stmt.orelse.body] if stmt.orelse else [])
+    return [k for b in blocks if isinstance(b, cst.IndentedBlock) for s in b.body for k in kept_lines.get(id(s), ())]
 
 
 # Note [torch names the rewrites write]

@@ -210,6 +210,7 @@ class Analysis:
         self.attr_scopes: dict = {}  # id of the value of `self.x = value` -> the key of the method assigning it
         self._aliasing: set = set()  # Note [module aliases]: names being resolved
         self.guessed_namespaces: set = set()  # function scopes whose `F` is taken as MXNet's namespace by its name
+        self.guessed_outer: list = []  # lines of imports climbing out of the tree into a guessed `mxnet`
         self.namespace_values: set = set()  # (scope key, name): may hold MXNet's namespace, among other values
         _Collector(self).run(tree)
         _nonlocal_homes(self)
@@ -724,13 +725,21 @@ class _Collector:
                 beyond = self.a.context.beyond(node.level, node.module) if node.level else None
                 if beyond:  # out of the tree into the packages around it (MXNet's own model_zoo)
                     module = self.a.context.localize(beyond)
+                    if self.a.context.outer_guessed:  # Note [a tree of MXNet's own package]
+                        self.a.guessed_outer.append(node.lineno)
                 elif node.level:  # the tree's own code, named absolutely when the tree is known
                     absolute = self.a.context.absolute(node.level, node.module)
                     module = LOCAL + absolute if absolute else module
                 else:
                     module = self.a.context.localize(module)
                 for alias in node.names:
-                    if alias.name != "*":
+                    own = self.a.context.own_mxnet(node.level, node.module, alias.name) \
+                        if node.level and not beyond and alias.name != "*" else None
+                    if own:  # Note [a tree of MXNet's own package]
+                        self._import(scope, alias.asname or alias.name, own, node.lineno)
+                        if self.a.context.outer_guessed:
+                            self.a.guessed_outer.append(node.lineno)
+                    elif alias.name != "*":
                         self._import(scope, alias.asname or alias.name, f"{module}.{alias.name}", node.lineno)
                     elif module.startswith(LOCAL):
                         scope.star_local.append(module)
