@@ -201,3 +201,27 @@ def test_broadcast_like_by_its_keyword_names():
             mx.nd.broadcast_like(lhs=mx.nd.array(a)[:, :1], rhs=mx.nd.array(b)))
     for g, w in zip(got, want):
         np.testing.assert_allclose(g.numpy(), w.asnumpy(), rtol=0, atol=0)
+
+
+def test_a_named_lambda_handed_to_hybrid_lambda_gets_mxnets_namespace():
+    # mxnet-gluon-tests' test_lambda: `op3 = lambda F, x, *args: F.LeakyReLU(...)`, then `HybridLambda(op3)`
+    mx, np, torch = import_mxnet(), import_numpy(), import_torch()
+    source = textwrap.dedent('''
+        from mxnet.gluon import nn
+        def build():
+            op = lambda F, x, *args: F.LeakyReLU(x, *args, slope=0.1) * 2 + F.sigmoid(x)
+            net = nn.HybridSequential()
+            net.add(nn.HybridLambda(op))
+            return net
+    ''')
+    result = convert_source(source)
+    assert "F.LeakyReLU" not in result.output and "F.sigmoid" not in result.output
+    assert not [d for d in result.diagnostics if d.status == "manual"]
+    x = np.random.RandomState(5).randn(2, 3, 4).astype("float32")
+    scope: dict = {}
+    exec(compile(source, "<mxnet>", "exec"), scope)
+    want = scope["build"]()(mx.nd.array(x)).asnumpy()
+    scope = {}
+    exec(compile(result.output, "<converted>", "exec"), scope)
+    got = scope["build"]()(torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)

@@ -637,6 +637,7 @@ class _Collector:
     def __init__(self, analysis: Analysis):
         self.a = analysis
         self.gluon_names: set = set()  # classes of this file that are Gluon blocks
+        self.named_hybrid: set = set()  # ids of `op = lambda F, x: ...` passed as `HybridLambda(op)`
 
     def _resolved(self, base: ast.expr, scope: Scope) -> Optional[str]:
         dotted = _dotted(base)
@@ -761,6 +762,9 @@ class _Collector:
             elif isinstance(node, ast.Assign) and _missing_fallback(node):
                 pass  # `nd = _mx_missing('mxnet.nd')`: the guarded import's stand-in, not a rebinding
             elif isinstance(node, ast.Assign):
+                if isinstance(node.value, ast.Lambda) and len(node.targets) == 1 \
+                        and isinstance(node.targets[0], ast.Name) and self._lambda_handed(node.targets[0].id, scope):
+                    self.named_hybrid.add(id(node.value))
                 for target in node.targets:
                     self._target(target, scope, node.value if len(node.targets) == 1 else None)
                     self._self_attr(target, scope, node.value if len(node.targets) == 1 else None)
@@ -844,6 +848,14 @@ class _Collector:
         return dotted is not None and dotted.rsplit(".", 1)[-1] == "HybridLambda" \
             and self.a.resolve(scope.key, dotted) == "mxnet.gluon.nn.HybridLambda"
 
+    def _lambda_handed(self, name: str, scope: Scope) -> bool:
+        """`HybridLambda(name)` in the scope binding `name = lambda F, x: ...`: Gluon calls the
+        lambda with its namespace first, as for an inline one."""
+        body = scope.node if scope.node is not None else self.a.tree
+        return any(
+            isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == name
+            and self._hybrid_lambda(n.func, scope) for n in astwalk.walk(body))
+
     @staticmethod
     def _namespace_param(inner: Scope, name: str) -> None:
         inner.other.discard(name)
@@ -908,7 +920,8 @@ class _Collector:
             elif isinstance(node, ast.Lambda):
                 params = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
                 for i, a in enumerate(params):
-                    if (i == 0 and id(node) in hybrid or self._namespace_by_name(a.arg)) and a.arg not in scope.other:
+                    if (i == 0 and (id(node) in hybrid or id(node) in self.named_hybrid) or self._namespace_by_name(a.arg)) \
+                            and a.arg not in scope.other:
                         scope.imports.setdefault(a.arg, "mxnet.ndarray")
                         scope.mx_params.add(a.arg)
                     else:
