@@ -225,3 +225,28 @@ def test_a_named_lambda_handed_to_hybrid_lambda_gets_mxnets_namespace():
     exec(compile(result.output, "<converted>", "exec"), scope)
     got = scope["build"]()(torch.from_numpy(x)).numpy()
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
+def test_a_namespace_bound_on_each_path_resolves_as_the_namespace():
+    # MXNet's own rnn_cell.py: `F = symbol` for Symbol inputs, else `F = ndarray`, then `F.stack(...)`
+    mx, np, torch = import_mxnet(), import_numpy(), import_torch()
+    source = textwrap.dedent('''
+        from mxnet import ndarray, symbol
+        def merged(inputs):
+            if isinstance(inputs[0], symbol.Symbol):
+                F = symbol
+            else:
+                F = ndarray
+            return F.swapaxes(F.stack(*inputs, axis=0), dim1=0, dim2=1) * 2
+    ''')
+    result = convert_source(source)
+    assert "F.stack" not in result.output and "F.swapaxes" not in result.output
+    rng = np.random.RandomState(11)
+    xs = [rng.randn(2, 3).astype("float32") for _ in range(4)]
+    scope: dict = {}
+    exec(compile(source, "<mxnet>", "exec"), scope)
+    want = scope["merged"]([mx.nd.array(x) for x in xs]).asnumpy()
+    scope = {}
+    exec(compile(result.output, "<converted>", "exec"), scope)
+    got = scope["merged"]([torch.from_numpy(x) for x in xs]).numpy()
+    np.testing.assert_allclose(got, want, rtol=0, atol=0)

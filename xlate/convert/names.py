@@ -995,8 +995,11 @@ def _nonlocal_homes(analysis: Analysis) -> None:
 # (or mx.nd, mx.sym, mx.np, mx.npx), and calls `F.reshape(...)`, `F.contrib.arange_like(...)`.
 # A name a function binds exactly once, to one of these namespaces, resolves like
 # `import mxnet.ndarray as F`, so its calls go through the rules; the assignment itself becomes
-# `F = None` (MX113), as hybrid_forward's F passed on does. A name bound twice, declared global
-# or nonlocal, or bound at module level (other modules may import it) stays a plain value.
+# `F = None` (MX113), as hybrid_forward's F passed on does. So does a name bound more than once
+# where every binding is such a namespace with the same rules (MXNet's own rnn_cell.py: `F =
+# symbol` if the inputs are Symbols, else `F = ndarray`): whichever path ran, it is that
+# namespace. A name bound to something else too, declared global or nonlocal, or bound at
+# module level (other modules may import it) stays a plain value.
 
 
 def _namespace_aliases(analysis: Analysis) -> None:
@@ -1009,7 +1012,9 @@ def _namespace_aliases(analysis: Analysis) -> None:
                 continue
             found = [kinds_of(analysis, key, v) if v is not None else None for v in values]
             # `F = mx.nd`, `F = getF(x)` (a function of the tree returning the namespace), `F = self.F`
-            target = namespace_of(found[0]) if len(values) == 1 else None
+            # or bound on each path to namespaces whose operators mean the same (`F = symbol` / `F = ndarray`)
+            targets = {namespace_of(k) for k in found}
+            target = targets.pop() if len(targets) == 1 else None
             if target is None or not function or name in scope.declared:
                 if any(k and k & _NAMESPACES.keys() for k in found):  # the namespace or something else
                     analysis.namespace_values.add((key, name))
