@@ -180,6 +180,10 @@ def test_kept_imports_in_a_try_and_in_a_test_module_are_guarded(tmp_path):
     lines = done.stdout.splitlines()
     assert lines[0].startswith("6 ") and "mxnet.metric.EvalMetric" in lines[0]
     assert lines[1] == "raised mxnet.test_utils.set_default_context"
+    again = tmp_path / "again"
+    assert main(["convert", str(out), "-o", str(again), "--exit-zero"]) == 0
+    for rel in ("pkg/metric.py", "tests/test_ops.py"):  # converted again: the same bytes
+        assert (again / rel).read_text() == (out / rel).read_text()
 
 
 def test_broadcast_like_by_its_keyword_names():

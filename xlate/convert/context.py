@@ -18,8 +18,8 @@ def is_mxnet(name: Optional[str]) -> bool:
 # the modules and subpackages of MXNet 1.9.1's `mxnet` package (pkgutil.iter_modules, measured; the
 # private ones left out), and the aliases it binds (nd, sym, np, npx)
 MXNET_MODULES = frozenset(
-    "attribute autograd base callback context contrib engine error executor executor_manager gluon image initializer io "
-    "kvstore library log lr_scheduler metric model module monitor name ndarray nd notebook numpy numpy_extension onnx "
+    "attribute autograd base callback context contrib engine error executor executor_manager gluon image initializer "
+    "io kvstore library log lr_scheduler metric model module monitor name ndarray nd notebook numpy numpy_extension onnx "
     "operator optimizer profiler random recordio registry rnn rtc runtime space symbol sym test_utils util "
     "visualization np npx".split())
 

@@ -273,6 +273,14 @@ def _test_module(name: str) -> bool:
     return stem.startswith("test_") or stem.endswith("_test")
 
 
+def _missing_stand_ins(block) -> bool:
+    """A handler binding only `name = _mx_missing(...)`: the guard `_guarded` writes."""
+    return isinstance(block, cst.IndentedBlock) and all(
+        isinstance(s, cst.SimpleStatementLine) and all(
+            isinstance(x, cst.Assign) and isinstance(x.value, cst.Call) and isinstance(x.value.func, cst.Name)
+            and x.value.func.value == "_mx_missing" for x in s.body) for s in block.body)
+
+
 # Note [kept MXNet imports]
 # An MXNet import that code left to translate still uses (MX002) would make the converted
 # module fail to import where MXNet is not installed, and with it every module of the package
@@ -327,6 +335,8 @@ def _kept_in_try(stmt: cst.Try, kept_lines: dict) -> list:
             isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, (*_IMPORTS, cst.Pass)) for x in s.body)
             for s in stmt.body.body):
         return []
+    if any(_missing_stand_ins(h.body) for h in stmt.handlers):
+        return []  # guarded already (a converted file converted again)
     blocks = [stmt.body] + [h.body for h in stmt.handlers] + ([stmt.orelse.body] if stmt.orelse else [])
     return [k for b in blocks if isinstance(b, cst.IndentedBlock) for s in b.body for k in kept_lines.get(id(s), ())]
 

@@ -920,8 +920,8 @@ class _Collector:
             elif isinstance(node, ast.Lambda):
                 params = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
                 for i, a in enumerate(params):
-                    if (i == 0 and (id(node) in hybrid or id(node) in self.named_hybrid) or self._namespace_by_name(a.arg)) \
-                            and a.arg not in scope.other:
+                    handed = i == 0 and (id(node) in hybrid or id(node) in self.named_hybrid)
+                    if (handed or self._namespace_by_name(a.arg)) and a.arg not in scope.other:
                         scope.imports.setdefault(a.arg, "mxnet.ndarray")
                         scope.mx_params.add(a.arg)
                     else:

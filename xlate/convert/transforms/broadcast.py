@@ -12,7 +12,8 @@ def transform(site: Site):
         data, other = data or site.value("lhs"), site.value("shape") or site.value("rhs")
         # broadcast_like(lhs, rhs, lhs_axes, rhs_axes): the third and fourth positional ones bind as size/axis
         lhs_axes, rhs_axes = site.value("lhs_axes") or site.value("size"), site.value("rhs_axes") or site.value("axis")
-        if data is None or other is None or site.has("data") and site.has("lhs") or site.has("shape") and site.has("rhs") \
+        if data is None or other is None or site.has("data") and site.has("lhs") \
+                or site.has("shape") and site.has("rhs") \
                 or set(site.args) - {"data", "shape", "lhs_axes", "rhs_axes", "size", "axis", "lhs", "rhs"} \
                 or (lhs_axes is None) != (rhs_axes is None) or site.has("lhs_axes") and site.has("size") \
                 or site.has("rhs_axes") and site.has("axis"):
