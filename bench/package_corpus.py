@@ -188,6 +188,8 @@ def absolute_module(rel: str, absolute: dict[str, str]) -> str:
 def resolve_from(node: ast.ImportFrom, rel: str, absolute: dict[str, str]) -> str:
     if node.level == 0:
         return node.module or ""
+    if (node.module or "").split(".")[-1] == "_mx_compat":
+        absolute = {}  # xlate's helper module of the converted tree, never MXNet's (mxnet-gluon's `gluon/`)
     package = absolute_module(rel, absolute).split(".")
     if not rel.endswith("__init__.py"):
         package = package[:-1]

@@ -138,6 +138,7 @@ METRIC = textwrap.dedent('''
 TEST_MODULE = textwrap.dedent('''
     import mxnet as mx
     from mxnet import nd
+    from mxnet.test_utils import *
 
 
     def test_converted():

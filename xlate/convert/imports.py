@@ -142,6 +142,7 @@ class _ImportFixer(FastTransformer):
             if module and names.is_mxnet(module) and module.split(".", 1)[0] not in self.local_roots:
                 self.notes.append((original, "MX003", "manual",
                                    f"`from {module} import *`: the names it brings in are not tracked"))
+                self.kept.setdefault(id(original), []).append(("*", module))  # guarded too: binds nothing then
             return updated
         own = None
         if updated.relative and self.context is not None and not names.is_mxnet(module):
@@ -223,7 +224,8 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
     guarded = _guarded(fixed, fixer.kept_lines) if in_package and enabled("MX002") else fixed
     if guarded is not fixed:
         fixed = guarded
-        helpers = helpers if "_mx_missing" in helpers else [*helpers, "_mx_missing"]
+        if "_mx_missing(" in fixed.code:  # a guarded `import *` alone binds no stand-in
+            helpers = helpers if "_mx_missing" in helpers else [*helpers, "_mx_missing"]
     if helpers and helper_import is None:
         uses.add("torch")  # the pasted helpers use it
     if uses & long_names:
@@ -273,14 +275,6 @@ def _test_module(name: str) -> bool:
     return stem.startswith("test_") or stem.endswith("_test")
 
 
-def _missing_stand_ins(block) -> bool:
-    """A handler binding only `name = _mx_missing(...)`: the guard `_guarded` writes."""
-    return isinstance(block, cst.IndentedBlock) and all(
-        isinstance(s, cst.SimpleStatementLine) and all(
-            isinstance(x, cst.Assign) and isinstance(x.value, cst.Call) and isinstance(x.value.func, cst.Name)
-            and x.value.func.value == "_mx_missing" for x in s.body) for s in block.body)
-
-
 # Note [kept MXNet imports]
 # An MXNet import that code left to translate still uses (MX002) would make the converted
 # module fail to import where MXNet is not installed, and with it every module of the package
@@ -294,7 +288,10 @@ def _missing_stand_ins(block) -> bool:
 # class is defined (making one raises), an MXNet registry's decorator (`@mx.operator.register("n")`)
 # gives the class back (there is no registry without MXNet, and what would look the name up is MXNet
 # code that raises), and any other use raises ImportError naming the API, as the plain import would
-# have raised ModuleNotFoundError. With MXNet installed nothing changes. A pytest module
+# have raised ModuleNotFoundError. With MXNet installed nothing changes. A top-level `try` whose
+# fallback imports MXNet too (`except ImportError: from mxnet.gluon.metric import EvalMetric`,
+# GluonCV's metrics) is guarded whole; `from mxnet.x import *` (MX003) binds nothing without
+# MXNet, and the code using its names raises NameError where it runs. A pytest module
 # (`test_*.py`) is such a module wherever it lies: the runner imports it, and without MXNet only
 # the tests that reach code left to translate fail, not the whole file's collection.
 def _guarded(module: cst.Module, kept_lines: dict) -> cst.Module:
@@ -306,7 +303,7 @@ def _guarded(module: cst.Module, kept_lines: dict) -> cst.Module:
         kept = kept_lines.get(id(stmt))
         if kept and all(isinstance(s, _IMPORTS) for s in stmt.body):
             names_ = list(dict.fromkeys(kept))
-            fallback = "".join(f"    {n} = _mx_missing({t!r})\n" for n, t in names_)
+            fallback = _fallback(names_)
             text = ("try:\n    " + cst.Module(body=[stmt.with_changes(leading_lines=())]).code.strip()
                     + "\nexcept ImportError:  # MXNet is not installed: the code left to translate raises when "
                       "it runs (MX002)\n" + fallback)
@@ -319,13 +316,20 @@ def _guarded(module: cst.Module, kept_lines: dict) -> cst.Module:
             first = {}  # a name bound by the import and by its fallback: the first's target
             for n, t in kept:
                 first.setdefault(n, t)
-            fallback = "".join(f"    {n} = _mx_missing({t!r})\n" for n, t in first.items())
+            fallback = _fallback(first.items())
             text = ("try:\n" + inner + "\nexcept ImportError:  # MXNet is not installed: the code left to translate "
                     "raises when it runs (MX002)\n" + fallback)
             stmt = cst.parse_statement(text).with_changes(leading_lines=stmt.leading_lines)
             changed = True
         body.append(stmt)
     return module.with_changes(body=body) if changed else module
+
+
+def _fallback(kept) -> str:
+    """The guard's handler: a stand-in for each name kept; `from mxnet.x import *` binds none, and
+    the code using its names (reported, MX003) raises NameError when it runs."""
+    lines = "".join(f"    {n} = _mx_missing({t!r})\n" for n, t in kept if n != "*")
+    return lines or "    pass\n"
 
 
 def _kept_in_try(stmt: cst.Try, kept_lines: dict) -> list:
@@ -335,10 +339,20 @@ def _kept_in_try(stmt: cst.Try, kept_lines: dict) -> list:
             isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, (*_IMPORTS, cst.Pass)) for x in s.body)
             for s in stmt.body.body):
         return []
-    if any(_missing_stand_ins(h.body) for h in stmt.handlers):
-        return []  # guarded already (a converted file converted again)
-    blocks = [stmt.body] + [h.body for h in stmt.handlers] + ([stmt.orelse.body] if stmt.orelse else [])
-    return [k for b in blocks if isinstance(b, cst.IndentedBlock) for s in b.body for k in kept_lines.get(id(s), ())]
+    def kept(blocks):
+        return [k for b in blocks if isinstance(b, cst.IndentedBlock) for s in b.body for k in kept_lines.get(id(s), ())]
+
+    fallbacks = kept([h.body for h in stmt.handlers] + ([stmt.orelse.body] if stmt.orelse else []))
+    if fallbacks or not any(_catches_import_error(h) for h in stmt.handlers):
+        return kept([stmt.body]) + fallbacks
+    return []  # the handler takes MXNet's absence already (and so does the guard written before)
+
+
+def _catches_import_error(handler: cst.ExceptHandler) -> bool:
+    kinds = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    return handler.type is None or any(
+        isinstance(k, cst.Name) and k.value in ("ImportError", "ModuleNotFoundError", "Exception", "BaseException")
+        for k in kinds)
 
 
 # Note [torch names the rewrites write]
