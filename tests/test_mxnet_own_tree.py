@@ -255,3 +255,28 @@ def test_a_namespace_bound_on_each_path_resolves_as_the_namespace():
     exec(compile(result.output, "<converted>", "exec"), scope)
     got = scope["merged"]([torch.from_numpy(x) for x in xs]).numpy()
     np.testing.assert_allclose(got, want, rtol=0, atol=0)
+
+
+def test_batch_norm_operator_under_train_mode_names_its_flag_helper():
+    # GluonCV's GroupNorm: `with autograd.train_mode(): y = F.BatchNorm(...)` in hybrid_forward; the
+    # operator's training flag `_mx_is_training()` was written without its helper (NameError)
+    mx, np, torch = import_mxnet(), import_numpy(), import_torch()
+    source = textwrap.dedent('''
+        from mxnet import autograd
+        from mxnet.gluon import HybridBlock
+        class Norm(HybridBlock):
+            def hybrid_forward(self, F, x):
+                with autograd.train_mode():
+                    y = F.BatchNorm(x, F.ones(3), F.zeros(3), F.zeros(3), F.ones(3), eps=1e-5)
+                return y * 2
+    ''')
+    result = convert_source(source)
+    assert "_mx_is_training()" in result.output and "def _mx_is_training(" in result.output
+    x = (np.random.RandomState(2).randn(4, 3, 5) * 3 + 1).astype("float32")
+    scope: dict = {}
+    exec(compile(source, "<mxnet>", "exec"), scope)
+    want = scope["Norm"]()(mx.nd.array(x)).asnumpy()
+    scope = {}
+    exec(compile(result.output, "<converted>", "exec"), scope)
+    got = scope["Norm"]()(torch.from_numpy(x)).detach().numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
