@@ -280,3 +280,30 @@ def test_batch_norm_operator_under_train_mode_names_its_flag_helper():
     exec(compile(result.output, "<converted>", "exec"), scope)
     got = scope["Norm"]()(torch.from_numpy(x)).detach().numpy()
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_tostype_gives_a_copy_with_the_same_values():
+    # mxnet's test_gluon.py: clip_global_norm over `nd.ones((3, 3)).tostype(stype)`
+    mx, np, torch = import_mxnet(), import_numpy(), import_torch()
+    source = textwrap.dedent('''
+        from mxnet import nd
+        def f(a, stype):
+            x = nd.array(a)
+            d = x.tostype('default')
+            d[:] = 0
+            s = x.tostype(stype) * 2
+            return x, d, s, x.tostype('csr').tostype('default') + 1
+    ''')
+    result = convert_source(source)
+    assert ".tostype" not in result.output.split("def f(", 1)[1].split("\ndef ", 1)[0]
+    a = np.random.RandomState(4).randn(3, 4).astype("float32")
+    a[1] = 0
+    ns: dict = {}
+    exec(compile(source, "<mxnet>", "exec"), ns)
+    ts: dict = {}
+    exec(compile(result.output, "<converted>", "exec"), ts)
+    for stype in ("default", "row_sparse", "csr"):
+        want = [v.asnumpy() for v in ns["f"](a, stype)]
+        got = [v.numpy() for v in ts["f"](a, stype)]
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g, w)

@@ -535,9 +535,10 @@ ND_METHODS = frozenset(
 )
 # A Gluon Parameter's `data()` and `grad()` (numpy has neither method): the arrays Gluon makes.
 _FIXED_KIND = frozenset("data grad".split())
-# MXNet-only methods that move an array, or give one of its shape: an MXNet array of the
-# receiver's kind (`x.shape_array().split(num_outputs=4, axis=0)` is MXNet's split).
-_MOVES = frozenset("as_in_context as_in_ctx copyto shape_array size_array".split())
+# MXNet-only methods that move an array, store it otherwise, or give one of its shape: an MXNet
+# array of the receiver's kind (`x.shape_array().split(num_outputs=4, axis=0)` is MXNet's split,
+# `x.tostype('csr').tostype('default')` an array twice).
+_MOVES = frozenset("as_in_context as_in_ctx copyto shape_array size_array tostype".split())
 # Methods that convert between the three kinds (Note [numpy dialect]).
 _CONVERTS = {"asnumpy": "np", "numpy": "np", "as_np_ndarray": "mxnp", "as_nd_ndarray": "nd"}
 _NOT_ARRAYS = ("waitall", "save", "load", "split", "NDArray", "array_split")
