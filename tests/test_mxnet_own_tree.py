@@ -68,7 +68,7 @@ def test_a_tree_of_mxnets_own_gluon_converts_as_gluon_code(tmp_path, capsys):
     mx, np, torch = import_mxnet(), import_numpy(), import_torch()
     tree = tmp_path / "corpus" / "gluon"
     (tree / "nn").mkdir(parents=True)
-    (tree / "__init__.py").write_text("")
+    (tree / "__init__.py").write_text("from . import nn\nfrom . import model\n")  # re-exports, kept
     (tree / "nn" / "__init__.py").write_text('"""the tree\'s own layers"""\n')
     (tree / "block.py").write_text(BLOCK)
     (tree / "model.py").write_text(MODEL)
@@ -79,6 +79,7 @@ def test_a_tree_of_mxnets_own_gluon_converts_as_gluon_code(tmp_path, capsys):
     converted = (out / "gluon" / "model.py").read_text()
     assert "def forward(self, x):" in converted and "hybrid_forward" not in converted
     assert "mxnet" not in converted and "HybridBlock" not in converted  # MXNet's HybridBlock is nn.Module
+    assert (out / "gluon" / "__init__.py").read_text() == (tree / "__init__.py").read_text()
 
     # the converted block against the same class written for MXNet's Gluon
     scope: dict = {}
@@ -94,7 +95,10 @@ def test_a_tree_of_mxnets_own_gluon_converts_as_gluon_code(tmp_path, capsys):
     shutil.copytree(out / "gluon", tmp_path / "pkgs" / "oc_gluon_pt")
     sys.path.insert(0, str(tmp_path / "pkgs"))
     try:
+        import oc_gluon_pt  # noqa: PLC0415
         from oc_gluon_pt import model  # noqa: PLC0415
+
+        assert oc_gluon_pt.nn.__doc__ == "the tree's own layers"
 
         net = model.Net()
         with torch.no_grad():

@@ -74,8 +74,9 @@ class FileContext:
     def own_mxnet(self, level: int, module: Optional[str], name: str) -> Optional[str]:
         """The MXNet name a relative import inside a tree of MXNet's own package takes
         (`from ..block import HybridBlock` in gluon/nn: mxnet.gluon.block.HybridBlock), where the
-        catalogue translates it; None: the tree's own code."""
-        if not self.mxnet_names:
+        catalogue translates it; None: the tree's own code, and every import of a package's
+        __init__.py (it re-exports the tree's modules: `from . import nn` is `gluon.nn`)."""
+        if not self.mxnet_names or self.is_package:
             return None
         absolute = self.absolute(level, module)
         dotted = f"{self.outer}.{absolute + '.' if absolute else ''}{name}"

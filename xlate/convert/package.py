@@ -92,7 +92,9 @@ def translated_names() -> frozenset:
 # F). A relative import inside such a tree of a name the catalogue translates (`from ..block
 # import HybridBlock`, `from ... import nn`) is taken as MXNet's name, which it is, and converted
 # as a user's import of it would be; every other name (`from .resnet import *`, `from ..utils
-# import _indent`) stays the tree's own code.
+# import _indent`) stays the tree's own code, and so does every import of a package's
+# __init__.py, which re-exports the tree's modules (`from . import nn` makes `gluon.nn` the
+# converted tree's nn; taken as MXNet's, the unused import went, and `gluon.nn` with it).
 
 
 def tree_contexts(root: Path, files: list[Path], read, *, keep: Optional[dict] = None) -> dict[Path, FileContext]:
