@@ -119,6 +119,9 @@ def test_a_tree_named_otherwise_climbs_into_nothing(tmp_path, capsys):
     tree.mkdir(parents=True)
     (tree / "__init__.py").write_text("")
     (tree / "model.py").write_text("from .. import ndarray as nd\n\n\ndef batch():\n    return nd.ones((2, 4))\n")
+    # scripts beside it, one named like MXNet's module, one importing relatively (gluoncv's scripts/)
+    (tmp_path / "corpus" / "model.py").write_text("import mxnet as mx\nx = mx.nd.ones((2,))\n")
+    (tmp_path / "corpus" / "demo.py").write_text("from .model import x\n")
     assert main(["convert", str(tmp_path / "corpus"), "-o", str(tmp_path / "out"), "--exit-zero"]) == 0
     assert "MX190" not in capsys.readouterr().err
     assert (tmp_path / "out" / "mylib" / "model.py").read_text() == (tree / "model.py").read_text()

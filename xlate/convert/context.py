@@ -19,8 +19,8 @@ def is_mxnet(name: Optional[str]) -> bool:
 # private ones left out), and the aliases it binds (nd, sym, np, npx)
 MXNET_MODULES = frozenset(
     "attribute autograd base callback context contrib engine error executor executor_manager gluon image initializer "
-    "io kvstore library log lr_scheduler metric model module monitor name ndarray nd notebook numpy numpy_extension onnx "
-    "operator optimizer profiler random recordio registry rnn rtc runtime space symbol sym test_utils util "
+    "io kvstore library log lr_scheduler metric model module monitor name ndarray nd notebook numpy numpy_extension "
+    "onnx operator optimizer profiler random recordio registry rnn rtc runtime space symbol sym test_utils util "
     "visualization np npx".split())
 
 LOCAL = "@"  # the prefix of a name that is the converted tree's own code
@@ -63,7 +63,7 @@ class FileContext:
         parts = self.module.split(".") if self.is_package else self.module.split(".")[:-1]
         if level - 1 < len(parts):
             return None
-        if self.outer_guessed and parts[0] not in MXNET_MODULES:
+        if self.outer_guessed and (not parts or parts[0] not in MXNET_MODULES):
             return None  # the guess is for a top named like one of MXNet's modules alone
         around = self.outer.split(".") + parts
         if level - 1 > len(around) or (level - 1 == len(around) and not module):
@@ -71,17 +71,17 @@ class FileContext:
         base = around[:len(around) - (level - 1)]
         return ".".join(base + ([module] if module else [])) or None
 
-    def own_mxnet(self, level: int, module: Optional[str], name: str) -> Optional[str]:
+    def own_mxnet(self, level: int, module: Optional[str], name: str, canonical=lambda d: d) -> Optional[str]:
         """The MXNet name a relative import inside a tree of MXNet's own package takes
         (`from ..block import HybridBlock` in gluon/nn: mxnet.gluon.block.HybridBlock), where the
-        catalogue translates it; None: the tree's own code, and every import of a package's
-        __init__.py (it re-exports the tree's modules: `from . import nn` is `gluon.nn`)."""
-        if not self.mxnet_names or self.is_package:
+        catalogue translates it (as spelt, or as `canonical`, names.canonical, documents it);
+        None: the tree's own code, and every import of a package's __init__.py (it re-exports
+        the tree's modules: `from . import nn` is `gluon.nn`)."""
+        if not self.mxnet_names or self.is_package \
+                or self.outer_guessed and self.module.split(".")[0] not in MXNET_MODULES:
             return None
         absolute = self.absolute(level, module)
         dotted = f"{self.outer}.{absolute + '.' if absolute else ''}{name}"
-        from xlate.convert.names import canonical  # names imports this module
-
         return dotted if dotted in self.mxnet_names or canonical(dotted) in self.mxnet_names else None
 
     def localize(self, dotted: str) -> str:

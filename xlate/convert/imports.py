@@ -148,7 +148,7 @@ class _ImportFixer(FastTransformer):
         if updated.relative and self.context is not None and not names.is_mxnet(module):
             level, inner = len(updated.relative), module.lstrip(".") or None if module else None
             own = lambda alias: self.context.own_mxnet(  # noqa: E731
-                level, inner, names.ident(cst.helpers.get_full_name_for_node(alias.name) or ""))
+                level, inner, names.ident(cst.helpers.get_full_name_for_node(alias.name) or ""), names.canonical)
         kept, dropped = self._keep(original, updated.names, module, own)
         if not dropped:
             return updated
@@ -340,7 +340,8 @@ def _kept_in_try(stmt: cst.Try, kept_lines: dict) -> list:
             for s in stmt.body.body):
         return []
     def kept(blocks):
-        return [k for b in blocks if isinstance(b, cst.IndentedBlock) for s in b.body for k in kept_lines.get(id(s), ())]
+        return [k for b in blocks if isinstance(b, cst.IndentedBlock)
+                for s in b.body for k in kept_lines.get(id(s), ())]
 
     fallbacks = kept([h.body for h in stmt.handlers] + ([stmt.orelse.body] if stmt.orelse else []))
     if fallbacks or not any(_catches_import_error(h) for h in stmt.handlers):

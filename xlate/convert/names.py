@@ -735,7 +735,7 @@ class _Collector:
                 else:
                     module = self.a.context.localize(module)
                 for alias in node.names:
-                    own = self.a.context.own_mxnet(node.level, node.module, alias.name) \
+                    own = self.a.context.own_mxnet(node.level, node.module, alias.name, canonical) \
                         if node.level and not beyond and alias.name != "*" else None
                     if own:  # Note [a tree of MXNet's own package]
                         self._import(scope, alias.asname or alias.name, own, node.lineno)

@@ -132,7 +132,8 @@ class Share:
         self.modules = modules = module_names(root, files)
         self.by_module = {name: path for path, (name, _) in modules.items() if name}
         self.roots, self.shadows = _roots(root, self.by_module)
-        self.outer, self.outer_guessed = outer_packages(root, {n.split(".", 1)[0] for n in self.by_module})
+        packages = {n.split(".", 1)[0] for n, path in self.by_module.items() if path.name == "__init__.py"}
+        self.outer, self.outer_guessed = outer_packages(root, packages)  # a script `model.py` is no package
         self.mxnet_names = translated_names() if self.outer.split(".")[0] == "mxnet" else frozenset()
         roots = self.roots
         self.order = {path: i for i, path in enumerate(files)}
