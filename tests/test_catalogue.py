@@ -18,7 +18,8 @@ EXAMPLES = [(r, i, ex) for r in RULES for i, ex in enumerate(r.examples)]
 @pytest.mark.parametrize("rule,i,example", EXAMPLES, ids=[f"{r.code}-{i}" for r, i, _ in EXAMPLES])
 def test_example(rule: Rule, i: int, example: Example):
     # MX001 is the import bookkeeping every rewrite relies on; it stays on.
-    options = {"context": FileContext(shadows=example.shadows)} if example.shadows else None
+    around = dict(example.context, shadows=example.shadows) if example.shadows or example.context else None
+    options = {"context": FileContext(**around)} if around else None
     result = convert_source(example.before.lstrip("\n"), select=[rule.code, "MX001", *example.also], options=options)
     # the examples show each pasted helper as a `# helper: NAME` line (its text is in xlate/runtime)
     assert elided(result.output) == example.after.lstrip("\n")

@@ -60,6 +60,8 @@ class Example:
     # A tree around the file, where the rule needs one: folders holding a package named like
     # MXNet's (FileContext.shadows)
     shadows: tuple[str, ...] = ()
+    # other FileContext fields, as (name, value) pairs: the file's module, the packages around the tree
+    context: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -166,7 +168,8 @@ def _rule(entry: dict[str, Any], source: str) -> Rule:
     missing = [k for k in ("code", "name", "summary", "applicability", "kind") if k not in entry]
     if missing:
         raise CatalogueError(f"{where}: missing {', '.join(missing)}")
-    examples = tuple(Example(e["before"], e["after"], tuple(e.get("with", ())), tuple(e.get("shadows", ())))
+    examples = tuple(Example(e["before"], e["after"], tuple(e.get("with", ())), tuple(e.get("shadows", ())),
+                             tuple(sorted(e.get("context", {}).items())))
                      for e in entry.get("examples", ()))
     matches = entry.get("matches", ())
     return Rule(

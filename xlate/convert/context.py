@@ -15,6 +15,14 @@ def is_mxnet(name: Optional[str]) -> bool:
     return bool(name) and name.split(".", 1)[0] in MX_ROOTS
 
 
+# the modules and subpackages of MXNet 1.9.1's `mxnet` package (pkgutil.iter_modules, measured; the
+# private ones left out), and the aliases it binds (nd, sym, np, npx)
+MXNET_MODULES = frozenset(
+    "attribute autograd base callback context contrib engine error executor executor_manager gluon image initializer "
+    "io kvstore library log lr_scheduler metric model module monitor name ndarray nd notebook numpy numpy_extension "
+    "onnx operator optimizer profiler random recordio registry rnn rtc runtime space symbol sym test_utils util "
+    "visualization np npx".split())
+
 LOCAL = "@"  # the prefix of a name that is the converted tree's own code
 
 
@@ -28,6 +36,12 @@ class FileContext:
     facts: Mapping[str, frozenset] = field(default_factory=dict)  # LOCAL + dotted name -> kinds
     shadows: tuple = ()  # folders of the tree holding a package named like MXNet's, taken as no MXNet
     outer: str = ""  # the packages on disk above the tree's top (`mxnet.gluon` for a tree of gluon/model_zoo)
+    # `outer` is no package on disk but a guess: the tree's top is named like a module of MXNet's
+    # (Note [a tree of MXNet's own package] in package.py)
+    outer_guessed: bool = False
+    # where the tree is MXNet's own package (`outer` is `mxnet`): the MXNet names the catalogue
+    # translates, and the modules holding them (Note [a tree of MXNet's own package])
+    mxnet_names: frozenset = frozenset()
 
     def absolute(self, level: int, module: Optional[str]) -> Optional[str]:
         """The module a relative import (`from ..common import x`: level 2) names."""
@@ -49,11 +63,26 @@ class FileContext:
         parts = self.module.split(".") if self.is_package else self.module.split(".")[:-1]
         if level - 1 < len(parts):
             return None
+        if self.outer_guessed and (not parts or parts[0] not in MXNET_MODULES):
+            return None  # the guess is for a top named like one of MXNet's modules alone
         around = self.outer.split(".") + parts
         if level - 1 > len(around) or (level - 1 == len(around) and not module):
             return None
         base = around[:len(around) - (level - 1)]
         return ".".join(base + ([module] if module else [])) or None
+
+    def own_mxnet(self, level: int, module: Optional[str], name: str, canonical=lambda d: d) -> Optional[str]:
+        """The MXNet name a relative import inside a tree of MXNet's own package takes
+        (`from ..block import HybridBlock` in gluon/nn: mxnet.gluon.block.HybridBlock), where the
+        catalogue translates it (as spelt, or as `canonical`, names.canonical, documents it);
+        None: the tree's own code, and every import of a package's __init__.py (it re-exports
+        the tree's modules: `from . import nn` is `gluon.nn`)."""
+        if not self.mxnet_names or self.is_package \
+                or self.outer_guessed and self.module.split(".")[0] not in MXNET_MODULES:
+            return None
+        absolute = self.absolute(level, module)
+        dotted = f"{self.outer}.{absolute + '.' if absolute else ''}{name}"
+        return dotted if dotted in self.mxnet_names or canonical(dotted) in self.mxnet_names else None
 
     def localize(self, dotted: str) -> str:
         return LOCAL + dotted if dotted.split(".", 1)[0] in self.local_roots else dotted

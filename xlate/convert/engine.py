@@ -107,6 +107,13 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
             f"the tree holds a package named like MXNet's ({', '.join(analysis.context.shadows)}) below a folder "
             f"that is no package: `import mxnet` here is taken as MXNet itself, as Python resolves it with the tree's "
             f"top on sys.path; convert that folder as its own tree if it is what this file imports", counts=False))
+    if analysis.guessed_outer and rules.enabled(GUESSED_MXNET_TREE):  # Note [a tree of MXNet's own package]
+        diagnostics += [Diagnostic(
+            path, line, 1, GUESSED_MXNET_TREE, "review",
+            f"this import climbs out of the tree, whose top `{analysis.context.module.split('.')[0]}` is named like "
+            f"one of MXNet's modules and sits in no package: it is taken as reaching into MXNet's own `mxnet` "
+            f"package (a guess; convert the tree from inside its real parent package if it is another)",
+            counts=False) for line in sorted(set(analysis.guessed_outer))]
     diagnostics.sort(key=lambda d: (d.line, d.col, d.code))
     result = FileResult(path, source, output, diagnostics, helpers=tuple(closure(helpers)),
                         helper_import=helper_import if helpers else None)
@@ -129,6 +136,7 @@ _ARRAY_ONLY = {"asnumpy": "`.detach().cpu().numpy().copy()`", "asscalar": "`.ite
                "as_nd_ndarray": "the tensor itself", "as_np_ndarray": "the tensor itself"}
 ARRAY_METHOD_OUTSIDE = "MX905"
 SHADOWED_MXNET = "MX910"
+GUESSED_MXNET_TREE = "MX190"
 
 
 def _array_methods_left(tree: ast.Module, path: str, select, ignore) -> list:

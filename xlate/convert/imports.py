@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+import textwrap
 import symtable
 from collections import Counter
 from typing import Callable, Optional
@@ -90,9 +91,14 @@ class _ImportFixer(FastTransformer):
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
         return False
 
-    def _keep(self, node, aliases, module: str | None):
+    def _keep(self, node, aliases, module: str | None, own=None):
         kept, dropped = [], []
         for alias in aliases:
+            if own is not None and own(alias):  # Note [a tree of MXNet's own package]
+                module = own(alias).rsplit(".", 1)[0]
+            elif own is not None:
+                kept.append(alias)
+                continue
             if not _is_mx_alias(alias, module, self.local_roots):
                 kept.append(alias)
                 continue
@@ -136,8 +142,14 @@ class _ImportFixer(FastTransformer):
             if module and names.is_mxnet(module) and module.split(".", 1)[0] not in self.local_roots:
                 self.notes.append((original, "MX003", "manual",
                                    f"`from {module} import *`: the names it brings in are not tracked"))
+                self.kept.setdefault(id(original), []).append(("*", module))  # guarded too: binds nothing then
             return updated
-        kept, dropped = self._keep(original, updated.names, module)
+        own = None
+        if updated.relative and self.context is not None and not names.is_mxnet(module):
+            level, inner = len(updated.relative), module.lstrip(".") or None if module else None
+            own = lambda alias: self.context.own_mxnet(  # noqa: E731
+                level, inner, names.ident(cst.helpers.get_full_name_for_node(alias.name) or ""), names.canonical)
+        kept, dropped = self._keep(original, updated.names, module, own)
         if not dropped:
             return updated
         if not kept:
@@ -207,11 +219,13 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
     root = analysis.scopes[()]
     uses = set(torch_uses)
     helpers = [h for h in helpers if h not in root.other and h not in root.imports]
-    in_package = helper_import is not None and helper_import.level is not None and not helper_import.script
+    in_package = helper_import is not None and helper_import.level is not None and not helper_import.script \
+        or helper_import is not None and _test_module(analysis.context.module)
     guarded = _guarded(fixed, fixer.kept_lines) if in_package and enabled("MX002") else fixed
     if guarded is not fixed:
         fixed = guarded
-        helpers = helpers if "_mx_missing" in helpers else [*helpers, "_mx_missing"]
+        if "_mx_missing(" in fixed.code:  # a guarded `import *` alone binds no stand-in
+            helpers = helpers if "_mx_missing" in helpers else [*helpers, "_mx_missing"]
     if helpers and helper_import is None:
         uses.add("torch")  # the pasted helpers use it
     if uses & long_names:
@@ -254,6 +268,13 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
     return fixed.with_changes(body=body), fixer.notes
 
 
+def _test_module(name: str) -> bool:
+    """A pytest module (`test_*.py`, `*_test.py`): imported by the runner, never run as a script
+    (Note [kept MXNet imports])."""
+    stem = name.rsplit(".", 1)[-1]
+    return stem.startswith("test_") or stem.endswith("_test")
+
+
 # Note [kept MXNet imports]
 # An MXNet import that code left to translate still uses (MX002) would make the converted
 # module fail to import where MXNet is not installed, and with it every module of the package
@@ -267,7 +288,12 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
 # class is defined (making one raises), an MXNet registry's decorator (`@mx.operator.register("n")`)
 # gives the class back (there is no registry without MXNet, and what would look the name up is MXNet
 # code that raises), and any other use raises ImportError naming the API, as the plain import would
-# have raised ModuleNotFoundError. With MXNet installed nothing changes.
+# have raised ModuleNotFoundError. With MXNet installed nothing changes. A top-level `try` whose
+# fallback imports MXNet too (`except ImportError: from mxnet.gluon.metric import EvalMetric`,
+# GluonCV's metrics) is guarded whole; `from mxnet.x import *` (MX003) binds nothing without
+# MXNet, and the code using its names raises NameError where it runs. A pytest module
+# (`test_*.py`) is such a module wherever it lies: the runner imports it, and without MXNet only
+# the tests that reach code left to translate fail, not the whole file's collection.
 def _guarded(module: cst.Module, kept_lines: dict) -> cst.Module:
     """Note [kept MXNet imports]."""
     if not kept_lines:
@@ -277,14 +303,57 @@ def _guarded(module: cst.Module, kept_lines: dict) -> cst.Module:
         kept = kept_lines.get(id(stmt))
         if kept and all(isinstance(s, _IMPORTS) for s in stmt.body):
             names_ = list(dict.fromkeys(kept))
-            fallback = "".join(f"    {n} = _mx_missing({t!r})\n" for n, t in names_)
+            fallback = _fallback(names_)
             text = ("try:\n    " + cst.Module(body=[stmt.with_changes(leading_lines=())]).code.strip()
                     + "\nexcept ImportError:  # MXNet is not installed: the code left to translate raises when "
                       "it runs (MX002)\n" + fallback)
             stmt = cst.parse_statement(text).with_changes(leading_lines=stmt.leading_lines)
             changed = True
+        elif isinstance(stmt, cst.Try) and (kept := _kept_in_try(stmt, kept_lines)):
+            # `try: from mxnet.metric import X` / `except ImportError: from mxnet.gluon.metric import X`:
+            # the fallback imports MXNet too, so the whole statement is guarded
+            inner = textwrap.indent(cst.Module(body=[stmt.with_changes(leading_lines=())]).code.strip(), "    ")
+            first = {}  # a name bound by the import and by its fallback: the first's target
+            for n, t in kept:
+                first.setdefault(n, t)
+            fallback = _fallback(first.items())
+            text = ("try:\n" + inner + "\nexcept ImportError:  # MXNet is not installed: the code left to translate "
+                    "raises when it runs (MX002)\n" + fallback)
+            stmt = cst.parse_statement(text).with_changes(leading_lines=stmt.leading_lines)
+            changed = True
         body.append(stmt)
     return module.with_changes(body=body) if changed else module
+
+
+def _fallback(kept) -> str:
+    """The guard's handler: a stand-in for each name kept; `from mxnet.x import *` binds none, and
+    the code using its names (reported, MX003) raises NameError when it runs."""
+    lines = "".join(f"    {n} = _mx_missing({t!r})\n" for n, t in kept if n != "*")
+    return lines or "    pass\n"
+
+
+def _kept_in_try(stmt: cst.Try, kept_lines: dict) -> list:
+    """The MXNet names kept by the imports of a top-level `try` that only imports (its handlers
+    may bind fallbacks), or [] (Note [kept MXNet imports])."""
+    if not isinstance(stmt.body, cst.IndentedBlock) or not all(
+            isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, (*_IMPORTS, cst.Pass)) for x in s.body)
+            for s in stmt.body.body):
+        return []
+    def kept(blocks):
+        return [k for b in blocks if isinstance(b, cst.IndentedBlock)
+                for s in b.body for k in kept_lines.get(id(s), ())]
+
+    fallbacks = kept([h.body for h in stmt.handlers] + ([stmt.orelse.body] if stmt.orelse else []))
+    if fallbacks or not any(_catches_import_error(h) for h in stmt.handlers):
+        return kept([stmt.body]) + fallbacks
+    return []  # the handler takes MXNet's absence already (and so does the guard written before)
+
+
+def _catches_import_error(handler: cst.ExceptHandler) -> bool:
+    kinds = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    return handler.type is None or any(
+        isinstance(k, cst.Name) and k.value in ("ImportError", "ModuleNotFoundError", "Exception", "BaseException")
+        for k in kinds)
 
 
 # Note [torch names the rewrites write]

@@ -210,6 +210,7 @@ class Analysis:
         self.attr_scopes: dict = {}  # id of the value of `self.x = value` -> the key of the method assigning it
         self._aliasing: set = set()  # Note [module aliases]: names being resolved
         self.guessed_namespaces: set = set()  # function scopes whose `F` is taken as MXNet's namespace by its name
+        self.guessed_outer: list = []  # lines of imports climbing out of the tree into a guessed `mxnet`
         self.namespace_values: set = set()  # (scope key, name): may hold MXNet's namespace, among other values
         _Collector(self).run(tree)
         _nonlocal_homes(self)
@@ -534,9 +535,10 @@ ND_METHODS = frozenset(
 )
 # A Gluon Parameter's `data()` and `grad()` (numpy has neither method): the arrays Gluon makes.
 _FIXED_KIND = frozenset("data grad".split())
-# MXNet-only methods that move an array, or give one of its shape: an MXNet array of the
-# receiver's kind (`x.shape_array().split(num_outputs=4, axis=0)` is MXNet's split).
-_MOVES = frozenset("as_in_context as_in_ctx copyto shape_array size_array".split())
+# MXNet-only methods that move an array, store it otherwise, or give one of its shape: an MXNet
+# array of the receiver's kind (`x.shape_array().split(num_outputs=4, axis=0)` is MXNet's split,
+# `x.tostype('csr').tostype('default')` an array twice).
+_MOVES = frozenset("as_in_context as_in_ctx copyto shape_array size_array tostype".split())
 # Methods that convert between the three kinds (Note [numpy dialect]).
 _CONVERTS = {"asnumpy": "np", "numpy": "np", "as_np_ndarray": "mxnp", "as_nd_ndarray": "nd"}
 _NOT_ARRAYS = ("waitall", "save", "load", "split", "NDArray", "array_split")
@@ -636,6 +638,7 @@ class _Collector:
     def __init__(self, analysis: Analysis):
         self.a = analysis
         self.gluon_names: set = set()  # classes of this file that are Gluon blocks
+        self.named_hybrid: set = set()  # ids of `op = lambda F, x: ...` passed as `HybridLambda(op)`
 
     def _resolved(self, base: ast.expr, scope: Scope) -> Optional[str]:
         dotted = _dotted(base)
@@ -724,13 +727,21 @@ class _Collector:
                 beyond = self.a.context.beyond(node.level, node.module) if node.level else None
                 if beyond:  # out of the tree into the packages around it (MXNet's own model_zoo)
                     module = self.a.context.localize(beyond)
+                    if self.a.context.outer_guessed:  # Note [a tree of MXNet's own package]
+                        self.a.guessed_outer.append(node.lineno)
                 elif node.level:  # the tree's own code, named absolutely when the tree is known
                     absolute = self.a.context.absolute(node.level, node.module)
                     module = LOCAL + absolute if absolute else module
                 else:
                     module = self.a.context.localize(module)
                 for alias in node.names:
-                    if alias.name != "*":
+                    own = self.a.context.own_mxnet(node.level, node.module, alias.name, canonical) \
+                        if node.level and not beyond and alias.name != "*" else None
+                    if own:  # Note [a tree of MXNet's own package]
+                        self._import(scope, alias.asname or alias.name, own, node.lineno)
+                        if self.a.context.outer_guessed:
+                            self.a.guessed_outer.append(node.lineno)
+                    elif alias.name != "*":
                         self._import(scope, alias.asname or alias.name, f"{module}.{alias.name}", node.lineno)
                     elif module.startswith(LOCAL):
                         scope.star_local.append(module)
@@ -752,6 +763,9 @@ class _Collector:
             elif isinstance(node, ast.Assign) and _missing_fallback(node):
                 pass  # `nd = _mx_missing('mxnet.nd')`: the guarded import's stand-in, not a rebinding
             elif isinstance(node, ast.Assign):
+                if isinstance(node.value, ast.Lambda) and len(node.targets) == 1 \
+                        and isinstance(node.targets[0], ast.Name) and self._lambda_handed(node.targets[0].id, scope):
+                    self.named_hybrid.add(id(node.value))
                 for target in node.targets:
                     self._target(target, scope, node.value if len(node.targets) == 1 else None)
                     self._self_attr(target, scope, node.value if len(node.targets) == 1 else None)
@@ -835,6 +849,14 @@ class _Collector:
         return dotted is not None and dotted.rsplit(".", 1)[-1] == "HybridLambda" \
             and self.a.resolve(scope.key, dotted) == "mxnet.gluon.nn.HybridLambda"
 
+    def _lambda_handed(self, name: str, scope: Scope) -> bool:
+        """`HybridLambda(name)` in the scope binding `name = lambda F, x: ...`: Gluon calls the
+        lambda with its namespace first, as for an inline one."""
+        body = scope.node if scope.node is not None else self.a.tree
+        return any(
+            isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == name
+            and self._hybrid_lambda(n.func, scope) for n in astwalk.walk(body))
+
     @staticmethod
     def _namespace_param(inner: Scope, name: str) -> None:
         inner.other.discard(name)
@@ -899,7 +921,8 @@ class _Collector:
             elif isinstance(node, ast.Lambda):
                 params = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
                 for i, a in enumerate(params):
-                    if (i == 0 and id(node) in hybrid or self._namespace_by_name(a.arg)) and a.arg not in scope.other:
+                    handed = i == 0 and (id(node) in hybrid or id(node) in self.named_hybrid)
+                    if (handed or self._namespace_by_name(a.arg)) and a.arg not in scope.other:
                         scope.imports.setdefault(a.arg, "mxnet.ndarray")
                         scope.mx_params.add(a.arg)
                     else:
@@ -973,8 +996,11 @@ def _nonlocal_homes(analysis: Analysis) -> None:
 # (or mx.nd, mx.sym, mx.np, mx.npx), and calls `F.reshape(...)`, `F.contrib.arange_like(...)`.
 # A name a function binds exactly once, to one of these namespaces, resolves like
 # `import mxnet.ndarray as F`, so its calls go through the rules; the assignment itself becomes
-# `F = None` (MX113), as hybrid_forward's F passed on does. A name bound twice, declared global
-# or nonlocal, or bound at module level (other modules may import it) stays a plain value.
+# `F = None` (MX113), as hybrid_forward's F passed on does. So does a name bound more than once
+# where every binding is such a namespace with the same rules (MXNet's own rnn_cell.py: `F =
+# symbol` if the inputs are Symbols, else `F = ndarray`): whichever path ran, it is that
+# namespace. A name bound to something else too, declared global or nonlocal, or bound at
+# module level (other modules may import it) stays a plain value.
 
 
 def _namespace_aliases(analysis: Analysis) -> None:
@@ -987,7 +1013,9 @@ def _namespace_aliases(analysis: Analysis) -> None:
                 continue
             found = [kinds_of(analysis, key, v) if v is not None else None for v in values]
             # `F = mx.nd`, `F = getF(x)` (a function of the tree returning the namespace), `F = self.F`
-            target = namespace_of(found[0]) if len(values) == 1 else None
+            # or bound on each path to namespaces whose operators mean the same (`F = symbol` / `F = ndarray`)
+            targets = {namespace_of(k) for k in found}
+            target = targets.pop() if len(targets) == 1 else None
             if target is None or not function or name in scope.declared:
                 if any(k and k & _NAMESPACES.keys() for k in found):  # the namespace or something else
                     analysis.namespace_values.add((key, name))

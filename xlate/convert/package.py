@@ -18,11 +18,12 @@ modules are local code, never MXNet, even when the package is called gluoncv.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 from typing import Optional
 
-from xlate.convert import names, namespace_flow
-from xlate.convert.context import GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext
+from xlate.convert import catalogue, names, namespace_flow
+from xlate.convert.context import GLUON_ROOTS, LOCAL, MX_ROOTS, MXNET_MODULES, FileContext
 from xlate.convert.kinds import NAMESPACES, local_modules, top_level_kinds
 from xlate.convert.parsing import no_gc
 
@@ -45,16 +46,55 @@ def module_names(root: Path, files: list[Path]) -> dict[Path, tuple[str, bool]]:
     return out
 
 
-def outer_packages(root: Path) -> str:
+def outer_packages(root: Path, tops=()) -> tuple[str, bool]:
     """The packages on disk around the tree's top (`mxnet.gluon` for a tree of MXNet's
-    gluon/model_zoo): where its relative imports that climb out of the tree lead."""
+    gluon/model_zoo): where its relative imports that climb out of the tree lead; and whether
+    that is a guess (Note [a tree of MXNet's own package]). `tops`: the tree's top-level names."""
     root = root.resolve()
     top = root.parent if (root / "__init__.py").is_file() else root
     chain: list = []
     while (top / "__init__.py").is_file() and top.parent != top and top.name.isidentifier():
         chain.insert(0, top.name)
         top = top.parent
-    return ".".join(chain)
+    if not chain and any(t in MXNET_MODULES for t in tops):
+        return "mxnet", True
+    return ".".join(chain), False
+
+
+@functools.lru_cache(maxsize=None)
+def translated_names() -> frozenset:
+    """MXNet's names the catalogue translates (as spelt in the rules' matches and as MXNet
+    documents them), and the modules they are in."""
+    found = set()
+    for rule in catalogue.load():
+        for name in rule.matches:
+            if not name.startswith("mxnet."):
+                continue
+            for spelt in {name, names.canonical(name)}:
+                parts = spelt.split(".")
+                found.update(".".join(parts[:i]) for i in range(2, len(parts) + 1))
+    return frozenset(found)
+
+
+# Note [a tree of MXNet's own package]
+# MXNet's own `python/mxnet/gluon` copied out of its parents (a corpus, a vendored copy) is a
+# tree whose files climb out of it: `from .. import ndarray`, `from ...block import HybridBlock`
+# in gluon/model_zoo, `from ....context import cpu`. Nothing around the tree is a package, so
+# those names resolved to nothing, and 36 of its 47 modules passed through unchanged with
+# nothing said. Python runs such a file only as a subpackage of the package it climbs into;
+# where the tree's top is named like one of MXNet's modules (gluon, contrib, ndarray, ...) that
+# package is taken to be `mxnet`, and what the climbing imports name is MXNet's. The choice is
+# a guess, said at each import that relies on it (MX190, review). A top named otherwise climbs
+# into nothing, as before.
+# Inside a tree of MXNet's own package (guessed, or `mxnet/__init__.py` above it on disk), its
+# model zoo and layers derive from the tree's own `block.HybridBlock` and call the tree's `nn`:
+# converted as the tree's code they stay Gluon (91 hybrid_forward methods of MXNet's gluon kept
+# F). A relative import inside such a tree of a name the catalogue translates (`from ..block
+# import HybridBlock`, `from ... import nn`) is taken as MXNet's name, which it is, and converted
+# as a user's import of it would be; every other name (`from .resnet import *`, `from ..utils
+# import _indent`) stays the tree's own code, and so does every import of a package's
+# __init__.py, which re-exports the tree's modules (`from . import nn` makes `gluon.nn` the
+# converted tree's nn; taken as MXNet's, the unused import went, and `gluon.nn` with it).
 
 
 def tree_contexts(root: Path, files: list[Path], read, *, keep: Optional[dict] = None) -> dict[Path, FileContext]:
@@ -92,7 +132,9 @@ class Share:
         self.modules = modules = module_names(root, files)
         self.by_module = {name: path for path, (name, _) in modules.items() if name}
         self.roots, self.shadows = _roots(root, self.by_module)
-        self.outer = outer_packages(root)
+        packages = {n.split(".", 1)[0] for n, path in self.by_module.items() if path.name == "__init__.py"}
+        self.outer, self.outer_guessed = outer_packages(root, packages)  # a script `model.py` is no package
+        self.mxnet_names = translated_names() if self.outer.split(".")[0] == "mxnet" else frozenset()
         roots = self.roots
         self.order = {path: i for i, path in enumerate(files)}
         self.analyses, self.read_first, self.data = {}, {}, {}
@@ -111,7 +153,8 @@ class Share:
                 name, is_package = modules[path]
                 reads = self.read_first[path] = _Reads({})
                 self.analyses[path] = names.Analysis(tree, context=FileContext(name, is_package, roots, reads,
-                                                                               self.shadows, self.outer))
+                                                                               self.shadows, self.outer,
+                                                                               self.outer_guessed, self.mxnet_names))
 
     def step(self, updates: dict) -> list:
         """One round: apply the last round's findings (fact key -> kinds), analyse the files
@@ -160,7 +203,7 @@ class Share:
                 for m in sorted({name} | {m for m in local_modules(analysis) if m in self.by_module}):
                     mine.update(by_home.get(m, ()))
                 contexts[path] = context = FileContext(name, is_package, self.roots, mine, self.shadows,
-                                                       self.outer)
+                                                       self.outer, self.outer_guessed, self.mxnet_names)
                 if keep is not None:
                     keep[path] = (self.data[path], _final(analysis, context, self.read_first[path].keys))
         return contexts

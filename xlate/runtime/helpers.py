@@ -535,6 +535,18 @@ def _mx_asscalar(x):
     return x.item() if isinstance(x, torch.Tensor) else x.asscalar()
 
 
+def _mx_tostype(x, stype):
+    """`x.tostype(stype)`: the array in MXNet's storage type 'default', 'csr' or 'row_sparse'. The
+    converted code computes with dense tensors, so it is a dense copy holding the same values
+    (MXNet's is a new array too: writing into it leaves x as it was); a sparse tensor is made
+    dense. A value that is no tensor calls its own tostype."""
+    if not isinstance(x, torch.Tensor):
+        return x.tostype(stype)
+    if stype not in ("default", "csr", "row_sparse"):
+        raise ValueError(f"unknown storage type {stype!r}: MXNet's are 'default', 'csr' and 'row_sparse'")
+    return (x.to_dense() if x.layout != torch.strided else x).clone()
+
+
 def _mx_as_in_context(x, context):
     """`x.as_in_context(ctx)` on a value the converter could not type: a tensor on that device
     (itself when it is there already, as MXNet's); anything else its own as_in_context."""

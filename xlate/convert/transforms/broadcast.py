@@ -8,10 +8,13 @@ def transform(site: Site):
     op = site.matched.rsplit(".", 1)[1]
     data = site.value("data")
     if op == "broadcast_like":
-        other = site.value("shape")  # the second positional argument
+        # MXNet names its operands lhs and rhs (`F.broadcast_like(lhs=e, rhs=q, ...)`, GluonNLP's XLNet)
+        data, other = data or site.value("lhs"), site.value("shape") or site.value("rhs")
         # broadcast_like(lhs, rhs, lhs_axes, rhs_axes): the third and fourth positional ones bind as size/axis
         lhs_axes, rhs_axes = site.value("lhs_axes") or site.value("size"), site.value("rhs_axes") or site.value("axis")
-        if other is None or set(site.args) - {"data", "shape", "lhs_axes", "rhs_axes", "size", "axis"} \
+        if data is None or other is None or site.has("data") and site.has("lhs") \
+                or site.has("shape") and site.has("rhs") \
+                or set(site.args) - {"data", "shape", "lhs_axes", "rhs_axes", "size", "axis", "lhs", "rhs"} \
                 or (lhs_axes is None) != (rhs_axes is None) or site.has("lhs_axes") and site.has("size") \
                 or site.has("rhs_axes") and site.has("axis"):
             raise Manual("broadcast_like takes lhs, rhs and optionally both lhs_axes and rhs_axes")
@@ -19,8 +22,8 @@ def transform(site: Site):
             return site.emit("{x}.expand_as({y})", x=data, y=other)
         return site.emit("_mx_broadcast_like({x}, {y}, lhs_axes={a}, rhs_axes={b})", x=data, y=other, a=lhs_axes,
                          b=rhs_axes)
-    if site.has("lhs_axes") or site.has("rhs_axes"):
-        raise Manual("`lhs_axes=`/`rhs_axes=` belong to broadcast_like alone")
+    if site.has("lhs_axes") or site.has("rhs_axes") or site.has("lhs") or site.has("rhs"):
+        raise Manual("`lhs=`/`rhs=`/`lhs_axes=`/`rhs_axes=` belong to broadcast_like alone")
     if site.has("axis") and (op not in ("broadcast_axis", "broadcast_axes") or site.has("shape")):
         raise Manual("`axis=` belongs to broadcast_axis alone")
     if op in ("broadcast_axis", "broadcast_axes"):

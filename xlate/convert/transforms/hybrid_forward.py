@@ -170,6 +170,14 @@ def transform(site: Site):
     # Note [explicit base calls]: beside a forward of the class's own, it keeps its name
     name = "hybrid_forward" if "forward" in cls.values else "forward"
     params = list(fn.params.params)
+    star = fn.params.star_arg
+    if len(params) == 1 and not fn.params.posonly_params and isinstance(star, cst.Param) \
+            and not _reads(fn.body, star.name.value):
+        # `def hybrid_forward(self, *args, **kwargs): raise NotImplementedError` (a stub of MXNet's own
+        # SequentialRNNCell): F arrives in *args, which the body never reads, so torch's call is the same
+        site.fixed(f"`hybrid_forward(self, *{star.name.value}, ...)` whose body never reads "
+                   f"`{star.name.value}` -> `{name}`")
+        return fn.with_changes(name=cst.Name(name))
     if fn.params.posonly_params or len(params) < 2:
         raise Manual("hybrid_forward without (self, F, ...) parameters")
     me, namespace = params[0].name.value, params[1].name.value

@@ -21,7 +21,15 @@ def transform(site: Site):
 
 def training_flag(site: Site) -> str:
     """`self.training` (with the forward's own name for self) inside a Gluon block's forward,
-    outside any autograd block of its own; `_mx_is_training()` elsewhere."""
+    outside any autograd block of its own; `_mx_is_training()` elsewhere (the helper is pasted or
+    imported: the BatchNorm and Dropout operators write the flag into their own code)."""
+    flag = _flag(site)
+    if flag == "_mx_is_training()":
+        site.helper("_mx_is_training")
+    return flag
+
+
+def _flag(site: Site) -> str:
     from xlate.convert.transforms import train_models
 
     if any(train_models.autograd_call(site, w) for w in site.conv.with_stack):
