@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from xlate.check.case_kit import HEADER, C, ret
+from xlate.check.case_kit import HEADER, C, meth, ret
 
 _EYE2 = ("const", np.stack([2.0 * np.eye(3), 3.0 * np.eye(3)]).astype(np.float32))
 _SPD = "nd.linalg_gemm2(x, x, transpose_b=True) + y"  # x (2, 3, 3) random, y 2I and 3I: positive definite
@@ -58,6 +58,11 @@ OPERATOR_CASES = [
         """, (2, 3, 3), _EYE2),
     C("linalg-inverse-det", "MX803", ret(f"[nd.linalg.inverse({_SPD}), nd.linalg.det({_SPD}), "
                                          f"nd.linalg.slogdet({_SPD})[1]]"), (2, 3, 3), _EYE2, grad=(0,)),
+    C("max-min-sum-axis", "MX033", ret("[nd.max_axis(x, axis=-1, keepdims=True), nd.min_axis(x, axis=(0, 2)), "
+                                       "nd.sum_axis(x, axis=1)]"), (2, 3, 4), grad=(0,)),
+    # -- MX805 zeros_like/ones_like methods, on an array and on a value of unknown type -----------------
+    C("like-methods", "MX805", meth("[a.zeros_like(), a.ones_like(dtype='int64')]"), (2, 3)),
+    C("like-methods-untyped", "MX805", ret("[x.zeros_like(), x.ones_like() * 2]"), (2, 3)),
     # -- MX804 contrib.foreach (sockeye's SSRU; gluonts' binned distribution) --------------------------
     C("foreach-list-data-state", "MX804", """
         def f(x, y, z):

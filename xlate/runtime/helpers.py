@@ -521,3 +521,14 @@ def _mx_expand_dims(x, axis, inplace=False):
     if isinstance(x, torch.Tensor):
         return x.unsqueeze(axis)
     return x.expand_dims(axis, inplace=True) if inplace else x.expand_dims(axis)
+
+
+def _mx_zeros_like(x, *args, **kwargs):
+    """`x.zeros_like()` on a value the converter could not type: a tensor gets zeros of its shape
+    and dtype (MXNet ignores a dtype= here); anything else uses its own zeros_like."""
+    return torch.zeros_like(x) if isinstance(x, torch.Tensor) else x.zeros_like(*args, **kwargs)
+
+
+def _mx_ones_like(x, *args, **kwargs):
+    """`x.ones_like()` on a value the converter could not type: as `_mx_zeros_like`, with ones."""
+    return torch.ones_like(x) if isinstance(x, torch.Tensor) else x.ones_like(*args, **kwargs)

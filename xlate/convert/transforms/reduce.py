@@ -8,6 +8,7 @@ _TORCH = {"max": "amax", "min": "amin"}  # torch.max(x, dim) returns (values, in
 
 def transform(site: Site):
     op = site.matched.rsplit(".", 1)[1]
+    op = op[:-len("_axis")] if op.endswith("_axis") else op  # nd.max_axis: MXNet's other name of nd.max
     method = site.receiver is not None
     axis = site.literal("axis", None)
     # MXNet's axis=() (its default) reduces every axis, with or without exclude=True
