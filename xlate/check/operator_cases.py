@@ -63,6 +63,12 @@ OPERATOR_CASES = [
     # -- MX805 zeros_like/ones_like methods, on an array and on a value of unknown type -----------------
     C("like-methods", "MX805", meth("[a.zeros_like(), a.ones_like(dtype='int64')]"), (2, 3)),
     C("like-methods-untyped", "MX805", ret("[x.zeros_like(), x.ones_like() * 2]"), (2, 3)),
+    C("split-method-untyped-keywords", "MX030", """
+        def f(x):
+            return [*x.split(axis=1, num_outputs=3, squeeze_axis=True), x.split(num_outputs=1, axis=2)]
+        """, (2, 3, 4), grad=(0,)),
+    C("min-max-method-untyped-axis", "MX033", ret("[x.min(axis=-1, keepdims=False), x.max(1, True), "
+                                                  "x.max(axis=(0, 2), exclude=True)]"), (2, 3, 4), grad=(0,)),
     # -- MX804 contrib.foreach (sockeye's SSRU; gluonts' binned distribution) --------------------------
     C("foreach-list-data-state", "MX804", """
         def f(x, y, z):
