@@ -80,6 +80,18 @@ GLUONTS = [
                  "past_seasonal_indicators:int32[2,8,1]<1", "past_time_feat:float32[2,8,2]",
                  "past_target:float32[2,8,1]"],
          fixed={"feat_static_cat": [[2], [1]], "past_observed_values": [[[1.0]] * 8, [[1.0]] * 6 + [[0.0]] * 2]}),
+    dict(name="WaveNetTraining",
+         build="imp('mx.model.wavenet._network').WaveNetTraining(bin_values=[-1.0, -0.3, 0.2, 0.9, 1.5], n_residue=3, "
+               "n_skip=4, dilation_depth=2, n_stacks=1, act_type='elu', cardinality=[3], embedding_dimension=2, "
+               "pred_length=3)",
+         inputs=["feat_static_cat:int32[2,1]<3", "past_observed_values:float32[2,4]",
+                 "past_time_feat:float32[2,2,4]", "future_time_feat:float32[2,2,3]",
+                 "future_observed_values:float32[2,3]", "scale:float32[2,1]"],
+         fixed={"feat_static_cat": [[1], [2]], "past_observed_values": [[1.0] * 4, [0.0] + [1.0] * 3],
+                "future_observed_values": [[1.0] * 3, [1.0, 0.0, 1.0]], "scale": [[1.5], [0.7]]},
+         # the targets are bin indices (float32 arrays cast to int32 for an embedding, which MXNet gives no
+         # input gradient): constants
+         extra={1: [[0.0, 3.0, 4.0, 1.0], [2.0, 2.0, 0.0, 4.0]], 5: [[1.0, 0.0, 3.0], [4.0, 2.0, 2.0]]}),
 ]
 
 _CFG = ("imp('transformer').TransformerConfig(model_size=8, attention_heads=2, feed_forward_num_hidden=12, "
@@ -106,4 +118,7 @@ SOCKEYE = [
     dict(name="TransformerProcessBlock (layer norm + residual)",
          build="imp('transformer').TransformerProcessBlock(sequence='rn', dropout=0.0, prefix='p_', num_hidden=8)",
          inputs=["data:float32[2,5,8]", "prev:float32[2,5,8]"]),
+    dict(name="SSRU (training: contrib.foreach over time)",
+         build="imp('layers').SSRU(model_size=8, inference_only=False, prefix='ssru_')",
+         inputs=["inputs:float32[5,2,8]", "previous_states:float32[1,2,8]"]),
 ]

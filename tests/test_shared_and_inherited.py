@@ -209,3 +209,18 @@ def test_dict_update_is_no_parameter_dict():
 
     source = "from mxnet import gluon\nclass B(gluon.Block):\n    def f(self, d):\n        d.update({1: 2})\n"
     assert not [d for d in convert_source(source).diagnostics if d.code == "MX183"]
+
+
+def test_base_init_reached_through_a_local_block_without_init():
+    """sockeye's `SSRU(AutoregressiveLayer)` calls `super().__init__(prefix=prefix)`, which reaches
+    HybridBlock's __init__ through a block of the file that defines none: the prefix goes; a base of
+    the file with its own __init__ keeps its arguments."""
+    from xlate.convert.engine import convert_source
+
+    source = ("import mxnet as mx\nclass Base(mx.gluon.HybridBlock):\n    def step(self, x):\n        return x\n"
+              "class Own(mx.gluon.HybridBlock):\n    def __init__(self, size, prefix=None):\n"
+              "        super().__init__(prefix=prefix)\n"
+              "class A(Base):\n    def __init__(self, prefix='a_'):\n        super(A, self).__init__(prefix=prefix)\n"
+              "class B(Own):\n    def __init__(self):\n        super().__init__(3, prefix='b_')\n")
+    out = convert_source(source).output
+    assert "super(A, self).__init__()\n" in out and "super().__init__(3, prefix='b_')" in out, out
