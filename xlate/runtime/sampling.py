@@ -43,44 +43,44 @@ def _mx_gamma_draw(alpha, scale):
     return torch.distributions.Gamma(alpha, torch.ones_like(alpha)).sample() * scale
 
 
-def _mx_sample_normal(mu=None, sigma=None, shape=None, dtype=None, out=None, name=None):
+def _mx_sample_normal(mu=None, sigma=None, shape=(), dtype=None, out=None, name=None):
     """MXNet's sample_normal: N(mu, sigma), sigma the standard deviation (Note [sampler shapes])."""
     _mx_no_out(out)
     return _mx_sample_draw((mu, sigma), shape, dtype, lambda m, s: torch.normal(m, s))
 
 
-def _mx_sample_uniform(low=None, high=None, shape=None, dtype=None, out=None, name=None):
+def _mx_sample_uniform(low=None, high=None, shape=(), dtype=None, out=None, name=None):
     """MXNet's sample_uniform: U[low, high) (Note [sampler shapes])."""
     _mx_no_out(out)
     return _mx_sample_draw((low, high), shape, dtype, lambda lo, hi: lo + (hi - lo) * torch.rand_like(lo))
 
 
-def _mx_sample_gamma(alpha=None, beta=None, shape=None, dtype=None, out=None, name=None):
+def _mx_sample_gamma(alpha=None, beta=None, shape=(), dtype=None, out=None, name=None):
     """MXNet's sample_gamma: shape alpha and SCALE beta, mean alpha * beta (Note [sampler shapes])."""
     _mx_no_out(out)
     return _mx_sample_draw((alpha, beta), shape, dtype, _mx_gamma_draw)
 
 
-def _mx_sample_exponential(lam=None, shape=None, dtype=None, out=None, name=None):
+def _mx_sample_exponential(lam=None, shape=(), dtype=None, out=None, name=None):
     """MXNet's sample_exponential: RATE lam, mean 1 / lam (Note [sampler shapes])."""
     _mx_no_out(out)
     return _mx_sample_draw((lam,), shape, dtype, lambda rate: torch.empty_like(rate).exponential_() / rate)
 
 
-def _mx_sample_poisson(lam=None, shape=None, dtype=None, out=None, name=None):
+def _mx_sample_poisson(lam=None, shape=(), dtype=None, out=None, name=None):
     """MXNet's sample_poisson: Poisson(lam), counts in a float dtype by default (Note [sampler shapes])."""
     _mx_no_out(out)
     return _mx_sample_draw((lam,), shape, dtype, torch.poisson)
 
 
-def _mx_sample_negative_binomial(k=None, p=None, shape=None, dtype=None, out=None, name=None):
+def _mx_sample_negative_binomial(k=None, p=None, shape=(), dtype=None, out=None, name=None):
     """MXNet's sample_negative_binomial: failures before the k-th success, success probability p
     (mean k (1 - p) / p), drawn as MXNet does, a Poisson of a Gamma(k, scale (1 - p) / p)."""
     _mx_no_out(out)
     return _mx_sample_draw((k, p), shape, dtype, lambda k_, p_: torch.poisson(_mx_gamma_draw(k_, (1 - p_) / p_)))
 
 
-def _mx_sample_generalized_negative_binomial(mu=None, alpha=None, shape=None, dtype=None, out=None, name=None):
+def _mx_sample_generalized_negative_binomial(mu=None, alpha=None, shape=(), dtype=None, out=None, name=None):
     """MXNet's sample_generalized_negative_binomial: mean mu, variance mu + alpha mu^2; a Poisson of
     a Gamma(1 / alpha, scale alpha mu), and Poisson(mu) where alpha is 0."""
     _mx_no_out(out)
@@ -92,7 +92,7 @@ def _mx_sample_generalized_negative_binomial(mu=None, alpha=None, shape=None, dt
     return _mx_sample_draw((mu, alpha), shape, dtype, draw)
 
 
-def _mx_sample_multinomial(data=None, shape=None, get_prob=False, dtype="int32", out=None, name=None):
+def _mx_sample_multinomial(data=None, shape=(), get_prob=False, dtype="int32", out=None, name=None):
     """MXNet's sample_multinomial (and random.multinomial): draws category indices from the
     probabilities on data's last axis, `shape` of them per distribution; the output's shape is
     data.shape[:-1] + shape, and (1,) where that is empty. With get_prob=True, also the log of each
