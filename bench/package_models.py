@@ -118,6 +118,10 @@ SOCKEYE = [
     dict(name="TransformerProcessBlock (layer norm + residual)",
          build="imp('transformer').TransformerProcessBlock(sequence='rn', dropout=0.0, prefix='p_', num_hidden=8)",
          inputs=["data:float32[2,5,8]", "prev:float32[2,5,8]"]),
+    dict(name="OutputLayer (weight tied through self.params.update)",
+         build="imp('layers').OutputLayer(hidden_size=8, vocab_size=11, "
+               "weight=imp('layers').OutputLayer(hidden_size=8, vocab_size=11, prefix='emb_').weight)",
+         inputs=["data:float32[2,8]"], extra=[None]),
     dict(name="SSRU (training: contrib.foreach over time)",
          build="imp('layers').SSRU(model_size=8, inference_only=False, prefix='ssru_')",
          inputs=["inputs:float32[5,2,8]", "previous_states:float32[1,2,8]"]),
