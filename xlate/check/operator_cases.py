@@ -69,6 +69,8 @@ OPERATOR_CASES = [
         """, (2, 3, 4), grad=(0,)),
     C("min-max-method-untyped-axis", "MX033", ret("[x.min(axis=-1, keepdims=False), x.max(1, True), "
                                                   "x.max(axis=(0, 2), exclude=True)]"), (2, 3, 4), grad=(0,)),
+    C("broadcast-mul-ignored-axis", "MX041", ret("nd.broadcast_mul(x, y, axis=-1) + nd.broadcast_add(x, y)"),
+      (2, 3), (2, 1), grad=(0, 1)),
     # -- MX804 contrib.foreach (sockeye's SSRU; gluonts' binned distribution) --------------------------
     C("foreach-list-data-state", "MX804", """
         def f(x, y, z):
