@@ -11,6 +11,8 @@ gradients with xlate.check.pair.check_models in noise mode.
 """
 
 _TS = "imp('mx.distribution').StudentTOutput()"
+_TRANSFORMER = ("{'model_dim': 8, 'pre_seq': 'dn', 'post_seq': 'drn', 'dropout_rate': 0.0, 'inner_ff_dim_scale': 2, "
+                "'act_type': 'softrelu', 'num_heads': 2}")
 _OBS8, _OBS4 = [[1.0] * 8, [1.0] * 6 + [0.0] * 2], [[1.0] * 4, [0.0] + [1.0] * 3]
 
 GLUONTS = [
@@ -53,6 +55,43 @@ GLUONTS = [
                  "past_observed_values:float32[2,8,1]", "future_observed_values:float32[2,8,4]"],
          fixed={"feat_static_cat": [[1], [2]], "past_observed_values": [[[1.0]] * 8, [[1.0]] * 7 + [[0.0]]],
                 "future_observed_values": [[[1.0] * 4] * 8, [[1.0] * 4] * 7 + [[0.0, 1.0, 1.0, 1.0]]]}),
+    dict(name="GaussianProcessTrainingNetwork (RBF kernel)",
+         build="imp('mx.model.gp_forecaster._network').GaussianProcessTrainingNetwork(prediction_length=4, "
+               "context_length=8, cardinality=3, kernel_output=imp('mx.kernels').RBFKernelOutput(), "
+               "params_scaling=True, float_type=__import__('numpy').float32, max_iter_jitter=10, jitter_method='iter')",
+         inputs=["past_target:float32[2,8]", "past_time_feat:float32[2,8,1]", "feat_static_cat:int32[2,1]<3"],
+         fixed={"feat_static_cat": [[0], [2]]}),
+    dict(name="TransformerTrainingNetwork",
+         build="imp('mx.model.transformer._network').TransformerTrainingNetwork("
+               f"encoder=imp('mx.model.transformer.trans_encoder').TransformerEncoder(8, {_TRANSFORMER}, prefix='enc_'), "
+               f"decoder=imp('mx.model.transformer.trans_decoder').TransformerDecoder(4, {_TRANSFORMER}, prefix='dec_'), "
+               "history_length=11, context_length=8, prediction_length=4, "
+               f"distr_output={_TS}, cardinality=[3], embedding_dimension=2, lags_seq=[1, 3])",
+         inputs=["feat_static_cat:int32[2,1]<3", "past_time_feat:float32[2,11,2]", "past_target:float32[2,11]",
+                 "past_observed_values:float32[2,11]", "future_time_feat:float32[2,4,2]",
+                 "future_target:float32[2,4]"],
+         fixed={"feat_static_cat": [[1], [0]], "past_observed_values": [[1.0] * 11, [1.0] * 9 + [0.0] * 2]}),
+    dict(name="DeepStateTrainingNetwork (level-trend ISSM)",
+         build="imp('mx.model.deepstate._network').DeepStateTrainingNetwork(num_layers=1, num_cells=5, "
+               "cell_type='lstm', past_length=8, prediction_length=4, "
+               "issm=imp('mx.model.deepstate.issm').LevelTrendISSM(), dropout_rate=0.0, cardinality=[3], "
+               "embedding_dimension=[2])",
+         inputs=["feat_static_cat:int32[2,1]<3", "past_observed_values:float32[2,8,1]",
+                 "past_seasonal_indicators:int32[2,8,1]<1", "past_time_feat:float32[2,8,2]",
+                 "past_target:float32[2,8,1]"],
+         fixed={"feat_static_cat": [[2], [1]], "past_observed_values": [[[1.0]] * 8, [[1.0]] * 6 + [[0.0]] * 2]}),
+    dict(name="WaveNetTraining",
+         build="imp('mx.model.wavenet._network').WaveNetTraining(bin_values=[-1.0, -0.3, 0.2, 0.9, 1.5], n_residue=3, "
+               "n_skip=4, dilation_depth=2, n_stacks=1, act_type='elu', cardinality=[3], embedding_dimension=2, "
+               "pred_length=3)",
+         inputs=["feat_static_cat:int32[2,1]<3", "past_observed_values:float32[2,4]",
+                 "past_time_feat:float32[2,2,4]", "future_time_feat:float32[2,2,3]",
+                 "future_observed_values:float32[2,3]", "scale:float32[2,1]"],
+         fixed={"feat_static_cat": [[1], [2]], "past_observed_values": [[1.0] * 4, [0.0] + [1.0] * 3],
+                "future_observed_values": [[1.0] * 3, [1.0, 0.0, 1.0]], "scale": [[1.5], [0.7]]},
+         # the targets are bin indices (float32 arrays cast to int32 for an embedding, which MXNet gives no
+         # input gradient): constants
+         extra={1: [[0.0, 3.0, 4.0, 1.0], [2.0, 2.0, 0.0, 4.0]], 5: [[1.0, 0.0, 3.0], [4.0, 2.0, 2.0]]}),
 ]
 
 _CFG = ("imp('transformer').TransformerConfig(model_size=8, attention_heads=2, feed_forward_num_hidden=12, "
@@ -79,4 +118,11 @@ SOCKEYE = [
     dict(name="TransformerProcessBlock (layer norm + residual)",
          build="imp('transformer').TransformerProcessBlock(sequence='rn', dropout=0.0, prefix='p_', num_hidden=8)",
          inputs=["data:float32[2,5,8]", "prev:float32[2,5,8]"]),
+    dict(name="OutputLayer (weight tied through self.params.update)",
+         build="imp('layers').OutputLayer(hidden_size=8, vocab_size=11, "
+               "weight=imp('layers').OutputLayer(hidden_size=8, vocab_size=11, prefix='emb_').weight)",
+         inputs=["data:float32[2,8]"], extra=[None]),
+    dict(name="SSRU (training: contrib.foreach over time)",
+         build="imp('layers').SSRU(model_size=8, inference_only=False, prefix='ssru_')",
+         inputs=["inputs:float32[5,2,8]", "previous_states:float32[1,2,8]"]),
 ]

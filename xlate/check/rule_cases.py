@@ -1170,7 +1170,9 @@ CASES = [
 
 from xlate.check.dialect_cases import DIALECT_CASES, DIALECT_DRAWS, DIALECT_RANDOM_CASES  # noqa: E402  (after the case kit)
 
-CASES += DIALECT_CASES
+from xlate.check.operator_cases import OPERATOR_CASES, SAMPLER_CASES, check_multinomial, check_sampler  # noqa: E402
+
+CASES += DIALECT_CASES + OPERATOR_CASES
 _IDS = [c.id for c in CASES]
 assert len(set(_IDS)) == len(_IDS), "case ids must be unique"
 BY_ID = {c.id: c for c in CASES}
@@ -1948,4 +1950,6 @@ SPECIAL_CHECKS = [
               lambda seed, c=c: check_random_statistics(*c[:4], seed=7 + seed,
                                                         code=c[4] if len(c) > 4 else "MX709:review", dialect=True))
       for c in DIALECT_RANDOM_CASES),
+    *(Special(f"sampler-{c[0]}", c[5], lambda seed, c=c: check_sampler(*c, seed=11 + seed)) for c in SAMPLER_CASES),
+    Special("sample-multinomial", "MX801", lambda seed: check_multinomial(seed=5 + seed)),
 ]

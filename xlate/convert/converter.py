@@ -32,6 +32,7 @@ ITEM_WRITE = "[idx]="  # ... for `x[idx] = v` into an MXNet array x (MX747: the 
 NO_RULE = "MX900"
 AMBIGUOUS_NAME = "MX901"
 NAMESPACE_BY_NAME = "MX174"
+CACHED_METHOD = "MX184"
 
 
 def _dotted(node: cst.BaseExpression, heads: Optional[frozenset] = None) -> Optional[str]:
@@ -211,6 +212,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         if rule is not None and self._method() and self.analysis.gluon_class(self.scopes[-1]) is not None:
             # still on the stack: what the rule reports is looked for in this def (positions.py)
             updated = self._apply(Site(self, rule, original, updated, matched=original.name.value))
+        if self._method() and self.analysis.gluon_class(self.scopes[-1]) is not None:
+            self._cached_method(original)
         if self.scopes[-1] in self.analysis.guessed_namespaces and not self._suppressed(NAMESPACE_BY_NAME) \
                 and self.rules.enabled(NAMESPACE_BY_NAME):  # Note [F by its name] in names.py
             params = {p.name.value for p in original.params.params}
@@ -219,10 +222,29 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
                         "file hands it out): its `F.*` calls are translated as MXNet's; check that callers pass it"
                         if "F" in params else
                         "abstract property `F` taken as MXNet's operator namespace by its name: the class's "
-                        "`self.F.*` calls are translated as MXNet's; check that every subclass gives it")
+                        "`self.F.*` calls are translated as MXNet's; check that every subclass gives it"
+                        if original.name.value == "F" and _abstract_body(original) else
+                        "`self.F`, given by a base class of another module or handed on from another object, "
+                        "taken as MXNet's operator namespace by its name (Note [F from elsewhere] in kinds.py): "
+                        "its `F.*` calls are translated as MXNet's; check that it is")
         self.compound_stack.pop()
         self._leave()
         return updated
+
+    def _cached_method(self, node: cst.FunctionDef) -> None:
+        """MX184: `@lru_cache` on a method of a Gluon block that takes arguments (sockeye's
+        `_take_slice(self, vocab_slice_ids)`): said at the decorator. Note [cached methods]: the cache
+        keys on identity for tensors as for NDArrays, but keeps results with their autograd graph."""
+        if len(node.params.params) < 2 or not self.rules.enabled(CACHED_METHOD) or self._suppressed(CACHED_METHOD):
+            return
+        for decorator in node.decorators:
+            expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+            if (self.dotted(expr) or "").rsplit(".", 1)[-1] in ("lru_cache", "cache"):
+                self.report(expr, CACHED_METHOD, "review",
+                            "a cached method of a block that takes arrays: the cache is keyed on each tensor's "
+                            "identity, as it was on NDArrays, and keeps its results with their autograd graph; a "
+                            "result computed from parameters stays the value before an optimizer step, and a second "
+                            "backward through it fails: cache only under torch.no_grad() (inference), or drop it")
 
     def _own_member(self, receiver: cst.BaseExpression, member: str) -> bool:
         """`self.<member>` where the enclosing class assigns `self.<member>` or defines it."""
@@ -406,7 +428,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         dotted = self.dotted(original, self.analysis.imported)
         if dotted is not None:
             head = dotted.split(".", 1)[0]
-            if self.analysis.lookup(self.scopes[-1], head) is not None:
+            if self.analysis.lookup(self.scopes[-1], head) is not None or self._self_namespace_member(dotted):
                 return updated if chained else self._reference(original, updated, dotted)
         member = "." + names.ident(original.attr.value)
         rule, member = self._member_rule(self.rules.references, member, original.value)
@@ -415,6 +437,14 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         site = Site(self, rule, original, updated, matched=member, receiver=updated.value)
         site.args = {rule.signature[0] if rule.signature else "data": cst.Arg(updated.value)}
         return self._apply(site, receiver_node=original.value)
+
+    def _self_namespace_member(self, dotted: str) -> bool:
+        """`self.F.sample_normal` passed as a value (`partial(self.F.sample_normal, dtype=d)`) where
+        `self.F` is MXNet's namespace (Note [F kept on self]): a function reference like `F.op`."""
+        if not dotted.startswith("self.") or dotted.count(".") < 2:
+            return False
+        resolved = self.analysis.resolve(self.scopes[-1], dotted)
+        return isinstance(resolved, str) and names.is_mxnet(resolved)
 
     def _namespace_maybe(self, original: cst.Attribute) -> None:
         """`F.concat(x, y)` where `F` holds MXNet's namespace on one path and something else on
@@ -509,7 +539,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             target = rule.runtime_for(resolved)
             message = (f"`{short}` as a value -> `{target}`, which takes Gluon's own arguments "
                        "(Note [Gluon-signature modules])")
-        self.report(original, rule.code, "fixed", message)
+        # a sampler's helper draws from torch's stream (MX800): review, as its calls are
+        self.report(original, rule.code, "review" if rule.applicability == "review" else "fixed", message)
         return site.emit(target)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call):
@@ -875,3 +906,12 @@ def _type_of(node: cst.CSTNode) -> bool:
     """`type(x)`."""
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "type" \
         and len(node.args) == 1
+
+
+def _abstract_body(node: cst.FunctionDef) -> bool:
+    """A def whose body (past a docstring) is one `raise`."""
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]
+    stmts = [s for s in body if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
+                                     and isinstance(s.body[0], cst.Expr)
+                                     and isinstance(s.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))]
+    return len(stmts) == 1 and isinstance(stmts[0], cst.SimpleStatementLine) and isinstance(stmts[0].body[0], cst.Raise)

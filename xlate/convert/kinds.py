@@ -141,6 +141,10 @@ def _values(analysis, key, expr) -> list:
                 # subclasses give the namespace; by its name, as a parameter `F` (Note [F by its name])
                 analysis.guessed_namespaces.add(getter.key)
                 return [(getter.key, NAMESPACE_BY_NAME)]
+            if expr.attr == "F" and analysis.uses_mxnet and _forwarded_namespace(analysis, scope, getter):
+                # Note [F from elsewhere]
+                analysis.guessed_namespaces.add(getter.key if getter is not None else key)
+                return [(getter.key if getter is not None else key, NAMESPACE_BY_NAME)]
             return [(getter.key, r.value) for r in _returns(getter.node) if r.value is not None] if getter else []
         return [(where.get(id(v), scope.key), v) for v in scope.attrs.get(expr.attr, [])]
     return []
@@ -148,6 +152,23 @@ def _values(analysis, key, expr) -> list:
 
 # what an abstract property `F` stands for: MXNet's namespace, taken by its name
 NAMESPACE_BY_NAME = ast.Name(id="F", ctx=ast.Load())
+
+
+# Note [F from elsewhere]
+# gluonts' distributions read `F = self.F` where F comes from outside the file: a property of a base
+# class imported from another module (`class InflatedBeta(MixtureDistribution)`), or a property that
+# hands on another object's (`def F(self): return self.base_distribution.F`). Neither can be followed
+# here. In a module that uses MXNet, `self.F` of such a class is taken as MXNet's namespace by its
+# name, as a parameter `F` is (Note [F by its name]), and reported at the method (MX174, review):
+# left alone, every `F.op` line of the method stayed MXNet with no report at its line.
+def _forwarded_namespace(analysis, cls, getter) -> bool:
+    """`self.F` is no attribute of the class: a base from another module may give it, or its
+    property returns another object's `.F`."""
+    if getter is not None:
+        returns = [r.value for r in _returns(getter.node)]
+        return bool(returns) and all(isinstance(v, ast.Attribute) and v.attr == "F" for v in returns)
+    bases = [ast_dotted(b) for b in cls.node.bases] if isinstance(cls.node, ast.ClassDef) else []
+    return any(b and _defined(analysis, cls.parent.key, b) is None and b != "object" for b in bases)
 
 
 def _abstract(node) -> bool:

@@ -34,6 +34,8 @@ def dispatch(conv, site: Site) -> Optional[cst.BaseExpression]:
         return None
     if in_chain(site, site.receiver) is not site.receiver:
         return None
+    if rule.unknown == "leave" and not _mxnet_keywords(rule, site.node):
+        return None  # `s.split(",")`: other types share the method; only MXNet's keywords prove it is MXNet's
     method = site.matched.rsplit(".", 1)[-1]
     helper = rule.untyped.replace("{name}", method)  # one helper per method name the rule matches
     call = site.emit(f"{helper}({{x}})", x=site.receiver)
@@ -45,3 +47,11 @@ def dispatch(conv, site: Site) -> Optional[cst.BaseExpression]:
                 f"`{what[:40]}.{method}({'...' if args else ''})` on a value xlate could not type -> `{helper}(...)`, decided at run "
                 f"time: a tensor (an MXNet array, converted) as MXNet's `{method}`, any other value its own")
     return call
+
+
+def _mxnet_keywords(rule, call: cst.Call) -> bool:
+    """A method other types share (`x.split`, the rule says `unknown = "leave"`) called with a keyword
+    of MXNet's signature that theirs lack (gluonts' `x.split(axis=1, num_outputs=n, squeeze_axis=True)`:
+    str.split takes sep/maxsplit, torch's split_size/dim, NumPy arrays have none)."""
+    own = set(rule.signature[1:]) - {"axis", "dim", "sep", "maxsplit"}
+    return any(a.keyword is not None and a.keyword.value in own for a in call.args)

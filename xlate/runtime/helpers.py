@@ -565,3 +565,36 @@ def _mx_expand_dims(x, axis, inplace=False):
     if isinstance(x, torch.Tensor):
         return x.unsqueeze(axis)
     return x.expand_dims(axis, inplace=True) if inplace else x.expand_dims(axis)
+
+
+def _mx_zeros_like(x, *args, **kwargs):
+    """`x.zeros_like()` on a value the converter could not type: a tensor gets zeros of its shape
+    and dtype (MXNet ignores a dtype= here); anything else uses its own zeros_like."""
+    return torch.zeros_like(x) if isinstance(x, torch.Tensor) else x.zeros_like(*args, **kwargs)
+
+
+def _mx_ones_like(x, *args, **kwargs):
+    """`x.ones_like()` on a value the converter could not type: as `_mx_zeros_like`, with ones."""
+    return torch.ones_like(x) if isinstance(x, torch.Tensor) else x.ones_like(*args, **kwargs)
+
+
+def _mx_reduce_method(x, op, *args, **kwargs):
+    """`x.max(axis=...)` / `x.min(axis=...)` (and sum/mean/prod) on a value the converter could not
+    type: a tensor is reduced as MXNet's NDArray method, `(axis=None, keepdims=False, exclude=False)`:
+    amax/amin over the axes, never 0-d (a reduction of every axis is (1,)); a NumPy array or any
+    other value uses its own method with the arguments as written."""
+    if not isinstance(x, torch.Tensor):
+        return getattr(x, op)(*args, **kwargs)
+    bound = dict(zip(("axis", "keepdims", "exclude"), args), **kwargs)
+    axis, keepdims = bound.get("axis"), bool(bound.get("keepdims", False))
+    if axis is not None and axis != () and bound.get("exclude"):
+        return _mx_reduce_exclude(x, axis, op, keepdims=keepdims)
+    fn = {"max": _mx_amax, "min": _mx_amin}.get(op) or getattr(torch, op)  # Note [extrema gradients]
+    if axis is None or axis == ():
+        axis = tuple(range(x.dim()))
+    if op == "prod":
+        out = x
+        for d in sorted((a % x.dim() for a in ([axis] if isinstance(axis, int) else axis)), reverse=True):
+            out = out.prod(dim=d, keepdim=keepdims)
+        return torch.atleast_1d(out)
+    return torch.atleast_1d(fn(x, dim=axis, keepdim=keepdims))

@@ -676,3 +676,9 @@ def _mx_broadcast_axis(data=None, axis=(), size=(), out=None, name=None):
             raise ValueError(f"broadcast_axis: axis {a} has size {shape[a]}, not 1")
         shape[a] = int(s)
     return data.expand(*shape).clone()
+
+
+def _mx_split_method(x, *args, **kwargs):
+    """`x.split(num_outputs=..., axis=..., squeeze_axis=...)` on a value the converter could not type:
+    a tensor is split as MXNet splits an array (`_mx_split`), anything else uses its own split."""
+    return _mx_split(x, *args, **kwargs) if isinstance(x, torch.Tensor) else x.split(*args, **kwargs)

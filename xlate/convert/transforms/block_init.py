@@ -1,4 +1,6 @@
 """`super().__init__(prefix=..., params=..., **kwargs)` in a Gluon block -> `super().__init__()`."""
+import ast
+
 import libcst as cst
 
 from xlate.convert.rulectx import Manual, Site, Skip
@@ -8,6 +10,24 @@ NAMING_ONLY = ("mxnet.gluon.Block", "mxnet.gluon.HybridBlock", "mxnet.gluon.Symb
                "mxnet.gluon.nn.Sequential", "mxnet.gluon.nn.HybridSequential")
 
 
+def _reached(analysis, cls, depth: int = 0) -> list:
+    """The MXNet bases whose __init__ `super().__init__(...)` reaches: the class's own, or those of
+    the Gluon classes of this file it derives from when they define no __init__ (sockeye's
+    `SSRU(AutoregressiveLayer)`, an abstract block over HybridBlock); none when a base of the file
+    takes its own arguments or is not known here."""
+    if cls.mx_bases or depth > 10:
+        return list(cls.mx_bases)
+    found = []
+    for base in cls.node.bases if isinstance(cls.node, ast.ClassDef) else []:
+        local = [s for k, s in analysis.scopes.items() if s.is_class and s.parent is analysis.scopes.get(())
+                 and isinstance(base, ast.Name) and k[-1][0] == base.id]
+        if len(local) != 1 or not local[0].gluon or any(
+                s.parent is local[0] and k[-1][0] == "__init__" for k, s in analysis.scopes.items()):
+            return []
+        found += _reached(analysis, local[0], depth + 1)
+    return found
+
+
 def _is_super(node) -> bool:
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "super"
 
@@ -15,9 +35,10 @@ def _is_super(node) -> bool:
 def transform(site: Site):
     call = site.node
     cls = site.conv.analysis.gluon_class(site.conv.scopes[-1])
-    if not _is_super(site.receiver) or cls is None or not cls.mx_bases or not call.args:
+    bases = _reached(site.conv.analysis, cls) if cls is not None else []
+    if not _is_super(site.receiver) or not bases or not call.args:
         raise Skip()  # a base class of this file takes its own arguments; nothing to drop
-    others = [b for b in cls.mx_bases if b not in NAMING_ONLY]
+    others = [b for b in bases if b not in NAMING_ONLY]
     layers = [b for b in others if b in site.conv.rules.classes]  # Gluon-signature helpers
     if layers and len(layers) == len(others):
         raise Skip()  # `_mx_BatchNorm` & co. take Gluon's own arguments: the call stays as it is

@@ -11,6 +11,8 @@ def transform(site: Site):
     name = site.matched.rsplit(".", 1)[1]
     op = name.split("_", 1)[1] if name.startswith(("broadcast_", "elemwise_")) else name
     holes = {"a": site.value("lhs"), "b": site.value("rhs")}
+    if site.varargs:
+        raise Manual("a third positional argument is MXNet's `out=`: write the result to it by hand")
     if holes["a"] is None or holes["b"] is None:
         raise Manual("needs both operands")
     if op in ("div", "divide"):

@@ -13,6 +13,9 @@ _NAMES = {
 
 
 def transform(site: Site):
+    helper = _array_valued(site)
+    if helper is not None:
+        return helper
     out = site.value("out") if site.literal("out") is not None else None
     if out is None:
         return _draw(site, None)
@@ -39,11 +42,7 @@ def _draw(site: Site, out):
     hi = site.value("high") or site.value(hi_name)
     for node in (lo, hi):
         if node is not None and site.evaluate(node) is NOT_LITERAL and not site.conv.is_number(node):
-            what = site.code(node)
-            if site.conv.classify(node) == "nd":
-                raise Manual(f"array-valued `{lo_name}`/`{hi_name}`: MXNet then samples `shape` values per element")
-            raise Manual(f"could not tell whether `{what}` is a number or an NDArray (an NDArray `{lo_name}`/"
-                         f"`{hi_name}` makes MXNet sample `shape` values per element)")
+            raise Manual(f"could not tell whether `{site.code(node)}` is a number or an NDArray")
     if site.has("shape") and site.literal("shape") is not None:
         shape = site.code(site.value("shape"))
     else:
@@ -73,3 +72,25 @@ def _draw(site: Site, out):
         extra = ", dtype={dtype}" + extra
     return site.emit(f"torch.randint({lo_s}, {hi_s}, {shape}{extra})", **holes)
 
+
+
+def _array_valued(site: Site):
+    """Where uniform/normal's parameters are arrays, or may be, MXNet draws `shape` values per
+    element (MX800): `_mx_random_uniform/normal(...)` decides at run time, as MXNet does, with the
+    arguments by name (MX016's positional order differs from MX015's)."""
+    op = site.matched.rsplit(".", 1)[1]
+    op = op[len("random_"):] if op.startswith("random_") else op
+    if op not in ("uniform", "normal"):
+        return None
+    lo_name, hi_name = _NAMES[op][:2]
+    lo = site.value("low") or site.value(lo_name)
+    hi = site.value("high") or site.value(hi_name)
+    if all(node is None or site.evaluate(node) is not NOT_LITERAL or site.conv.is_number(node) for node in (lo, hi)):
+        return None
+    args, holes = [], {}
+    for key, node in ((lo_name, lo), (hi_name, hi), ("shape", site.value("shape")), ("dtype", site.value("dtype")),
+                      ("ctx", site.value("ctx")), ("out", site.value("out"))):
+        if node is not None:
+            holes[key] = node
+            args.append(f"{key}={{{key}}}")
+    return site.emit(f"_mx_random_{op}({', '.join(args)})", **holes)

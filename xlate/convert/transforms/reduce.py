@@ -9,6 +9,7 @@ _TORCH = {"max": "amax", "min": "amin"}  # torch.max(x, dim) returns (values, in
 
 def transform(site: Site):
     op = site.matched.rsplit(".", 1)[1]
+    op = op[:-len("_axis")] if op.endswith("_axis") else op  # nd.max_axis: MXNet's other name of nd.max
     method = site.receiver is not None
     axis = site.literal("axis", None)
     # MXNet's axis=() (its default) reduces every axis, with or without exclude=True
@@ -20,6 +21,16 @@ def transform(site: Site):
     if exclude is True and not has_axis:
         exclude = False
     if site.receiver_kind is None:
+        if op in ("max", "min") and has_axis and method and site.receiver is not None:
+            # torch's x.max(axis) gives (values, indices), NumPy's an array: decided at run time
+            site.fixed(f"`.{op}(axis=...)` on a value xlate could not type -> `_mx_reduce_method(...)`, decided at "
+                       f"run time: a tensor as MXNet's NDArray method, any other value its own")
+            call = site.emit(f'_mx_reduce_method({{x}}, "{op}")', x=site.receiver)
+            args = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in site.node.args]
+            if args:
+                space = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                call = call.with_changes(args=[call.args[0], call.args[1].with_changes(comma=space), *args])
+            return call
         if op in ("max", "min") and has_axis:
             raise Manual(unknown_receiver(site))
         raise Skip()  # valid torch and numpy; only MXNet's (1,) full-reduction shape differs
