@@ -619,7 +619,10 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
                     and not self._suppressed(site.rule.code):
                 if site.rule.runtime and site.receiver is None:
                     return self._at_run_time(site, str(why))
-                if site.rule.method_runtime and site.receiver is not None:
+                # on a receiver xlate cannot type, the untyped helper has had its say (its rule may
+                # take only MXNet's own keywords: `text.split(*seps)` is str's)
+                if site.rule.method_runtime and site.receiver is not None \
+                        and (kind is not None or site.rule.method_runtime != site.rule.untyped):
                     return self._method_at_run_time(site, site.rule.method_runtime, str(why))
             if kind not in ("nd", "mxnp") and (site.rule.receiver == "ndarray"
                                  or (receiver is not None and isinstance(why, ForeignKeyword))):
