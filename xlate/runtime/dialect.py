@@ -35,6 +35,15 @@ def _mx_np_size(size):
     return (int(size),)
 
 
+def _mx_np_arange(start, stop=None, step=1, dtype=None, ctx=None):
+    """mx.np.arange with MXNet's signature, as a value (d2l's `arange = np.arange`): one argument
+    is the stop, and the values are float32 unless `dtype` says, whatever the arguments' types
+    (N1.8; NumPy and torch give int64 for ints)."""
+    if stop is None:
+        start, stop = 0, start
+    return torch.arange(start, stop, step, dtype=_mx_dtype(dtype) or torch.float32, device=ctx)
+
+
 def _mx_np_dot(a, b, out=None):
     """mx.np.dot (NumPy's dot): a's last axis with b's second-to-last (its only one when 1-D), every
     pair of the other axes kept (N3.1-N3.4); torch.matmul batches instead when both are 3-D or more.
