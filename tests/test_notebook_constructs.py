@@ -1,0 +1,62 @@
+"""Constructs of d2l's notebooks that ran differently converted (issue 25), each program run with
+live MXNet and, converted, with torch, and the values it names compared (value and dtype):
+
+- `x.attach_grad()` allocates a zero gradient in MXNet: `x.grad` before any backward, and
+  arithmetic on it, are zeros (torch's is None until a backward reaches x; `_mx_attach_grad`);
+"""
+from __future__ import annotations
+
+import pytest
+
+from mxsupport import import_mxnet, import_numpy, import_torch
+from xlate.convert.engine import convert_source
+
+pytestmark = pytest.mark.mxnet
+
+
+def _plain(value, np, torch):
+    if isinstance(value, (tuple, list)):
+        return [_plain(v, np, torch) for v in value]
+    if isinstance(value, torch.Tensor):
+        return str(value.dtype).rsplit(".", 1)[-1], value.detach().double().numpy().round(5).tolist()
+    if hasattr(value, "asnumpy"):
+        return np.dtype(value.dtype).name, value.asnumpy().astype("float64").round(5).tolist()
+    return value
+
+
+def _compare(source: str, names: tuple) -> None:
+    np, torch = import_numpy(), import_torch()
+    import_mxnet()
+    result = convert_source(source)
+    assert not [d for d in result.diagnostics if d.status == "manual"], result.diagnostics
+    ref, got = {}, {}
+    exec(compile(source, "<original>", "exec"), ref)
+    exec(compile(result.output, "<converted>", "exec"), got)
+    bad = [f"{n}: MXNet {_plain(ref[n], np, torch)} converted {_plain(got[n], np, torch)}"
+           for n in names if _plain(ref[n], np, torch) != _plain(got[n], np, torch)]
+    assert not bad, "\n".join(bad)
+
+
+ATTACH = """
+from mxnet import autograd, nd, np, npx
+npx.set_np()
+x = np.arange(4.0) * 0.75 - 1
+x.attach_grad()
+before = x.grad + 1
+with autograd.record():
+    y = 2 * np.dot(x, x)
+y.backward()
+after = x.grad * 1
+w = np.array([[1.5, -2.0], [0.25, 3.0]])
+w.attach_grad(grad_req='add')
+w_before = w.grad - 2
+for _ in range(2):
+    with autograd.record():
+        z = (w * w).sum()
+    z.backward()
+w_after = w.grad * 1
+"""
+
+
+def test_attach_grad_gives_a_zero_gradient_before_any_backward():
+    _compare(ATTACH, ("before", "after", "w_before", "w_after"))
