@@ -107,3 +107,54 @@ def test_a_parameter_the_translation_cannot_take_is_a_type_error():
         converted["concat"]([a, a], 0, out=a)
     with pytest.raises(TypeError):
         converted["linspace"](0, 1, 5, endpoint=False)  # translated only as a literal
+
+
+LIBRARY_TREE = {
+    "d2l/__init__.py": "",
+    "d2l/mxnet.py": "from mxnet import np, npx\ntensor = np.array\nzeros = np.zeros\narange = np.arange\n",
+    "nb.py": """\
+from d2l import mxnet as d2l
+from mxnet import np, npx
+npx.set_np()
+features = np.arange(12.0).reshape(6, 2) * 0.5 - 1
+idx = d2l.tensor([4, 1, 3])
+picked = features[idx]
+z = d2l.zeros((2, 3)) + d2l.arange(3) * 1.5
+""",
+}
+
+
+def _run_tree(root, module: str) -> dict:
+    import sys
+
+    sys.path.insert(0, str(root))
+    try:
+        scope = {"__name__": "__nb__"}
+        exec(compile((root / f"{module}.py").read_text(), module, "exec"), scope)
+        return scope
+    finally:
+        sys.path.remove(str(root))
+        for name in [m for m in sys.modules if m == "d2l" or m.startswith("d2l.") or m == "_mx_compat"]:
+            del sys.modules[name]
+
+
+def test_another_modules_alias_is_the_mxnet_function_there(tmp_path):
+    """A notebook's `d2l.tensor(idx)` (the library binds `tensor = np.array`) is MXNet's array,
+    so `features[idx]` indexes as MXNet does with float indices (Note [module aliases])."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from xlate.cli import main
+
+    np, torch = import_numpy(), import_torch()
+    import_mxnet()
+    for rel, text in LIBRARY_TREE.items():
+        (tmp_path / "src" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "src" / rel).write_text(text)
+    with redirect_stderr(io.StringIO()), redirect_stdout(io.StringIO()):
+        main(["convert", str(tmp_path / "src"), "-o", str(tmp_path / "out"), "-j", "1"])
+    assert "_mx_index" in (tmp_path / "out" / "nb.py").read_text()
+    want, got = _run_tree(tmp_path / "src", "nb"), _run_tree(tmp_path / "out", "nb")
+    for name in ("picked", "z"):
+        w, g = _plain(want[name], np, torch), _plain(got[name], np, torch)
+        assert w[0] == g[0] and np.array_equal(w[1], g[1]), (name, w, g)

@@ -16,6 +16,7 @@ def is_mxnet(name: Optional[str]) -> bool:
 
 
 LOCAL = "@"  # the prefix of a name that is the converted tree's own code
+ALIAS = "="  # a fact's kind that says the name is bound to this MXNet function (Note [module aliases])
 
 
 @dataclass(frozen=True)
