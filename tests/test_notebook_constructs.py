@@ -3,6 +3,10 @@ live MXNet and, converted, with torch, and the values it names compared (value a
 
 - `x.attach_grad()` allocates a zero gradient in MXNet: `x.grad` before any backward, and
   arithmetic on it, are zeros (torch's is None until a backward reaches x; `_mx_attach_grad`);
+- Gluon's parameter API on blocks xlate cannot type (a model from another cell, a block a method
+  is given): d2l's `MySequential.add(block)` keying children by `block.name` (`_mx_block_name`),
+  a layer's own `.params` (`_mx_block_params`) and `.data()` off its entries (`_mx_param_data`),
+  with the same weights on both sides (set through `collect_params()` from one NumPy stream).
 """
 from __future__ import annotations
 
@@ -60,3 +64,39 @@ w_after = w.grad * 1
 
 def test_attach_grad_gives_a_zero_gradient_before_any_backward():
     _compare(ATTACH, ("before", "after", "w_before", "w_after"))
+
+
+BLOCKS = """
+import numpy as onp
+from mxnet import np, npx
+from mxnet.gluon import nn
+npx.set_np()
+class MySequential(nn.Block):
+    def add(self, block):
+        self._children[block.name] = block
+    def forward(self, X):
+        for block in self._children.values():
+            X = block(X)
+        return X
+def build():
+    net = MySequential()
+    net.add(nn.Dense(6, activation='relu'))
+    net.add(nn.Dense(3))
+    return net
+net = build()
+net.initialize()
+X = np.array(onp.random.RandomState(0).randn(2, 5), dtype='float32')
+net(X)
+rs = onp.random.RandomState(1)
+for p in net.collect_params().values():
+    p.set_data(np.array(rs.randn(*p.shape), dtype='float32'))
+out = net(X)
+children = len(net._children)
+dicts = [blk.params for blk in net._children.values()]
+own = [k[len(d.prefix):] for d in dicts for k in d.keys()]
+own_values = [d[k].data() for d in dicts for k in d.keys()]
+"""
+
+
+def test_gluon_parameter_api_on_blocks_of_unknown_kind():
+    _compare(BLOCKS, ("out", "children", "own", "own_values"))

@@ -265,6 +265,34 @@ def _mx_collect_params(block, select=None):
     return _mx_ParameterDict(named, prefix=prefixes[id(block)])
 
 
+def _mx_block_params(block):
+    """Gluon's `block.params`: the block's own parameters (its children's are not in it; Gluon
+    1.x's ParameterDict of the block), keyed by Gluon's full names, with the block's prefix. A
+    value that is no torch module, or a module with an attribute of its own named `params` (a
+    from-scratch model's list of arrays), gives that attribute."""
+    if not isinstance(block, torch.nn.Module) or "params" in vars(block):
+        return block.params
+    own = {id(t) for t in list(block._parameters.values()) + list(block._buffers.values()) if t is not None}
+    every = _mx_collect_params(block)
+    return _mx_ParameterDict([(n, t) for n, t in every.items() if id(t) in own], prefix=every.prefix)
+
+
+def _mx_param_data(param, ctx=None):
+    """`p.data(ctx)` read off a value xlate could not type (a layer of a model from another cell,
+    `params[k]`): a torch tensor (a converted Gluon Parameter) gives its data, as the evident
+    case's `p.data`; any other value its own `data(...)`."""
+    if isinstance(param, torch.Tensor):
+        return param.data
+    return param.data() if ctx is None else param.data(ctx)
+
+
+def _mx_collect_params_method(block):
+    """`block.collect_params` read, not called: the bound method, Gluon's signature."""
+    if not isinstance(block, torch.nn.Module):
+        return block.collect_params
+    return lambda select=None: _mx_collect_params(block, select)
+
+
 class _mx_ParameterDict(dict):
     """Gluon's ParameterDict of a converted model: full Gluon name -> torch tensor (a
     parameter, or a running statistic's buffer), ordered as Gluon's; `setattr`, `get`,

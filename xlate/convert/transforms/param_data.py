@@ -57,11 +57,31 @@ def _size_taken(site: Site) -> bool:
     return seen.found
 
 
+def _runtime(site: Site) -> bool:
+    """`p.data()` whose receiver is not evident, read where the Parameter's gradient does not
+    matter (no forward, record block, gradient read or in-place write around it), in a file
+    that uses Gluon: `_mx_param_data` can decide it."""
+    return site.matched == ".data" and site.conv.analysis.uses_gluon and not (
+        site.conv.store_depth or site.conv.written_into or _recorded(site) or _block_method(site)
+        or _grads_read(site))
+
+
 def transform(site: Site):
     original = param_evidence.receiver(site)
     evident = param_evidence.is_param(original, param_evidence.facts(site.conv))
     site.bind("param", "ctx", evident=evident)
     param = site.value("param")
+    if not evident and _runtime(site):
+        # Note [parameter evidence]: a value from another cell or a dict (`d[k].data()`) decides
+        # at run time; only a plain read, where `.data` is what the evident case gives too
+        site.fixed(f"`{site.matched}()` on a value xlate could not type -> `_mx_param_data(...)`, decided at run "
+                   "time: a torch tensor (a converted Gluon Parameter) gives `.data`, any other value its own "
+                   f"`{site.matched}()`")
+        call = site.emit("_mx_param_data({p})", p=param)
+        if site.has("ctx"):
+            call = call.with_changes(args=[call.args[0].with_changes(comma=cst.Comma(
+                whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(site.value("ctx"))])
+        return call
     if not evident:
         what = site.code(param).strip()
         raise Manual(f"could not tell whether `{what}` is a Gluon Parameter; if it is, `{site.matched}()` -> "
