@@ -6,7 +6,9 @@ live MXNet and, converted, with torch, and the values it names compared (value a
 - Gluon's parameter API on blocks xlate cannot type (a model from another cell, a block a method
   is given): d2l's `MySequential.add(block)` keying children by `block.name` (`_mx_block_name`),
   a layer's own `.params` (`_mx_block_params`) and `.data()` off its entries (`_mx_param_data`),
-  with the same weights on both sides (set through `collect_params()` from one NumPy stream).
+  with the same weights on both sides (set through `collect_params()` from one NumPy stream);
+- `x.copyto(ctx)` / `x.copyto(y)` on mx.np arrays (MX743 -> MX046): a new array on the device,
+  or a write into y.
 """
 from __future__ import annotations
 
@@ -100,3 +102,20 @@ own_values = [d[k].data() for d in dicts for k in d.keys()]
 
 def test_gluon_parameter_api_on_blocks_of_unknown_kind():
     _compare(BLOCKS, ("out", "children", "own", "own_values"))
+
+
+COPYTO = """
+from mxnet import np, npx
+npx.set_np()
+def device(i=0):
+    return npx.gpu(i) if npx.num_gpus() >= i + 1 else npx.cpu()
+X = np.array([[1.5, -2.0, 3.25], [0.5, 4.0, -1.0]])
+Z = X.copyto(device(1))
+Z[0, 0] = 7
+W = np.zeros((2, 3))
+X.copyto(W)
+"""
+
+
+def test_copyto_on_numpy_dialect_arrays():
+    _compare(COPYTO, ("X", "Z", "W"))
