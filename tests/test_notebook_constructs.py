@@ -8,7 +8,9 @@ live MXNet and, converted, with torch, and the values it names compared (value a
   a layer's own `.params` (`_mx_block_params`) and `.data()` off its entries (`_mx_param_data`),
   with the same weights on both sides (set through `collect_params()` from one NumPy stream);
 - `x.copyto(ctx)` / `x.copyto(y)` on mx.np arrays (MX743 -> MX046): a new array on the device,
-  or a write into y.
+  or a write into y;
+- `npx.save` / `npx.load` (MX747): what each side saves loads back the same, and a file MXNet
+  wrote loads the same on both sides.
 """
 from __future__ import annotations
 
@@ -21,6 +23,8 @@ pytestmark = pytest.mark.mxnet
 
 
 def _plain(value, np, torch):
+    if isinstance(value, dict):
+        return {k: _plain(v, np, torch) for k, v in value.items()}
     if isinstance(value, (tuple, list)):
         return [_plain(v, np, torch) for v in value]
     if isinstance(value, torch.Tensor):
@@ -119,3 +123,23 @@ X.copyto(W)
 
 def test_copyto_on_numpy_dialect_arrays():
     _compare(COPYTO, ("X", "Z", "W"))
+
+
+SAVE_LOAD = '''
+from mxnet import np, npx
+npx.set_np()
+x = np.arange(4) * 1.5 - 2
+npx.save(OWN, x)
+x2 = npx.load(OWN)
+npx.save(OWN, {'w': x.reshape(2, 2), 'n': np.array([3, -1], dtype='int32')})
+d = npx.load(OWN)
+written = npx.load(MXNET)
+'''
+
+
+def test_npx_save_and_load(tmp_path):
+    mx = import_mxnet()
+    mx.npx.set_np()  # the programs set it too: MXNet saves mx.np arrays only under it
+    mx.npx.save(str(tmp_path / "mx.params"), [mx.np.array([[0.5, -1.25]]), mx.np.array([7, 8], dtype="int64")])
+    _compare(SAVE_LOAD.replace("OWN", repr(str(tmp_path / "own"))).replace("MXNET", repr(str(tmp_path / "mx.params"))),
+             ("x2", "d", "written"))
