@@ -10,7 +10,9 @@ live MXNet and, converted, with torch, and the values it names compared (value a
 - `x.copyto(ctx)` / `x.copyto(y)` on mx.np arrays (MX743 -> MX046): a new array on the device,
   or a write into y;
 - `npx.save` / `npx.load` (MX747): what each side saves loads back the same, and a file MXNet
-  wrote loads the same on both sides.
+  wrote loads the same on both sides;
+- `npx.roi_pooling` (MX748): regions at the edges, past them, of one pixel, of another batch
+  element and of a batch index outside the data, over a random map, against MXNet's kernel.
 """
 from __future__ import annotations
 
@@ -143,3 +145,19 @@ def test_npx_save_and_load(tmp_path):
     mx.npx.save(str(tmp_path / "mx.params"), [mx.np.array([[0.5, -1.25]]), mx.np.array([7, 8], dtype="int64")])
     _compare(SAVE_LOAD.replace("OWN", repr(str(tmp_path / "own"))).replace("MXNET", repr(str(tmp_path / "mx.params"))),
              ("x2", "d", "written"))
+
+
+ROI = '''
+import numpy as onp
+from mxnet import np, npx
+npx.set_np()
+X = np.array(onp.random.RandomState(3).randn(2, 3, 9, 11), dtype='float32')
+rois = np.array([[0, 0, 0, 20, 20], [0, 0, 10, 30, 30], [1, 15, 5, 104, 86], [1, 45, 45, 45, 45],
+                 [0, -20, -20, 8, 15], [1, 95, 75, 140, 120], [2, 0, 0, 10, 10], [0, 25, 35, 64, 49]])
+small = npx.roi_pooling(X, rois, pooled_size=(2, 2), spatial_scale=0.1)
+wide = npx.roi_pooling(X, rois, pooled_size=(3, 4), spatial_scale=0.25)
+'''
+
+
+def test_roi_pooling():
+    _compare(ROI, ("small", "wide"))

@@ -297,3 +297,34 @@ def _mx_float_or_nan(field):
         return float(field)
     except ValueError:
         return float("nan")
+
+
+def _mx_roi_pooling(data, rois, pooled_size, spatial_scale):
+    """npx.roi_pooling (nd.ROIPooling): Fast R-CNN's max pooling of each region of interest
+    (rows of `rois`: batch index, x1, y1, x2, y2 in input pixels) into pooled_size bins, with
+    MXNet's CPU arithmetic: corners scaled by spatial_scale in float32 and rounded half away
+    from zero, a region at least one pixel, bin edges floor/ceil of float32 multiples, clipped to
+    the map; an empty bin, or a region of a batch index outside the data, gives 0."""
+    ph_n, pw_n = (int(v) for v in pooled_size)
+    batch, _, height, width = data.shape
+    f32 = torch.float32
+    boxes = rois.detach().to(torch.device("cpu"), f32) * torch.tensor(spatial_scale, dtype=f32)
+    index = rois.detach().to(torch.device("cpu"), f32)[:, 0]
+    corners = (torch.sign(boxes) * torch.floor(boxes.abs() + 0.5)).to(torch.int64).tolist()
+    rows = []
+    for r, (b, (_, x1, y1, x2, y2)) in enumerate(zip(index.tolist(), corners)):
+        out = data.new_zeros((data.shape[1], ph_n, pw_n))
+        b = int(b)
+        if 0 <= b < batch:
+            bin_h = torch.tensor(max(y2 - y1 + 1, 1), dtype=f32) / ph_n
+            bin_w = torch.tensor(max(x2 - x1 + 1, 1), dtype=f32) / pw_n
+            for i in range(ph_n):
+                hs = min(max(int(torch.floor(i * bin_h)) + y1, 0), height)
+                he = min(max(int(torch.ceil((i + 1) * bin_h)) + y1, 0), height)
+                for j in range(pw_n):
+                    ws = min(max(int(torch.floor(j * bin_w)) + x1, 0), width)
+                    we = min(max(int(torch.ceil((j + 1) * bin_w)) + x1, 0), width)
+                    if he > hs and we > ws:
+                        out[:, i, j] = data[b, :, hs:he, ws:we].amax(dim=(-2, -1))
+        rows.append(out)
+    return torch.stack(rows) if rows else data.new_zeros((0, data.shape[1], ph_n, pw_n))
