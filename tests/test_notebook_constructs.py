@@ -11,6 +11,8 @@ live MXNet and, converted, with torch, and the values it names compared (value a
   or a write into y;
 - `npx.save` / `npx.load` (MX747): what each side saves loads back the same, and a file MXNet
   wrote loads the same on both sides;
+- d2l's pick `y_hat[range(len(y_hat)), y]` with labels a function is given (MX085: float32
+  labels index as integers), and the same function given int64 labels;
 - `npx.roi_pooling` (MX748): regions at the edges, past them, of one pixel, of another batch
   element and of a batch index outside the data, over a random map, against MXNet's kernel.
 """
@@ -161,3 +163,18 @@ wide = npx.roi_pooling(X, rois, pooled_size=(3, 4), spatial_scale=0.25)
 
 def test_roi_pooling():
     _compare(ROI, ("small", "wide"))
+
+
+PICK = '''
+from mxnet import np, npx
+npx.set_np()
+def cross_entropy(y_hat, y):
+    return -np.log(y_hat[range(len(y_hat)), y])
+preds = np.array([[0.3, 0.6, 0.1], [0.2, 0.3, 0.5], [0.7, 0.1, 0.2]])
+ce = cross_entropy(preds, np.array([0, 2, 1]))
+ce_int = cross_entropy(preds, np.array([1, 1, 0], dtype='int64'))
+'''
+
+
+def test_d2l_pick_with_float_labels():
+    _compare(PICK, ("ce", "ce_int"))
