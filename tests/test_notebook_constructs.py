@@ -6,7 +6,8 @@ live MXNet and, converted, with torch, and the values it names compared (value a
 - Gluon's parameter API on blocks xlate cannot type (a model from another cell, a block a method
   is given): d2l's `MySequential.add(block)` keying children by `block.name` (`_mx_block_name`),
   a layer's own `.params` (`_mx_block_params`) and `.data()` off its entries (`_mx_param_data`),
-  with the same weights on both sides (set through `collect_params()` from one NumPy stream);
+  with the same weights on both sides (set through `collect_params()` from one NumPy stream), and
+  `.data()` of a `params.get_constant(...)` in a forward;
 - `x.copyto(ctx)` / `x.copyto(y)` on mx.np arrays (MX743 -> MX046): a new array on the device,
   or a write into y;
 - `npx.save` / `npx.load` (MX747): what each side saves loads back the same, and a file MXNet
@@ -105,11 +106,23 @@ children = len(net._children)
 dicts = [blk.params for blk in net._children.values()]
 own = [k[len(d.prefix):] for d in dicts for k in d.keys()]
 own_values = [d[k].data() for d in dicts for k in d.keys()]
+class Fixed(nn.Block):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.c = self.params.get_constant('c', np.array(onp.random.RandomState(2).rand(6, 4), dtype='float32'))
+        self.dense = nn.Dense(6, in_units=5)
+    def forward(self, X):
+        return np.dot(self.dense(X), self.c.data())
+fixed = Fixed()
+fixed.initialize()
+for p in fixed.dense.collect_params().values():
+    p.set_data(np.array(rs.randn(*p.shape), dtype='float32'))
+fixed_out = fixed(X)
 """
 
 
 def test_gluon_parameter_api_on_blocks_of_unknown_kind():
-    _compare(BLOCKS, ("out", "children", "own", "own_values"))
+    _compare(BLOCKS, ("out", "children", "own", "own_values", "fixed_out"))
 
 
 COPYTO = """

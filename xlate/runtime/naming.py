@@ -338,7 +338,9 @@ class _mx_ParameterDict(dict):
                     tensor.grad = tensor.grad.to(ctx)
 
     def __repr__(self):
-        lines = "\n".join(f"  {name} {tuple(t.shape)}" for name, t in self.items())
+        # a parameter of a layer not run yet has no shape (Gluon prints its unknown sizes as 0)
+        lines = "\n".join(f"  {name} {'(not initialised)' if torch.nn.parameter.is_lazy(t) else tuple(t.shape)}"
+                          for name, t in self.items())
         return f"{self.prefix} (\n{lines}\n)"
 
 

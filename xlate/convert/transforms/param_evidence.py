@@ -48,7 +48,8 @@ def is_collect_call(node: cst.CSTNode, *, bare: bool = False) -> bool:
 
 
 def _params_get(node: cst.CSTNode) -> bool:
-    return (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get"
+    return (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in ("get", "get_constant")  # a constant is a Parameter too
             and isinstance(node.func.value, cst.Attribute) and node.func.value.attr.value == "params")
 
 
@@ -118,7 +119,7 @@ def _a_collect(node) -> bool:
 
 
 def _a_params_get(node) -> bool:
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("get", "get_constant")
             and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "params")
 
 
