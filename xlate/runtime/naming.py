@@ -186,8 +186,17 @@ def _mx_block_prefixes(root):
                 own = f"{alias}{count}_"
             visit(child, base + own, base, scope)
 
-    top = _mx_root_prefix(root)
-    visit(root, top, top, {})
+    def visit_top(module, prefix):
+        # a top-level block filled outside any name scope: its children were built in no scope,
+        # so they are top-level blocks too, each with the process-wide counter of its alias
+        if not getattr(module, "_mx_outside", False):
+            return visit(module, prefix, prefix, {})
+        prefixes[id(module)] = prefix
+        for child in module._modules.values():
+            if child is not None and id(child) not in prefixes:
+                visit_top(child, _mx_root_prefix(child))
+
+    visit_top(root, _mx_root_prefix(root))
     return prefixes
 
 
