@@ -691,7 +691,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         if site.matched == "mxnet.gluon.nn.Sequential":
             alias = cst.SimpleString("'sequential'")
         outside = site.matched in ("mxnet.gluon.nn.Sequential", "mxnet.gluon.nn.HybridSequential") \
-            and not self._name_scopes()
+            and isinstance(site.original, cst.Call) and not self._name_scopes()  # a container built, not a base
         if (prefix is None and alias is None and not outside) or not isinstance(new, cst.BaseExpression):
             return new
         holes = {"b": new}
