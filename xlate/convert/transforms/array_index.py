@@ -22,7 +22,7 @@ def picked(site: Site, node: cst.BaseExpression) -> bool:
     """The labels of d2l's pick, `y_hat[range(len(y_hat)), y]`: a name beside a `range(...)` row
     index, in a file of MXNet arrays, whose kind xlate cannot prove (a function's parameter).
     MXNet's labels are float32 there; `_mx_index` leaves anything but a float array as it is."""
-    return isinstance(node, (cst.Name, cst.Attribute)) and site.conv.analysis.np_mode \
+    return isinstance(node, (cst.Name, cst.Attribute)) and bool(site.conv.analysis.mx_imports) \
         and any(_row_range(e) for e in site.original.slice) and site.conv.classify(node) is None \
         and not site.conv.is_number(node)
 
