@@ -7,7 +7,8 @@ live MXNet and, converted, with torch, and the values it names compared (value a
   is given): d2l's `MySequential.add(block)` keying children by `block.name` (`_mx_block_name`),
   a layer's own `.params` (`_mx_block_params`) and `.data()` off its entries (`_mx_param_data`),
   with the same weights on both sides (set through `collect_params()` from one NumPy stream), and
-  `.data()` of a `params.get_constant(...)` in a forward;
+  `.data()` of a `params.get_constant(...)` in a forward, and a layer sharing another's
+  parameters through `params=` (`_mx_shared`: a write through one is seen by the other);
 - `x.copyto(ctx)` / `x.copyto(y)` on mx.np arrays (MX743 -> MX046): a new array on the device,
   or a write into y;
 - `npx.save` / `npx.load` (MX747): what each side saves loads back the same, and a file MXNet
@@ -33,10 +34,22 @@ def _plain(value, np, torch):
     if isinstance(value, (tuple, list)):
         return [_plain(v, np, torch) for v in value]
     if isinstance(value, torch.Tensor):
-        return str(value.dtype).rsplit(".", 1)[-1], value.detach().double().numpy().round(5).tolist()
+        return str(value.dtype).rsplit(".", 1)[-1], value.detach().double().numpy()
     if hasattr(value, "asnumpy"):
-        return np.dtype(value.dtype).name, value.asnumpy().astype("float64").round(5).tolist()
+        return np.dtype(value.dtype).name, value.asnumpy().astype("float64")
     return value
+
+
+def _same(a, b, np) -> bool:
+    """Equal structure and dtypes; arrays of the same shape within float32 rounding."""
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k], np) for k in a)
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(_same(x, y, np) for x, y in zip(a, b))
+    if isinstance(a, tuple) and len(a) == 2 and isinstance(a[1], np.ndarray):
+        return isinstance(b, tuple) and a[0] == b[0] and a[1].shape == b[1].shape \
+            and np.allclose(a[1], b[1], rtol=1e-5, atol=1e-6)
+    return a == b
 
 
 def _compare(source: str, names: tuple) -> None:
@@ -48,7 +61,7 @@ def _compare(source: str, names: tuple) -> None:
     exec(compile(source, "<original>", "exec"), ref)
     exec(compile(result.output, "<converted>", "exec"), got)
     bad = [f"{n}: MXNet {_plain(ref[n], np, torch)} converted {_plain(got[n], np, torch)}"
-           for n in names if _plain(ref[n], np, torch) != _plain(got[n], np, torch)]
+           for n in names if not _same(_plain(ref[n], np, torch), _plain(got[n], np, torch), np)]
     assert not bad, "\n".join(bad)
 
 
@@ -118,11 +131,22 @@ fixed.initialize()
 for p in fixed.dense.collect_params().values():
     p.set_data(np.array(rs.randn(*p.shape), dtype='float32'))
 fixed_out = fixed(X)
+snet = nn.Sequential()
+shared = nn.Dense(4, activation='relu')
+snet.add(nn.Dense(4, activation='relu'), shared, nn.Dense(4, activation='relu', params=shared.params), nn.Dense(2))
+snet.initialize()
+snet(X)
+for p in snet.collect_params().values():
+    p.set_data(np.array(rs.randn(*p.shape), dtype='float32'))
+shared_out = snet(X)
+snet[1].weight.data()[0, 0] = 3.5
+shared_after = snet(X)
+tied = snet[2].weight.data()[0]
 """
 
 
 def test_gluon_parameter_api_on_blocks_of_unknown_kind():
-    _compare(BLOCKS, ("out", "children", "own", "own_values", "fixed_out"))
+    _compare(BLOCKS, ("out", "children", "own", "own_values", "fixed_out", "shared_out", "shared_after", "tied"))
 
 
 COPYTO = """

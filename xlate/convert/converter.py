@@ -669,6 +669,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         except Manual as why:
             return self._left(site, str(why), head)
         new = self._gluon_named(site, new)
+        if site.shared is not None and isinstance(new, cst.BaseExpression):  # Gluon's `params=`
+            new = site.emit("_mx_shared({b}, {p})", b=new, p=site.shared)
         status = site.status or STATUS[rule.applicability]
         self.report(site.original, rule.code, status, site.message or rule.summary)
         # the source's own parentheses stay (they may hold a multi-line expression together)

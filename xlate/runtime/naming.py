@@ -295,6 +295,24 @@ def _mx_param_data(param, ctx=None):
     return param.data() if ctx is None else param.data(ctx)
 
 
+def _mx_shared(block, params):
+    """Gluon's `params=` on a layer: it uses another block's parameters (d2l's `nn.Dense(8,
+    params=shared.params)`): each of the layer's parameters becomes the very tensor of that
+    Gluon name in `params` (a ParameterDict of the converted model: `block.params`,
+    `collect_params()`), so a write or an update through either layer is seen by both, as in
+    Gluon. None shares nothing."""
+    if params is None:
+        return block
+    entry = _mx_layer_entry(block)
+    if entry is None or not hasattr(params, "get"):
+        raise NotImplementedError(f"params= on {type(block).__name__}: reuse the other module, or assign its "
+                                  "tensors to this one, by hand")
+    for attr, gluon in entry[1].items():
+        if attr in block._parameters and block._parameters[attr] is not None:
+            setattr(block, attr, params.get(gluon))
+    return block
+
+
 def _mx_collect_params_method(block):
     """`block.collect_params` read, not called: the bound method, Gluon's signature."""
     if not isinstance(block, torch.nn.Module):

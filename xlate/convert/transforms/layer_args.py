@@ -31,8 +31,8 @@ def naming(site: Site) -> None:
     if params is NOT_LITERAL and isinstance(site.value("params"), cst.Name):  # a constructor's own params=None
         raise Dynamic("`params=` is known at run time; the helper refuses anything but None")
     if params is not None:
-        raise Manual("`params=` shares this layer's parameters with another block: in torch reuse that "
-                     "module (or assign its weight/bias) by hand")
+        # the layer's own translation, then `_mx_shared(layer, params)` around it (the converter)
+        site.shared = site.value("params")
 
 
 def choice(site: Site, name: str, default: Any, allowed: Sequence, decide: str) -> Any:
