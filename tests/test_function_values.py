@@ -111,7 +111,21 @@ def test_a_parameter_the_translation_cannot_take_is_a_type_error():
 
 LIBRARY_TREE = {
     "d2l/__init__.py": "",
-    "d2l/mxnet.py": "from mxnet import np, npx\ntensor = np.array\nzeros = np.zeros\narange = np.arange\n",
+    "d2l/mxnet.py": """\
+import sys
+from mxnet import np, npx
+from mxnet.gluon import nn
+nn_Module = nn.Block
+d2l = sys.modules[__name__]
+tensor = np.array
+zeros = np.zeros
+arange = np.arange
+class Module(d2l.nn_Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Dense(3, in_units=2)
+nn_Module = nn.Block
+""",
     "nb.py": """\
 from d2l import mxnet as d2l
 from mxnet import np, npx
@@ -120,6 +134,12 @@ features = np.arange(12.0).reshape(6, 2) * 0.5 - 1
 idx = d2l.tensor([4, 1, 3])
 picked = features[idx]
 z = d2l.zeros((2, 3)) + d2l.arange(3) * 1.5
+class Tiny(d2l.Module):
+    def shapes(self):
+        return [tuple(p.shape) for p in self.collect_params().values()]
+tiny = Tiny()
+tiny.initialize()
+shapes = tiny.shapes()
 """,
 }
 
@@ -140,7 +160,9 @@ def _run_tree(root, module: str) -> dict:
 
 def test_another_modules_alias_is_the_mxnet_function_there(tmp_path):
     """A notebook's `d2l.tensor(idx)` (the library binds `tensor = np.array`) is MXNet's array,
-    so `features[idx]` indexes as MXNet does with float indices (Note [module aliases])."""
+    so `features[idx]` indexes as MXNet does with float indices (Note [module aliases]); a class
+    deriving from `d2l.Module` (the library's `class Module(d2l.nn_Module)`, `nn_Module = nn.Block`
+    bound twice, as v1.0.3's library does) is a Gluon block in the notebook."""
     import io
     from contextlib import redirect_stderr, redirect_stdout
 
@@ -153,8 +175,11 @@ def test_another_modules_alias_is_the_mxnet_function_there(tmp_path):
         (tmp_path / "src" / rel).write_text(text)
     with redirect_stderr(io.StringIO()), redirect_stdout(io.StringIO()):
         main(["convert", str(tmp_path / "src"), "-o", str(tmp_path / "out"), "-j", "1"])
+    # and a class deriving, through the module, from the library's block is a block there too
     assert "_mx_index" in (tmp_path / "out" / "nb.py").read_text()
+    assert "collect_params" not in (tmp_path / "out" / "nb.py").read_text()
     want, got = _run_tree(tmp_path / "src", "nb"), _run_tree(tmp_path / "out", "nb")
+    assert want["shapes"] == got["shapes"]
     for name in ("picked", "z"):
         w, g = _plain(want[name], np, torch), _plain(got[name], np, torch)
         assert w[0] == g[0] and np.array_equal(w[1], g[1]), (name, w, g)

@@ -287,7 +287,9 @@ class Analysis:
     # A file outside the dialect keeps the call: it runs the library's converted binding.
     def _function_alias(self, scope: Scope, name: str) -> Optional[str]:
         values = scope.values.get(name, ())
-        if len(values) != 1 or not isinstance(values[0], (ast.Attribute, ast.Name)) or name in self._aliasing:
+        # bound once, or again to the same name (v1.0.3's library binds `nn_Module = nn.Block` twice)
+        if not values or any(not isinstance(v, (ast.Attribute, ast.Name)) for v in values) \
+                or len({ast.unparse(v) for v in values}) != 1 or name in self._aliasing:
             return None
         self._aliasing.add(name)  # `a = b; b = a` resolves to nothing, not a cycle
         try:
