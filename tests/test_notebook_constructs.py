@@ -2,7 +2,8 @@
 live MXNet and, converted, with torch, and the values it names compared (value and dtype):
 
 - `x.attach_grad()` allocates a zero gradient in MXNet: `x.grad` before any backward, and
-  arithmetic on it, are zeros (torch's is None until a backward reaches x; `_mx_attach_grad`);
+  arithmetic on it, are zeros (torch's is None until a backward reaches x; `_mx_attach_grad`), and
+  so is a Gluon Parameter's `p.grad()` (`_mx_with_grad`);
 - Gluon's parameter API on blocks xlate cannot type (a model from another cell, a block a method
   is given): d2l's `MySequential.add(block)` keying children by `block.name` (`_mx_block_name`),
   a layer's own `.params` (`_mx_block_params`) and `.data()` off its entries (`_mx_param_data`),
@@ -131,6 +132,7 @@ fixed.initialize()
 for p in fixed.dense.collect_params().values():
     p.set_data(np.array(rs.randn(*p.shape), dtype='float32'))
 fixed_out = fixed(X)
+grad_before = fixed.dense.weight.grad() + 1
 snet = nn.Sequential()
 shared = nn.Dense(4, activation='relu')
 snet.add(nn.Dense(4, activation='relu'), shared, nn.Dense(4, activation='relu', params=shared.params), nn.Dense(2))
@@ -146,7 +148,7 @@ tied = snet[2].weight.data()[0]
 
 
 def test_gluon_parameter_api_on_blocks_of_unknown_kind():
-    _compare(BLOCKS, ("out", "children", "own", "own_values", "fixed_out", "shared_out", "shared_after", "tied"))
+    _compare(BLOCKS, ("out", "children", "own", "own_values", "fixed_out", "grad_before", "shared_out", "shared_after", "tied"))
 
 
 COPYTO = """

@@ -88,8 +88,10 @@ def transform(site: Site):
                      f"`{what}.{site.matched.lstrip('.').replace('list_', '')}`")
     ctx = " (the context argument goes: a torch parameter lives on one device)" if site.has("ctx") else ""
     if site.matched in (".grad", ".list_grad"):
-        site.fixed(f"`{site.matched}()` -> `.grad`{ctx}; it is None until the first backward (MXNet: zeros)")
-        grad = site.emit("{p}.grad", p=param)
+        # MXNet's gradient array exists from initialisation on (zeros); torch's is None until
+        # the first backward: `_mx_with_grad` stores zeros first, as MXNet holds them
+        site.fixed(f"`{site.matched}()` -> `_mx_with_grad(p).grad`{ctx}: zeros before the first backward, as MXNet's")
+        grad = site.emit("_mx_with_grad({p}).grad", p=param)
         return cst.List([cst.Element(grad)]) if site.matched == ".list_grad" else grad
     if site.conv.store_depth or site.conv.written_into:  # `p.data()[:] = v`: an in-place write, never recorded
         out = site.emit("{p}.data", p=param)
