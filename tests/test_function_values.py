@@ -13,6 +13,13 @@ from xlate.convert.engine import convert_source
 
 pytestmark = pytest.mark.mxnet
 
+
+@pytest.fixture(autouse=True)
+def _leave_mxnet_in_its_nd_mode():
+    """The programs run `npx.set_np()`, which is process-wide: undo it for the next file's tests."""
+    yield
+    import_mxnet().util.reset_np()
+
 LIBRARY = """
 from mxnet import np, npx
 ones = np.ones

@@ -29,6 +29,13 @@ from xlate.convert.engine import convert_source
 pytestmark = pytest.mark.mxnet
 
 
+@pytest.fixture(autouse=True)
+def _leave_mxnet_in_its_nd_mode():
+    """The programs run `npx.set_np()`, which is process-wide: undo it for the next file's tests."""
+    yield
+    import_mxnet().util.reset_np()
+
+
 def _plain(value, np, torch):
     if isinstance(value, dict):
         return {k: _plain(v, np, torch) for k, v in value.items()}

@@ -8,12 +8,13 @@ of a class that is no block, and `self.params` of a block (its own `params.get(.
 rules), are left."""
 from xlate.convert.rulectx import Site, Skip
 from xlate.convert.transforms import param_evidence
+from xlate.convert.transforms.param_evidence import gluon_file
 
 
 def transform(site: Site):
     node = param_evidence.receiver(site)
     what = param_evidence.block_kind(site, node)
-    if what == "no" or (what == "unknown" and not site.conv.analysis.uses_gluon):
+    if what == "no" or (what == "unknown" and not gluon_file(site.conv.analysis)):
         raise Skip()
     if site.matched == ".params" and site.code(node).strip() == "self":
         raise Skip()

@@ -61,7 +61,7 @@ def _runtime(site: Site) -> bool:
     """`p.data()` whose receiver is not evident, read where the Parameter's gradient does not
     matter (no forward, record block, gradient read or in-place write around it), in a file
     that uses Gluon: `_mx_param_data` can decide it."""
-    return site.matched == ".data" and site.conv.analysis.uses_gluon and not (
+    return site.matched == ".data" and param_evidence.gluon_file(site.conv.analysis) and not (
         site.conv.store_depth or site.conv.written_into or _recorded(site) or _block_method(site)
         or _grads_read(site))
 

@@ -41,6 +41,14 @@ class Facts:
     block_attrs: set = field(default_factory=set)
 
 
+def gluon_file(analysis) -> bool:
+    """The file builds Gluon blocks: it imports from mxnet.gluon (not just `import mxnet`, which a
+    file may keep unused) or defines a block class. Run-time dispatch of the parameter API on
+    receivers xlate cannot type (MX162, MX176) is limited to such files."""
+    return any(c.startswith("mxnet.gluon") for _, c in analysis.mx_imports) \
+        or any(scope.gluon for scope in analysis.scopes.values())
+
+
 def is_collect_call(node: cst.CSTNode, *, bare: bool = False) -> bool:
     """`X.collect_params(...)` (bare: without a selection)."""
     return (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
