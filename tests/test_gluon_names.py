@@ -84,6 +84,25 @@ def build():
 def child(net):
     return net[1]
 ''',
+    # d2l's style: no name scope anywhere, so every block is named at the top level
+    "no_scope": '''
+from mxnet.gluon import nn
+
+def block1():
+    net = nn.Sequential()
+    net.add(nn.Dense(32, activation='relu', in_units=4))
+    net.add(nn.Dense(16, activation='relu', in_units=32))
+    return net
+
+def build():
+    net = nn.Sequential()
+    net.add(nn.Dense(4, activation='relu', in_units=5), block1())
+    net.add(nn.Dense(1, in_units=16))
+    return net
+
+def child(net):
+    return net[1]
+''',
 }
 
 # What each program reports about its model, by Gluon's API (converted along with it).

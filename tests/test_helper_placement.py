@@ -109,7 +109,7 @@ def test_a_tree_imports_its_helpers_from_one_module_per_package(tmp_path, capsys
     out = tmp_path / "out"
     assert main(["convert", str(tmp_path / "src"), "-o", str(out)]) == 0
     common = (out / "pkg/common.py").read_text()
-    assert "from ._mx_compat import _mx_BatchNorm\n" in common and "class _mx_" not in common
+    assert "from ._mx_compat import _mx_BatchNorm, _mx_named\n" in common and "class _mx_" not in common
     model = (out / "pkg/sub/model.py").read_text()
     # a package file that also runs as a script finds the module either way
     assert "if __package__:\n    from .._mx_compat import _mx_Dense\nelse:\n    from _mx_compat import _mx_Dense" in model

@@ -564,8 +564,6 @@ def test_the_helper_refuses_what_gluon_would_not_run():
 # -- what is left for a human ----------------------------------------------------------------
 @pytest.mark.parametrize("src,words", [
     ("layer = nn.Dense(4, activation='gelu')\n", "activation"),
-    # a ParameterDict that is no block's .params / .collect_params() (those share: _mx_share_params)
-    ("layer = nn.Dense(4, params=load_params())\n", "params"),
     ("layer = nn.Conv2D(4, 3, layout='NHWC')\n", "layout"),
     ("layer = nn.MaxPool2D(2, count_include_pad=False)\n", "count_include_pad"),
     ("layer = nn.AvgPool1D(2, 2, 0, 'NWC')\n", "layout"),

@@ -360,8 +360,6 @@ def test_runtime_values_take_the_gluon_signature_helper(values, expr, shape):
 @pytest.mark.parametrize("expr, manual", [
     ("nn.BatchNorm(gamma_initializer='xavier')", "'xavier'"),
     ("nn.GroupNorm(2.5)", "num_groups"),
-    # a ParameterDict that is no block's .params (those share: _mx_share_params)
-    ("nn.LayerNorm(in_channels=4, params=load_params())", "params="),
 ])
 def test_left_for_a_human(expr, manual):
     result = convert_source(HEADER + f"layer = {expr}\n")

@@ -1,4 +1,4 @@
-"""Parameters shared with `params=other.params` (Note [shared parameters] in
+"""Parameters shared with `params=other.params` (`_mx_shared` in
 xlate/runtime/naming.py): a decoder tied to an embedding, a Dense sharing another's through
 `collect_params()`, and two BatchNorms sharing gamma, beta and running statistics; the script
 trains two steps in MXNet and, converted, in torch, and what it appends must agree."""
@@ -50,5 +50,5 @@ outs.append(net(x).asnumpy())
 
 def test_parameters_shared_through_params_train_as_one():
     converted = _same_numbers(TIED)
-    assert "_mx_share_params(nn.Linear(4, 10), self.embedding)" in converted
-    assert "_mx_share_params(_mx_BatchNorm(axis=-1), self.bn)" in converted
+    assert "_mx_shared(nn.Linear(4, 10), _mx_block_params(self.embedding))" in converted
+    assert "_mx_shared(_mx_BatchNorm(axis=-1), _mx_block_params(self.bn))" in converted

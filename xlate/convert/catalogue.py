@@ -108,6 +108,10 @@ class Rule:
     # method's own signature after it, called with the arguments as written (defaults to `untyped`:
     # that helper has the method's signature too)
     method_runtime: str | None = None
+    # Note [functions as values] (xlate/convert/func_values.py): per matched function's own name,
+    # the parameters (MXNet's names, order and defaults, as a Python parameter list) that the
+    # function's translation takes when it is passed or bound as a value (`zeros = np.zeros`)
+    as_value: Mapping[str, str] = field(default_factory=dict)
     # a member reference rule that also applies inside a longer chain (`self._children.values()`)
     chained: bool = False
     family_file: str = ""
@@ -193,6 +197,7 @@ def _rule(entry: dict[str, Any], source: str) -> Rule:
         # the untyped-receiver helper takes the method's own signature too, so it is also the one
         # forwarded arguments go to unless the rule names another
         method_runtime=entry.get("method_runtime") or entry.get("untyped"),
+        as_value=dict(entry.get("as_value", {})),
         chained=bool(entry.get("chained", False)),
         family_file=source,
     )

@@ -68,6 +68,8 @@ def hot_words(analysis, rules) -> Optional[Hot]:
         words.update(scope.grad_reads)
         words.update(name for name in scope.index_names | scope.item_writes
                      if analysis.classify(scope.key, ast.Name(id=name)) in ("nd", "mxnp"))
+        if analysis.mx_imports and "range" in scope.index_names:  # d2l's pick `y_hat[range(n), y]` (MX085)
+            words.add("range")
     members, operators = _rule_words(rules)
     patterns = (re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words))) + r")\b"), _operators(operators))
     return Hot(patterns, frozenset(words), members, _compare_ops(operators))

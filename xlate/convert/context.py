@@ -24,6 +24,7 @@ MXNET_MODULES = frozenset(
     "visualization np npx".split())
 
 LOCAL = "@"  # the prefix of a name that is the converted tree's own code
+ALIAS = "="  # a fact's kind that says the name is bound to this MXNet function (Note [module aliases])
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         self.found: list[tuple[cst.CSTNode, str, str, str]] = []  # node, code, status, message
         self.anchors: dict[int, cst.CSTNode] = {}  # id(reported node) -> the line, def or class it was reported in
         self.torch_uses: set[str] = set()
+        self._scoped: Optional[bool] = None  # the file opens a Gluon name scope (_name_scopes)
         self.helpers: list[str] = []
         self.survivors: Counter = Counter()  # MXNet import names still referenced
         self.inner: set[int] = set()  # Name/Attribute nodes that are part of a longer chain
@@ -702,6 +703,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         except Manual as why:
             return self._left(site, str(why), head)
         new = self._gluon_named(site, new)
+        if site.shared is not None and isinstance(new, cst.BaseExpression):  # Gluon's `params=`
+            new = site.emit("_mx_shared({b}, {p})", b=new, p=site.shared)
         status = site.status or STATUS[rule.applicability]
         self.report(site.original, rule.code, status, site.message or rule.summary)
         # the source's own parentheses stay (they may hold a multi-line expression together)
@@ -723,11 +726,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             prefix = None
         if site.matched == "mxnet.gluon.nn.Sequential":
             alias = cst.SimpleString("'sequential'")
-        if site.shares is not None and isinstance(new, cst.BaseExpression):  # Note [shared parameters]
-            new = site.emit(site.helper("_mx_share_params") + "({b}, {s})", b=new, s=site.shares)
-            site.message = (site.message or site.rule.summary) + "; `params=` -> `_mx_share_params(layer, block)`: " \
-                "the layer takes the block's parameters of the same names, as Gluon's shared ParameterDict gives"
-        if (prefix is None and alias is None) or not isinstance(new, cst.BaseExpression):
+        outside = site.matched in ("mxnet.gluon.nn.Sequential", "mxnet.gluon.nn.HybridSequential") \
+            and isinstance(site.original, cst.Call) and not self._name_scopes()  # a container built, not a base
+        if (prefix is None and alias is None and not outside) or not isinstance(new, cst.BaseExpression):
             return new
         holes = {"b": new}
         extra = ""
@@ -735,7 +736,19 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             holes["p"], extra = prefix, ", prefix={p}"
         if alias is not None:
             holes["a"], extra = alias, extra + ", alias={a}"
+        if outside:
+            extra += ", outside=True"
         return site.emit("_mx_named({b}" + extra + ")", **holes)
+
+    def _name_scopes(self) -> bool:
+        """The file opens a Gluon name scope somewhere. Where it never does (d2l's style:
+        `net = nn.Sequential(); net.add(nn.Dense(8))`), a container's children were built in
+        no scope of its own, so Gluon names them as top-level blocks (`dense0_`, not
+        `sequential0_dense0_`): `_mx_named(..., outside=True)` (Note [Gluon names])."""
+        if self._scoped is None:
+            self._scoped = any(isinstance(n, ast.Attribute) and n.attr == "name_scope"
+                               for n in ast.walk(self.analysis.tree))
+        return self._scoped
 
     def _moved(self, old, new):
         """A node rebuilt around the same expression keeps what rules recorded about it."""

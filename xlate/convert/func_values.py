@@ -48,6 +48,8 @@ def translate(conv, rule: Rule, original: cst.CSTNode, updated: cst.BaseExpressi
     """(the function's translation, a message), or (None, why not)."""
     short = resolved.rsplit(".", 1)[-1]
     params = [p for p in rule.signature if not p.startswith("*")]
+    if short in rule.as_value:
+        return _with_signature(conv, rule, original, updated, resolved, apply)
     if rule.code in ONE_ARRAY and short not in ("round", "around"):
         params = ["x"]
     elif rule.signature == ("...",) or len(params) != len(rule.signature) or len(params) > 1:
@@ -68,6 +70,45 @@ def translate(conv, rule: Rule, original: cst.CSTNode, updated: cst.BaseExpressi
         args = ", ".join(f"{p}={_DEFAULTS[p]}" if p in _DEFAULTS else p for p in params)
         function = cst.Lambda(params=cst.parse_expression(f"lambda {args}: 0").params, body=new)
     return function, f"`{short}` passed as a value -> `{conv.code_for(function)}`"
+
+
+# Note [functions as values]
+# d2l's library binds MXNet functions of several parameters to its own names (`zeros = np.zeros`,
+# `matmul = np.dot`, `normal = np.random.normal`) and its notebooks call them as `d2l.zeros((2, 3))`
+# from other modules, with any of the function's arguments. Where the catalogue gives the
+# function's parameters as a value (`as_value`: MXNet's names, order and defaults), the value is
+# a lambda with those parameters over the rule's translation of a call that passes each one by
+# name: every call of the lambda is a call of the MXNet function with the same bound arguments,
+# defaults included. The rule sees names, never literals, so its translation is the one for
+# values known only at run time (`dtype=_mx_dtype(dtype)`). Where a default itself decides the
+# result (arange's `stop=None`), `as_value` names a run-time helper with MXNet's signature
+# instead. A parameter the translation cannot take (`out=`) is left out of the list: a caller
+# passing it gets a TypeError from the lambda, never another value. A translation that is a call
+# of an `_mx_` helper with the parameters in order is the helper itself (helpers take MXNet's
+# signature); a torch function stays behind the lambda, whose keywords are MXNet's.
+def _with_signature(conv, rule: Rule, original, updated, resolved: str, apply) -> tuple[Optional[cst.BaseExpression], str]:
+    short, spec = resolved.rsplit(".", 1)[-1], rule.as_value[resolved.rsplit(".", 1)[-1]]
+    if spec.startswith("_mx_"):  # a run-time helper with MXNet's signature is the function
+        function = Site(conv, rule, original, updated, matched=resolved).emit(spec)
+        return function, f"`{short}` passed as a value -> `{spec}`, with MXNet's parameters"
+    params = cst.parse_expression(f"lambda {spec}: 0").params
+    args = [cst.Arg(cst.Name(p.name.value)) for p in params.params]
+    if isinstance(params.star_arg, cst.Param):
+        args.append(cst.Arg(cst.Name(params.star_arg.name.value), star="*"))
+    args += [cst.Arg(cst.Name(p.name.value), keyword=cst.Name(p.name.value)) for p in params.kwonly_params]
+    site = Site(conv, rule, original, cst.Call(func=updated, args=args), matched=resolved, receiver_kind="nd")
+    try:
+        site.args, site.varargs = bind(rule, site.node)
+        new = apply(site)
+    except (Manual, Skip) as why:
+        return None, f"`{short}` is passed as a value, not called, and cannot be translated as one: {why}"
+    positional = [p.name.value for p in params.params]
+    bare = _bare(new, positional, conv.code_for) if not args[len(positional):] else None
+    if bare is not None and conv.code_for(bare).startswith("_mx_"):
+        function = bare
+    else:
+        function = cst.Lambda(params=params, body=new)
+    return function, f"`{short}` passed as a value -> `{conv.code_for(function)}`, with MXNet's parameters"
 
 
 def _bare(new: cst.BaseExpression, params: list[str], code_for) -> Optional[cst.BaseExpression]:

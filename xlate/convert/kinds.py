@@ -193,9 +193,13 @@ def _property(analysis, cls, name: str):
 
 
 def _defined(analysis, key, name: str):
-    """The scope of the class or function `name` defined in this file, seen from `key`."""
+    """The scope of the class or function `name` defined in this file, seen from `key` (or at
+    its top level through the module's own reference: `d2l.Module`, Note [module aliases])."""
     if "." in name:
-        return None
+        head, _, rest = name.partition(".")
+        if "." in rest or not analysis._own_module(key, head):
+            return None
+        return _defined(analysis, (), rest)
     scope = analysis.scopes.get(key)
     while scope is not None:
         for child_key, child in analysis.scopes.items():

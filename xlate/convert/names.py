@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from xlate.convert import astwalk, namespace_flow
-from xlate.convert.context import AMBIGUOUS, GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext, is_mxnet
+from xlate.convert.context import ALIAS, AMBIGUOUS, GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext, is_mxnet
 from xlate.convert.kinds import NAMESPACES as _NAMESPACES, ast_dotted as _dotted, kinds_of, namespace_of
 
 
@@ -282,10 +282,17 @@ class Analysis:
     # sys.modules[__name__]`, `d2l.zeros((3, 4))`). A module-level name bound once, to an MXNet
     # name, is that name wherever it is read: each call is translated with its own arguments, as
     # the MXNet function's own call would be (the binding itself is a function passed as a value,
-    # MX func values). `d2l.x` through the module's own reference is the module's `x`.
+    # Note [functions as values]). `d2l.x` through the module's own reference is the module's `x`.
+    # The same holds in the tree's other modules (the notebooks: `from d2l import mxnet as d2l`,
+    # `d2l.zeros(...)`): the package pass gives each alias as a fact (ALIAS + the MXNet name), and
+    # a file of the numpy dialect resolves `d2l.zeros` to it, so the call is translated in place
+    # and its value is known to be an MXNet array (`features[d2l.tensor(idx)]` indexes as MXNet).
+    # A file outside the dialect keeps the call: it runs the library's converted binding.
     def _function_alias(self, scope: Scope, name: str) -> Optional[str]:
         values = scope.values.get(name, ())
-        if len(values) != 1 or not isinstance(values[0], (ast.Attribute, ast.Name)) or name in self._aliasing:
+        # bound once, or again to the same name (v1.0.3's library binds `nn_Module = nn.Block` twice)
+        if not values or any(not isinstance(v, (ast.Attribute, ast.Name)) for v in values) \
+                or len({ast.unparse(v) for v in values}) != 1 or name in self._aliasing:
             return None
         self._aliasing.add(name)  # `a = b; b = a` resolves to nothing, not a cycle
         try:
@@ -316,7 +323,18 @@ class Analysis:
         base = self.lookup(key, head)
         if base is None or base is AMBIGUOUS:
             return base
-        return canonical(base + ("." + rest if rest else ""))
+        resolved = canonical(base + ("." + rest if rest else ""))
+        if resolved.startswith(LOCAL) and getattr(self, "np_mode", False):
+            return self._other_alias(resolved) or resolved
+        return resolved
+
+    def _other_alias(self, dotted: str) -> Optional[str]:
+        """The MXNet function another module of the tree binds `dotted` to at its top level
+        (`from d2l import mxnet as d2l; d2l.zeros(...)`: Note [module aliases])."""
+        kinds = self.facts.get(dotted) or ()
+        if len(kinds) == 1 and next(iter(kinds)).startswith(ALIAS):
+            return next(iter(kinds))[len(ALIAS):]
+        return None
 
     # Note [F kept on self]
     # Gluon helpers keep MXNet's namespace on the instance and call through it: gluonts' kernels and

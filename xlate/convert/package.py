@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Optional
 
 from xlate.convert import catalogue, names, namespace_flow
-from xlate.convert.context import GLUON_ROOTS, LOCAL, MX_ROOTS, MXNET_MODULES, FileContext
+from xlate.convert.context import ALIAS, GLUON_ROOTS, LOCAL, MX_ROOTS, MXNET_MODULES, FileContext
 from xlate.convert.kinds import NAMESPACES, local_modules, top_level_kinds
 from xlate.convert.parsing import no_gc
 
@@ -251,7 +251,8 @@ def merge(found: list[list]) -> dict:
 def _final(analysis, context: FileContext, read_keys: set):
     facts = context.facts
     # a fact that says Gluon, or MXNet's namespace (`getF` of another module: Note [namespace aliases])
-    if any(any(k.startswith(GLUON_ROOTS) or k in NAMESPACES for k in facts.get(key, ())) for key in read_keys):
+    # or an MXNet function another module binds (Note [module aliases])
+    if any(any(k.startswith((*GLUON_ROOTS, ALIAS)) or k in NAMESPACES for k in facts.get(key, ())) for key in read_keys):
         return names.Analysis(analysis.tree, context=context)
     analysis.context, analysis.facts, analysis._kinds = context, facts, {}
     return analysis
@@ -285,4 +286,8 @@ def _kinds_found(analysis, facts: dict, by_module: dict) -> tuple[dict, set]:
         for name, kinds in list(by_module.get(star, {}).items()):
             if not name.startswith("_"):
                 found.setdefault(name, kinds)
+    for name in analysis.module_aliases:  # `zeros = np.zeros` (Note [module aliases])
+        target = analysis.lookup((), name)
+        if isinstance(target, str) and target.startswith("mxnet.numpy") and name not in found:
+            found[name] = frozenset([ALIAS + target])
     return found, view.keys | set(root.star_local)

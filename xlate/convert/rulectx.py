@@ -142,7 +142,7 @@ class Site:
     varargs: list = field(default_factory=list)
     status: Optional[str] = None
     message: Optional[str] = None
-    shares: Optional[cst.BaseExpression] = None  # `params=b.params`: the block whose parameters it takes
+    shared: Optional[cst.BaseExpression] = None  # a layer's Gluon `params=` (layer_args.naming)
 
     # -- reading arguments --------------------------------------------------
     def value(self, name: str) -> Optional[cst.BaseExpression]:
@@ -213,13 +213,14 @@ class Site:
     def verbatim(self, **sizes: Any) -> cst.Call:
         """The call as written, for the rule's Gluon-signature helper (`nn.BatchNorm(...)` ->
         `_mx_BatchNorm(...)`): the arguments stay (already translated inside), a literal
-        `prefix=` goes (it only names Gluon parameters), and `sizes` set keywords such as
+        `prefix=` goes (it only names Gluon parameters), so does a shared `params=` (`_mx_shared`
+        takes it), and `sizes` set keywords such as
         `in_units=` (a deferred size the previous layers fix)."""
         call = self.node
         assert isinstance(call, cst.Call) and self.rule.runtime
         args = [a for a in call.args if a.keyword is None or a.keyword.value not in sizes and not (
             a.keyword.value == "prefix" and self.evaluate(a.value) is not NOT_LITERAL) and not (
-            a.keyword.value == "params" and self.shares is not None)]
+            a.keyword.value == "params" and self.shared is not None)]  # `_mx_shared` around it takes them
         if sizes:
             if args and args[-1].comma == cst.MaybeSentinel.DEFAULT:
                 args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))

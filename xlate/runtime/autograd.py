@@ -198,11 +198,14 @@ def _mx_grad(heads, variables, head_grads=None, retain_graph=None, create_graph=
 
 
 def _mx_attach_grad(array, grad_req="write", stype=None):
-    """`x.attach_grad(grad_req)`: x becomes a leaf that collects gradients; with 'add' the
-    Trainer's zero_grad leaves its gradient alone, as Gluon accumulates it."""
+    """`x.attach_grad(grad_req)`: x becomes a leaf that collects gradients, and its gradient is
+    zeros at once, as MXNet allocates it (torch's is None until a backward reaches x; a backward
+    adds to zeros what it would have stored); with 'add' the Trainer's zero_grad leaves its
+    gradient alone, as Gluon accumulates it."""
     if grad_req == "null":
         return array.requires_grad_(False)
     array.requires_grad_()
+    array.grad = torch.zeros_like(array)
     array._mx_grad_req = grad_req
     return array
 

@@ -35,6 +35,15 @@ def _mx_np_size(size):
     return (int(size),)
 
 
+def _mx_np_arange(start, stop=None, step=1, dtype=None, ctx=None):
+    """mx.np.arange with MXNet's signature, as a value (d2l's `arange = np.arange`): one argument
+    is the stop, and the values are float32 unless `dtype` says, whatever the arguments' types
+    (N1.8; NumPy and torch give int64 for ints)."""
+    if stop is None:
+        start, stop = 0, start
+    return torch.arange(start, stop, step, dtype=_mx_dtype(dtype) or torch.float32, device=ctx)
+
+
 def _mx_np_dot(a, b, out=None):
     """mx.np.dot (NumPy's dot): a's last axis with b's second-to-last (its only one when 1-D), every
     pair of the other axes kept (N3.1-N3.4); torch.matmul batches instead when both are 3-D or more.
@@ -286,3 +295,34 @@ def _mx_float_or_nan(field):
         return float(field)
     except ValueError:
         return float("nan")
+
+
+def _mx_roi_pooling(data, rois, pooled_size, spatial_scale):
+    """npx.roi_pooling (nd.ROIPooling): Fast R-CNN's max pooling of each region of interest
+    (rows of `rois`: batch index, x1, y1, x2, y2 in input pixels) into pooled_size bins, with
+    MXNet's CPU arithmetic: corners scaled by spatial_scale in float32 and rounded half away
+    from zero, a region at least one pixel, bin edges floor/ceil of float32 multiples, clipped to
+    the map; an empty bin, or a region of a batch index outside the data, gives 0."""
+    ph_n, pw_n = (int(v) for v in pooled_size)
+    batch, _, height, width = data.shape
+    f32 = torch.float32
+    boxes = rois.detach().to(torch.device("cpu"), f32) * torch.tensor(spatial_scale, dtype=f32)
+    index = rois.detach().to(torch.device("cpu"), f32)[:, 0]
+    corners = (torch.sign(boxes) * torch.floor(boxes.abs() + 0.5)).to(torch.int64).tolist()
+    rows = []
+    for r, (b, (_, x1, y1, x2, y2)) in enumerate(zip(index.tolist(), corners)):
+        out = data.new_zeros((data.shape[1], ph_n, pw_n))
+        b = int(b)
+        if 0 <= b < batch:
+            bin_h = torch.tensor(max(y2 - y1 + 1, 1), dtype=f32) / ph_n
+            bin_w = torch.tensor(max(x2 - x1 + 1, 1), dtype=f32) / pw_n
+            for i in range(ph_n):
+                hs = min(max(int(torch.floor(i * bin_h)) + y1, 0), height)
+                he = min(max(int(torch.ceil((i + 1) * bin_h)) + y1, 0), height)
+                for j in range(pw_n):
+                    ws = min(max(int(torch.floor(j * bin_w)) + x1, 0), width)
+                    we = min(max(int(torch.ceil((j + 1) * bin_w)) + x1, 0), width)
+                    if he > hs and we > ws:
+                        out[:, i, j] = data[b, :, hs:he, ws:we].amax(dim=(-2, -1))
+        rows.append(out)
+    return torch.stack(rows) if rows else data.new_zeros((0, data.shape[1], ph_n, pw_n))

@@ -316,10 +316,11 @@ def _mx_take(a, indices, axis=0, mode="clip"):
 
 
 def _mx_eye(N, M=0, k=0, dtype=torch.float32, device=None):
-    """MXNet eye: ones on the k-th diagonal (k > 0 above it) of an N x M (M=0: N x N) matrix."""
+    """MXNet eye: ones on the k-th diagonal (k > 0 above it) of an N x M (M=0: N x N) matrix,
+    float32 unless `dtype` says (a `dtype=` known only at run time may be None)."""
     rows = torch.arange(N, device=device)[:, None]
     cols = torch.arange(M or N, device=device)[None, :]
-    return (cols - rows == k).to(dtype)
+    return (cols - rows == k).to(dtype or torch.float32)
 
 
 class _mx_FunctionBridge(torch.autograd.Function):

@@ -186,8 +186,17 @@ def _mx_block_prefixes(root):
                 own = f"{alias}{count}_"
             visit(child, base + own, base, scope)
 
-    top = _mx_root_prefix(root)
-    visit(root, top, top, {})
+    def visit_top(module, prefix):
+        # a top-level block filled outside any name scope: its children were built in no scope,
+        # so they are top-level blocks too, each with the process-wide counter of its alias
+        if not getattr(module, "_mx_outside", False):
+            return visit(module, prefix, prefix, {})
+        prefixes[id(module)] = prefix
+        for child in module._modules.values():
+            if child is not None and id(child) not in prefixes:
+                visit_top(child, _mx_root_prefix(child))
+
+    visit_top(root, _mx_root_prefix(root))
     return prefixes
 
 
@@ -265,6 +274,58 @@ def _mx_collect_params(block, select=None):
     return _mx_ParameterDict(named, prefix=prefixes[id(block)])
 
 
+def _mx_block_params(block):
+    """Gluon's `block.params`: the block's own parameters (its children's are not in it; Gluon
+    1.x's ParameterDict of the block), keyed by Gluon's full names, with the block's prefix. A
+    value that is no torch module, or a module with an attribute of its own named `params` (a
+    from-scratch model's list of arrays), gives that attribute."""
+    if not isinstance(block, torch.nn.Module) or "params" in vars(block):
+        return block.params
+    own = {id(t) for t in list(block._parameters.values()) + list(block._buffers.values()) if t is not None}
+    every = _mx_collect_params(block)
+    return _mx_ParameterDict([(n, t) for n, t in every.items() if id(t) in own], prefix=every.prefix)
+
+
+def _mx_param_data(param, ctx=None):
+    """`p.data(ctx)` read off a value xlate could not type (a layer of a model from another cell,
+    `params[k]`): a torch tensor (a converted Gluon Parameter) gives its data, as the evident
+    case's `p.data`; any other value its own `data(...)`."""
+    if isinstance(param, torch.Tensor):
+        return param.data
+    return param.data() if ctx is None else param.data(ctx)
+
+
+def _mx_shared(block, params):
+    """Gluon's `params=` on a layer: it uses another block's parameters (d2l's `nn.Dense(8,
+    params=shared.params)`): each of the layer's parameters becomes the very tensor of that
+    Gluon name in `params` (a ParameterDict of the converted model: `block.params`,
+    `collect_params()`), so a write or an update through either layer is seen by both, as in
+    Gluon. None shares nothing."""
+    if params is None:
+        return block
+    entry = _mx_layer_entry(block)
+    if entry is None or not hasattr(params, "get"):
+        raise NotImplementedError(f"params= on {type(block).__name__}: reuse the other module, or assign its "
+                                  "tensors to this one, by hand")
+    for attr, gluon in entry[1].items():
+        try:
+            other = params.get(gluon)
+        except KeyError:  # Gluon makes a new parameter in the shared dict: the layer keeps its own
+            continue
+        if attr in block._parameters and block._parameters[attr] is not None:
+            setattr(block, attr, other)
+        elif attr in block._buffers and block._buffers[attr] is not None:
+            block._buffers[attr] = other  # a BatchNorm's running statistics: one set for both
+    return block
+
+
+def _mx_collect_params_method(block):
+    """`block.collect_params` read, not called: the bound method, Gluon's signature."""
+    if not isinstance(block, torch.nn.Module):
+        return block.collect_params
+    return lambda select=None: _mx_collect_params(block, select)
+
+
 class _mx_ParameterDict(dict):
     """Gluon's ParameterDict of a converted model: full Gluon name -> torch tensor (a
     parameter, or a running statistic's buffer), ordered as Gluon's; `setattr`, `get`,
@@ -310,7 +371,9 @@ class _mx_ParameterDict(dict):
                     tensor.grad = tensor.grad.to(ctx)
 
     def __repr__(self):
-        lines = "\n".join(f"  {name} {tuple(t.shape)}" for name, t in self.items())
+        # a parameter of a layer not run yet has no shape (Gluon prints its unknown sizes as 0)
+        lines = "\n".join(f"  {name} {'(not initialised)' if torch.nn.parameter.is_lazy(t) else tuple(t.shape)}"
+                          for name, t in self.items())
         return f"{self.prefix} (\n{lines}\n)"
 
 
@@ -328,29 +391,3 @@ def _mx_set_param_attr(tensor, name, value):
         setattr(tensor, f"_mx_{name}", value)
     else:
         raise AttributeError(f"setattr({name!r}): xlate translates grad_req, lr_mult and wd_mult of a Parameter")
-
-
-# Note [shared parameters]
-# `nn.Dense(vocab, params=self.embedding.params)` (tied embeddings, Siamese branches) makes the
-# new layer look its parameters up in the other block's ParameterDict by name: its `weight` IS the
-# embedding's `weight`, one array trained once. In torch the layer is built with its own tensors
-# and then takes the other module's tensors of the same direct names (parameters and buffers),
-# so both hold one Parameter. A name the other block does not hold directly stays the layer's
-# own, as Gluon then makes a new parameter in the shared dict (a container's dict does not hold
-# its children's parameters).
-def _mx_share_params(layer, block):
-    """Gluon's `params=block.params`: `layer` takes `block`'s parameters and buffers of the same
-    names (Note [shared parameters]); returns the layer."""
-    for name, own in list(layer.named_parameters(recurse=False)):
-        other = block._parameters.get(name)
-        if other is None:
-            continue
-        if not (torch.nn.parameter.is_lazy(own) or torch.nn.parameter.is_lazy(other)) and own.shape != other.shape:
-            raise ValueError(f"params=: the shared parameter {name!r} has shape {tuple(other.shape)}, "
-                             f"this layer's {tuple(own.shape)} (Gluon refuses it too)")
-        layer._parameters[name] = other
-    for name, own in list(layer.named_buffers(recurse=False)):
-        other = block._buffers.get(name)
-        if other is not None and (own is None or torch.nn.parameter.is_lazy(own) or own.shape == other.shape):
-            layer._buffers[name] = other
-    return layer

@@ -17,7 +17,7 @@ def transform(site: Site):
     if original is not None and isinstance(original, __import__("libcst").Call):
         if site.conv.resolve_expr(original.func) in _DEVICES:
             return site.emit("{x}.to({d}, copy=True)", x=site.value("data"), d=other)
-    if original is not None and site.conv.classify(original) == "nd":
+    if original is not None and site.conv.classify(original) in ("nd", "mxnp"):
         return site.emit("{y}.copy_({x})", x=site.value("data"), y=other)
     return _at_run_time(site, "`x.copyto(target)` with a target xlate could not tell a context from an array")
 

@@ -30,9 +30,9 @@ def naming(site: Site) -> None:
     params = site.literal("params")
     if params is NOT_LITERAL and isinstance(site.value("params"), cst.Name):  # a constructor's own params=None
         raise Dynamic("`params=` is known at run time; the helper refuses anything but None")
-    if params is not None and not shared_block(site):
-        raise Manual("`params=` shares this layer's parameters with a ParameterDict that is no block's "
-                     "`.params`: in torch reuse that module (or assign its weight/bias) by hand")
+    if params is not None:
+        # the layer's own translation, then `_mx_shared(layer, params)` around it (the converter)
+        site.shared = site.value("params")
 
 
 def choice(site: Site, name: str, default: Any, allowed: Sequence, decide: str) -> Any:
@@ -189,19 +189,3 @@ def record(site: Site, node: cst.BaseExpression, out: Callable[[Optional[Shape]]
 def keeps_channels(shape: Optional[Shape]) -> Optional[Shape]:
     """Pooling: axis 1 keeps its size, the tensor has spatial axes after it."""
     return None if shape is None else Shape(shape.channels)
-
-
-def shared_block(site: Site) -> bool:
-    """`params=b.params` / `params=b.collect_params()`: the layer takes block b's parameters of the
-    same names (Gluon looks them up in b's ParameterDict), which `_mx_share_params` gives after
-    construction (the converter wraps the layer, Note [shared parameters] in runtime/naming.py)."""
-    value = site.value("params")
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "_mx_collect_params" \
-            and len(value.args) == 1:  # `b.collect_params()`, translated already (MX160)
-        site.shares = value.args[0].value
-    elif isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Attribute) \
-            and value.func.attr.value == "collect_params":
-        site.shares = value.func.value
-    elif isinstance(value, cst.Attribute) and value.attr.value == "params":
-        site.shares = value.value
-    return site.shares is not None

@@ -9,7 +9,6 @@ import libcst as cst
 from xlate.convert import layerinfo
 from xlate.convert.layerinfo import LayerInfo, Shape
 from xlate.convert.rulectx import NOT_LITERAL, Dynamic, Manual, Site, parse_source
-from xlate.convert.transforms.layer_args import shared_block
 
 # Gluon initializer argument -> the torch tensor it fills
 INITIALIZERS = {"gamma_initializer": ("weight", "ones"), "beta_initializer": ("bias", "zeros"),
@@ -53,9 +52,9 @@ def common(site: Site) -> None:
     params = site.literal("params")
     if params is NOT_LITERAL and isinstance(site.value("params"), cst.Name):  # a constructor's own params=None
         raise Dynamic("`params=` is known at run time; the helper refuses anything but None")
-    if params is not None and not shared_block(site):
-        raise Manual("`params=` shares this layer's parameters with a ParameterDict that is no block's "
-                     "`.params`: in torch reuse that module (or assign its weight/bias) by hand")
+    if params is not None:
+        # the layer's own translation, then `_mx_shared(layer, params)` around it (the converter)
+        site.shared = site.value("params")
 
 
 def helper(site: Site, axis_default: int) -> cst.BaseExpression:

@@ -57,19 +57,41 @@ def _size_taken(site: Site) -> bool:
     return seen.found
 
 
+def _runtime(site: Site) -> bool:
+    """`p.data()` whose receiver is not evident, read where the Parameter's gradient does not
+    matter (no forward, record block, gradient read or in-place write around it), in a file
+    that uses Gluon: `_mx_param_data` can decide it."""
+    return site.matched == ".data" and param_evidence.gluon_file(site.conv.analysis) and not (
+        site.conv.store_depth or site.conv.written_into or _recorded(site) or _block_method(site)
+        or _grads_read(site))
+
+
 def transform(site: Site):
     original = param_evidence.receiver(site)
     evident = param_evidence.is_param(original, param_evidence.facts(site.conv))
     site.bind("param", "ctx", evident=evident)
     param = site.value("param")
+    if not evident and _runtime(site):
+        # Note [parameter evidence]: a value from another cell or a dict (`d[k].data()`) decides
+        # at run time; only a plain read, where `.data` is what the evident case gives too
+        site.fixed(f"`{site.matched}()` on a value xlate could not type -> `_mx_param_data(...)`, decided at run "
+                   "time: a torch tensor (a converted Gluon Parameter) gives `.data`, any other value its own "
+                   f"`{site.matched}()`")
+        call = site.emit("_mx_param_data({p})", p=param)
+        if site.has("ctx"):
+            call = call.with_changes(args=[call.args[0].with_changes(comma=cst.Comma(
+                whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(site.value("ctx"))])
+        return call
     if not evident:
         what = site.code(param).strip()
         raise Manual(f"could not tell whether `{what}` is a Gluon Parameter; if it is, `{site.matched}()` -> "
                      f"`{what}.{site.matched.lstrip('.').replace('list_', '')}`")
     ctx = " (the context argument goes: a torch parameter lives on one device)" if site.has("ctx") else ""
     if site.matched in (".grad", ".list_grad"):
-        site.fixed(f"`{site.matched}()` -> `.grad`{ctx}; it is None until the first backward (MXNet: zeros)")
-        grad = site.emit("{p}.grad", p=param)
+        # MXNet's gradient array exists from initialisation on (zeros); torch's is None until
+        # the first backward: `_mx_with_grad` stores zeros first, as MXNet holds them
+        site.fixed(f"`{site.matched}()` -> `_mx_with_grad(p).grad`{ctx}: zeros before the first backward, as MXNet's")
+        grad = site.emit("_mx_with_grad({p}).grad", p=param)
         return cst.List([cst.Element(grad)]) if site.matched == ".list_grad" else grad
     if site.conv.store_depth or site.conv.written_into:  # `p.data()[:] = v`: an in-place write, never recorded
         out = site.emit("{p}.data", p=param)

@@ -41,6 +41,14 @@ class Facts:
     block_attrs: set = field(default_factory=set)
 
 
+def gluon_file(analysis) -> bool:
+    """The file builds Gluon blocks: it imports from mxnet.gluon (not just `import mxnet`, which a
+    file may keep unused) or defines a block class. Run-time dispatch of the parameter API on
+    receivers xlate cannot type (MX162, MX176) is limited to such files."""
+    return any(c.startswith("mxnet.gluon") for _, c in analysis.mx_imports) \
+        or any(scope.gluon for scope in analysis.scopes.values())
+
+
 def is_collect_call(node: cst.CSTNode, *, bare: bool = False) -> bool:
     """`X.collect_params(...)` (bare: without a selection)."""
     return (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
@@ -48,7 +56,8 @@ def is_collect_call(node: cst.CSTNode, *, bare: bool = False) -> bool:
 
 
 def _params_get(node: cst.CSTNode) -> bool:
-    return (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get"
+    return (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in ("get", "get_constant")  # a constant is a Parameter too
             and isinstance(node.func.value, cst.Attribute) and node.func.value.attr.value == "params")
 
 
@@ -118,7 +127,7 @@ def _a_collect(node) -> bool:
 
 
 def _a_params_get(node) -> bool:
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("get", "get_constant")
             and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "params")
 
 
