@@ -7,16 +7,7 @@ each failure and the count that agree.
 
     PYTHONPATH=. .venv/bin/python bench/drawn/layers.py [-n 40] [--seed 1] [--save DIR]
 """
-import argparse
-import random
-import sys
-from pathlib import Path
-
-import mxnet as mx
-
-from xlate.check.inputs import InputSpec
-from xlate.check.pair import check_models
-from xlate.convert.engine import convert_source
+from _hunt import cli, same_model
 
 # (N, C, H, W) = (2, 4, 7, 7) in and out of every 2-D layer below (channels kept at 4)
 LAYERS_2D = [
@@ -69,44 +60,8 @@ def make(r):
             lines += ["        x = self.shared(self.twin(x))"]
         lines += ["        return self.head(self.body(x))", "", "def build():", "    return Net()"]
     hybridize = r.random() < 0.5 and (seq == "HybridSequential")
-    return "\n".join(lines) + "\n", body + [head], hybridize
-
-
-def main(n, seed, save=None):
-    r = random.Random(seed)
-    bad = 0
-    for k in range(n):
-        src, layers, hybridize = make(r)
-        try:
-            conv = convert_source(src)
-            left = [(d.line, d.code, d.message[:100]) for d in conv.diagnostics if d.status == "manual"]
-            ns_mx = {"__name__": "m"}
-            exec(compile(src, "mx", "exec"), ns_mx)
-            ns_pt = {"__name__": "p"}
-            exec(compile(conv.output, "pt", "exec"), ns_pt)
-            mxn = ns_mx["build"]()
-            mxn.initialize(mx.init.Normal(0.5))
-            if hybridize:
-                mxn.hybridize()
-            mxn(mx.nd.ones((2, 4, 7, 7)))
-            res = check_models(mxn, ns_pt["build"](), [InputSpec("x", "float32", (2, 4, 7, 7))])
-            failed = [c for c in res.checks if not c.ok]
-            if failed or left:
-                raise AssertionError(f"left={left} failed={[(c.what, str(c)[:160]) for c in failed[:3]]}")
-        except Exception as e:  # a hunt: every failure is printed, none stops it
-            bad += 1
-            if save:
-                (Path(save) / f"layers_{seed}_{k}.py").write_text(src)
-            print(f"--- case {k}: {layers}\n   {type(e).__name__}: {str(e)[:600]}")
-    print(f"{n - bad}/{n} ok")
+    return "\n".join(lines) + "\n", body + [head], {"build": "build", "shape": (2, 4, 7, 7), "hybridize": hybridize}
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("-n", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--save", help="a folder to write each failing program to")
-    args = parser.parse_args()
-    if args.save:
-        Path(args.save).mkdir(parents=True, exist_ok=True)
-    main(args.n, args.seed, args.save)
+    cli(__doc__, make, same_model, "layers")

@@ -6,13 +6,8 @@ float noise of gradients near zero up to a step, which shows as 1e-4 differences
 
     PYTHONPATH=. .venv/bin/python bench/drawn/loops.py [-n 40] [--seed 1] [--save DIR]
 """
-import argparse, random, sys, tempfile
-from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / 'tests'))  # test_execution_model's COMMON
-from test_execution_model import COMMON, _run
-from xlate.convert.engine import convert_source
-import numpy as np
-import mxnet, torch
+from _hunt import cli, same_outs
+from test_execution_model import COMMON
 
 def make(r):
     L = ["net = nn.HybridSequential()", "net.add(nn.Dense(8, activation='relu'), nn.Dense(3))",
@@ -53,37 +48,8 @@ def make(r):
         L += ["x = X.copy()", "x.attach_grad()", "with autograd.record():", "    z = (net(x) ** 2).sum()",
               "g = autograd.grad(z, [x])[0]", "outs.append(g.asnumpy())"]
     L += ["outs.append(net(X).asnumpy())"]
-    return COMMON + "\n".join(L) + "\n"
-
-def main(n, seed, save=None):
-    r = random.Random(seed)
-    bad = 0
-    for k in range(n):
-        src = make(r)
-        try:
-            conv = convert_source(src)
-            manual = [d for d in conv.diagnostics if d.status == "manual"]
-            with tempfile.TemporaryDirectory() as folder:
-                exp = _run(src, folder, "mx.params")
-                got = _run(conv.output, folder, "pt.params")
-            assert len(exp) == len(got), (len(exp), len(got))
-            for i, (w, h) in enumerate(zip(exp, got)):
-                np.testing.assert_allclose(np.asarray(h).reshape(np.shape(w)), w, rtol=2e-4, atol=2e-5, err_msg=f"value {i}")
-            if manual:
-                raise AssertionError(f"manual: {[(d.line, d.code, d.message[:80]) for d in manual]}")
-        except Exception as e:
-            bad += 1
-            save and (Path(save) / f"b2_{seed}_{k}.py").write_text(src)
-            print(f"--- case {k}: {type(e).__name__}: {str(e)[:500]}")
-    print(f"{n - bad}/{n} ok")
+    return COMMON + "\n".join(L) + "\n", f"{kind} {optstr}, last_batch={last}, batch {bs}", {}
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("-n", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--save", help="a folder to write each failing program to")
-    args = parser.parse_args()
-    if args.save:
-        Path(args.save).mkdir(parents=True, exist_ok=True)
-    main(args.n, args.seed, args.save)
+    cli(__doc__, make, same_outs, "loops")

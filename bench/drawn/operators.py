@@ -5,14 +5,8 @@ operators can differ by 1e-5). Prints each failure (a left operator raises namin
 
     PYTHONPATH=. .venv/bin/python bench/drawn/operators.py [-n 40] [--seed 1] [--save DIR]
 """
-import argparse, random, sys
-from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / 'tests'))  # test_execution_model's COMMON
-from xlate.convert.engine import convert_source
-from xlate.check.pair import check_models
-from xlate.check.inputs import InputSpec
-import numpy as np
-import mxnet as mx, torch
+
+from _hunt import cli, same_model
 
 OPS = [
  "F.broadcast_add(x, F.mean(x, axis=2, keepdims=True))",
@@ -82,38 +76,7 @@ def make(r):
     for o in ops:
         lines.append(f"        x = {o}")
     lines.append("        return self.dense(x)")
-    return "\n".join(lines) + "\n", ops
-
-def main(n, seed, save=None):
-    r = random.Random(seed)
-    bad = 0
-    for k in range(n):
-        src, ops = make(r)
-        try:
-            conv = convert_source(src)
-            left = [(d.line, d.code, d.message[:100]) for d in conv.diagnostics if d.status == "manual"]
-            ns_mx = {"__name__": "m"}; exec(compile(src, "mx", "exec"), ns_mx)
-            ns_pt = {"__name__": "p"}; exec(compile(conv.output, "pt", "exec"), ns_pt)
-            mxn = ns_mx["Net"](); mxn.initialize(mx.init.Normal(0.5))
-            mxn(mx.nd.ones((4, 6, 5)))
-            ptn = ns_pt["Net"]()
-            res = check_models(mxn, ptn, [InputSpec("x", "float32", (4, 6, 5))])
-            bad_checks = [c for c in res.checks if not c.ok]
-            if bad_checks or left:
-                raise AssertionError(f"left={left} failed={[(c.what, str(c)[:200]) for c in bad_checks[:3]]}")
-        except Exception as e:
-            bad += 1
-            save and (Path(save) / f"b3_{seed}_{k}.py").write_text(src)
-            print(f"--- case {k}: ops={ops}\n   {type(e).__name__}: {str(e)[:700]}")
-    print(f"{n - bad}/{n} ok")
-
+    return "\n".join(lines) + "\n", ops, {"build": "Net", "shape": (4, 6, 5)}
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("-n", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--save", help="a folder to write each failing program to")
-    args = parser.parse_args()
-    if args.save:
-        Path(args.save).mkdir(parents=True, exist_ok=True)
-    main(args.n, args.seed, args.save)
+    cli(__doc__, make, same_model, "operators")
