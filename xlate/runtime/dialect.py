@@ -216,8 +216,7 @@ def _mx_np_method(array, name, *args, **kwargs):
         reduce = torch.std if name == "std" else torch.var
         return reduce(array.to(dtype) if dtype else array, dim=axis, correction=bound.get("ddof", 0), keepdim=keep)
     if name == "cumsum":
-        flat = array.flatten() if axis is None else array
-        return flat.cumsum(0 if axis is None else axis, dtype=dtype or array.dtype)
+        return _mx_cumsum(array, axis, dtype)
     return (_mx_amax if name == "max" else _mx_amin)(array, dim=axis, keepdim=keep)  # 0-d without axes
 
 

@@ -108,9 +108,14 @@ def _mx_reduce_exclude(x, axis, op, keepdims=False):
     axes = _mx_other_axes(x, axis)
     if not axes:
         return x.clone()
-    if op == "prod":
+    return _mx_reduce_axes(x, axes, op, keepdims)
+
+
+def _mx_reduce_axes(x, axes, op, keepdims):
+    """An MXNet reduction (sum, mean, prod, max, min) over the axes given, never 0-d."""
+    if op == "prod":  # torch's prod takes one dim
         out = x
-        for d in sorted(axes, reverse=True):
+        for d in sorted((a % x.dim() for a in ([axes] if isinstance(axes, int) else axes)), reverse=True):
             out = out.prod(dim=d, keepdim=keepdims)
         return torch.atleast_1d(out)
     if op in ("max", "min"):  # Note [extrema gradients]
@@ -590,12 +595,6 @@ def _mx_reduce_method(x, op, *args, **kwargs):
     axis, keepdims = bound.get("axis"), bool(bound.get("keepdims", False))
     if axis is not None and axis != () and bound.get("exclude"):
         return _mx_reduce_exclude(x, axis, op, keepdims=keepdims)
-    fn = {"max": _mx_amax, "min": _mx_amin}.get(op) or getattr(torch, op)  # Note [extrema gradients]
     if axis is None or axis == ():
         axis = tuple(range(x.dim()))
-    if op == "prod":
-        out = x
-        for d in sorted((a % x.dim() for a in ([axis] if isinstance(axis, int) else axis)), reverse=True):
-            out = out.prod(dim=d, keepdim=keepdims)
-        return torch.atleast_1d(out)
-    return torch.atleast_1d(fn(x, dim=axis, keepdim=keepdims))
+    return _mx_reduce_axes(x, axis, op, keepdims)
