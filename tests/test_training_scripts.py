@@ -112,6 +112,12 @@ class Pair:
         from xlate.check.sides import no_dropout
 
         mx_ctx, pt_ctx = self.contexts()
+        # MXNet's initial weights from a fixed seed: they were drawn from whatever state earlier
+        # tests left, and one draw in a dozen put a gradient of the ConvNet's Dense layer so near
+        # 0 between steps that Adam's m/sqrt(v), of gradients that nearly cancel, turned float32
+        # rounding into 1e-4 (an order-dependent failure; every parameter else agreed to 4e-7)
+        self.mx.random.seed(0)
+        self.np.random.seed(0)
         mx_net, pt_net = self.mx_module.build(*mx_ctx), self.pt_module.build(*pt_ctx)
         sample = self.X[:2]
         mx_net((self.mx.np if self.script.numpy else self.mx.nd).array(sample))  # deferred shapes, outside record
