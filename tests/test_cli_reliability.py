@@ -294,6 +294,27 @@ def test_an_interrupted_tree_conversion(tmp_path, how):
 
 
 @needs_proc
+def test_ctrl_c_as_the_first_worker_is_forked(tmp_path):
+    """Ctrl-C the moment a worker process exists, while the others are being forked and before
+    any has set itself to ignore SIGINT: 130, nothing on stderr, no hang. It printed a worker's
+    KeyboardInterrupt traceback, or the interpreter's exit hook's "Bad file descriptor", or hung
+    on a worker forked before the main process's handler was in place (1 in 4 runs, found in CI)."""
+    src = _busy_tree(tmp_path, files_=4, lines=2000)
+    proc = _start("convert", src, "-o", tmp_path / "out", "-j", "3", cwd=tmp_path)
+    end = time.monotonic() + 60
+    while not _children(proc.pid) and time.monotonic() < end:
+        time.sleep(0.001)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise AssertionError("the interrupted conversion hung")
+    assert (proc.returncode, err) == (130, "")
+    assert leftovers(tmp_path) == [] and not (tmp_path / "out").exists()
+
+
+@needs_proc
 def test_ctrl_c_in_process_conversion_exits_130_quietly(tmp_path):
     src = _busy_tree(tmp_path, files_=1, lines=40000)  # many seconds of work: interrupted long before the end
     proc = _start("convert", src / "m0.py", "-o", tmp_path / "m0_pt.py", cwd=tmp_path)

@@ -246,11 +246,14 @@ class _Lanes:
         # reentrant: a future done before its callback is added calls it in the sending thread
         self.lock = threading.RLock()
         self.done = 0
-        self.pools = [ProcessPoolExecutor(max_workers=1, initializer=_worker_start, initargs=(os.getpid(),))
-                      for _ in range(workers - 1)]
+        self.workers = workers
+        self.pools: list = []
 
     def run(self) -> list:
-        try:
+        try:  # from the forks on: a Ctrl-C anywhere after them stops the workers
+            self.pools = [ProcessPoolExecutor(max_workers=1, initializer=_worker_start, initargs=(os.getpid(),))
+                          for _ in range(self.workers - 1)]
+            _fork_ignoring_ctrl_c(self.pools)
             contexts: dict = {}
             for t, (root, files) in enumerate(self.trees):
                 contexts.update(self._package_pass(t, root, files))
@@ -377,8 +380,25 @@ def _collect(results: Iterable, progress: Optional[Callable[[int], None]]) -> li
 # nobody reads. Each asks the kernel for SIGKILL when its parent dies (Linux), and watches
 # its parent's pid besides (elsewhere). Ctrl-C reaches the whole process group: workers
 # ignore it, and the main process stops them.
+def _fork_ignoring_ctrl_c(pools: list) -> None:
+    """Forks each pool's worker now, with SIGINT blocked: a Ctrl-C that comes before a worker's
+    _worker_start has ignored it stays pending there, and ignoring it discards it. (Unblocked,
+    it raised KeyboardInterrupt in a worker still starting and printed its traceback.) A
+    pool forks in the thread that first submits to it."""
+    if not pools or not hasattr(signal, "pthread_sigmask"):
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        for pool in pools:
+            pool.submit(int)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def _worker_start(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by _fork_ignoring_ctrl_c
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         try:
@@ -401,7 +421,9 @@ def _watch_parent(parent: int) -> None:
 def _stop(pool: ProcessPoolExecutor) -> None:
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         process.kill()
-    pool.shutdown(wait=False, cancel_futures=True)
+    # waits for the pool's thread, which sees its worker gone and closes its pipe: left running,
+    # it raced the interpreter's exit hook, which writes to that pipe ("Bad file descriptor")
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 # -- writing ----------------------------------------------------------------------------------
