@@ -291,7 +291,7 @@ class Analysis:
     def _function_alias(self, scope: Scope, name: str) -> Optional[str]:
         values = scope.values.get(name, ())
         # bound once, or again to the same name (v1.0.3's library binds `nn_Module = nn.Block` twice)
-        if not values or any(not isinstance(v, (ast.Attribute, ast.Name)) for v in values) \
+        if not values or not all(_pure_dotted(v) for v in values) \
                 or len({ast.unparse(v) for v in values}) != 1 or name in self._aliasing:
             return None
         self._aliasing.add(name)  # `a = b; b = a` resolves to nothing, not a cycle
@@ -1007,6 +1007,14 @@ def _nonlocal_homes(analysis: Analysis) -> None:
                 home.imports[name] = scope.imports.pop(name)
             scope.other.discard(name)
             scope.declared[name] = home
+
+
+def _pure_dotted(node: ast.AST) -> bool:
+    """`a.b.c`, names and attributes only: `nd.abs(x).T` is a value computed by a call, not a
+    binding of MXNet's `abs` (Note [module aliases])."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 # Note [namespace aliases]
