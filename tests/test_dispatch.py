@@ -184,6 +184,10 @@ def move(x, ctx):
     return x.as_in_ctx(ctx)  # the numpy dialect's spelling: here only on the user's object
 
 
+def flat(x):
+    return x.flatten()  # MXNet's keeps the first axis, NumPy's gives 1-D
+
+
 def scalar(x):
     return x.asscalar()
 
@@ -196,14 +200,17 @@ boxed = scalar(Box())
 dst = nd.zeros((2, 3))
 copied = Box().copyto(dst)
 moved = move(Box(), mx.cpu())
+flats = [flat(nd.array(np.arange(24.).reshape(2, 3, 4))), flat(nd.array(np.arange(3.))),
+         flat(np.arange(6.).reshape(2, 3))]
 """
 
 
 def test_array_methods_on_untyped_values():
     out = convert_source(METHODS).output
-    for helper in ("_mx_as_in_context(x", "_mx_as_in_ctx(x", "_mx_expand_dims(x", "_mx_asnumpy(x", "_mx_asscalar(x"):
+    for helper in ("_mx_as_in_context(x", "_mx_as_in_ctx(x", "_mx_expand_dims(x", "_mx_asnumpy(x", "_mx_asscalar(x",
+                   "_mx_flatten_method(x"):
         assert helper in out
-    assert _compare(METHODS, ("on_array", "on_box", "first", "boxed", "moved", "copied")) == ""
+    assert _compare(METHODS, ("on_array", "on_box", "first", "boxed", "moved", "copied", "flats")) == ""
 
 
 FORWARDED = """

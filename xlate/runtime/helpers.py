@@ -573,6 +573,15 @@ def _mx_expand_dims(x, axis, inplace=False):
     return x.expand_dims(axis, inplace=True) if inplace else x.expand_dims(axis)
 
 
+def _mx_flatten_method(x, *args, **kwargs):
+    """`x.flatten()` on a value the converter could not type: a tensor (an MXNet array, converted)
+    keeps its first axis, as MXNet's flatten does ((N, 1) for a vector, and an empty batch stays
+    (0, k)); anything else (a NumPy array: 1-D) uses its own flatten."""
+    if isinstance(x, torch.Tensor) and x.dim() >= 1:
+        return x.reshape(x.shape[0], x.shape[1:].numel())
+    return x.flatten(*args, **kwargs)
+
+
 def _mx_zeros_like(x, *args, **kwargs):
     """`x.zeros_like()` on a value the converter could not type: a tensor gets zeros of its shape
     and dtype (MXNet ignores a dtype= here); anything else uses its own zeros_like."""
