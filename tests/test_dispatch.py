@@ -317,3 +317,26 @@ def test_grad_clipping_and_a_state_carried_over():
     out = convert_source(CLIPPING).output
     assert "_mx_detach_spent(s)" in out and "[_mx_with_grad(p) for p in " in out
     assert _compare(CLIPPING, ("losses", "w_grad", "block_grad", "spare_grad", "W", "U")) == ""
+
+
+ELEMENTS = """
+import numpy as np
+from mxnet import nd
+
+y = nd.array(np.random.RandomState(5).randn(4, 3))
+labels = nd.array([2, 0, 1])
+table = nd.array(np.arange(12.).reshape(4, 3))
+first = y[1, 2].asnumpy()[0]        # MXNet's own examples' idiom: an element is (1,)
+last = y[-1, 0]
+row = y[2]
+width = len(labels[0])
+picked = table[labels[0]]           # a (1,) index keeps an axis in MXNet
+summed = nd.concat(labels[1], labels[2], dim=0)
+y[0, 0] = 9.0                       # a write stays a write
+corner = y[0, 0]
+"""
+
+
+def test_an_element_of_an_ndarray_is_1d():
+    """MX017: MXNet 1.x has no 0-d arrays; an element read by integers is (1,) converted too."""
+    assert _compare(ELEMENTS, ("first", "last", "row", "width", "picked", "summed", "corner", "y")) == ""

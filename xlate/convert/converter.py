@@ -9,7 +9,7 @@ from typing import Callable, Optional
 import libcst as cst
 
 from xlate.convert import func_values, names, table, untyped
-from xlate.convert.transforms import back_slice
+from xlate.convert.transforms import back_slice, nd_element
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.fstrings import FStrings
 from xlate.convert.leftovers import Leftovers, array_name, is_array
@@ -27,6 +27,7 @@ COURSE_LIBRARY = "MX790"  # `from d2l import mxnet as d2l`: reported, never rewr
 NP_METHOD_LEFT = "MX798"  # a method numpy shares, on an mx.np array, with no dialect rule (Note [numpy dialect])
 ARRAY_INDEX = "[array]"  # the operator rule for `x[idx]` with an MXNet array idx (MX085)
 GRAD_WRITE = "[...]="  # ... for an in-place write to an array with a gradient (MX545)
+ND_ELEMENT = "[element]"  # ... for `x[i, j]` of integers alone read from an NDArray (MX017)
 BACK_SLICE = "[::-k]"  # ... for a slice with a negative step of an MXNet array (MX007)
 ITEM_WRITE = "[idx]="  # ... for `x[idx] = v` into an MXNet array x (MX747: the value takes x's dtype)
 NO_RULE = "MX900"
@@ -782,6 +783,11 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             if self.rules.enabled(rule.code) and not self._suppressed(rule.code):
                 self.report(original, rule.code, "manual", "a write through a slice with a negative step: torch's "
                             "slices refuse one; write at the mirrored positions of the array itself")
+        rule = self.rules.operators.get(ND_ELEMENT)
+        if rule is not None and isinstance(updated, cst.Subscript) and not self.store_depth \
+                and not self.written_into and isinstance(original.value, cst.Name) and nd_element.integers_only(original) \
+                and self.classify(original.value) == "nd":
+            return self._apply(Site(self, rule, original, updated, matched=ND_ELEMENT))
         return updated
 
     def _grad_write(self, original, updated):

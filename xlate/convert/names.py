@@ -959,6 +959,8 @@ class _Collector:
                 if isinstance(node.value, ast.Name) and any(
                         isinstance(i, ast.Slice) and isinstance(i.step, ast.UnaryOp) for i in index):
                     scope.item_writes.add(node.value.id)  # `x[::-1]` (MX007)
+                elif isinstance(node.value, ast.Name) and not any(isinstance(i, ast.Slice) for i in index):
+                    scope.item_writes.add(node.value.id)  # `x[i, j]`, an element of an NDArray (MX017)
 
 
 # Note [F by its name]

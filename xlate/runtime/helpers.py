@@ -573,6 +573,13 @@ def _mx_expand_dims(x, axis, inplace=False):
     return x.expand_dims(axis, inplace=True) if inplace else x.expand_dims(axis)
 
 
+def _mx_nd_scalar(x):
+    """An element read from an MXNet NDArray by integers alone (`x[i]` of a vector, `x[i, j]` of a
+    matrix): MXNet 1.x has no 0-d arrays and gives shape (1,), where torch gives a 0-d tensor. Any
+    other result (a row, a value that is no tensor) is returned as it is; the (1,) is a view too."""
+    return x.reshape(1) if isinstance(x, torch.Tensor) and x.dim() == 0 else x
+
+
 def _mx_flatten_method(x, *args, **kwargs):
     """`x.flatten()` on a value the converter could not type: a tensor (an MXNet array, converted)
     keeps its first axis, as MXNet's flatten does ((N, 1) for a vector, and an empty batch stays
