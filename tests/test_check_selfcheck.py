@@ -34,7 +34,8 @@ def _rows(out: str) -> dict[str, list[str]]:
 
 
 def test_every_family_passes_and_is_listed(capsys):
-    assert main(["check", "--rules", "--examples", "2", "--device", "cpu"]) == 0
+    # one example a row: each row's own tests draw more (the suite's time is CI's limit)
+    assert main(["check", "--rules", "--examples", "1", "--device", "cpu"]) == 0
     out = capsys.readouterr().out
     rows = _rows(out)
     rule_rows = {r: rows.pop(r) for r in list(rows) if re.match(r"MX\d{3} ", r)}
@@ -43,12 +44,12 @@ def test_every_family_passes_and_is_listed(capsys):
     assert {"MX028 nd-concat-dim1", "MX033 nd-reduction", "MX015 nd-random", "MX507 random-seed-determinism"} <= set(
         rule_rows)
     for name, (examples, failures, error, _) in rule_rows.items():
-        assert failures == "0" and int(examples) >= 2, (name, examples, failures)
+        assert failures == "0" and int(examples) >= 1, (name, examples, failures)
         assert float(error) < 1e-4, (name, error)
     sampled = {s.family for s in samples.SAMPLES.values()}
     for name, (examples, failures, error, _) in rows.items():
         if name in sampled:
-            assert failures == "0" and int(examples) >= 2 * sum(s.family == name for s in samples.SAMPLES.values()) - 1
+            assert failures == "0" and int(examples) >= sum(s.family == name for s in samples.SAMPLES.values())
             assert float(error) < 1e-5, (name, error)
     assert "all equal" in out
 

@@ -97,8 +97,8 @@ def test_output_is_the_same_in_processes_with_other_hash_seeds():
     """Set and dict orders of strings change with PYTHONHASHSEED, ids with the allocator."""
     script = ("import json, sys\nfrom xlate.convert.engine import convert_source\n"
               "srcs = json.load(sys.stdin)\n"
-              "print(json.dumps([[convert_source(s).output, [d.format() for d in convert_source(s).diagnostics]]"
-              " for s in srcs]))\n")
+              "results = [convert_source(s) for s in srcs]\n"
+              "print(json.dumps([[r.output, [d.format() for d in r.diagnostics]] for r in results]))\n")
     runs = []
     for seed in ("0", "1", "12345"):
         env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(ROOT))

@@ -41,6 +41,7 @@ class Script:
     contexts: int = 0  # > 0: build(ctx) and train(net, ctx, ...) take a list of that many contexts
     batchnorm: bool = False
     numpy: bool = False  # a numpy-dialect script (npx.set_np()): blocks take mx.np arrays
+    skip: tuple = ()  # step counts not compared (each k trains k steps from the start again)
 
 
 def _mlp_data(rng):
@@ -73,7 +74,8 @@ SCRIPTS = [
     Script("train_two_ctx", _two_ctx_data, steps=3, contexts=2),
     Script("train_dataloader_rollover", _rollover_data, steps=3),  # steps are epochs here
     Script("train_np_softmax", _classes_data, steps=4, numpy=True),
-    Script("train_imagenet", _imagenet_data, steps=3, contexts=1, batchnorm=True),
+    # ResNet on 32 x 32 images costs the most: after 1 and 3 steps (2 is between them)
+    Script("train_imagenet", _imagenet_data, steps=3, contexts=1, batchnorm=True, skip=(2,)),
 ]
 
 
@@ -169,7 +171,8 @@ def test_translated_script_takes_mxnets_steps(script: Script):
     with numpy_mode_kept():  # a numpy-dialect script turns MXNet's numpy mode on when it is loaded
         pair = Pair(script)
         for k in range(1, script.steps + 1):
-            bad += pair.differences(k)
+            if k not in script.skip:
+                bad += pair.differences(k)
     assert not bad, "\n".join(bad)
 
 
