@@ -670,6 +670,8 @@ def _check_position(source: str, d, at: dict) -> str | None:
     for n in nodes:
         if isinstance(n, ast.Compare) and len(n.ops) == 1 and _COMPARISONS.get(type(n.ops[0])) in names:
             return None  # `a == b` on NDArrays (MX540)
+        if isinstance(n, ast.Subscript) and names & {"[element]", "[array]", "[::-k]"}:
+            return None  # `x[0]` read from an NDArray (MX017), an array index (MX085), `x[::-1]` (MX007)
         target = n.func if isinstance(n, ast.Call) else n
         if isinstance(target, ast.Attribute) and target.attr in names:
             return None  # nd.concat(...), x.sum().asscalar(), nd.NDArray, x.size
