@@ -2,8 +2,9 @@
 copies] in xlate/convert/transforms/np_copies.py): a table of spellings (methods and functions of
 reshape, flatten, ravel, squeeze, expand_dims, swapaxes, transpose, broadcast_to) times the in-place
 writes a program makes afterwards (into the result or into the source, by subscript or `+=`), run in
-MXNet 1.9.1 and converted: both arrays equal MXNet's after the write. Without a write in the file the
-translation keeps torch's view (nothing can tell it from a copy)."""
+MXNet 1.9.1 and converted: both arrays equal MXNet's after the write. Without a write in the file, or
+where the result goes straight into an operator that makes a new array, the translation keeps torch's
+view (nothing can tell it from a copy)."""
 from __future__ import annotations
 
 import pytest
@@ -47,6 +48,9 @@ def _source() -> str:
             lines += [f"def case_{i}_{j}():", f"    {s} = {value}",
                       f"    {o} = {call.replace('src', s)}",
                       f"    {write.replace('out', o).replace('src', s)}", f"    return {s}, {o}", ""]
+    lines += ["def case_into_an_operator():", "    into = np.arange(4) * 1.0", "    into[0] = 5",
+              "    joined = np.concatenate((np.expand_dims(into, 1), np.expand_dims(into, 1)), axis=1)",
+              "    into[1] = -1", "    return into, joined", ""]
     lines += ["def unwritten():", "    kept = np.arange(6) * 2.0", "    shaped = kept.reshape(2, 3)",
               "    return shaped", ""]
     return "\n".join(lines)
@@ -62,9 +66,10 @@ def test_shape_calls_copy_where_the_program_writes_in_place():
     assert "np." not in result.output.replace("numpy", "")
     pt_space: dict = {}
     exec(compile(result.output, "<converted>", "exec"), pt_space)
-    assert len(expected) == 4 * len(CALLS) - 2
+    assert len(expected) == 4 * len(CALLS) - 2 + 1
     for name, (src, out) in expected.items():
         got_src, got_out = pt_space[name]()
         np.testing.assert_array_equal(got_src.numpy(), src, err_msg=f"{name}: the source")
         np.testing.assert_array_equal(got_out.numpy(), out, err_msg=f"{name}: the result")
     assert "shaped = kept.reshape(2, 3)\n" in result.output  # no write in sight: torch's view stays
+    assert "torch.cat((torch.unsqueeze(into, 1), torch.unsqueeze(into, 1))" in result.output  # cat copies

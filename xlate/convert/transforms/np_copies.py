@@ -4,10 +4,12 @@ a new array (measured on MXNet 1.9.1: a write into the result never shows in the
 other way); torch's return views of the same storage. A program sees the difference only where it
 writes into one of the two in place afterwards: `X = x.reshape(3, 4); X[1, 2] = 17` leaves
 MXNet's `x` as it was and changes torch's (d2l's ndarray notebook then displays `np.exp(x)`). So
-where the array the call reads (unless it is a fresh value: arithmetic, a torch function's result),
-or the name its result is bound to, is written into in place anywhere in the file (`N[...] = v`, `N += v`, `N[...] += v`), the translation copies the result
-(`.clone()`, as MXNet copies); elsewhere the view is kept, which nothing in the file can tell from
-a copy. An alias that reaches an in-place write under another name (returned, passed on,
+where the array the call reads, or the name its result is bound to, is written into in place
+anywhere in the file (`N[...] = v`, `N += v`, `N[...] += v`), the translation copies the result
+(`.clone()`, as MXNet copies). The view is kept where nothing in the file can tell it from a copy:
+no such write; a source nothing else holds (arithmetic, a torch function's result); a result that
+goes straight into an MXNet operator (`np.concatenate((np.expand_dims(c, 1), ...))` makes a new
+array of it). An alias that reaches an in-place write under another name (returned, passed on,
 re-bound) is beyond this file-level look and keeps torch's view."""
 import ast
 
@@ -57,14 +59,35 @@ def _fresh(node) -> bool:
     return False
 
 
+def _into_mxnet_op(site, stmt) -> bool:
+    """The call is an argument (or an item of a tuple or list argument) of an MXNet operator without
+    `out=` (`np.concatenate((np.expand_dims(c, 1), ...))`): the operator makes a new array of it and
+    nothing else holds the view."""
+    target = site.original
+    found = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            for arg in node.args:
+                items = [e.value for e in arg.value.elements] if isinstance(arg.value, (cst.Tuple, cst.List)) else []
+                if arg.value is target or any(v is target for v in items):
+                    found.append(node)
+
+    stmt.visit(_Find())
+    return any((site.conv.resolve_expr(call.func) or "").startswith("mxnet.") and not any(
+        a.keyword is not None and a.keyword.value == "out" for a in call.args) for call in found)
+
+
 def as_mxnet_copies(site, source, result: cst.BaseExpression) -> cst.BaseExpression:
     """`result.clone()` where the file writes in place into `source`'s array or the name `result`
     is bound to (Note [the dialect's shape copies]); `result` as it is otherwise."""
     written = written_in_place(site.conv)
     if not written or _fresh(source):
         return result
-    names = {_root(source)}
     stmt = site.conv.statement_stack[-1] if site.conv.statement_stack else None
+    if stmt is not None and _into_mxnet_op(site, stmt):
+        return result
+    names = {_root(source)}
     if stmt is not None and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
         assign = stmt.body[0]
         if assign.value is site.original or assign.value is site.node:
