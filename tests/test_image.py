@@ -101,7 +101,7 @@ def test_bicubic_and_lanczos_over_drawn_sizes():
 @pytest.mark.parametrize("shape", SHAPES)
 def test_resize_short_and_crops(shape):
     """resize_short (auto code 9 and bicubic), fixed_crop at the image's edges with and without a
-    resize, center_crop of a smaller and a larger size, color_normalize in place."""
+    resize (each interpolation code, uint8 and float32), center_crop of a smaller and a larger size, color_normalize in place."""
     image, h, w = _image(shape), shape[0], shape[1]
     src, ours = _nd(image), torch.from_numpy(image)
     for size, interp in ((5, 9), (40, 9), (24, 1), (11, 0), (9, 3), (17, 2)):
@@ -109,6 +109,16 @@ def test_resize_short_and_crops(shape):
     for x0, y0, cw, ch, size in ((0, 0, w, h, None), (w - 3, h - 2, 3, 2, None), (w - 3, h - 2, 3, 2, (8, 9)),
                                  (1, 1, w - 1, h - 1, (w - 1, h - 1)), (0, h // 2, w // 2 + 1, h - h // 2, (6, 4))):
         _same(th._mx_fixed_crop(ours, x0, y0, cw, ch, size, 1), mx.image.fixed_crop(src, x0, y0, cw, ch, size, 1))
+    # each interpolation code a crop resizes with (9: chosen by the sizes), float32 images too
+    flt, flt_src = torch.from_numpy(image.astype("float32")), _nd(image, "float32")
+    for interp in (0, 2, 3, 4, 9):
+        for x0, y0, cw, ch, size in ((w - 3, h - 2, 3, 2, (8, 9)), (1, 1, w - 1, h - 1, (w // 2 + 1, h * 2))):
+            _same(th._mx_fixed_crop(ours, x0, y0, cw, ch, size, interp),
+                  mx.image.fixed_crop(src, x0, y0, cw, ch, size, interp))
+            _same(th._mx_fixed_crop(flt, x0, y0, cw, ch, size, interp),
+                  mx.image.fixed_crop(flt_src, x0, y0, cw, ch, size, interp))
+    for size, interp in ((5, 9), (13, 4), (24, 1)):
+        _same(th._mx_resize_short(flt, size, interp), mx.image.resize_short(flt_src, size, interp))
     for size in ((4, 3), (w, h), (w + 3, h // 2 + 1), (2 * w, 2 * h), [w - 1, h]):
         expected, box = mx.image.center_crop(src, size, 1)
         got, ours_box = th._mx_center_crop(ours, size, 1)
@@ -126,7 +136,7 @@ def test_resize_short_and_crops(shape):
 @pytest.mark.parametrize("shape", SHAPES[:4])
 def test_resize_transform(shape):
     """transforms.Resize: an int (square or, keep_ratio, the short side), a (w, h) pair, each
-    interpolation code, on an image and on a batch."""
+    interpolation code, on an image and on a batch, uint8 and float32."""
     image = _image(shape)
     src, ours = _nd(image), torch.from_numpy(image)
     for size, keep in ((16, False), (16, True), (9, True), ((21, 8), False), ((21, 8), True), ([6, 30], False)):
@@ -134,6 +144,10 @@ def test_resize_transform(shape):
             _same(th._mx_Resize(size, keep, interp)(ours), T.Resize(size, keep, interp)(src))
     batch = np.stack([image, image[::-1].copy()])
     _same(th._mx_Resize(10, True)(torch.from_numpy(batch)), T.Resize(10, True)(_nd(batch)))
+    flt = image.astype("float32")
+    for size, keep in ((16, True), ((21, 8), False)):
+        for interp in range(5):
+            _same(th._mx_Resize(size, keep, interp)(torch.from_numpy(flt)), T.Resize(size, keep, interp)(_nd(flt, "float32")))
 
 
 def test_random_crops_draw_as_mxnet_draws():

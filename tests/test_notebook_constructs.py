@@ -91,11 +91,13 @@ for _ in range(2):
         z = (w * w).sum()
     z.backward()
 w_after = w.grad * 1
+v = np.ones(3)
+shown = v.attach_grad()  # a notebook displays what a cell's last line gives: MXNet's None
 """
 
 
 def test_attach_grad_gives_a_zero_gradient_before_any_backward():
-    _compare(ATTACH, ("before", "after", "w_before", "w_after"))
+    _compare(ATTACH, ("before", "after", "w_before", "w_after", "shown"))
 
 
 BLOCKS = """

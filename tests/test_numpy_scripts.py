@@ -146,8 +146,8 @@ def test_array_backward_overwrites_as_mxnet_does():
     x.attach_grad()
     z.attach_grad(grad_req="add")
     u.attach_grad()
-    tx, tz, tu = torch.tensor(xv).requires_grad_(), rt._mx_attach_grad(torch.tensor(zv), "add"), \
-        torch.tensor(uv).requires_grad_()
+    tx, tz, tu = torch.tensor(xv).requires_grad_(), torch.tensor(zv), torch.tensor(uv).requires_grad_()
+    rt._mx_attach_grad(tz, "add")
     with mx.autograd.record():
         y = x * x * z + u
     y.backward()

@@ -79,6 +79,10 @@ def save(net, f):
     net.save_parameters(f)
 
 
+def export(net, path):
+    net.export(path, epoch=2)
+
+
 def load(net, f):
     net.load_parameters(f, ctx=mx.cpu())
 
@@ -215,6 +219,47 @@ def test_save_then_load_round_trips(converted, tmp_path):
     assert torch.equal(fresh(torch.as_tensor(x)), before)
     for (k, a), b in zip(t.state_dict().items(), fresh.state_dict().values()):
         assert torch.equal(a, b), k
+
+
+def test_export_writes_the_values_mxnet_exports_as_a_state_dict_and_says_so(converted, tmp_path):
+    """MX614: MXNet's export writes `p-symbol.json` and `p-0002.params`; the translation writes the
+    same values (arg: and aux: of the hybridized graph, in order) as a state_dict `p-0002.pt`, and
+    warns which file it wrote; nothing under MXNet's names."""
+    result, space, original = converted
+    g, t = _pair(3)
+    h = mnn.HybridSequential()
+    h.add(mnn.Dense(8, in_units=5), mnn.BatchNorm(in_channels=8), mnn.Dense(3, in_units=8))
+    h.initialize()
+    for a, b in zip(g.collect_params().values(), h.collect_params().values()):
+        b.set_data(a.data())
+    h.hybridize()
+    h(mx.nd.array(_x()))
+    original["export"](h, str(tmp_path / "mx"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mx-0002.params", "mx-symbol.json"]
+    saved = mx.nd.load(str(tmp_path / "mx-0002.params"))
+    by_name = {k.split(":", 1)[1]: v.asnumpy() for k, v in saved.items()}
+    expected = [by_name[name] for name in h.collect_params()]
+    with pytest.warns(UserWarning, match=r"pt-0002\.pt, a PyTorch state_dict"):
+        space["export"](t, str(tmp_path / "pt"))
+    assert not list(tmp_path.glob("pt-symbol.json")) and not list(tmp_path.glob("pt-*.params"))
+    state = torch.load(str(tmp_path / "pt-0002.pt"))
+    got = [v.numpy() for k, v in state.items() if not k.endswith("num_batches_tracked")]
+    assert len(got) == len(expected)
+    for e, a in zip(expected, got):
+        np.testing.assert_array_equal(a, e)
+    fresh = _pair(4)[1]
+    fresh.load_state_dict(state)
+    np.testing.assert_array_equal(fresh(torch.as_tensor(_x())).detach().numpy(), _outputs(h, t, _x())[1])
+
+    calls = []
+
+    class Other:  # an object of the program's own with an `export` method: its own is called
+        def export(self, path, epoch=0):
+            calls.append((path, epoch))
+    space["export"](Other(), "q")
+    assert calls == [("q", 2)] and not list(tmp_path.glob("q*"))
+    line = SOURCE.lstrip("\n").splitlines().index("def export(net, path):") + 2
+    assert any(d.code == "MX614" and d.status == "review" and d.line == line for d in result.diagnostics)
 
 
 def test_missing_parameters_fail_unless_allowed(converted, tmp_path):

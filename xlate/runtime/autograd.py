@@ -201,13 +201,15 @@ def _mx_attach_grad(array, grad_req="write", stype=None):
     """`x.attach_grad(grad_req)`: x becomes a leaf that collects gradients, and its gradient is
     zeros at once, as MXNet allocates it (torch's is None until a backward reaches x; a backward
     adds to zeros what it would have stored); with 'add' the Trainer's zero_grad leaves its
-    gradient alone, as Gluon accumulates it."""
+    gradient alone, as Gluon accumulates it. Returns None, as MXNet's does (a notebook cell ending
+    in `x.attach_grad()` displays nothing)."""
     if grad_req == "null":
-        return array.requires_grad_(False)
+        array.requires_grad_(False)
+        return None
     array.requires_grad_()
     array.grad = torch.zeros_like(array)
     array._mx_grad_req = grad_req
-    return array
+    return None
 
 
 def _mx_array_backward(array, out_grad=None, retain_graph=False, train_mode=True):

@@ -40,6 +40,37 @@ def _mx_checkpoint_path(fname):
     return fname
 
 
+
+# Note [exported models]
+# Gluon's `block.export(path, epoch)` writes MXNet's graph (`path-symbol.json`) and its parameters
+# (`path-%04d.params`, keyed `arg:`/`aux:` by Gluon names) for SymbolBlock.imports, the Module API or
+# the C++ runtime. PyTorch can read neither, and a graph of its own (torch.export, TorchScript) needs
+# an example input, which the MXNet call does not name (MXNet's graph is the one its last hybridized
+# forward cached). So the translation writes what a PyTorch program loads the model from: the
+# state_dict, under MXNet's file stem with PyTorch's suffix (`path-0000.pt`: never under a name that
+# says MXNet's format), and warns at run time which file it wrote and how to load it; the report says
+# the same at the call.
+def _mx_export(block, *args, **kwargs):
+    """Gluon's `block.export(path, epoch=0, remove_amp_cast=True)`: torch.save of the block's
+    state_dict to `path-%04d.pt` (Note [exported models]); returns None, as Gluon's does. Any
+    other object's `export` is its own."""
+    if not isinstance(block, torch.nn.Module):
+        return block.export(*args, **kwargs)
+
+    def bound(path, epoch=0, remove_amp_cast=True):  # Gluon's signature; the graph's AMP casts do not apply
+        return path, epoch
+
+    path, epoch = bound(*args, **kwargs)
+    fname = "%s-%04d.pt" % (path, epoch)
+    torch.save(block.state_dict(), fname)
+    import warnings
+
+    warnings.warn(f"export({path!r}): wrote {fname}, a PyTorch state_dict, where MXNet writes "
+                  f"{path}-symbol.json and {path}-{epoch:04d}.params; load it with "
+                  f"net.load_state_dict(torch.load({fname!r})) into the translated model, or save a graph "
+                  "with torch.export.export(net, (example_input,))", UserWarning, stacklevel=2)
+
+
 def _mx_save_on_rank0(obj, fname):
     """`save_parameters` under `--multi-device distributed` (Note [one process per device] in
     parallel.py): the processes hold the same parameters, so rank 0 alone writes the file

@@ -1,5 +1,6 @@
 """`net.save_parameters(f)` / `net.load_parameters(f, ...)` (and the old `save_params` /
-`load_params`, and a whole block's `collect_params().save/load`) -> torch.save / load_state_dict."""
+`load_params`, and a whole block's `collect_params().save/load`) -> torch.save / load_state_dict;
+`net.export(path, epoch)` -> `_mx_export(net, path, epoch)` (Note [exported models])."""
 import libcst as cst
 
 from xlate.convert.rulectx import Manual, Site, Skip
@@ -37,12 +38,25 @@ def _load(site: Site, block):
     return call
 
 
+def _export(site: Site):
+    """Gluon's graph and parameter files have no PyTorch reader: the state_dict under MXNet's stem.
+    The arguments stay as written: on a receiver that is no torch module at run time, the helper
+    calls the object's own `export`."""
+    site.review("-> `_mx_export(net, path, epoch)`: the format changes. MXNet writes its graph and parameters "
+                "(`path-symbol.json`, `path-0000.params`); this writes the PyTorch state_dict as `path-0000.pt` "
+                "(and warns so at run time). Load it with `net.load_state_dict(torch.load('path-0000.pt'))` into "
+                "the translated model; for a graph without the class, `torch.export.export(net, (x,))` with an "
+                "example input. Code that reads the MXNet files (SymbolBlock.imports, MX615) stays manual")
+    return site.method_helper("_mx_export")
+
+
 _SIGNATURES = {
     ".save_parameters": ("block", "filename", "deduplicate"),
     ".save_params": ("block", "filename"),
     ".load_parameters": ("block", "filename", "ctx", "allow_missing", "ignore_extra", "cast_dtype", "dtype_source"),
     ".load_params": ("block", "filename", "ctx", "allow_missing", "ignore_extra"),
     ".save": ("params", "filename", "strip_prefix"),
+    ".export": ("block", "filename", "epoch", "remove_amp_cast"),
     ".load": ("params", "filename", "ctx", "allow_missing", "ignore_extra", "restore_prefix", "cast_dtype",
               "dtype_source"),
 }
@@ -72,6 +86,8 @@ def transform(site: Site):
         if not evident:
             raise Skip()  # Gluon's methods all take a file name
         raise Manual("no file name: Gluon's method needs one")
+    if method == ".export":
+        return _export(site)
     if method in (".save_parameters", ".save_params", ".save"):
         out = _save(site, block)
         if method != ".save_parameters":

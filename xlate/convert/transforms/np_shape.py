@@ -3,6 +3,7 @@ torch's, `transpose` with no axes reverses them all, `repeat` repeats elements (
 `repeat` tiles), `pad` lists its pairs from the first axis."""
 from xlate.convert.rulectx import Manual, Site
 from xlate.convert.transforms import op_args as oa
+from xlate.convert.transforms.np_copies import as_mxnet_copies
 
 _SIGNATURES = {
     "reshape": ("a", "newshape", "order", "out"), "transpose": ("a", "axes"), "swapaxes": ("a", "axis1", "axis2"),
@@ -12,7 +13,18 @@ _SIGNATURES = {
 }
 
 
+_VIEWS = ("reshape", "transpose", "swapaxes", "expand_dims", "squeeze", "ravel", "broadcast_to")
+
+
 def transform(site: Site):
+    out = _translate(site)
+    op = site.matched.rsplit(".", 1)[1]
+    if op in _VIEWS:  # torch's are views, MXNet's copies (Note [the dialect's shape copies])
+        return as_mxnet_copies(site, site.value(_SIGNATURES[op][0]), out)
+    return out
+
+
+def _translate(site: Site):
     op = site.matched.rsplit(".", 1)[1]
     site.bind(*_SIGNATURES[op])
     if site.has("out") and site.literal("out") is not None:
