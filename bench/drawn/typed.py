@@ -23,6 +23,11 @@ TEMPLATES = [
     "{v}[1]", "{v}[:, 1:]", "{v}[-1, 0]", "{v}.squeeze()", "{v}.round()", "{v}.prod(axis=0)",
     "{v}.repeat(2, axis=0)", "float({v}.dtype == np.float32)", "float({v}.dtype == 'float32')", "len({v}) + {v}",
     "{v}.ndim + {v}", "({v} >= 0.1) * {v}", "{v}[{v}.shape[0] - 1]", "{v}.copy()[0]",
+    "float({v}.shape == (4, 3))", "{v}.T.shape[0] + {v}", "float(isinstance({v}, nd.NDArray))",
+    "{v}.astype(int) + 1", "{v}[1][2]", "{v}[0] * {v}[1]", "({v} == {v}.max()).astype('float32')",
+    "{v}.argsort(axis=1)", "{v}.asnumpy() if hasattr({v}, 'asnumpy') else {v}", "{v}.reshape(4, 3)",
+    "{v}.sum(axis=1, keepdims=True)", "{v}[:, None]", "{v}.max(axis=0) - {v}.min(axis=0)", "{v} / {v}.sum()",
+    "{v}.mean(0)",
 ]
 PROLOGUE = """import numpy as np
 import mxnet as mx

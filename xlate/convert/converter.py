@@ -785,7 +785,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
                             "slices refuse one; write at the mirrored positions of the array itself")
         rule = self.rules.operators.get(ND_ELEMENT)
         if rule is not None and isinstance(updated, cst.Subscript) and not self.store_depth \
-                and not self.written_into and isinstance(original.value, cst.Name) and nd_element.integers_only(original) \
+                and not self.written_into and isinstance(original.value, (cst.Name, cst.Subscript, cst.Call)) \
+                and nd_element.integers_only(original) \
                 and self.classify(original.value) == "nd":
             return self._apply(Site(self, rule, original, updated, matched=ND_ELEMENT))
         return updated
