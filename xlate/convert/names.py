@@ -35,7 +35,8 @@ from typing import Optional
 
 from xlate.convert import astwalk, namespace_flow
 from xlate.convert.context import ALIAS, AMBIGUOUS, GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext, is_mxnet
-from xlate.convert.kinds import NAMESPACES as _NAMESPACES, ast_dotted as _dotted, kinds_of, namespace_of
+from xlate.convert.kinds import NAMESPACES as _NAMESPACES, Element, ast_dotted as _dotted, kinds_of, \
+    may_return_namespace, namespace_of
 
 
 # MXNet's re-exports, longest prefix first; each resolves to one canonical spelling.
@@ -785,8 +786,12 @@ class _Collector:
                         and isinstance(node.targets[0], ast.Name) and self._lambda_handed(node.targets[0].id, scope):
                     self.named_hybrid.add(id(node.value))
                 for target in node.targets:
-                    self._target(target, scope, node.value if len(node.targets) == 1 else None)
-                    self._self_attr(target, scope, node.value if len(node.targets) == 1 else None)
+                    value = node.value if len(node.targets) == 1 else None
+                    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, ast.Call):
+                        self._unpacked(target, scope, value)  # Note [namespace in a returned tuple]
+                    else:
+                        self._target(target, scope, value)
+                    self._self_attr(target, scope, value)
                 self._expr(node.value, scope)
             elif isinstance(node, ast.AnnAssign):  # `n: T = v` is `n = v`; `n: T` alone binds nothing
                 if node.value is not None:
@@ -914,6 +919,17 @@ class _Collector:
                 scope.item_writes.add(target.value.id)
             self._expr(target, scope)
 
+    def _unpacked(self, target, scope: Scope, call: ast.Call) -> None:
+        """`a, F, b = f(x)`: each name is bound to its place of what f returns (an Element)."""
+        if any(isinstance(e, ast.Starred) for e in target.elts):
+            self._target(target, scope, None)
+            return
+        for i, elt in enumerate(target.elts):
+            if isinstance(elt, ast.Name):
+                self._bind(scope, elt.id, Element(call, i, len(target.elts)))
+            else:
+                self._target(elt, scope, None)
+
     def _self_attr(self, target: ast.expr, scope: Scope, value) -> None:
         """Record `self.x = value` in a method on the class scope."""
         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self" \
@@ -1027,7 +1043,17 @@ def _namespace_aliases(analysis: Analysis) -> None:
             continue
         function = key and isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef))
         for name, values in list(scope.values.items()):
-            if name in scope.imports or not any(isinstance(v, _MAY_BE_NAMESPACE) for v in values):
+            if not any(isinstance(v, _MAY_BE_NAMESPACE) for v in values):
+                continue
+            if name in scope.imports:
+                if name in scope.mx_params and function and name not in scope.declared \
+                        and {namespace_of(kinds_of(analysis, key, v)) if v is not None else None
+                             for v in values} == {_NAMESPACES[scope.imports[name]]}:
+                    # `def __init__(self, x, F=None): F = getF(x)`: the namespace taken as a parameter
+                    # and bound to the same namespace again is that namespace wherever it is read
+                    scope.other.discard(name)
+                    scope.values.pop(name)
+                    scope.aliases.add(name)
                 continue
             found = [kinds_of(analysis, key, v) if v is not None else None for v in values]
             # `F = mx.nd`, `F = getF(x)` (a function of the tree returning the namespace), `F = self.F`
@@ -1035,7 +1061,8 @@ def _namespace_aliases(analysis: Analysis) -> None:
             targets = {namespace_of(k) for k in found}
             target = targets.pop() if len(targets) == 1 else None
             if target is None or not function or name in scope.declared:
-                if any(k and k & _NAMESPACES.keys() for k in found):  # the namespace or something else
+                if any(k and k & _NAMESPACES.keys() for k in found) or any(  # the namespace or something else
+                        isinstance(v, Element) and may_return_namespace(analysis, key, v) for v in values):
                     analysis.namespace_values.add((key, name))
                 continue
             scope.other.discard(name)
@@ -1045,5 +1072,5 @@ def _namespace_aliases(analysis: Analysis) -> None:
 
 
 # what may give MXNet's namespace: a name or attribute, a call, a conditional
-_MAY_BE_NAMESPACE = (ast.Name, ast.Attribute, ast.Call, ast.IfExp, ast.BoolOp)
+_MAY_BE_NAMESPACE = (ast.Name, ast.Attribute, ast.Call, ast.IfExp, ast.BoolOp, Element)
 
