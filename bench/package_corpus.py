@@ -215,16 +215,34 @@ def import_table(tree: ast.AST, rel: str, absolute: dict[str, str]) -> dict[str,
     return table
 
 
-def uses_mxnet(tree: ast.AST, rel: str, absolute: dict[str, str]) -> bool:
+def uses_mxnet(tree: ast.AST, rel: str, absolute: dict[str, str], own: frozenset = frozenset()) -> bool:
+    """An import that resolves to mxnet or gluonnlp. In a module that only re-exports (imports, a
+    docstring, `__all__`), an import of the corpus's own modules does not count: mxnet-gluon's
+    package `__init__` modules (`from ..block import *`, `from .basic_layers import *`) name the
+    tree's own modules `mxnet.gluon.*` and use no MXNet of their own."""
+    if not _reexports_only(tree):
+        own = frozenset()
     for node in ast.walk(tree):
         mods = []
         if isinstance(node, ast.Import):
             mods = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             mods = [resolve_from(node, rel, absolute)]
-        if any(m.split(".")[0] in MX_TOPS for m in mods):
+        if any(m.split(".")[0] in MX_TOPS and m not in own for m in mods):
             return True
     return False
+
+
+def _reexports_only(tree: ast.AST) -> bool:
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)) or (
+                isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
+            continue
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
+            if isinstance(stmt, ast.AugAssign) else []
+        if not targets or not all(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            return False
+    return True
 
 
 _REL_FROM = re.compile(r"^(\s*from\s+)(\.+)([\w.]*)(\s+import\b)")
@@ -945,6 +963,7 @@ def measure(name: str, cfg: dict, corpus: Path, opts) -> dict:
     size = {"files": len(rels), "lines": 0, "mxnet_files": 0, "parse_before": 0, "parse_after": 0,
             "missing_outputs": 0}
     passthrough, mx_files, trees, out_trees = [], set(), {}, {}
+    own = frozenset(absolute_module(r, absolute) for r in rels)  # the corpus's own modules, as imported
     for rel in rels:
         src = (corpus / rel).read_bytes()
         text = src.decode("utf-8", errors="replace")
@@ -955,7 +974,7 @@ def measure(name: str, cfg: dict, corpus: Path, opts) -> dict:
             size["parse_before"] += 1
         except SyntaxError:
             trees[rel] = None
-        if trees[rel] is not None and uses_mxnet(trees[rel], rel, absolute):
+        if trees[rel] is not None and uses_mxnet(trees[rel], rel, absolute, own):
             mx_files.add(rel)
         o = out / rel
         if not o.is_file():
