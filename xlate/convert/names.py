@@ -35,8 +35,8 @@ from typing import Optional
 
 from xlate.convert import astwalk, namespace_flow
 from xlate.convert.context import ALIAS, AMBIGUOUS, GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext, is_mxnet
-from xlate.convert.kinds import NAMESPACES as _NAMESPACES, Element, ast_dotted as _dotted, kinds_of, \
-    may_return_namespace, namespace_of
+from xlate.convert.kinds import NAMESPACES as _NAMESPACES, ast_dotted as _dotted, kinds_of, namespace_of
+from xlate.convert.unpacking import Element, may_return_namespace
 
 
 # MXNet's re-exports, longest prefix first; each resolves to one canonical spelling.
@@ -1033,8 +1033,10 @@ def _nonlocal_homes(analysis: Analysis) -> None:
 # `F = None` (MX113), as hybrid_forward's F passed on does. So does a name bound more than once
 # where every binding is such a namespace with the same rules (MXNet's own rnn_cell.py: `F =
 # symbol` if the inputs are Symbols, else `F = ndarray`): whichever path ran, it is that
-# namespace. A name bound to something else too, declared global or nonlocal, or bound at
-# module level (other modules may import it) stays a plain value.
+# namespace. A parameter taken as the namespace (hybrid_forward's F, an `F` by its name) and
+# bound in the function to the same namespace again (gluonts' NanMixture: `def __init__(self, p,
+# F=None): F = getF(p)`) is that namespace too. A name bound to something else too, declared
+# global or nonlocal, or bound at module level (other modules may import it) stays a plain value.
 
 
 def _namespace_aliases(analysis: Analysis) -> None:
@@ -1048,7 +1050,7 @@ def _namespace_aliases(analysis: Analysis) -> None:
             if name in scope.imports:
                 if name in scope.mx_params and function and name not in scope.declared \
                         and {namespace_of(kinds_of(analysis, key, v)) if v is not None else None
-                             for v in values} == {_NAMESPACES[scope.imports[name]]}:
+                             for v in values} == {_NAMESPACES.get(scope.imports[name])}:
                     # `def __init__(self, x, F=None): F = getF(x)`: the namespace taken as a parameter
                     # and bound to the same namespace again is that namespace wherever it is read
                     scope.other.discard(name)
