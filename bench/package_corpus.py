@@ -25,7 +25,8 @@ Per corpus it prints (and writes with --json):
               and MXNet references left in the output with no manual/review item at their
               original line (xlate/check/leftovers.py, Note [silent misses]; in pass-through
               modules every leftover is silent);
-  F lines     output lines calling `F.<op>` where F is still MXNet's operator namespace: the
+  F lines     output lines calling `F.<op>` where F is still MXNet's operator namespace (and of
+              those, how many have a manual/review item at their original line or statement): the
               F parameter of a method still named hybrid_forward, an F parameter of another
               function (F passed to a helper), an F taken from an attribute or a call, an F
               imported/assigned from MXNet, an F the output uses but no longer defines, or a
@@ -360,6 +361,22 @@ def torch_classes(classes: dict[tuple, dict]) -> set[tuple]:
                 found.add(key)
                 names.add(key[1])
                 changed = True
+    return found
+
+
+def _reported_lines(original: str, converted: str, diagnostics: list, out_lines: list) -> dict:
+    """Output line -> whether a manual or review item is at its original line or statement (else,
+    for a changed block, anywhere in it), as xlate.check.leftovers counts a leftover reported."""
+    from xlate.check import leftovers as lo_mod
+    lm, spans = lo_mod.LineMap(original, converted), lo_mod.statement_lines(original)
+    by_line: dict[int, list] = defaultdict(list)
+    for d in diagnostics:
+        by_line[d["line"]].append(d)
+    found = {}
+    for out_line in out_lines:
+        cands = lm.candidates(out_line) or lm.block(out_line)
+        cands = {ln for c in cands for ln in spans.get(c, [c])}
+        found[out_line] = any(d["status"] != "fixed" for c in cands for d in by_line.get(c, []))
     return found
 
 
@@ -1034,14 +1051,19 @@ def measure(name: str, cfg: dict, corpus: Path, opts) -> dict:
             continue
         table = import_table(tree, rel, absolute)
         lines = outputs[rel].splitlines()
-        for line, reason, op in f_lines(tree, table):
-            rows.append({"where": f"{rel}:{line}", "reason": reason, "op": op,
+        found = f_lines(tree, table)
+        reported = _reported_lines(originals.get(rel, ""), outputs[rel], diags.get(rel, []),
+                                   [line for line, _, _ in found]) if found else {}
+        for line, reason, op in found:
+            rows.append({"where": f"{rel}:{line}", "reason": reason, "op": op, "reported": reported[line],
                          "text": lines[line - 1].strip()[:120] if line <= len(lines) else ""})
     by_op: dict[str, list] = defaultdict(list)
     for r in rows:
         by_op[f"{r['reason']}: {r['op']}"].append(r)
     rec["f_lines"] = {
         "count": len(rows), "by_reason": Counter(r["reason"] for r in rows).most_common(),
+        "reported": sum(r["reported"] for r in rows),
+        "silent": [f"{r['where']} {r['text']}" for r in rows if not r["reported"]],
         "files": len({r["where"].rsplit(':', 1)[0] for r in rows}),
         "top": [{"what": k, "count": len(v), "example": f"{v[0]['where']} {v[0]['text']}"}
                 for k, v in sorted(by_op.items(), key=lambda kv: -len(kv[1]))[:15]],
@@ -1119,8 +1141,10 @@ def print_corpus(r: dict) -> None:
     for t in si["top"][:10]:
         print(f"    {t['count']:4d}  {t['what'][:90]}  (e.g. {t['example']})")
     f = r["f_lines"]
-    print(f"F lines left: {f['count']} in {f['files']} files; by reason: "
-          + (", ".join(f"{k} {n}" for k, n in f["by_reason"]) or "-"))
+    print(f"F lines left: {f['count']} in {f['files']} files ({f['reported']} with a manual/review item at their "
+          f"line, {len(f['silent'])} silent); by reason: " + (", ".join(f"{k} {n}" for k, n in f["by_reason"]) or "-"))
+    for t in f["silent"][:10]:
+        print(f"    silent: {t[:120]}")
     for t in f["top"][:10]:
         print(f"    {t['count']:4d}  {t['what'][:80]}  (e.g. {t['example'][:110]})")
     c = r["classes"]
