@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from xlate.convert import astwalk, unpacking
+from xlate.convert import astwalk
 from xlate.convert.context import AMBIGUOUS, GLUON_ROOTS as GLUON, LOCAL, is_mxnet
 
 # MXNet's operator namespaces, each as the one whose rules translate its calls (Note [namespace
@@ -48,7 +48,6 @@ def top_level_kinds(analysis) -> dict[str, frozenset]:
             kinds = _scope_kinds(analysis, scope, frozenset())
             if kinds:
                 out[key[0][0]] = kinds
-            out.update(unpacking.namespace_places(analysis, scope))  # Note [namespace in a returned tuple]
     return out
 
 
@@ -71,8 +70,9 @@ def kinds_of(analysis, key: tuple, expr: ast.expr, seen: frozenset = frozenset()
 
 
 def _kinds(analysis, key, expr, seen) -> Optional[frozenset]:
-    if isinstance(expr, unpacking.Element):  # `a, F = f(x)`: Note [namespace in a returned tuple]
-        return unpacking.element_kinds(analysis, key, expr, seen)
+    unpacked = getattr(expr, "unpacked_kinds", None)  # `a, F = f(x)`: xlate/convert/unpacking.py's Element
+    if unpacked is not None:
+        return unpacked(analysis, key, seen)
     if expr is NAMESPACE_BY_NAME:
         return frozenset(["mxnet.ndarray"])
     if isinstance(expr, ast.Constant) and expr.value is None:

@@ -26,6 +26,10 @@ class Element(ast.expr):
         super().__init__()
         self.call, self.index, self.count = call, index, count
 
+    def unpacked_kinds(self, analysis, key, seen) -> Optional[frozenset]:
+        """What kinds.kinds_of answers for it (kinds.py asks this method: it imports nothing of here)."""
+        return element_kinds(analysis, key, self, seen)
+
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 ELEMENT_FACT = "#[{}]"  # `@pkg.mod.f#[2]`: the kinds of place 2 of the tuples f returns
@@ -96,11 +100,17 @@ def may_return_namespace(analysis, key, expr: "Element") -> bool:
                for p in places)
 
 
-def namespace_places(analysis, scope) -> dict:
-    """`f#[i]` -> the namespace, for each place of the tuples a top-level function returns that is
-    always MXNet's namespace (Note [namespace in a returned tuple])."""
-    if not isinstance(scope.node, _DEFS):
-        return {}
+def namespace_places(analysis) -> dict:
+    """Facts for the package pass: `f#[i]` -> the namespace, for each place of the tuples a
+    top-level function returns that is always MXNet's namespace."""
+    found: dict = {}
+    for key, scope in analysis.scopes.items():
+        if len(key) == 1 and isinstance(scope.node, _DEFS):
+            found.update(_places_of(analysis, scope))
+    return found
+
+
+def _places_of(analysis, scope) -> dict:
     counts = {len(r.value.elts) for r in kinds._returns(scope.node) if isinstance(r.value, ast.Tuple)}
     if len(counts) != 1:
         return {}
