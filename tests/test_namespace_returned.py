@@ -71,6 +71,26 @@ def test_a_place_that_is_not_always_the_namespace_is_reported_at_its_line():
     assert any(d.line == line and d.status == "manual" for d in result.diagnostics), result.diagnostics
 
 
+@pytest.mark.parametrize("ret,converted", [("x, F", True), ("(x, F) if layout else (x, x)", False)])
+def test_across_modules_the_place_converts_or_is_reported_at_its_line(tmp_path, ret, converted):
+    # the module unpacking it imports nothing else of MXNet: the helper's fact makes it MXNet code
+    from xlate.convert.engine import convert_source
+    from xlate.convert.package import tree_contexts
+    files = {"mpk/__init__.py": "", "mpk/fmt.py": _FORMAT.format(ret=ret),
+             "mpk/use.py": "from .fmt import _format\n\ndef unroll(x, layout):\n    x, G = _format(x, layout)\n"
+                           "    return G.relu(x)\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    contexts = tree_contexts(tmp_path, sorted(tmp_path.rglob("*.py")), lambda p: p.read_text())
+    result = convert_source(files["mpk/use.py"], options={"context": contexts[tmp_path / "mpk/use.py"]})
+    if converted:
+        assert "return torch.relu(x)" in result.output, result.output
+    else:
+        assert "G.relu(x)" in result.output
+        assert [(d.line, d.status) for d in result.diagnostics if d.line == 5] == [(5, "manual")], result.diagnostics
+
+
 TREE = {
     "rpk/__init__.py": "",
     # MXNet's _format_sequence, cut down: the namespace among the values it returns

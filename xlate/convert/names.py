@@ -36,7 +36,7 @@ from typing import Optional
 from xlate.convert import astwalk, namespace_flow
 from xlate.convert.context import ALIAS, AMBIGUOUS, GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext, is_mxnet
 from xlate.convert.kinds import NAMESPACES as _NAMESPACES, ast_dotted as _dotted, kinds_of, namespace_of
-from xlate.convert.unpacking import Element, may_return_namespace
+from xlate.convert.unpacking import RETURNS_NAMESPACE, Element, may_return_namespace
 
 
 # MXNet's re-exports, longest prefix first; each resolves to one canonical spelling.
@@ -892,10 +892,12 @@ class _Collector:
         scope.imports[name] = canonical(dotted) if is_mxnet(dotted) else dotted
         if course_library(dotted) or course_library(full):  # Note [course libraries]
             self.a.uses_mxnet = True
-        if not self.a.uses_mxnet and any(k.startswith(GLUON_ROOTS) or k in _NAMESPACES
-                                         for k in self.a.facts.get(dotted, ())):
-            # a Gluon block of the tree: `class Lrn(ConvBlock)` is Gluon code (the fact is read
-            # only when it can change something: Note [one analysis per file])
+        if not self.a.uses_mxnet and (any(k.startswith(GLUON_ROOTS) or k in _NAMESPACES
+                                          for k in self.a.facts.get(dotted, ()))
+                                      or self.a.facts.get(dotted + RETURNS_NAMESPACE)):
+            # a Gluon block of the tree: `class Lrn(ConvBlock)` is Gluon code, and so is a module
+            # unpacking the namespace another returns (the fact is read only when it can change
+            # something: Note [one analysis per file])
             self.a.uses_mxnet = True
         if is_mxnet(dotted) or is_mxnet(full):
             self.a.mx_imports.append((line, canonical(full or dotted)))

@@ -17,7 +17,8 @@ from xlate.convert.context import AMBIGUOUS, LOCAL
 # of that place of every tuple the called function returns (a function of the file, a method on
 # self, or, one hop across modules, the fact `@pkg.mod.f#[2]` its own module gives). A return
 # that is no tuple of that length, or a call left to follow, makes it unknown: the name stays a
-# plain value, and its `F.op` calls are reported where they are left.
+# plain value. Where some return has the namespace at that place (and another something else),
+# the caller's `F.op` calls are reported where they are left, in the file and across modules.
 class Element(ast.expr):
     """Place `index` of the `count` values unpacked from `call` (`a, F, b = f(x)`)."""
     _fields = ()  # its call is walked where it stands; this marker adds nothing to walk
@@ -33,6 +34,7 @@ class Element(ast.expr):
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 ELEMENT_FACT = "#[{}]"  # `@pkg.mod.f#[2]`: the kinds of place 2 of the tuples f returns
+RETURNS_NAMESPACE = "#[]"  # `@pkg.mod.f#[]`: some place of what f returns may be MXNet's namespace
 
 
 def element_kinds(analysis, key, expr: "Element", seen) -> Optional[frozenset]:
@@ -70,6 +72,15 @@ def _places(value, index: int, count: int) -> list:
     return [None]
 
 
+def _lengths(value) -> list:
+    """The lengths of the tuples a returned value may be (of either branch of a conditional)."""
+    if isinstance(value, ast.Tuple):
+        return [len(value.elts)]
+    if isinstance(value, ast.IfExp):
+        return _lengths(value.body) + _lengths(value.orelse)
+    return []
+
+
 def returned_place(analysis, scope, index: int, count: int, seen=frozenset()) -> Optional[frozenset]:
     """The kinds of place `index` of the `count`-tuples function `scope` returns; None where some
     return is no such tuple or its place cannot be told."""
@@ -93,25 +104,39 @@ def may_return_namespace(analysis, key, expr: "Element") -> bool:
     """Some return of the function an Element unpacks has MXNet's namespace at its place (where
     others may have something else: its `F.op` calls are reported, not translated)."""
     target = _unpacked_from(analysis, key, expr)
-    if target is None or isinstance(target, str) or not isinstance(target.node, _DEFS):
+    if isinstance(target, str):  # another module's function: its fact says the namespace among others
+        return bool((analysis.facts.get(target + ELEMENT_FACT.format(expr.index)) or frozenset())
+                    & kinds.NAMESPACES.keys())
+    return target is not None and _may_place(analysis, target, expr.index, expr.count)
+
+
+def _may_place(analysis, scope, index: int, count: int) -> bool:
+    if not isinstance(scope.node, _DEFS):
         return False
-    places = [p for r in kinds._returns(target.node) for p in _places(r.value, expr.index, expr.count)]
-    return any(p is not None and (kinds.kinds_of(analysis, target.key, p) or frozenset()) & kinds.NAMESPACES.keys()
+    places = [p for r in kinds._returns(scope.node) for p in _places(r.value, index, count)]
+    return any(p is not None and (kinds.kinds_of(analysis, scope.key, p) or frozenset()) & kinds.NAMESPACES.keys()
                for p in places)
+
+
+OTHER = "<something else>"  # beside the namespace in a fact: the place may hold either
 
 
 def namespace_places(analysis) -> dict:
     """Facts for the package pass: `f#[i]` -> the namespace, for each place of the tuples a
-    top-level function returns that is always MXNet's namespace."""
+    top-level function returns that is always MXNet's namespace (with OTHER beside it where it
+    may be the namespace or something else)."""
     found: dict = {}
     for key, scope in analysis.scopes.items():
         if len(key) == 1 and isinstance(scope.node, _DEFS):
-            found.update(_places_of(analysis, scope))
+            places = _places_of(analysis, scope)
+            if places:  # a module calling it is MXNet code, whatever else it imports
+                found.update(places)
+                found[key[0][0] + RETURNS_NAMESPACE] = frozenset({"mxnet.ndarray"})
     return found
 
 
 def _places_of(analysis, scope) -> dict:
-    counts = {len(r.value.elts) for r in kinds._returns(scope.node) if isinstance(r.value, ast.Tuple)}
+    counts = {n for r in kinds._returns(scope.node) for n in _lengths(r.value)}
     if len(counts) != 1:
         return {}
     count = counts.pop()
@@ -120,4 +145,6 @@ def _places_of(analysis, scope) -> dict:
         place = returned_place(analysis, scope, i, count)
         if kinds.namespace_of(place):
             found[scope.key[0][0] + ELEMENT_FACT.format(i)] = place
+        elif _may_place(analysis, scope, i, count):  # callers report their `F.op` lines
+            found[scope.key[0][0] + ELEMENT_FACT.format(i)] = frozenset({"mxnet.ndarray", OTHER})
     return found
