@@ -11,7 +11,8 @@ from mxsupport import import_mxnet, import_numpy, import_torch
 pytestmark = pytest.mark.mxnet
 
 OPS = ("sum", "mean", "max", "min", "prod")
-ND_SOURCE = "from mxnet import nd\n\ndef reduce_all(loss):\n    return " + ", ".join(f"loss.{op}()" for op in OPS) + "\n"
+ND_SOURCE = ("from mxnet import nd\n\ndef reduce_all(loss):\n    return "
+             + ", ".join(f"loss.{op}()" for op in OPS) + "\n")
 
 
 def _run(source: str, name: str):
