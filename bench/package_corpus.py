@@ -25,7 +25,8 @@ Per corpus it prints (and writes with --json):
               and MXNet references left in the output with no manual/review item at their
               original line (xlate/check/leftovers.py, Note [silent misses]; in pass-through
               modules every leftover is silent);
-  F lines     output lines calling `F.<op>` where F is still MXNet's operator namespace: the
+  F lines     output lines calling `F.<op>` where F is still MXNet's operator namespace (and of
+              those, how many have a manual/review item at their original line or statement): the
               F parameter of a method still named hybrid_forward, an F parameter of another
               function (F passed to a helper), an F taken from an attribute or a call, an F
               imported/assigned from MXNet, an F the output uses but no longer defines, or a
@@ -215,16 +216,34 @@ def import_table(tree: ast.AST, rel: str, absolute: dict[str, str]) -> dict[str,
     return table
 
 
-def uses_mxnet(tree: ast.AST, rel: str, absolute: dict[str, str]) -> bool:
+def uses_mxnet(tree: ast.AST, rel: str, absolute: dict[str, str], own: frozenset = frozenset()) -> bool:
+    """An import that resolves to mxnet or gluonnlp. In a module that only re-exports (imports, a
+    docstring, `__all__`), an import of the corpus's own modules does not count: mxnet-gluon's
+    package `__init__` modules (`from ..block import *`, `from .basic_layers import *`) name the
+    tree's own modules `mxnet.gluon.*` and use no MXNet of their own."""
+    if not _reexports_only(tree):
+        own = frozenset()
     for node in ast.walk(tree):
         mods = []
         if isinstance(node, ast.Import):
             mods = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             mods = [resolve_from(node, rel, absolute)]
-        if any(m.split(".")[0] in MX_TOPS for m in mods):
+        if any(m.split(".")[0] in MX_TOPS and m not in own for m in mods):
             return True
     return False
+
+
+def _reexports_only(tree: ast.AST) -> bool:
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)) or (
+                isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
+            continue
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
+            if isinstance(stmt, ast.AugAssign) else []
+        if not targets or not all(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            return False
+    return True
 
 
 _REL_FROM = re.compile(r"^(\s*from\s+)(\.+)([\w.]*)(\s+import\b)")
@@ -342,6 +361,22 @@ def torch_classes(classes: dict[tuple, dict]) -> set[tuple]:
                 found.add(key)
                 names.add(key[1])
                 changed = True
+    return found
+
+
+def _reported_lines(original: str, converted: str, diagnostics: list, out_lines: list) -> dict:
+    """Output line -> whether a manual or review item is at its original line or statement (else,
+    for a changed block, anywhere in it), as xlate.check.leftovers counts a leftover reported."""
+    from xlate.check import leftovers as lo_mod
+    lm, spans = lo_mod.LineMap(original, converted), lo_mod.statement_lines(original)
+    by_line: dict[int, list] = defaultdict(list)
+    for d in diagnostics:
+        by_line[d["line"]].append(d)
+    found = {}
+    for out_line in out_lines:
+        cands = lm.candidates(out_line) or lm.block(out_line)
+        cands = {ln for c in cands for ln in spans.get(c, [c])}
+        found[out_line] = any(d["status"] != "fixed" for c in cands for d in by_line.get(c, []))
     return found
 
 
@@ -945,6 +980,7 @@ def measure(name: str, cfg: dict, corpus: Path, opts) -> dict:
     size = {"files": len(rels), "lines": 0, "mxnet_files": 0, "parse_before": 0, "parse_after": 0,
             "missing_outputs": 0}
     passthrough, mx_files, trees, out_trees = [], set(), {}, {}
+    own = frozenset(absolute_module(r, absolute) for r in rels)  # the corpus's own modules, as imported
     for rel in rels:
         src = (corpus / rel).read_bytes()
         text = src.decode("utf-8", errors="replace")
@@ -955,7 +991,7 @@ def measure(name: str, cfg: dict, corpus: Path, opts) -> dict:
             size["parse_before"] += 1
         except SyntaxError:
             trees[rel] = None
-        if trees[rel] is not None and uses_mxnet(trees[rel], rel, absolute):
+        if trees[rel] is not None and uses_mxnet(trees[rel], rel, absolute, own):
             mx_files.add(rel)
         o = out / rel
         if not o.is_file():
@@ -1015,14 +1051,19 @@ def measure(name: str, cfg: dict, corpus: Path, opts) -> dict:
             continue
         table = import_table(tree, rel, absolute)
         lines = outputs[rel].splitlines()
-        for line, reason, op in f_lines(tree, table):
-            rows.append({"where": f"{rel}:{line}", "reason": reason, "op": op,
+        found = f_lines(tree, table)
+        reported = _reported_lines(originals.get(rel, ""), outputs[rel], diags.get(rel, []),
+                                   [line for line, _, _ in found]) if found else {}
+        for line, reason, op in found:
+            rows.append({"where": f"{rel}:{line}", "reason": reason, "op": op, "reported": reported[line],
                          "text": lines[line - 1].strip()[:120] if line <= len(lines) else ""})
     by_op: dict[str, list] = defaultdict(list)
     for r in rows:
         by_op[f"{r['reason']}: {r['op']}"].append(r)
     rec["f_lines"] = {
         "count": len(rows), "by_reason": Counter(r["reason"] for r in rows).most_common(),
+        "reported": sum(r["reported"] for r in rows),
+        "silent": [f"{r['where']} {r['text']}" for r in rows if not r["reported"]],
         "files": len({r["where"].rsplit(':', 1)[0] for r in rows}),
         "top": [{"what": k, "count": len(v), "example": f"{v[0]['where']} {v[0]['text']}"}
                 for k, v in sorted(by_op.items(), key=lambda kv: -len(kv[1]))[:15]],
@@ -1100,8 +1141,10 @@ def print_corpus(r: dict) -> None:
     for t in si["top"][:10]:
         print(f"    {t['count']:4d}  {t['what'][:90]}  (e.g. {t['example']})")
     f = r["f_lines"]
-    print(f"F lines left: {f['count']} in {f['files']} files; by reason: "
-          + (", ".join(f"{k} {n}" for k, n in f["by_reason"]) or "-"))
+    print(f"F lines left: {f['count']} in {f['files']} files ({f['reported']} with a manual/review item at their "
+          f"line, {len(f['silent'])} silent); by reason: " + (", ".join(f"{k} {n}" for k, n in f["by_reason"]) or "-"))
+    for t in f["silent"][:10]:
+        print(f"    silent: {t[:120]}")
     for t in f["top"][:10]:
         print(f"    {t['count']:4d}  {t['what'][:80]}  (e.g. {t['example'][:110]})")
     c = r["classes"]

@@ -30,6 +30,7 @@ GRAD_WRITE = "[...]="  # ... for an in-place write to an array with a gradient (
 ND_ELEMENT = "[element]"  # ... for `x[i, j]` of integers alone read from an NDArray (MX017)
 BACK_SLICE = "[::-k]"  # ... for a slice with a negative step of an MXNet array (MX007)
 ITEM_WRITE = "[idx]="  # ... for `x[idx] = v` into an MXNet array x (MX747: the value takes x's dtype)
+DTYPE_EQUAL = ".dtype=="  # ... for `x.dtype == v` / `!=`, a converted value's torch dtype compared (MX806)
 NO_RULE = "MX900"
 AMBIGUOUS_NAME = "MX901"
 NAMESPACE_BY_NAME = "MX174"
@@ -407,10 +408,10 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
                 and len(node.args) == 1 and isinstance(node.func.value, (cst.ListComp, cst.GeneratorExp)) \
                 and _type_of(node.func.value.elt):
             self.type_compares.add(id(node.args[0].value))  # `[type(l) for l in feat].index(C)`
-        # `x.mean().reshape(1)`, `x.mean().item()`: the reduction's 0-d result is never seen
+        # `x.mean().reshape(1)`, `x.mean().item()`, `.asscalar()`: the reduction's 0-d result is never seen
         func = node.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) and (
-                func.attr.value == "item" and not node.args
+                func.attr.value in ("item", "asscalar") and not node.args
                 or func.attr.value == "reshape" and len(node.args) == 1 and node_literal(node.args[0].value) in (1, (1,))):
             self.shaped.add(id(func.value))
 
@@ -579,6 +580,12 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         if folded is not None:
             return folded
         op = self._COMPARISONS.get(type(original.comparisons[0].operator))
+        dtype_rule = self.rules.operators.get(DTYPE_EQUAL) if op in ("==", "!=") else None
+        if dtype_rule is not None and any(isinstance(s, cst.Attribute) and s.attr.value == "dtype"
+                                          for s in (original.left, original.comparisons[0].comparator)):
+            site = Site(self, dtype_rule, original, updated, matched=DTYPE_EQUAL)
+            site.args = {"lhs": cst.Arg(updated.left), "rhs": cst.Arg(updated.comparisons[0].comparator)}
+            return self._apply(site)
         rule = self.rules.operators.get(op) if op else None
         if rule is None:
             return updated

@@ -70,6 +70,9 @@ def kinds_of(analysis, key: tuple, expr: ast.expr, seen: frozenset = frozenset()
 
 
 def _kinds(analysis, key, expr, seen) -> Optional[frozenset]:
+    unpacked = getattr(expr, "unpacked_kinds", None)  # `a, F = f(x)`: xlate/convert/unpacking.py's Element
+    if unpacked is not None:
+        return unpacked(analysis, key, seen)
     if expr is NAMESPACE_BY_NAME:
         return frozenset(["mxnet.ndarray"])
     if isinstance(expr, ast.Constant) and expr.value is None:

@@ -36,6 +36,7 @@ from typing import Optional
 from xlate.convert import astwalk, namespace_flow
 from xlate.convert.context import ALIAS, AMBIGUOUS, GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext, is_mxnet
 from xlate.convert.kinds import NAMESPACES as _NAMESPACES, ast_dotted as _dotted, kinds_of, namespace_of
+from xlate.convert.unpacking import RETURNS_NAMESPACE, Element, may_return_namespace
 
 
 # MXNet's re-exports, longest prefix first; each resolves to one canonical spelling.
@@ -785,8 +786,12 @@ class _Collector:
                         and isinstance(node.targets[0], ast.Name) and self._lambda_handed(node.targets[0].id, scope):
                     self.named_hybrid.add(id(node.value))
                 for target in node.targets:
-                    self._target(target, scope, node.value if len(node.targets) == 1 else None)
-                    self._self_attr(target, scope, node.value if len(node.targets) == 1 else None)
+                    value = node.value if len(node.targets) == 1 else None
+                    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, ast.Call):
+                        self._unpacked(target, scope, value)  # Note [namespace in a returned tuple]
+                    else:
+                        self._target(target, scope, value)
+                    self._self_attr(target, scope, value)
                 self._expr(node.value, scope)
             elif isinstance(node, ast.AnnAssign):  # `n: T = v` is `n = v`; `n: T` alone binds nothing
                 if node.value is not None:
@@ -887,10 +892,12 @@ class _Collector:
         scope.imports[name] = canonical(dotted) if is_mxnet(dotted) else dotted
         if course_library(dotted) or course_library(full):  # Note [course libraries]
             self.a.uses_mxnet = True
-        if not self.a.uses_mxnet and any(k.startswith(GLUON_ROOTS) or k in _NAMESPACES
-                                         for k in self.a.facts.get(dotted, ())):
-            # a Gluon block of the tree: `class Lrn(ConvBlock)` is Gluon code (the fact is read
-            # only when it can change something: Note [one analysis per file])
+        if not self.a.uses_mxnet and (any(k.startswith(GLUON_ROOTS) or k in _NAMESPACES
+                                          for k in self.a.facts.get(dotted, ()))
+                                      or self.a.facts.get(dotted + RETURNS_NAMESPACE)):
+            # a Gluon block of the tree: `class Lrn(ConvBlock)` is Gluon code, and so is a module
+            # unpacking the namespace another returns (the fact is read only when it can change
+            # something: Note [one analysis per file])
             self.a.uses_mxnet = True
         if is_mxnet(dotted) or is_mxnet(full):
             self.a.mx_imports.append((line, canonical(full or dotted)))
@@ -913,6 +920,17 @@ class _Collector:
             if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
                 scope.item_writes.add(target.value.id)
             self._expr(target, scope)
+
+    def _unpacked(self, target, scope: Scope, call: ast.Call) -> None:
+        """`a, F, b = f(x)`: each name is bound to its place of what f returns (an Element)."""
+        if any(isinstance(e, ast.Starred) for e in target.elts):
+            self._target(target, scope, None)
+            return
+        for i, elt in enumerate(target.elts):
+            if isinstance(elt, ast.Name):
+                self._bind(scope, elt.id, Element(call, i, len(target.elts)))
+            else:
+                self._target(elt, scope, None)
 
     def _self_attr(self, target: ast.expr, scope: Scope, value) -> None:
         """Record `self.x = value` in a method on the class scope."""
@@ -1027,8 +1045,10 @@ def _pure_dotted(node: ast.AST) -> bool:
 # `F = None` (MX113), as hybrid_forward's F passed on does. So does a name bound more than once
 # where every binding is such a namespace with the same rules (MXNet's own rnn_cell.py: `F =
 # symbol` if the inputs are Symbols, else `F = ndarray`): whichever path ran, it is that
-# namespace. A name bound to something else too, declared global or nonlocal, or bound at
-# module level (other modules may import it) stays a plain value.
+# namespace. A parameter taken as the namespace (hybrid_forward's F, an `F` by its name) and
+# bound in the function to the same namespace again (gluonts' NanMixture: `def __init__(self, p,
+# F=None): F = getF(p)`) is that namespace too. A name bound to something else too, declared
+# global or nonlocal, or bound at module level (other modules may import it) stays a plain value.
 
 
 def _namespace_aliases(analysis: Analysis) -> None:
@@ -1037,7 +1057,17 @@ def _namespace_aliases(analysis: Analysis) -> None:
             continue
         function = key and isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef))
         for name, values in list(scope.values.items()):
-            if name in scope.imports or not any(isinstance(v, _MAY_BE_NAMESPACE) for v in values):
+            if not any(isinstance(v, _MAY_BE_NAMESPACE) for v in values):
+                continue
+            if name in scope.imports:
+                if name in scope.mx_params and function and name not in scope.declared \
+                        and {namespace_of(kinds_of(analysis, key, v)) if v is not None else None
+                             for v in values} == {_NAMESPACES.get(scope.imports[name])}:
+                    # `def __init__(self, x, F=None): F = getF(x)`: the namespace taken as a parameter
+                    # and bound to the same namespace again is that namespace wherever it is read
+                    scope.other.discard(name)
+                    scope.values.pop(name)
+                    scope.aliases.add(name)
                 continue
             found = [kinds_of(analysis, key, v) if v is not None else None for v in values]
             # `F = mx.nd`, `F = getF(x)` (a function of the tree returning the namespace), `F = self.F`
@@ -1045,7 +1075,8 @@ def _namespace_aliases(analysis: Analysis) -> None:
             targets = {namespace_of(k) for k in found}
             target = targets.pop() if len(targets) == 1 else None
             if target is None or not function or name in scope.declared:
-                if any(k and k & _NAMESPACES.keys() for k in found):  # the namespace or something else
+                if any(k and k & _NAMESPACES.keys() for k in found) or any(  # the namespace or something else
+                        isinstance(v, Element) and may_return_namespace(analysis, key, v) for v in values):
                     analysis.namespace_values.add((key, name))
                 continue
             scope.other.discard(name)
@@ -1055,5 +1086,5 @@ def _namespace_aliases(analysis: Analysis) -> None:
 
 
 # what may give MXNet's namespace: a name or attribute, a call, a conditional
-_MAY_BE_NAMESPACE = (ast.Name, ast.Attribute, ast.Call, ast.IfExp, ast.BoolOp)
+_MAY_BE_NAMESPACE = (ast.Name, ast.Attribute, ast.Call, ast.IfExp, ast.BoolOp, Element)
 

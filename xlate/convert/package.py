@@ -22,7 +22,7 @@ import functools
 from pathlib import Path
 from typing import Optional
 
-from xlate.convert import catalogue, names, namespace_flow
+from xlate.convert import catalogue, names, namespace_flow, unpacking
 from xlate.convert.context import ALIAS, GLUON_ROOTS, LOCAL, MX_ROOTS, MXNET_MODULES, FileContext
 from xlate.convert.kinds import NAMESPACES, local_modules, top_level_kinds
 from xlate.convert.parsing import no_gc
@@ -278,6 +278,7 @@ def _kinds_found(analysis, facts: dict, by_module: dict) -> tuple[dict, set]:
     analysis._kinds.clear()
     found = dict(top_level_kinds(analysis))
     found.update(namespace_flow.passed_out(analysis))  # Note [namespace by flow]
+    found.update(unpacking.namespace_places(analysis))  # Note [namespace in a returned tuple]
     root = analysis.scopes[()]
     for name, target in root.imports.items():  # re-exports: `from .rcnn import RCNN`
         if target.startswith(LOCAL) and view.get(target):

@@ -39,6 +39,20 @@ def _mx_dtype(dtype):
     return found
 
 
+def _mx_dtype_equal(a, b):
+    """`a == b` where a side may be the dtype of a converted array or parameter (MX806): MXNet's
+    dtypes are NumPy's, which equal the NumPy type, dtype or string naming them (a Parameter's is
+    the string it was given); a torch dtype equals whatever names the same dtype. Two values
+    neither of which is a torch dtype compare as they did."""
+    if not isinstance(a, torch.dtype) and not isinstance(b, torch.dtype):
+        return a == b
+    a, b = ("bool" if getattr(d, "__name__", None) == "bool_" else d for d in (a, b))  # numpy.bool_
+    try:
+        return _mx_dtype(a) == _mx_dtype(b)
+    except TypeError:  # names no dtype torch has (a string that is no dtype, an object)
+        return False
+
+
 def _mx_no_params(params):
     """Gluon's `params=` shares another block's parameters; torch modules share by reusing the
     module (or assigning its tensors), which the translation cannot decide for you."""

@@ -33,6 +33,9 @@ def transform(site: Site):
             return call
         if op in ("max", "min") and has_axis:
             raise Manual(unknown_receiver(site))
+        if method and not has_axis and keepdims is False and not site.conv.analysis.np_mode \
+                and id(site.original) not in site.conv.shaped:
+            return _untyped_full(site, op)
         raise Skip()  # valid torch and numpy; only MXNet's (1,) full-reduction shape differs
     if op == "prod" and has_axis and not isinstance(axis, int) and not exclude:
         raise Manual("torch.prod reduces one dim at a time")
@@ -69,6 +72,25 @@ def transform(site: Site):
     node = site.emit(call + ").reshape(1)", **holes)
     site.conv.full_reductions[id(node)] = node
     return node
+
+
+# Note [untyped full reductions]
+# `loss.mean()` on a value xlate cannot type (what another module's function returns, a parameter)
+# is valid torch and NumPy, but a tensor's full reduction is 0-d where MXNet's NDArray gives (1,)
+# (mx.np's gives (), as torch's: a file of the numpy dialect keeps the call). A model whose output
+# is such a reduction had the wrong shape (gluonts' Transformer). Outside the dialect the call goes
+# to `_mx_reduce_method`, which decides at run time: a tensor is reduced as NDArray's method, to
+# (1,); any other value (a NumPy array, a DataFrame) calls its own method as written. A reduction
+# read at once by `.item()` or reshaped to (1,) is exact as written and kept.
+def _untyped_full(site: Site, op: str):
+    site.fixed(f"`.{op}()` on a value xlate could not type -> `_mx_reduce_method(...)`, decided at run time: a "
+               f"tensor as MXNet's NDArray method (shape (1,)), any other value its own")
+    call = site.emit(f'_mx_reduce_method({{x}}, "{op}")', x=site.receiver)
+    args = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in site.node.args]
+    if args:  # `keepdims=False` as written
+        space = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        call = call.with_changes(args=[call.args[0], call.args[1].with_changes(comma=space), *args])
+    return call
 
 
 def _flag(value):

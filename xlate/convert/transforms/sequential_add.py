@@ -6,7 +6,7 @@ import ast
 
 import libcst as cst
 
-from xlate.convert import kinds, layerinfo
+from xlate.convert import kinds, layerinfo, unpacking
 from xlate.convert.converter import _shape
 from xlate.convert.rulectx import Manual, Site, Skip, starred_list
 
@@ -40,7 +40,9 @@ def _looks_like_a_block(site: Site) -> bool:
     """An argument built by a call that may make a block: a class (CapWords), a callable the
     function was given (`norm_layer(...)`, `block(...)`) or a method (`self._make_layer(...)`)."""
     scope = site.conv.analysis.scopes.get(site.conv.scopes[-1])
-    params = {n for n, values in (scope.values.items() if scope is not None else ()) if None in values}
+    # a parameter, or a name unpacked from a call (`block, n = spec()`): whatever it was given
+    params = {n for n, values in (scope.values.items() if scope is not None else ())
+              if any(v is None or isinstance(v, unpacking.Element) for v in values)}
     for arg in site.original.args:
         func = arg.value.func if isinstance(arg.value, cst.Call) else None
         root = func

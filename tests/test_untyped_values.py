@@ -1,0 +1,111 @@
+"""Values xlate cannot type, against live MXNet (issue 21): a full reduction of one (`loss.mean()` on
+what another module returns) has NDArray's shape (1,) at run time, mx.np's () in a file of the
+numpy dialect, and a NumPy array's own result (Note [untyped full reductions]); a converted value's
+dtype compared with a string or a NumPy dtype (MX806) gives what MXNet's comparison gives."""
+from __future__ import annotations
+
+import pytest
+
+from mxsupport import import_mxnet, import_numpy, import_torch
+
+pytestmark = pytest.mark.mxnet
+
+OPS = ("sum", "mean", "max", "min", "prod")
+ND_SOURCE = ("from mxnet import nd\n\ndef reduce_all(loss):\n    return "
+             + ", ".join(f"loss.{op}()" for op in OPS) + "\n")
+
+
+def _run(source: str, name: str):
+    from xlate.convert.engine import convert_source
+    result = convert_source(source)
+    space: dict = {}
+    exec(compile(result.output, "<converted>", "exec"), space)
+    return result, space[name]
+
+
+def test_untyped_full_reductions_have_ndarrays_shape_and_gradient():
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    result, reduce_all = _run(ND_SOURCE, "reduce_all")
+    assert result.output.count("_mx_reduce_method(loss, ") == len(OPS), result.output
+    original: dict = {}
+    exec(ND_SOURCE, original)
+    rng = np.random.default_rng(11)
+    for shape in [(3,), (2, 3), (2, 1, 3)]:
+        x = rng.uniform(0.5, 1.5, shape).astype("float32")
+        x.flat[-1] = x.max()  # a tie: MXNet gives each tied maximum the whole gradient
+        mx_x = mx.nd.array(x)
+        mx_x.attach_grad()
+        with mx.autograd.record():
+            want = original["reduce_all"](mx_x)
+            mx.nd.add_n(*want).backward()
+        pt_x = torch.tensor(x, requires_grad=True)
+        got = reduce_all(pt_x)
+        sum(got).backward()
+        for op, w, g in zip(OPS, want, got):
+            assert tuple(g.shape) == w.shape == (1,), (op, shape)
+            np.testing.assert_allclose(g.detach().numpy(), w.asnumpy(), rtol=1e-6, err_msg=op)
+        np.testing.assert_allclose(pt_x.grad.numpy(), mx_x.grad.asnumpy(), rtol=1e-5, atol=1e-6)
+        assert [np.shape(v) for v in reduce_all(x)] == [()] * len(OPS)  # a NumPy array: its own methods
+
+
+def test_untyped_full_reductions_in_the_numpy_dialect_are_0d():
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    source = "from mxnet import np, npx\nnpx.set_np()\n\ndef total(loss):\n    return loss.mean()\n"
+    result, total = _run(source, "total")
+    assert "_mx_reduce_method" not in result.output
+    x = np.random.default_rng(2).uniform(-1.0, 1.0, (2, 3)).astype("float32")
+    with mx.util.np_shape(True), mx.util.np_array(True):  # set_np for this block only: the flags are global
+        want = mx.np.array(x).mean()
+    got = total(torch.tensor(x))
+    assert tuple(got.shape) == want.shape == ()
+    np.testing.assert_allclose(got.numpy(), want.asnumpy(), rtol=1e-6)
+
+
+DTYPE_SOURCE = """\
+import numpy as np
+from mxnet import nd
+INT8 = 'int8'
+
+def checks(w, x):
+    return (w.dtype == INT8, w.dtype != INT8, x.dtype == np.float16, np.float16 != x.dtype,
+            x.dtype == np.dtype('float32'), x.dtype != np.float32)
+"""
+
+
+@pytest.mark.parametrize("w_dtype,x_dtype", [("int8", "float16"), ("float32", "float32"), ("int8", "float32")])
+def test_dtype_comparisons_mean_what_mxnets_do(w_dtype, x_dtype):
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    result, checks = _run(DTYPE_SOURCE, "checks")
+    assert [d.code for d in result.diagnostics].count("MX806") == 6
+    original: dict = {}
+    exec(DTYPE_SOURCE, original)
+    # a Parameter's dtype is what it was given (sockeye's `dtype=C.DTYPE_INT8`), an NDArray's NumPy's
+    w = mx.gluon.Parameter("w", shape=(2,), dtype=w_dtype, init=mx.init.Zero())
+    w.initialize()
+    want = original["checks"](w, mx.nd.zeros((2,), dtype=x_dtype))
+    got = checks(torch.zeros(2, dtype=getattr(torch, w_dtype)), torch.zeros(2, dtype=getattr(torch, x_dtype)))
+    assert got == want
+
+
+def test_an_ndarrays_dtype_against_a_string_is_marked_for_review():
+    from xlate.convert.engine import convert_source
+    result = convert_source("from mxnet import nd\nx = nd.zeros(2)\nhalf = x.dtype == 'float16'\n")
+    assert [(d.code, d.status, d.line) for d in result.diagnostics if d.code == "MX806"] == [("MX806", "review", 3)]
+
+
+SPELLINGS = ["float32", "float16", "float64", "int8", "int32", "int64", "uint8", "bool", "nonsense"]
+
+
+def test_the_helper_agrees_with_numpys_dtype_equality_on_every_spelling():
+    np, torch = import_numpy(), import_torch()
+    from xlate.runtime.layers import _mx_dtype_equal
+    kinds = [lambda s: s, lambda s: np.dtype(s), lambda s: np.dtype(s).type]  # 'int8', dtype('int8'), numpy.int8
+    for name in SPELLINGS[:-1]:
+        t = getattr(torch, name)
+        for other in SPELLINGS:
+            for spell in kinds if other != "nonsense" else kinds[:1]:
+                value = spell(other)
+                want = other != "nonsense" and np.dtype(name) == np.dtype(other)
+                assert _mx_dtype_equal(t, value) is want and _mx_dtype_equal(value, t) is want, (name, value)
+    assert _mx_dtype_equal("int8", "int8") and not _mx_dtype_equal("float", "float64")  # no torch dtype: ==
+    assert _mx_dtype_equal(torch.float64, float) and _mx_dtype_equal(torch.int64, int)

@@ -1,0 +1,45 @@
+"""`x.dtype == 'int8'`, `w.dtype != np.float16`, `self.weight.dtype == C.DTYPE_INT8` (MX806): one
+side the `.dtype` of a value that may be a converted array or parameter, whose dtype is now a torch
+dtype, which equals no string or NumPy dtype: the comparison would be False in silence. It goes to
+`_mx_dtype_equal`, which compares a torch dtype with the dtype another side names, and any two
+other values with `==` as before."""
+import libcst as cst
+
+from xlate.convert.rulectx import Site, Skip
+
+
+def transform(site: Site):
+    left, right = site.original.left, site.original.comparisons[0].comparator
+    sides = [s for s in (left, right) if _dtype_of(s) is not None]
+    if not sides:
+        raise Skip()
+    kinds = [site.conv.classify(_dtype_of(s)) for s in sides]
+    if "np" in kinds or _torch_dtype(site, left) or _torch_dtype(site, right):
+        raise Skip()  # NumPy's own dtype, or a comparison with a torch dtype written as one
+    if len(sides) == 2 and all(k in ("nd", "mxnp", "pt") for k in kinds):
+        raise Skip()  # two converted arrays: torch dtypes on both sides
+    negated = isinstance(site.original.comparisons[0].operator, cst.NotEqual)
+    op, helper = ("!=", "not _mx_dtype_equal") if negated else ("==", "_mx_dtype_equal")
+    other = right if left in sides else left
+    if "nd" in kinds and isinstance(other, (cst.SimpleString, cst.ConcatenatedString)) and len(sides) == 1:
+        site.review(f"`.dtype {op} '...'` on an NDArray -> `{helper}(...)`: MXNet's NDArray.dtype is a NumPy type, "
+                    f"which never equals a string, so MXNet always gave {negated} here; the helper compares the "
+                    "dtype the string names")
+    else:
+        site.fixed(f"`.dtype {op} ...` -> `{helper}(...)`: a torch dtype equals the string or NumPy dtype naming it, "
+                   "as MXNet's NumPy dtypes do")
+    node = site.emit(helper + "({a}, {b})", a=site.value("lhs"), b=site.value("rhs"))
+    return node.with_changes(lpar=site.node.lpar, rpar=site.node.rpar)
+
+
+def _dtype_of(node: cst.BaseExpression):
+    """The receiver of `<receiver>.dtype` (not `self.dtype`: a class's own attribute), else None."""
+    if isinstance(node, cst.Attribute) and node.attr.value == "dtype" \
+            and not (isinstance(node.value, cst.Name) and node.value.value == "self"):
+        return node.value
+    return None
+
+
+def _torch_dtype(site: Site, node: cst.BaseExpression) -> bool:
+    code = site.code(node)
+    return code.startswith("torch.")
