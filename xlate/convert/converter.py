@@ -414,6 +414,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
                 func.attr.value in ("item", "asscalar") and not node.args
                 or func.attr.value == "reshape" and len(node.args) == 1 and node_literal(node.args[0].value) in (1, (1,))):
             self.shaped.add(id(func.value))
+        elif isinstance(func, cst.Name) and func.value == "_mx_asscalar" and len(node.args) == 1 \
+                and isinstance(node.args[0].value, cst.Call):
+            self.shaped.add(id(node.args[0].value))  # the same, converted once already (a second pass)
 
     def leave_Name(self, original: cst.Name, updated: cst.Name):
         name = names.ident(original.value)
@@ -792,8 +795,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
                             "slices refuse one; write at the mirrored positions of the array itself")
         rule = self.rules.operators.get(ND_ELEMENT)
         if rule is not None and isinstance(updated, cst.Subscript) and not self.store_depth \
-                and not self.written_into and isinstance(original.value, (cst.Name, cst.Subscript, cst.Call)) \
-                and nd_element.integers_only(original) \
+                and not self.written_into and nd_element.integers_only(original) \
                 and self.classify(original.value) == "nd":
             return self._apply(Site(self, rule, original, updated, matched=ND_ELEMENT))
         return updated

@@ -977,8 +977,8 @@ class _Collector:
                 if isinstance(node.value, ast.Name) and any(
                         isinstance(i, ast.Slice) and isinstance(i.step, ast.UnaryOp) for i in index):
                     scope.item_writes.add(node.value.id)  # `x[::-1]` (MX007)
-                elif isinstance(node.value, ast.Name) and not any(isinstance(i, ast.Slice) for i in index):
-                    scope.item_writes.add(node.value.id)  # `x[i, j]`, an element of an NDArray (MX017)
+                elif not any(isinstance(i, ast.Slice) for i in index):  # `x[i, j]`, `(x - 1)[i]` (MX017)
+                    scope.item_writes.update(n.id for n in astwalk.walk(node.value) if isinstance(n, ast.Name))
 
 
 # Note [F by its name]
