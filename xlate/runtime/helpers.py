@@ -573,6 +573,15 @@ def _mx_expand_dims(x, axis, inplace=False):
     return x.expand_dims(axis, inplace=True) if inplace else x.expand_dims(axis)
 
 
+def _mx_flatten_method(x, *args, **kwargs):
+    """`x.flatten()` on a value the converter could not type: a tensor (an MXNet array, converted)
+    is collapsed to (N, -1) as MXNet's flatten does (a 1-D one to (N, 1)); anything else, a NumPy
+    array say, uses its own flatten (1-D)."""
+    if isinstance(x, torch.Tensor):
+        return x.reshape(x.shape[0], -1)
+    return x.flatten(*args, **kwargs)
+
+
 def _mx_zeros_like(x, *args, **kwargs):
     """`x.zeros_like()` on a value the converter could not type: a tensor gets zeros of its shape
     and dtype (MXNet ignores a dtype= here); anything else uses its own zeros_like."""

@@ -1,0 +1,120 @@
+"""Constructs of Gluon code nobody tuned xlate to (issue 21: imgclsmob's model zoo, MXNet's own
+examples), each as a class: a script runs in MXNet and, converted, in torch, and what it appends
+to `outs` must agree (tests/test_execution_model.py's `_same_numbers`; weights from `det`, inputs
+from a seeded RandomState)."""
+from __future__ import annotations
+
+import pytest
+
+from test_execution_model import COMMON, _same_numbers
+
+pytestmark = pytest.mark.mxnet
+
+# Note [sliced Sequential subclasses]: `features[:-1]` of a Sequential subclass whose __init__
+# takes flags builds the subclass with its defaults and the children in the slice
+SLICED_SUBCLASS = COMMON + '''
+class MultiOutput(nn.HybridSequential):
+    def __init__(self, multi_output=True, scale=2.0, **kwargs):
+        super(MultiOutput, self).__init__(**kwargs)
+        self.multi_output = multi_output
+        self.scale = scale
+
+    def hybrid_forward(self, F, x):
+        outs = []
+        for block in self._children.values():
+            x = block(x)
+            if getattr(block, "do_output", False):
+                outs.append(x * self.scale)
+        return [x] + outs if self.multi_output else x
+
+
+class Deeper(MultiOutput):
+    pass
+
+
+for cls in (MultiOutput, Deeper):
+    net = cls(multi_output=False, scale=3.0)
+    net.add(nn.Dense(5, in_units=4, activation='tanh'), nn.Dense(4, in_units=5), nn.Dense(3, in_units=4))
+    net[0].do_output = True
+    net.initialize()
+    set_weights(net)
+    x = nd.array(rng.randn(2, 4).astype('float32'))
+    outs.append(net(x).asnumpy())
+    head = net[:-1]
+    got = head(x)
+    outs.append(len(head))
+    outs.append(len(got))
+    outs.append(got[0].asnumpy())
+    outs.append(got[1].asnumpy())
+    tail = net[1:](nd.array(rng.randn(2, 5).astype('float32')))
+    outs.append(len(tail))
+    outs.append(tail[0].asnumpy())
+'''
+
+# a Gluon layer class tested with isinstance whose translation is a torch class's call
+# (`Identity()` -> `nn.Identity()`); F.identity copies and passes the gradient through
+IDENTITY_AS_TYPE = COMMON + '''
+from mxnet.gluon.contrib.nn import Identity
+
+
+class Stage(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super(Stage, self).__init__(**kwargs)
+        with self.name_scope():
+            self.transition = nn.HybridSequential()
+            self.transition.add(Identity(), nn.Dense(3, in_units=3), Identity())
+
+    def hybrid_forward(self, F, x):
+        ys = []
+        for j in range(3):
+            if not isinstance(self.transition[j], Identity):
+                ys.append(self.transition[j](x[-1]))
+            else:
+                ys.append(F.identity(x[j]) * (j + 1))
+        return F.concat(*ys, dim=1)
+
+
+net = Stage()
+net.initialize()
+set_weights(net)
+x = nd.array(rng.randn(3, 2, 3).astype('float32'))
+x.attach_grad()
+with autograd.record():
+    y = net(x)
+    loss = (y * y).sum()
+loss.backward()
+outs.append(y.asnumpy())
+outs.append(x.grad.asnumpy())
+'''
+
+# NDArray methods NumPy has too, on values xlate cannot type: decided at run time
+UNTYPED_METHODS = COMMON + '''
+def pooled(w):
+    return w.flatten()
+
+
+def to_nhwc(y):
+    return y.transpose(axes=(0, 2, 3, 1))
+
+
+a = nd.array(rng.randn(2, 3, 1, 1).astype('float32'))
+outs.append(pooled(a).asnumpy())
+outs.append(pooled(nd.array(rng.randn(4).astype('float32'))).asnumpy())
+outs.append(pooled(rng.randn(2, 3).astype('float32')))
+outs.append(to_nhwc(nd.array(rng.randn(2, 3, 4, 5).astype('float32'))).asnumpy())
+'''
+
+
+def test_a_sliced_sequential_subclass_is_built_with_its_own_defaults():
+    converted = _same_numbers(SLICED_SUBCLASS)
+    assert "class MultiOutput(_mx_Sequential):" in converted and "class Deeper(MultiOutput):" in converted
+
+
+def test_a_gluon_layer_class_as_a_type_is_its_torch_class():
+    converted = _same_numbers(IDENTITY_AS_TYPE)
+    assert "isinstance(self.transition[j], nn.Identity)" in converted and "x[j].clone()" in converted
+
+
+def test_flatten_and_keyword_transpose_on_untyped_values():
+    converted = _same_numbers(UNTYPED_METHODS)
+    assert "_mx_flatten_method(w)" in converted and "_mx_array_transpose(y, (0, 2, 3, 1))" in converted
