@@ -97,11 +97,16 @@ def to_nhwc(y):
     return y.transpose(axes=(0, 2, 3, 1))
 
 
+def first_channel(x1):
+    return x1.slice(begin=(None, 0, 1), end=(None, 1, None))
+
+
 a = nd.array(rng.randn(2, 3, 1, 1).astype('float32'))
 outs.append(pooled(a).asnumpy())
 outs.append(pooled(nd.array(rng.randn(4).astype('float32'))).asnumpy())
 outs.append(pooled(rng.randn(2, 3).astype('float32')))
 outs.append(to_nhwc(nd.array(rng.randn(2, 3, 4, 5).astype('float32'))).asnumpy())
+outs.append(first_channel(nd.array(rng.randn(2, 3, 4).astype('float32'))).asnumpy())
 '''
 
 
@@ -115,6 +120,7 @@ def test_a_gluon_layer_class_as_a_type_is_its_torch_class():
     assert "isinstance(self.transition[j], nn.Identity)" in converted and "x[j].clone()" in converted
 
 
-def test_flatten_and_keyword_transpose_on_untyped_values():
+def test_flatten_keyword_transpose_and_slice_on_untyped_values():
     converted = _same_numbers(UNTYPED_METHODS)
     assert "_mx_flatten_method(w)" in converted and "_mx_array_transpose(y, (0, 2, 3, 1))" in converted
+    assert "_mx_slice_method(x1, begin=(None, 0, 1), end=(None, 1, None))" in converted

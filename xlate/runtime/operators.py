@@ -597,6 +597,12 @@ def _mx_astype(array, dtype, copy=True):
     return array.astype(dtype, copy=copy)
 
 
+def _mx_slice_method(x, *args, **kwargs):
+    """`x.slice(begin=..., end=...)` on a value the converter could not type: a tensor (an MXNet
+    array, converted) is sliced as MXNet's slice (`_mx_slice`); anything else uses its own slice."""
+    return _mx_slice(x, *args, **kwargs) if isinstance(x, torch.Tensor) else x.slice(*args, **kwargs)
+
+
 def _mx_array_transpose(array, *axes):
     """`x.transpose(*axes)` on a value the converter could not type: an MXNet array (a tensor
     here) is permuted as MXNet's and NumPy's transpose do (the axes as separate arguments or one
