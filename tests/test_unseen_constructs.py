@@ -87,6 +87,25 @@ outs.append(y.asnumpy())
 outs.append(x.grad.asnumpy())
 '''
 
+# MXNet's internal names of elementwise operators (its tree-LSTM example), with gradients
+INTERNAL_OPERATORS = COMMON + '''
+class Cell(gluon.HybridBlock):
+    def hybrid_forward(self, F, x, c):
+        next_c = F._internal._plus(F.sin(x * c), c, name='state')
+        h = F._internal._mul(next_c, F.Activation(next_c, act_type='tanh'), name='out')
+        return F._internal._div(F._internal._Minus(h, x), F._internal._plus(F.abs(c), F.ones_like(c)))
+
+
+x = nd.array(rng.randn(3, 4).astype('float32'))
+c = nd.array(rng.randn(3, 4).astype('float32'))
+x.attach_grad()
+c.attach_grad()
+with autograd.record():
+    y = Cell()(x, c)
+y.backward(nd.array(rng.randn(3, 4).astype('float32')))
+outs.extend([y.asnumpy(), x.grad.asnumpy(), c.grad.asnumpy()])
+'''
+
 # NDArray methods NumPy has too, on values xlate cannot type: decided at run time
 UNTYPED_METHODS = COMMON + '''
 def pooled(w):
@@ -124,3 +143,8 @@ def test_flatten_keyword_transpose_and_slice_on_untyped_values():
     converted = _same_numbers(UNTYPED_METHODS)
     assert "_mx_flatten_method(w)" in converted and "_mx_array_transpose(y, (0, 2, 3, 1))" in converted
     assert "_mx_slice_method(x1, begin=(None, 0, 1), end=(None, 1, None))" in converted
+
+
+def test_internal_operator_names_are_the_elementwise_operators():
+    converted = _same_numbers(INTERNAL_OPERATORS)
+    assert "_internal" not in converted
