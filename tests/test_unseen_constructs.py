@@ -106,6 +106,52 @@ y.backward(nd.array(rng.randn(3, 4).astype('float32')))
 outs.extend([y.asnumpy(), x.grad.asnumpy(), c.grad.asnumpy()])
 '''
 
+# MXNet's iterators written in Python: a DataIter subclass (MXNet's examples' dummy and image-pair
+# iterators), ResizeIter, PrefetchingIter with renamed data, contrib.io.DataLoaderIter's padded batch
+DATA_ITERATORS = COMMON + '''
+class Counting(mx.io.DataIter):
+    def __init__(self, batch_size, n=3):
+        super(Counting, self).__init__(batch_size)
+        self.n, self.i = n, 0
+        self.provide_data = [('data', (batch_size, 2))]
+        self.provide_label = [('softmax_label', (batch_size,))]
+
+    def reset(self):
+        self.i = 0
+
+    def iter_next(self):
+        self.i += 1
+        return self.i <= self.n
+
+    def getdata(self):
+        return [nd.ones((self.batch_size, 2)) * self.i]
+
+    def getlabel(self):
+        return [nd.zeros((self.batch_size,)) + self.i]
+
+    def getpad(self):
+        return self.i % 2
+
+
+resized = mx.io.ResizeIter(Counting(2), 5)
+for epoch in range(2):
+    for batch in resized:
+        outs.extend([batch.data[0].asnumpy(), batch.label[0].asnumpy(), batch.pad])
+    resized.reset()
+X = rng.randn(5, 3).astype('float32')
+a = mx.io.NDArrayIter(X, np.arange(5).astype('float32'), batch_size=2, data_name='a')
+b = mx.io.NDArrayIter(X * 2, np.arange(5).astype('float32'), batch_size=2, data_name='b')
+joined = mx.io.PrefetchingIter([a, b], rename_data=[{'a': 'x'}, {'b': 'y'}])
+outs.append(float([d.name for d in joined.provide_data] == ['x', 'y']))
+for batch in joined:
+    outs.extend([len(batch.data), batch.data[1].asnumpy(), batch.label[0].asnumpy(), batch.pad])
+loader = gluon.data.DataLoader(gluon.data.ArrayDataset(nd.array(X), nd.arange(5)), batch_size=2)
+wrapped = mx.contrib.io.DataLoaderIter(loader)
+for batch in wrapped:
+    outs.extend([batch.data[0].asnumpy()[:2 - batch.pad], batch.label[0].asnumpy()[:2 - batch.pad], batch.pad])
+outs.append(wrapped.provide_data[0].shape)
+'''
+
 # NDArray methods NumPy has too, on values xlate cannot type: decided at run time
 UNTYPED_METHODS = COMMON + '''
 def pooled(w):
@@ -148,3 +194,8 @@ def test_flatten_keyword_transpose_and_slice_on_untyped_values():
 def test_internal_operator_names_are_the_elementwise_operators():
     converted = _same_numbers(INTERNAL_OPERATORS)
     assert "_internal" not in converted
+
+
+def test_mxnets_python_data_iterators():
+    converted = _same_numbers(DATA_ITERATORS)
+    assert "class Counting(_mx_DataIter):" in converted and "_mx_DataLoaderIter(loader)" in converted
