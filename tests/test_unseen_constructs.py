@@ -152,6 +152,14 @@ for batch in wrapped:
 outs.append(wrapped.provide_data[0].shape)
 '''
 
+# flat indices and back (imgclsmob's SuperPointNet)
+RAVEL = COMMON + '''
+pts = nd.array(np.stack([rng.randint(0, 7, 9), rng.randint(0, 6, 9)]).astype('float32'))
+flat = nd.ravel_multi_index(pts, shape=(7, 6))
+outs.extend([flat.asnumpy(), nd.unravel_index(flat, shape=(7, 6)).asnumpy()])
+outs.append(mx.nd.unravel_index(nd.array([0, 41, 37, 5]), (7, 6)).asnumpy())
+'''
+
 # NDArray methods NumPy has too, on values xlate cannot type: decided at run time
 UNTYPED_METHODS = COMMON + '''
 def pooled(w):
@@ -199,3 +207,26 @@ def test_internal_operator_names_are_the_elementwise_operators():
 def test_mxnets_python_data_iterators():
     converted = _same_numbers(DATA_ITERATORS)
     assert "class Counting(_mx_DataIter):" in converted and "_mx_DataLoaderIter(loader)" in converted
+
+
+def test_ravel_and_unravel_multi_index():
+    converted = _same_numbers(RAVEL)
+    assert "_mx_ravel_multi_index(pts, shape=(7, 6))" in converted
+
+
+def test_randn_takes_the_shape_as_arguments():
+    """Other random streams: the shapes, dtype and the moments of 40000 draws with loc/scale."""
+    from mxsupport import import_mxnet, import_numpy, import_torch
+    from xlate.convert.engine import convert_source
+    mx, np, torch = import_mxnet(), import_numpy(), import_torch()
+    source = "import mxnet as mx\nx = mx.nd.random.randn(200, 200, loc=5.0, scale=0.5)\ny = mx.nd.random.randn(3, dtype='float64')\n"
+    scope: dict = {}
+    exec(compile(source, "mx", "exec"), scope)
+    want = scope["x"].asnumpy(), scope["y"].asnumpy()
+    torch.manual_seed(0)
+    exec(compile(convert_source(source).output, "pt", "exec"), scope)
+    have = scope["x"].numpy(), scope["y"].numpy()
+    for w, h in zip(want, have):
+        assert w.shape == h.shape and w.dtype == h.dtype
+    for sample in (want[0], have[0]):
+        assert abs(sample.mean() - 5.0) < 0.02 and abs(sample.std() - 0.5) < 0.02
