@@ -174,12 +174,17 @@ def first_channel(x1):
     return x1.slice(begin=(None, 0, 1), end=(None, 1, None))
 
 
+def sparse_of(heatmaps):
+    return heatmaps[0].tostype("csr")
+
+
 a = nd.array(rng.randn(2, 3, 1, 1).astype('float32'))
 outs.append(pooled(a).asnumpy())
 outs.append(pooled(nd.array(rng.randn(4).astype('float32'))).asnumpy())
 outs.append(pooled(rng.randn(2, 3).astype('float32')))
 outs.append(to_nhwc(nd.array(rng.randn(2, 3, 4, 5).astype('float32'))).asnumpy())
 outs.append(first_channel(nd.array(rng.randn(2, 3, 4).astype('float32'))).asnumpy())
+outs.append(sparse_of([nd.array(rng.randn(3, 4).astype('float32') * (rng.rand(3, 4) > 0.5))]).asnumpy())
 '''
 
 
@@ -193,10 +198,11 @@ def test_a_gluon_layer_class_as_a_type_is_its_torch_class():
     assert "isinstance(self.transition[j], nn.Identity)" in converted and "x[j].clone()" in converted
 
 
-def test_flatten_keyword_transpose_and_slice_on_untyped_values():
+def test_mxnet_methods_on_untyped_values():
     converted = _same_numbers(UNTYPED_METHODS)
     assert "_mx_flatten_method(w)" in converted and "_mx_array_transpose(y, (0, 2, 3, 1))" in converted
     assert "_mx_slice_method(x1, begin=(None, 0, 1), end=(None, 1, None))" in converted
+    assert '_mx_tostype(heatmaps[0], "csr")' in converted
 
 
 def test_internal_operator_names_are_the_elementwise_operators():
