@@ -48,7 +48,9 @@ Per corpus it prints (and writes with --json):
               (xlate.check.sides.mx_prepare), the checker's weight pairing
               (xlate.check.mapping.transfer), inference outputs at float32 tolerances, and for
               models marked `grad` xlate.check.pair.check_models in noise mode: builds /
-              forward runs / pairs / outputs match / gradients match.
+              forward runs / pairs / outputs match / gradients match; where gradients differ,
+              the same weights and input in float64 on both sides (greatest relative differences);
+              imgclsmob's sample of model classes (bench/README.md), each built by its factory.
 
 Harness plumbing, not xlate's output: mxnet-gluon's original modules are imported as the
 installed `mxnet.gluon.*` when the corpus is byte-identical with it (checked; a relative import
