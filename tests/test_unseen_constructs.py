@@ -160,6 +160,35 @@ outs.extend([flat.asnumpy(), nd.unravel_index(flat, shape=(7, 6)).asnumpy()])
 outs.append(mx.nd.unravel_index(nd.array([0, 41, 37, 5]), (7, 6)).asnumpy())
 '''
 
+# MXNet's key-value store on one worker: init, push (a list summed), pull, pushpull, an updater
+KVSTORE = COMMON + '''
+kv = mx.kv.create('device')
+outs.extend([kv.rank, kv.num_workers])
+a = nd.array(rng.randn(2, 3).astype('float32'))
+kv.init('u', a)
+kv.init(['w', 'v'], [a * 2, a * 3])
+kv.push('u', [a * 4, a + 1, a])
+out = nd.zeros((2, 3))
+kv.pull('u', out=out)
+outs.append(out.asnumpy())
+outs_v = [nd.zeros((2, 3)), nd.zeros((2, 3))]
+kv.pull(['w', 'v'], out=[outs_v[0], [outs_v[1]]])
+outs.extend([o.asnumpy() for o in outs_v])
+b = nd.array(rng.randn(2, 3).astype('float32'))
+kv.pushpull('w', b)
+outs.append(b.asnumpy())
+
+
+def update(key, pushed, stored):
+    stored[:] = stored - 0.5 * pushed
+
+
+kv._set_updater(update)
+kv.push('v', [b, b * 2])
+kv.pull('v', out=out)
+outs.append(out.asnumpy())
+'''
+
 # NDArray methods NumPy has too, on values xlate cannot type: decided at run time
 UNTYPED_METHODS = COMMON + '''
 def pooled(w):
@@ -236,3 +265,8 @@ def test_randn_takes_the_shape_as_arguments():
         assert w.shape == h.shape and w.dtype == h.dtype
     for sample in (want[0], have[0]):
         assert abs(sample.mean() - 5.0) < 0.02 and abs(sample.std() - 0.5) < 0.02
+
+
+def test_a_kvstore_on_one_worker():
+    converted = _same_numbers(KVSTORE)
+    assert "kv = _mx_kv_create('device')" in converted
