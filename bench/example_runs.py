@@ -8,7 +8,7 @@ converter of --xlate, default this repository) and the script runs twice in a fr
 time limit: the original with MXNet, and the converted one with `import mxnet` and `import gluonnlp`
 made to fail (a meta-path blocker), so a converted script that still needs MXNet fails. Command lines
 shrink the runs (one epoch, small batches). Datasets are synthetic: MNIST's four idx files are
-written (64 training and 32 test images of random pixels) under $MXNET_HOME/datasets/mnist and
+written (256 training and 32 test images of random pixels) under $MXNET_HOME/datasets/mnist and
 ./data, and on both sides the download functions are stubbed to return the file that is there and
 the SHA-1 check to pass (harness plumbing: MXNet and the converted `_mx_compat` would fetch the real
 files), and matplotlib, not installed here, is stubbed on both sides. A run counts when the original runs too; the numbers printed differ (another random
@@ -43,7 +43,7 @@ EXAMPLES = [
      "mnist", 180),
     ("gluon", "image_classification.py", ["--dataset", "dummy", "--model", "resnet18_v1", "--epochs", "1",
                                           "--batch-size", "2", "--mode", "imperative", "--log-interval", "50"],
-     None, 300),
+     None, 480),
 ]
 
 RUNNER = r'''
@@ -78,12 +78,13 @@ runpy.run_path(script, run_name="__main__")
 
 
 def mnist_files(folder: Path) -> None:
-    """MNIST's four idx files, gzipped, of random pixels and labels (64 training, 32 test images)."""
+    """MNIST's four idx files, gzipped, of random pixels and labels (256 training, 32 test images:
+    the RBM example shows 15 batches of 15)."""
     import numpy as np
 
     rng = np.random.default_rng(0)
     folder.mkdir(parents=True, exist_ok=True)
-    for prefix, n in (("train", 64), ("t10k", 32)):
+    for prefix, n in (("train", 256), ("t10k", 32)):
         images = rng.integers(0, 256, (n, 28, 28), dtype=np.uint8)
         labels = rng.integers(0, 10, n, dtype=np.uint8)
         with gzip.open(folder / f"{prefix}-images-idx3-ubyte.gz", "wb") as f:

@@ -107,7 +107,8 @@ outs.extend([y.asnumpy(), x.grad.asnumpy(), c.grad.asnumpy()])
 '''
 
 # MXNet's iterators written in Python: a DataIter subclass (MXNet's examples' dummy and image-pair
-# iterators), ResizeIter, PrefetchingIter with renamed data, contrib.io.DataLoaderIter's padded batch
+# iterators), ResizeIter, PrefetchingIter with renamed data, contrib.io.DataLoaderIter's padded batch;
+# contrib.data.IntervalSampler (MXNet's word-language-model example) alone and in a DataLoader
 DATA_ITERATORS = COMMON + '''
 class Counting(mx.io.DataIter):
     def __init__(self, batch_size, n=3):
@@ -150,6 +151,12 @@ wrapped = mx.contrib.io.DataLoaderIter(loader)
 for batch in wrapped:
     outs.extend([batch.data[0].asnumpy()[:2 - batch.pad], batch.label[0].asnumpy()[:2 - batch.pad], batch.pad])
 outs.append(wrapped.provide_data[0].shape)
+for rollover in (True, False):
+    sampler = gluon.contrib.data.IntervalSampler(11, 3, rollover=rollover)
+    outs.extend([np.array(list(sampler), dtype='float32'), len(sampler)])
+loader = gluon.data.DataLoader(gluon.data.ArrayDataset(nd.array(X)), batch_size=2,
+                               sampler=gluon.contrib.data.IntervalSampler(5, 2), last_batch='keep')
+outs.extend([b.asnumpy() for b in loader])
 '''
 
 # flat indices and back (imgclsmob's SuperPointNet)

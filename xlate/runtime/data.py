@@ -212,6 +212,24 @@ class _mx_FilterSampler(_mx_Sampler):
         return len(self._indices)
 
 
+class _mx_IntervalSampler(_mx_Sampler):
+    """gluon.contrib.data.IntervalSampler(length, interval, rollover=True): 0, interval, 2 * interval,
+    ..., then (rollover) 1, 1 + interval, ... until every index is visited once (MXNet's order for
+    truncated back-propagation over a long sequence cut in `interval` streams). Its len() is
+    `length` even without rollover, as MXNet 1.9.1's."""
+
+    def __init__(self, length, interval, rollover=True):
+        assert interval <= length, f"Interval {interval} must be smaller than or equal to length {length}"
+        self._length, self._interval, self._rollover = length, interval, rollover
+
+    def __iter__(self):
+        for i in range(self._interval if self._rollover else 1):
+            yield from range(i, self._length, self._interval)
+
+    def __len__(self):
+        return self._length
+
+
 class _mx_BatchSampler(_mx_Sampler):
     """Gluon BatchSampler: batches of `batch_size` indices; the last incomplete one kept,
     discarded, or rolled over into the next epoch."""
