@@ -196,6 +196,38 @@ kv.pull('v', out=out)
 outs.append(out.asnumpy())
 '''
 
+# a Parameter handed to a loss block as an input, read with .data() in its hybrid_forward (MXNet's
+# embedding-learning example): the gradient reaches it
+PARAMETER_AS_INPUT = COMMON + '''
+class Margin(gluon.HybridBlock):
+    def hybrid_forward(self, F, d, beta_in, a_indices=None):
+        beta = beta_in.data()[a_indices] if a_indices is not None else beta_in.data()
+        return F.relu(d - beta).sum() + 0.1 * beta.sum()
+
+
+class Net(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super(Net, self).__init__(**kwargs)
+        with self.name_scope():
+            self.dense = nn.Dense(4, in_units=3)
+            self.beta = self.params.get('beta', shape=(4,), init=mx.init.Constant(0.5))
+        self.loss = Margin()
+
+    def hybrid_forward(self, F, x, beta):
+        return self.dense(x)
+
+
+net = Net()
+net.initialize()
+set_weights(net)
+x = nd.array(rng.randn(4, 3).astype('float32'))
+idx = nd.array([0, 2, 3, 1])
+with autograd.record():
+    loss = net.loss(net(x), net.beta, idx)
+loss.backward()
+outs.extend([loss.asnumpy(), net.beta.grad().asnumpy(), net.dense.weight.grad().asnumpy()])
+'''
+
 # NDArray methods NumPy has too, on values xlate cannot type: decided at run time
 UNTYPED_METHODS = COMMON + '''
 def pooled(w):
@@ -277,3 +309,8 @@ def test_randn_takes_the_shape_as_arguments():
 def test_a_kvstore_on_one_worker():
     converted = _same_numbers(KVSTORE)
     assert "kv = _mx_kv_create('device')" in converted
+
+
+def test_a_parameter_handed_to_a_block_and_read_with_data():
+    converted = _same_numbers(PARAMETER_AS_INPUT)
+    assert "_mx_param_value(beta_in)[_mx_index(a_indices)]" in converted
