@@ -314,3 +314,29 @@ def test_a_kvstore_on_one_worker():
 def test_a_parameter_handed_to_a_block_and_read_with_data():
     converted = _same_numbers(PARAMETER_AS_INPUT)
     assert "_mx_param_value(beta_in)[_mx_index(a_indices)]" in converted
+
+
+def test_the_profiler_records_a_region_and_writes_a_chrome_trace(tmp_path):
+    """Not numbers: both record the region between set_state('run') and ('stop') and give a non-empty
+    aggregate table; the translation's dump() writes a Chrome trace (MXNet's format) to the file."""
+    import json
+    from mxsupport import import_mxnet, import_torch
+    from xlate.convert.engine import convert_source
+    import_mxnet(), import_torch()
+    source = (
+        "import mxnet as mx\nfrom mxnet import profiler\n"
+        "profiler.set_config(profile_all=True, aggregate_stats=True, filename=PATH)\n"
+        "profiler.set_state('run')\nb = mx.nd.dot(mx.nd.ones((8, 8)), mx.nd.ones((8, 8))) + 1\nb.wait_to_read()\n"
+        "profiler.set_state('stop')\ntext = profiler.dumps()\nprofiler.dump(finished=False)\n")
+    converted = convert_source(source).output
+    assert "_mx_profiler_set_state('run')" in converted and "mxnet" not in converted
+    for side, code in (("mx", source), ("pt", converted)):
+        path = str(tmp_path / f"{side}.json")
+        scope = {"PATH": path}
+        exec(compile(code, side, "exec"), scope)
+        assert isinstance(scope["text"], str) and scope["text"].strip()
+    # MXNet's file is whole JSON only once its profiler is finished for good (`finished=True`, which no
+    # later run in the process could undo, and it keeps the first filename it was given): the
+    # translation's file is checked
+    with open(tmp_path / "pt.json") as f:
+        assert "traceEvents" in json.load(f)
