@@ -576,8 +576,9 @@ def _mx_expand_dims(x, axis, inplace=False):
 def _mx_flatten_method(x, *args, **kwargs):
     """`x.flatten()` on a value the converter could not type: a tensor (an MXNet array, converted)
     is collapsed to (N, -1) as MXNet's flatten does (a 1-D one to (N, 1)); anything else, a NumPy
-    array say, uses its own flatten (1-D)."""
-    if isinstance(x, torch.Tensor):
+    array say, uses its own flatten (1-D). MXNet's method takes no arguments: given some, it is
+    the value's own flatten (torch's `flatten(1)`, NumPy's `flatten('F')`)."""
+    if isinstance(x, torch.Tensor) and not args and not kwargs:
         return x.reshape(x.shape[0], -1)
     return x.flatten(*args, **kwargs)
 
