@@ -36,10 +36,11 @@ def dispatch(conv, site: Site) -> Optional[cst.BaseExpression]:
         return None
     if rule.unknown == "leave" and not _mxnet_keywords(rule, site.node):
         return None  # `s.split(",")`: other types share the method; only MXNet's keywords prove it is MXNet's
-    try:
-        bind(rule, site.node, site.receiver)
-    except Manual:
-        return None  # arguments MXNet's method does not take (torch's `x.flatten(1)`): not MXNet's call
+    if not any(a.star for a in site.node.args):  # forwarded `*args` bind at run time, in the helper
+        try:
+            bind(rule, site.node, site.receiver)
+        except Manual:
+            return None  # arguments MXNet's method does not take (torch's `x.flatten(1)`): not MXNet's call
     method = site.matched.rsplit(".", 1)[-1]
     helper = rule.untyped.replace("{name}", method)  # one helper per method name the rule matches
     call = site.emit(f"{helper}({{x}})", x=site.receiver)
