@@ -49,7 +49,9 @@ Per corpus it prints (and writes with --json):
               (xlate.check.sides.mx_prepare), the checker's weight pairing
               (xlate.check.mapping.transfer), inference outputs at float32 tolerances, and for
               models marked `grad` xlate.check.pair.check_models in noise mode: builds /
-              forward runs / pairs / outputs match / gradients match.
+              forward runs / pairs / outputs match / gradients match; where gradients differ,
+              the same weights and input in float64 on both sides (greatest relative differences);
+              imgclsmob's sample of model classes (bench/README.md), each built by its factory.
 
 Harness plumbing, not xlate's output: mxnet-gluon's original modules are imported as the
 installed `mxnet.gluon.*` when the corpus is byte-identical with it (checked; a relative import
@@ -87,6 +89,23 @@ MX_TOPS = ("mxnet", "gluonnlp")
 # stub_inside: packages whose modules outside the corpus are stubbed (dgl's core, not installed).
 # models: (original getter module, getter, [(name, input shape, gradients checked[, getter kwargs])]).
 S32, G32 = [1, 3, 32, 32], [2, 3, 32, 32]
+I224, SEG = [1, 3, 224, 224], {"in_size": [64, 64]}
+IMGCLSMOB_MODELS = [
+    ("airnet.airnet50_1x64d_r2", I224, False), ("bamresnet.bam_resnet18", I224, False),
+    ("cgnet.cgnet_cityscapes", [1, 3, 64, 64], False, SEG), ("dabnet.dabnet_cityscapes", [1, 3, 64, 64], False, SEG),
+    ("deeplabv3.deeplabv3_resnetd50b_voc", [1, 3, 64, 64], False, {**SEG, "aux": False}),
+    ("diaresnet.diaresnet10", [2, 3, 224, 224], True), ("dpn.dpn68", I224, False),
+    ("fastscnn.fastscnn_cityscapes", [1, 3, 64, 64], False, {**SEG, "aux": False}),
+    ("fishnet.fishnet99", I224, False), ("hrnet.hrnet_w18_small_v1", I224, False),
+    ("ibppose_coco.ibppose_coco", [1, 3, 64, 64], False, SEG), ("inceptionv3.inceptionv3", [1, 3, 299, 299], False),
+    ("lednet.lednet_cityscapes", [1, 3, 64, 64], False, SEG), ("mixnet.mixnet_s", I224, False),
+    ("mobilenetv2.mobilenetv2_w1", [2, 3, 224, 224], True), ("ntsnet_cub.ntsnet_cub", [1, 3, 448, 448], False, {"aux": False}),
+    ("pnasnet.pnasnet5large", [1, 3, 331, 331], False), ("proxylessnas_cub.proxylessnas_cpu_cub", I224, False),
+    ("regnet.regnetx002", [2, 3, 224, 224], True), ("resnesta.resnestabc14", I224, False),
+    ("resnetd.resnetd50b", I224, False), ("scnet.scnet50", I224, False), ("seresnet.seresnet10", [2, 3, 224, 224], True),
+    ("shakeshakeresnet_cifar.shakeshakeresnet20_2x16d_cifar10", G32, True),
+    ("simplepose_coco.simplepose_resnet18_coco", [1, 3, 64, 48], False, {"in_size": [64, 48]}),
+    ("spnasnet.spnasnet", I224, False), ("vovnet.vovnet27s", I224, False), ("wrn_cifar.wrn16_10_cifar10", G32, True)]
 CORPORA: dict[str, dict] = {
     "mxnet-gluon": dict(
         kind="package", packages=["gluon"], absolute={"gluon": "mxnet.gluon"}, parent_pt="mxnet_pt",
@@ -120,6 +139,17 @@ CORPORA: dict[str, dict] = {
     "insightface-arcface": dict(
         kind="scripts",
         source="deepinsight/insightface master (7fadd420), recognition/arcface_mxnet/ (MXNet symbol API and Gluon)"),
+    # models with getter None: each name is `module.factory` under the models package, called with its kwargs.
+    # The sample (bench/README.md): every 5th file of gluoncv2/models/ (sorted; not __init__, common, model_store),
+    # its first factory in __all__; a network taking a second, non-image input (jasperdr, visemenet) is replaced by
+    # the next file's. The _test() input size of each file, segmentation nets at in_size 64x64; gradients for 6.
+    "imgclsmob": dict(
+        kind="package", packages=["gluoncv2"],
+        source="osmr/imgclsmob master (c1a844dd), gluon/gluoncv2/ -> imgclsmob/gluoncv2/",
+        models=("gluoncv2.models", None, IMGCLSMOB_MODELS)),
+    "mxnet-examples": dict(
+        kind="scripts",
+        source="apache/mxnet tag 1.9.1 (3f8f3be9), example/: every folder holding a .py that mentions gluon"),
     # deps: a folder under the corpus root put on the children's sys.path (pip install --target: pydantic<2, pandas,
     # toolz, tqdm for gluonts; not xlate's dependencies). import_mx_only: only modules that use MXNet are imported.
     "gluonts": dict(
@@ -708,6 +738,49 @@ def first(e):
     return {"error": f"{type(e).__name__}: {lines[0] if lines else ''}"[:300], "where": where}
 '''
 MODEL_CHILD = CHILD_PRELUDE + r'''
+def build(package):  # a getter called with the model's name, or (getter None) the factory `module.fn` of the package
+    if cfg["getter"]:
+        return getattr(importlib.import_module(package), cfg["getter"])(cfg["name"], **cfg["kwargs"])
+    module, fn = cfg["name"].rsplit(".", 1)
+    return getattr(importlib.import_module(package + "." + module), fn)(**cfg["kwargs"])
+def float64_check(net, pt, spec):
+    # Where float32 gradients differ beyond the noise judge, the same weights and input (check_models'
+    # draw for seed 0) on both sides in float64, training mode, one backward with a drawn cotangent: the
+    # greatest relative difference of the output, the input's gradient and the sorted norms of the
+    # parameters' gradients (a norm is the same whatever layout the pairing gives a tensor). Near 1e-12:
+    # the translation computes what Gluon does, and the float32 difference is rounding, MXNet's or torch's.
+    import copy, numpy as np, torch, mxnet as mx
+    from xlate.check.inputs import draw
+    from xlate.check.sides import mx_prepare
+    from xlate.check.mapping import transfer
+    try:
+        rng = np.random.default_rng(0)
+        arrays = [draw(spec, rng)]
+        transfer(net, pt, mx_prepare(net, arrays, rng))
+        net.cast("float64")
+        pt64 = copy.deepcopy(pt).double().train()
+        x = arrays[0].astype("float64")
+        mx_x = mx.nd.array(x, dtype="float64")
+        mx_x.attach_grad()
+        with mx.autograd.record():
+            y = net(mx_x)
+        y = y[0] if isinstance(y, (list, tuple)) else y
+        g = np.random.default_rng(1).standard_normal(y.shape)
+        y.backward(mx.nd.array(g, dtype="float64"))
+        tx = torch.tensor(x, requires_grad=True)
+        ty = pt64(tx)
+        ty = ty[0] if isinstance(ty, (list, tuple)) else ty
+        ty.backward(torch.tensor(g))
+        def rel(a, b):
+            return float(np.abs(a - b).max() / max(np.abs(a).max(), 1e-30))
+        mx_norms = sorted(float(np.linalg.norm(p.grad().asnumpy())) for p in net.collect_params().values()
+                          if p.grad_req != "null")
+        pt_norms = sorted(float(p.grad.norm()) for p in pt64.parameters() if p.grad is not None)
+        norms = rel(np.array(mx_norms), np.array(pt_norms)) if len(mx_norms) == len(pt_norms) else float("inf")
+        return {"output": rel(y.asnumpy(), ty.detach().numpy()), "input_gradient": rel(mx_x.grad.asnumpy(), tx.grad.numpy()),
+                "parameter_gradient_norms": norms}
+    except Exception as e:
+        return {"error": f"{type(e).__name__}: {str(e)[:200]}"}
 def run():
     import numpy as np, torch
     torch.set_num_threads(1)
@@ -718,7 +791,7 @@ def run():
     arrays = [draw(spec, rng)]
     stage = "gluon-build"
     try:
-        net = getattr(importlib.import_module(cfg["mx_module"]), cfg["getter"])(cfg["name"], **cfg["kwargs"])
+        net = build(cfg["mx_module"])
         drawn = mx_prepare(net, arrays, rng)
         mx_out = mx_run(net, arrays, train=False)[0]
     except Exception as e:
@@ -727,7 +800,7 @@ def run():
         stage = "converted-import"
         mod = importlib.import_module(cfg["pt_module"])
         stage = "converted-build"
-        pt = getattr(mod, cfg["getter"])(cfg["name"], **cfg["kwargs"])
+        pt = build(cfg["pt_module"])
         if not isinstance(pt, torch.nn.Module):
             return {"stage": stage, "error": f"not a torch.nn.Module: {type(pt).__module__}.{type(pt).__name__}"}
         stage = "forward"
@@ -751,7 +824,8 @@ def run():
             checked = check_models(net, pt, [spec], seed=0, noise_floor=NoiseFloor())
             bad = [c for c in checked.checks if not c.ok]
             if bad:
-                return {"stage": stage, "error": f"{len(bad)} of {len(checked.checks)} checks differ; first: {bad[0].mismatch.format()[:200]}"}
+                return {"stage": stage, "error": f"{len(bad)} of {len(checked.checks)} checks differ; first: {bad[0].mismatch.format()[:200]}",
+                        "float64": float64_check(net, pt, spec)}
         return {"stage": "done"}
     except Exception as e:
         return {"stage": stage, **first(e)}
@@ -1178,7 +1252,9 @@ def print_corpus(r: dict) -> None:
         for row in m["rows"]:
             print(f"    {row['model']}: {row['stage']}"
                   + (f" (inference {row['inference']}, training {row['training']})" if "inference" in row else "")
-                  + f"  {row.get('error', '')[:110]}  {row.get('where', '')[:100]}")
+                  + f"  {row.get('error', '')[:110]}  {row.get('where', '')[:100]}"
+                  + (f"\n      float64, the same weights and input: greatest relative difference {row['float64']}"
+                     if row.get("float64") else ""))
 
 
 def print_table(records: list[dict]) -> None:

@@ -526,6 +526,11 @@ def _tokens(text: str, kind: int) -> list[str]:
      plain=['# ', '# ', '# '],
      style='from mxnet import nd'),
 ).via('discovered failure')
+@example(
+    program=Program(source="# \nimport numpy as np\n# \nfrom mxnet import nd\na = nd.array([1, 2, 3])  # \nb = nd.zeros((2, 3), dtype='float16')\ne0 = nd.empty((2, 2))  # \nf = nd.full((2, 2), 7)  # \ny = nd.flatten(x)\nr = nd.arange(5)\nc3 = nd.concat(x, x)  # xlate: ignore[MX028]\nz = nd.zeros_like(x)\nu = nd.random.uniform(-1, 3, shape=(2, 3))\n",
+     plain=['# ', '# '],
+     style='from mxnet import nd'),
+).via('discovered failure')
 def test_conversion_is_idempotent(program):
     """A second pass over the output changes nothing and reports nothing but the manual items
     the first left (MXNet code still there is reported again, at its line)."""

@@ -70,7 +70,7 @@ def test_symbol_tested_at_run_time_is_left_and_reported():
 
 
 def test_a_type_with_no_torch_class_is_reported_at_its_line():
-    result = convert_source("import mxnet as mx\n\ndef batches(it: mx.io.DataIter):\n    return list(it)\n")
+    result = convert_source("import mxnet as mx\n\ndef batches(it: mx.io.MXDataIter):\n    return list(it)\n")
     assert ("MX906", 3) in [(d.code, d.line) for d in result.diagnostics if d.status == "manual"]
 
 

@@ -8,7 +8,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from xlate.convert import func_values, names, table, untyped
+from xlate.convert import func_values, names, sequential_base, table, untyped
 from xlate.convert.transforms import back_slice, nd_element
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.fstrings import FStrings
@@ -277,6 +277,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         self.compound_stack.pop()
         scope = self.analysis.scopes.get(self.scopes[-1])
         self._leave()
+        updated = sequential_base.rebase(self, original, updated)
         if scope is not None and scope.derived_base and scope.block_bases and len(updated.bases) > 1:
             # `class E(HybridBlock, Encoder)` with Encoder a Gluon block of the tree: `nn.Module`
             # before its own subclass is no consistent MRO (TypeError at import); Encoder brings

@@ -18,6 +18,7 @@ graph?) unless the same test names a class with the same translation
 """
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 import libcst as cst
@@ -33,6 +34,7 @@ Iterator Mapping MutableMapping Collection AbstractSet Callable Generator AsyncI
 Coroutine ClassVar Final Annotated DefaultDict OrderedDict Deque Counter ChainMap list dict tuple set frozenset
 type""".split())
 STATIC, TEST, DISPATCH = "static", "test", "dispatch"
+_CLASS_CALL = re.compile(r"((?:torch\.)?nn\.[A-Z]\w*)\(.*\)")  # a call template that constructs one torch class
 
 
 def _generic(node: cst.BaseExpression) -> bool:
@@ -108,6 +110,11 @@ class TypePositions:
         rule = self.rules.references.get(resolved)
         if rule is not None and rule.target and not rule.transform:
             return rule, rule.target  # nd.NDArray, gluon.Block, nn.Sequential
+        rule = self.rules.calls.get(resolved)
+        made = _CLASS_CALL.fullmatch(rule.target) if rule is not None and isinstance(rule.target, str) \
+            and not (rule.transform or rule.runtime) else None
+        if made:  # the call is a torch class's (`nn.Identity()`): what it makes is an instance of that class
+            return rule, made.group(1)
         rule = self.rules.classes.get(resolved)
         if rule is None:
             return None

@@ -18,7 +18,7 @@ from typing import Optional
 
 import libcst as cst
 
-from xlate.convert.rulectx import Site
+from xlate.convert.rulectx import Manual, Site, bind
 from xlate.convert.transforms.compare_dtype import in_chain
 
 _SPACE = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
@@ -36,8 +36,11 @@ def dispatch(conv, site: Site) -> Optional[cst.BaseExpression]:
         return None
     if rule.unknown == "leave" and not _mxnet_keywords(rule, site.node):
         return None  # `s.split(",")`: other types share the method; only MXNet's keywords prove it is MXNet's
-    if not _binds(rule, site.node):
-        return None  # `x.flatten(1)` is no call of MXNet's `flatten(data)`: the ordinary path decides
+    if not any(a.star for a in site.node.args):  # forwarded `*args` bind at run time, in the helper
+        try:
+            bind(rule, site.node, site.receiver)
+        except Manual:
+            return None  # arguments MXNet's method does not take (torch's `x.flatten(1)`): not MXNet's call
     method = site.matched.rsplit(".", 1)[-1]
     helper = rule.untyped.replace("{name}", method)  # one helper per method name the rule matches
     call = site.emit(f"{helper}({{x}})", x=site.receiver)
@@ -49,15 +52,6 @@ def dispatch(conv, site: Site) -> Optional[cst.BaseExpression]:
                 f"`{what[:40]}.{method}({'...' if args else ''})` on a value xlate could not type -> `{helper}(...)`, decided at run "
                 f"time: a tensor (an MXNet array, converted) as MXNet's `{method}`, any other value its own")
     return call
-
-
-def _binds(rule, call: cst.Call) -> bool:
-    """The call's positional arguments fit MXNet's signature after the receiver (its first
-    parameter); a starred argument or a starred parameter may take any number."""
-    params = rule.signature[1:]
-    if any(p.startswith("*") for p in rule.signature) or any(a.star for a in call.args):
-        return True
-    return sum(a.keyword is None for a in call.args) <= len(params)
 
 
 def _mxnet_keywords(rule, call: cst.Call) -> bool:

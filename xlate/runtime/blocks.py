@@ -27,6 +27,21 @@ class _mx_Concurrent(torch.nn.Sequential):
         return torch.cat([child(x) for child in self], dim=self.axis)
 
 
+class _mx_Sequential(torch.nn.Sequential):
+    """The base of a Gluon Sequential subclass with an __init__ of its own (Note [sliced Sequential
+    subclasses] in xlate/convert/sequential_base.py). Gluon slices one as `type(self)(prefix=...)`
+    holding those children, renumbered from 0: the subclass's own defaults. torch's Sequential
+    passes the children to the constructor, which such an __init__ takes as its first argument."""
+
+    def __getitem__(self, idx):
+        if not isinstance(idx, slice):
+            return super().__getitem__(idx)
+        net = type(self)()
+        for module in list(self._modules.values())[idx]:
+            net.append(module)
+        return net
+
+
 def _mx_add(receiver, *blocks, **kwargs):
     """`x.add(...)` where the converter could not tell what `x` is (a parameter, a value from
     another module or notebook cell): a converted Gluon container (a torch Sequential, which has

@@ -212,6 +212,24 @@ class _mx_FilterSampler(_mx_Sampler):
         return len(self._indices)
 
 
+class _mx_IntervalSampler(_mx_Sampler):
+    """gluon.contrib.data.IntervalSampler(length, interval, rollover=True): 0, interval, 2 * interval,
+    ..., then (rollover) 1, 1 + interval, ... until every index is visited once (MXNet's order for
+    truncated back-propagation over a long sequence cut in `interval` streams). Its len() is
+    `length` even without rollover, as MXNet 1.9.1's."""
+
+    def __init__(self, length, interval, rollover=True):
+        assert interval <= length, f"Interval {interval} must be smaller than or equal to length {length}"
+        self._length, self._interval, self._rollover = length, interval, rollover
+
+    def __iter__(self):
+        for i in range(self._interval if self._rollover else 1):
+            yield from range(i, self._length, self._interval)
+
+    def __len__(self):
+        return self._length
+
+
 class _mx_BatchSampler(_mx_Sampler):
     """Gluon BatchSampler: batches of `batch_size` indices; the last incomplete one kept,
     discarded, or rolled over into the next epoch."""
@@ -901,3 +919,198 @@ def _mx_image_array(data):
             raise TypeError("nd.array of a PIL image: numpy reads it, and numpy is not installed")
         return numpy.asarray(data)
     return data
+
+
+class _mx_DataIter:
+    """mx.io.DataIter(batch_size=0): MXNet's base of data iterators, pure Python there too. A
+    subclass defines next(), or iter_next() with getdata/getlabel/getpad/getindex; iterating
+    calls next() until it raises StopIteration, and reset() starts over."""
+
+    def __init__(self, batch_size=0):
+        self.batch_size = batch_size
+
+    def __iter__(self):
+        return self
+
+    def reset(self):
+        pass
+
+    def next(self):
+        if self.iter_next():
+            return _mx_DataBatch(data=self.getdata(), label=self.getlabel(), pad=self.getpad(), index=self.getindex())
+        raise StopIteration
+
+    def __next__(self):
+        return self.next()
+
+    def iter_next(self):
+        pass
+
+    def getdata(self):
+        pass
+
+    def getlabel(self):
+        pass
+
+    def getindex(self):
+        return None
+
+    def getpad(self):
+        pass
+
+
+class _mx_ResizeIter(_mx_DataIter):
+    """mx.io.ResizeIter(data_iter, size, reset_internal=True): `size` batches an epoch, resetting
+    the inner iterator when it runs out (and at reset() when reset_internal)."""
+
+    def __init__(self, data_iter, size, reset_internal=True):
+        super().__init__()
+        self.data_iter, self.size, self.reset_internal = data_iter, size, reset_internal
+        self.cur, self.current_batch = 0, None
+        self.provide_data, self.provide_label = data_iter.provide_data, data_iter.provide_label
+        self.batch_size = data_iter.batch_size
+        if hasattr(data_iter, "default_bucket_key"):
+            self.default_bucket_key = data_iter.default_bucket_key
+
+    def reset(self):
+        self.cur = 0
+        if self.reset_internal:
+            self.data_iter.reset()
+
+    def iter_next(self):
+        if self.cur == self.size:
+            return False
+        try:
+            self.current_batch = self.data_iter.next()
+        except StopIteration:
+            self.data_iter.reset()
+            self.current_batch = self.data_iter.next()
+        self.cur += 1
+        return True
+
+    def getdata(self):
+        return self.current_batch.data
+
+    def getlabel(self):
+        return self.current_batch.label
+
+    def getindex(self):
+        return self.current_batch.index
+
+    def getpad(self):
+        return self.current_batch.pad
+
+
+class _mx_PrefetchingIter(_mx_DataIter):
+    """mx.io.PrefetchingIter(iters, rename_data=None, rename_label=None): the batches of one or
+    more iterators joined (their data lists, then their label lists). MXNet reads ahead in
+    threads; the batches are the same read in order, which is what this does."""
+
+    def __init__(self, iters, rename_data=None, rename_label=None):
+        super().__init__()
+        self.iters = iters if isinstance(iters, list) else [iters]
+        self.n_iter = len(self.iters)
+        self.rename_data, self.rename_label = rename_data, rename_label
+        self.batch_size = self.provide_data[0][1][0]
+        self.current_batch = None
+
+    def _renamed(self, which, renames):
+        if renames is None:
+            return sum([getattr(i, which) for i in self.iters], [])
+        return sum([[_mx_DataDesc(r[x.name], x.shape, x.dtype) if isinstance(x, _mx_DataDesc) else _mx_DataDesc(*x)
+                     for x in getattr(i, which)] for r, i in zip(renames, self.iters)], [])
+
+    @property
+    def provide_data(self):
+        return self._renamed("provide_data", self.rename_data)
+
+    @property
+    def provide_label(self):
+        return self._renamed("provide_label", self.rename_label)
+
+    def reset(self):
+        for i in self.iters:
+            i.reset()
+
+    def iter_next(self):
+        batches = []
+        for i in self.iters:
+            try:
+                batches.append(i.next())
+            except StopIteration:
+                batches.append(None)
+        if batches[0] is None:
+            assert all(b is None for b in batches), "Number of entry mismatches between iterators"
+            return False
+        for b in batches:
+            assert b.pad == batches[0].pad, "Number of entry mismatches between iterators"
+        self.current_batch = _mx_DataBatch(sum([b.data for b in batches], []), sum([b.label for b in batches], []),
+                                           batches[0].pad, batches[0].index, provide_data=self.provide_data,
+                                           provide_label=self.provide_label)
+        return True
+
+    def next(self):
+        if self.iter_next():
+            return self.current_batch
+        raise StopIteration
+
+    def getdata(self):
+        return self.current_batch.data
+
+    def getlabel(self):
+        return self.current_batch.label
+
+    def getindex(self):
+        return self.current_batch.index
+
+    def getpad(self):
+        return self.current_batch.pad
+
+
+class _mx_DataLoaderIter(_mx_DataIter):
+    """mx.contrib.io.DataLoaderIter(loader, data_name='data', label_name='softmax_label',
+    dtype='float32'): a Gluon DataLoader of (data, label) batches as a DataIter; a short last
+    batch is padded to batch_size (MXNet leaves the padding uninitialised; zeros here) and `pad`
+    says by how many."""
+
+    def __init__(self, loader, data_name="data", label_name="softmax_label", dtype="float32"):
+        super().__init__()
+        self._loader = loader
+        self._iter = iter(self._loader)
+        data, label = next(self._iter)
+        self.batch_size = data.shape[0]
+        self.dtype = _mx_dtype(dtype)
+        self.provide_data = [_mx_DataDesc(data_name, tuple(data.shape), dtype)]
+        self.provide_label = [_mx_DataDesc(label_name, tuple(label.shape), dtype)]
+        self._current_batch = None
+        self.reset()
+
+    def reset(self):
+        self._iter = iter(self._loader)
+
+    def iter_next(self):
+        try:
+            self._current_batch = next(self._iter)
+        except StopIteration:
+            self._current_batch = None
+        return self._current_batch is not None
+
+    def _padded(self, x):
+        x = x.to(self.dtype)
+        if not self.getpad():
+            return [x]
+        out = torch.zeros((self.batch_size,) + tuple(x.shape[1:]), dtype=self.dtype, device=x.device)
+        out[:x.shape[0]] = x
+        return [out]
+
+    def getdata(self):
+        return self._padded(self._current_batch[0])
+
+    def getlabel(self):
+        return self._padded(self._current_batch[1])
+
+    def getpad(self):
+        return self.batch_size - self._current_batch[0].shape[0]
+
+    def getindex(self):
+        return None

@@ -583,8 +583,9 @@ def _mx_nd_scalar(x):
 def _mx_flatten_method(x, *args, **kwargs):
     """`x.flatten()` on a value the converter could not type: a tensor (an MXNet array, converted)
     keeps its first axis, as MXNet's flatten does ((N, 1) for a vector, and an empty batch stays
-    (0, k)); anything else (a NumPy array: 1-D) uses its own flatten."""
-    if isinstance(x, torch.Tensor) and x.dim() >= 1:
+    (0, k)); anything else, a NumPy array say, uses its own flatten (1-D). MXNet's method takes no
+    arguments: given some, it is the value's own flatten (torch's `flatten(1)`, NumPy's `flatten('F')`)."""
+    if isinstance(x, torch.Tensor) and x.dim() >= 1 and not args and not kwargs:
         return x.reshape(x.shape[0], x.shape[1:].numel())
     return x.flatten(*args, **kwargs)
 

@@ -295,6 +295,16 @@ def _mx_param_data(param, ctx=None):
     return param.data() if ctx is None else param.data(ctx)
 
 
+def _mx_param_value(param, ctx=None):
+    """`p.data(ctx)` read in a forward or under autograd.record off a value xlate could not type: a
+    torch tensor (a converted Gluon Parameter: an MXNet array has no data()) is the Parameter
+    itself, so the computation reaches its gradient as MXNet's does; any other value its own
+    data(...)."""
+    if isinstance(param, torch.Tensor):
+        return param
+    return param.data() if ctx is None else param.data(ctx)
+
+
 def _mx_shared(block, params):
     """Gluon's `params=` on a layer: it uses another block's parameters (d2l's `nn.Dense(8,
     params=shared.params)`): each of the layer's parameters becomes the very tensor of that

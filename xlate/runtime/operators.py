@@ -597,6 +597,12 @@ def _mx_astype(array, dtype, copy=True):
     return array.astype(dtype, copy=copy)
 
 
+def _mx_slice_method(x, *args, **kwargs):
+    """`x.slice(begin=..., end=...)` on a value the converter could not type: a tensor (an MXNet
+    array, converted) is sliced as MXNet's slice (`_mx_slice`); anything else uses its own slice."""
+    return _mx_slice(x, *args, **kwargs) if isinstance(x, torch.Tensor) else x.slice(*args, **kwargs)
+
+
 def _mx_array_transpose(array, *axes):
     """`x.transpose(*axes)` on a value the converter could not type: an MXNet array (a tensor
     here) is permuted as MXNet's and NumPy's transpose do (the axes as separate arguments or one
@@ -682,3 +688,24 @@ def _mx_split_method(x, *args, **kwargs):
     """`x.split(num_outputs=..., axis=..., squeeze_axis=...)` on a value the converter could not type:
     a tensor is split as MXNet splits an array (`_mx_split`), anything else uses its own split."""
     return _mx_split(x, *args, **kwargs) if isinstance(x, torch.Tensor) else x.split(*args, **kwargs)
+
+
+def _mx_ravel_multi_index(data=None, shape=None, out=None, name=None):
+    """MXNet ravel_multi_index: the (k, ...) array of indices into `shape` as flat row-major
+    indices, in the input's dtype (float32 for an nd.array)."""
+    _mx_no_out(out)
+    flat = torch.zeros(data.shape[1:], dtype=torch.float64, device=data.device)
+    for i, size in enumerate(shape):
+        flat = flat * size + data[i].to(torch.float64)
+    return flat.to(data.dtype)
+
+
+def _mx_unravel_index(data=None, shape=None, out=None, name=None):
+    """MXNet unravel_index: flat row-major indices into `shape` as a (k, ...) array of indices,
+    in the input's dtype."""
+    _mx_no_out(out)
+    rest, parts = data.to(torch.float64), []
+    for size in reversed(shape):
+        parts.append(torch.remainder(rest, size))
+        rest = torch.div(rest, size, rounding_mode="floor")
+    return torch.stack(parts[::-1]).to(data.dtype)

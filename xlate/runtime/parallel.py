@@ -151,3 +151,68 @@ def _mx_split_and_load_distributed(data, ctx_list, batch_axis=0, even_split=True
         raise ValueError(f"{dist.get_world_size()} processes for {len(ctx_list)} contexts")
     rank = dist.get_rank()
     return [_mx_split_data(data, len(ctx_list), batch_axis, even_split)[rank].to(ctx_list[rank])]
+
+
+class _mx_KVStore:
+    """The store `mx.kv.create(name)` gives in one process ('local', 'device', 'nccl', ...), with
+    MXNet's semantics on a single worker: rank 0 of 1 worker; `init` stores a copy of a value;
+    `push` sums a list of values (one per device) and stores the sum, or hands it to the updater
+    set on the store (`updater(key, pushed, stored)`, which updates `stored` in place); `pull`
+    copies the stored value into `out` (each array of a list); `pushpull` does both, into the
+    pushed arrays when no `out` is given. Keys are ints or strings, one or a list of them. A
+    distributed store ('dist_*', 'horovod', 'byteps') needs other processes: it raises here."""
+
+    rank = 0
+    num_workers = 1
+
+    def __init__(self, name="local"):
+        if name.startswith(("dist", "horovod", "byteps")):
+            raise NotImplementedError(f"kvstore '{name}' is MXNet's distributed training: run the model under "
+                                      "torch.nn.parallel.DistributedDataParallel")
+        self.type, self._store, self._updater = name, {}, None
+
+    @staticmethod
+    def _pairs(key, value):
+        return list(zip(key, value)) if isinstance(key, (list, tuple)) else [(key, value)]
+
+    def init(self, key, value):
+        for k, v in self._pairs(key, value):
+            self._store[k] = (v[0] if isinstance(v, (list, tuple)) else v).detach().clone()
+
+    def push(self, key, value, priority=0):
+        for k, v in self._pairs(key, value):
+            values = list(v) if isinstance(v, (list, tuple)) else [v]
+            merged = values[0].detach().clone()
+            for other in values[1:]:
+                merged += other.detach().to(merged.device)
+            if self._updater is not None:
+                with torch.no_grad():
+                    self._updater(k, merged.to(self._store[k].device), self._store[k])
+            else:
+                self._store[k] = merged
+
+    def pull(self, key, out=None, priority=0, ignore_sparse=True):
+        for k, o in self._pairs(key, out):
+            for target in (o if isinstance(o, (list, tuple)) else [o]):
+                with torch.no_grad():
+                    target.copy_(self._store[k])
+
+    def pushpull(self, key, value, out=None, priority=0):
+        self.push(key, value, priority)
+        self.pull(key, value if out is None else out, priority)
+
+    def _set_updater(self, updater):
+        self._updater = updater
+
+    def set_optimizer(self, optimizer):
+        raise NotImplementedError("kvstore.set_optimizer: give the optimizer to the Trainer (`_mx_Trainer`), "
+                                  "which updates the parameters itself")
+
+    def set_gradient_compression(self, compression_params):
+        raise NotImplementedError("gradient compression (2-bit / 1-bit) has no torch counterpart here: drop it, "
+                                  "or use a DDP communication hook")
+
+
+def _mx_kv_create(name="local"):
+    """mx.kv.create(name='local'): MXNet's key-value store for one process (`_mx_KVStore`)."""
+    return _mx_KVStore(name)

@@ -179,3 +179,9 @@ def _mx_random_generalized_negative_binomial(mu=1, alpha=1, shape=None, dtype=No
 def _mx_random_multinomial(data=None, shape=None, get_prob=False, out=None, dtype="int32", name=None):
     """MXNet's random.multinomial: sample_multinomial with random.*'s argument order."""
     return _mx_sample_multinomial(data, shape=shape, get_prob=get_prob, dtype=dtype, out=out)
+
+
+def _mx_random_randn(*shape, loc=0.0, scale=1.0, dtype=None, ctx=None, out=None, **kwargs):
+    """mx.nd.random.randn(*shape, loc=0, scale=1, dtype, ctx, out): normal draws of the shape given
+    as separate arguments; MXNet's random.normal otherwise."""
+    return _mx_random_normal(loc, scale, shape or None, dtype, ctx, out)

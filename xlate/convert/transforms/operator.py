@@ -9,7 +9,7 @@ _COMPARE = {"equal": "==", "not_equal": "!=", "greater": ">", "greater_equal": "
 
 def transform(site: Site):
     name = site.matched.rsplit(".", 1)[1]
-    op = name.split("_", 1)[1] if name.startswith(("broadcast_", "elemwise_")) else name
+    op = name.split("_", 1)[1] if name.startswith(("broadcast_", "elemwise_")) else name.lstrip("_").lower()
     holes = {"a": site.value("lhs"), "b": site.value("rhs")}
     if site.varargs:
         raise Manual("a third positional argument is MXNet's `out=`: write the result to it by hand")

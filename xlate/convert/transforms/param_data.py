@@ -66,6 +66,16 @@ def _runtime(site: Site) -> bool:
         or _grads_read(site))
 
 
+def _runtime_recorded(site: Site) -> bool:
+    """`p.data()` whose receiver is not evident, read in a forward or a record block (a Parameter
+    handed to a loss block as an input: MXNet's embedding-learning example), in a file that uses
+    Gluon: `_mx_param_value` decides it (an NDArray has no `data()`, so a tensor there is a
+    converted Parameter). Not where it is written into or its gradient read."""
+    return site.matched == ".data" and param_evidence.gluon_file(site.conv.analysis) and not (
+        site.conv.store_depth or site.conv.written_into or _grads_read(site)) and (
+        _recorded(site) or _block_method(site))
+
+
 def transform(site: Site):
     original = param_evidence.receiver(site)
     evident = param_evidence.is_param(original, param_evidence.facts(site.conv))
@@ -78,6 +88,16 @@ def transform(site: Site):
                    "time: a torch tensor (a converted Gluon Parameter) gives `.data`, any other value its own "
                    f"`{site.matched}()`")
         call = site.emit("_mx_param_data({p})", p=param)
+        if site.has("ctx"):
+            call = call.with_changes(args=[call.args[0].with_changes(comma=cst.Comma(
+                whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(site.value("ctx"))])
+        return call
+    if not evident and _runtime_recorded(site):
+        site.fixed(f"`.data()` in a forward / autograd.record() on a value xlate could not type -> "
+                   "`_mx_param_value(...)`, decided at run time: a torch tensor (a converted Gluon Parameter: an "
+                   "MXNet array has no data()) is the Parameter itself, so the gradient reaches it as in MXNet; any "
+                   "other value its own `.data()`")
+        call = site.emit("_mx_param_value({p})", p=param)
         if site.has("ctx"):
             call = call.with_changes(args=[call.args[0].with_changes(comma=cst.Comma(
                 whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(site.value("ctx"))])

@@ -12,8 +12,12 @@ def transform(site: Site):
     if site.receiver_kind is None:
         if len(axes) == 2 and not any(a.star for a in site.varargs):
             raise Skip()  # x.transpose(a, b): the same swap in torch, numpy and 2-D MXNet
-        if site.has("axes") or site.matched != ".transpose" and not site.matched.endswith(".ndarray.transpose"):
+        if site.matched != ".transpose" and not site.matched.endswith(".ndarray.transpose"):
             raise Manual(unknown_receiver(site))
+        if site.has("axes"):  # `x.transpose(axes=...)`: numpy's method takes no keyword; the axes as one tuple
+            if any(a.star for a in site.varargs):
+                raise Manual(unknown_receiver(site))
+            return _at_run_time(site, data, [cst.Arg(site.value("axes"))])
         return _at_run_time(site, data)
     if not axes:
         return _reverse(site, data)
@@ -48,11 +52,11 @@ def _literal_rank(site: Site, data):
     return None
 
 
-def _at_run_time(site: Site, data):
+def _at_run_time(site: Site, data, axes=None):
     """`_mx_array_transpose(x, *axes)`: a tensor (an MXNet array, converted) is permuted as MXNet does,
     anything else (a NumPy array) calls its own transpose."""
     call = site.emit("_mx_array_transpose({x})", x=data)
-    args = [call.args[0], *site.varargs]
+    args = [call.args[0], *(site.varargs if axes is None else axes)]
     args = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]] + \
         [args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
     what = site.code(site.receiver).strip()

@@ -1,0 +1,157 @@
+"""MXNet's own Gluon examples (apache/mxnet 1.9.1 `example/`) run converted, on synthetic or toy data
+(issue 21; the corpus `mxnet-examples` of bench/package_corpus.py, which measures the conversion).
+
+    .venv/bin/python bench/example_runs.py [--corpus /work/corpus/mxnet-examples] [--xlate TREE] [--json OUT]
+
+Each example's folder is converted as a user converts it (`python -m xlate convert FOLDER -o OUT`, the
+converter of --xlate, default this repository) and the script runs twice in a fresh subprocess with a
+time limit: the original with MXNet, and the converted one with `import mxnet` and `import gluonnlp`
+made to fail (a meta-path blocker), so a converted script that still needs MXNet fails. Command lines
+shrink the runs (one epoch, small batches). Datasets are synthetic: MNIST's four idx files are
+written (256 training and 32 test images of random pixels) under $MXNET_HOME/datasets/mnist and
+./data, and on both sides the download functions are stubbed to return the file that is there and
+the SHA-1 check to pass (harness plumbing: MXNet and the converted `_mx_compat` would fetch the real
+files), and matplotlib, not installed here, is stubbed on both sides. A run counts when the original runs too; the numbers printed differ (another random
+initialisation), so only the exit status and the last lines are reported.
+Exits 0 unless the harness itself breaks.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+# (folder under the corpus, script in it, arguments, synthetic data, seconds allowed)
+EXAMPLES = [
+    ("gluon/lstm_crf", "lstm_crf.py", [], None, 240),
+    ("gluon/mnist", "mnist.py", ["--epochs", "1", "--batch-size", "16", "--log-interval", "2"], "mnist", 120),
+    ("restricted-boltzmann-machine", "binary_rbm_gluon.py",
+     ["--num-hidden", "16", "--k", "2", "--batch-size", "16", "--num-epoch", "1", "--ais-batch-size", "4",
+      "--ais-num-batch", "1", "--ais-intermediate-steps", "2", "--ais-burn-in-steps", "2", "--no-cuda",
+      "--data-loader-num-worker", "0"], "mnist", 180),
+    ("gluon/dc_gan", "dcgan.py", ["--dataset", "mnist", "--batch-size", "16", "--nepoch", "1", "--ngf", "8", "--ndf", "8",
+                                  "--nz", "8", "--niter", "1000", "--inception_score", "", "--check-point", ""],
+     "mnist", 180),
+    ("gluon", "image_classification.py", ["--dataset", "dummy", "--model", "resnet18_v1", "--epochs", "1",
+                                          "--batch-size", "2", "--mode", "imperative", "--log-interval", "50"],
+     None, 480),
+]
+
+RUNNER = r'''
+import runpy, sys, os
+blocked, script, args = sys.argv[1] == "blocked", sys.argv[2], sys.argv[3:]
+if blocked:
+    class _Blocker:
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in ("mxnet", "gluonnlp"):
+                raise ImportError(f"{name} is blocked: the converted script must not need it")
+    sys.meta_path.insert(0, _Blocker())
+import importlib.util
+if importlib.util.find_spec("matplotlib") is None:  # plots only; not installed here: stubbed on both sides
+    from unittest import mock
+    sys.modules["matplotlib"] = sys.modules["matplotlib.pyplot"] = mock.MagicMock()
+sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+sys.path.insert(0, os.getcwd())
+def there(url, path=None, **kwargs):  # the synthetic file is where the download would put it
+    return os.path.join(path, url.split("/")[-1]) if path and not path.endswith(".gz") else path
+if not blocked:
+    import mxnet.gluon.data.vision.datasets as d
+    d.download, d.check_sha1 = there, (lambda *a: True)
+else:
+    try:
+        import _mx_compat as c
+        c._mx_download, c._mx_check_sha1 = there, (lambda *a: True)
+    except ImportError:
+        pass
+sys.argv = [script] + args
+runpy.run_path(script, run_name="__main__")
+'''
+
+
+def mnist_files(folder: Path) -> None:
+    """MNIST's four idx files, gzipped, of random pixels and labels (256 training, 32 test images:
+    the RBM example shows 15 batches of 15)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    folder.mkdir(parents=True, exist_ok=True)
+    for prefix, n in (("train", 256), ("t10k", 32)):
+        images = rng.integers(0, 256, (n, 28, 28), dtype=np.uint8)
+        labels = rng.integers(0, 10, n, dtype=np.uint8)
+        with gzip.open(folder / f"{prefix}-images-idx3-ubyte.gz", "wb") as f:
+            f.write(struct.pack(">IIII", 2051, n, 28, 28) + images.tobytes())
+        with gzip.open(folder / f"{prefix}-labels-idx1-ubyte.gz", "wb") as f:
+            f.write(struct.pack(">II", 2049, n) + labels.tobytes())
+
+
+def run(cmd, cwd: Path, env: dict, timeout: float) -> dict:
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, cwd=str(cwd), env=env, capture_output=True, text=True, timeout=timeout)
+        code, out = proc.returncode, (proc.stdout + proc.stderr)
+    except subprocess.TimeoutExpired as e:
+        code, out = "timeout", str(e.stdout or "")[-500:]
+    lines = [ln for ln in out.splitlines() if ln.strip() and "Warning" not in ln]
+    return {"exit": code, "seconds": round(time.perf_counter() - start, 1), "tail": lines[-3:]}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--corpus", type=Path, default=Path("/work/corpus/mxnet-examples"))
+    p.add_argument("--xlate", type=Path, default=REPO)
+    p.add_argument("--json", type=Path)
+    p.add_argument("--only", action="append")
+    args = p.parse_args(argv)
+    if not args.corpus.is_dir():
+        print(f"no corpus at {args.corpus}: nothing to run")
+        return 0
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        runner = work / "runner.py"
+        runner.write_text(RUNNER)
+        for folder, script, argv_, data, timeout in EXAMPLES:
+            if args.only and script not in args.only:
+                continue
+            src = args.corpus / folder
+            if not (src / script).is_file():
+                print(f"{folder}/{script}: missing")
+                continue
+            out = work / "converted" / folder.replace("/", "_")
+            conv = subprocess.run([sys.executable, "-m", "xlate", "convert", str(src), "-o", str(out), "--exit-zero",
+                                   "-j", "1"], capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(args.xlate)))
+            row = {"example": f"{folder}/{script}", "convert_exit": conv.returncode}
+            for side, where, blocked in (("original", src, "open"), ("converted", out, "blocked")):
+                cwd = work / "run" / side / folder.replace("/", "_")
+                cwd.mkdir(parents=True, exist_ok=True)
+                home = cwd / "mxnet_home"
+                if data == "mnist":
+                    mnist_files(home / "datasets" / "mnist")
+                    mnist_files(cwd / "data")
+                env = dict(os.environ, MXNET_HOME=str(home), OMP_NUM_THREADS="1", PYTHONPATH="",
+                           PYTHONWARNINGS="ignore", MPLBACKEND="Agg")
+                row[side] = run([sys.executable, str(runner), blocked, str(where / script), *argv_], cwd, env, timeout)
+            rows.append(row)
+            o, c = row["original"], row["converted"]
+            print(f"{row['example']}: original exit {o['exit']} ({o['seconds']} s), converted exit {c['exit']} "
+                  f"({c['seconds']} s)\n    original:  {' | '.join(o['tail'])[:300]}\n    converted: "
+                  f"{' | '.join(c['tail'])[:300]}", flush=True)
+    ran = [r for r in rows if r["original"]["exit"] == 0]
+    print(f"\n{len(rows)} examples; {len(ran)} run in MXNet; {sum(r['converted']['exit'] == 0 for r in ran)} of them run "
+          "converted without MXNet")
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

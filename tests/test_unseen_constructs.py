@@ -1,0 +1,342 @@
+"""Constructs of Gluon code nobody tuned xlate to (issue 21: imgclsmob's model zoo, MXNet's own
+examples), each as a class: a script runs in MXNet and, converted, in torch, and what it appends
+to `outs` must agree (tests/test_execution_model.py's `_same_numbers`; weights from `det`, inputs
+from a seeded RandomState)."""
+from __future__ import annotations
+
+import pytest
+
+from test_execution_model import COMMON, _same_numbers
+
+pytestmark = pytest.mark.mxnet
+
+# Note [sliced Sequential subclasses]: `features[:-1]` of a Sequential subclass whose __init__
+# takes flags builds the subclass with its defaults and the children in the slice
+SLICED_SUBCLASS = COMMON + '''
+class MultiOutput(nn.HybridSequential):
+    def __init__(self, multi_output=True, scale=2.0, **kwargs):
+        super(MultiOutput, self).__init__(**kwargs)
+        self.multi_output = multi_output
+        self.scale = scale
+
+    def hybrid_forward(self, F, x):
+        outs = []
+        for block in self._children.values():
+            x = block(x)
+            if getattr(block, "do_output", False):
+                outs.append(x * self.scale)
+        return [x] + outs if self.multi_output else x
+
+
+class Deeper(MultiOutput):
+    pass
+
+
+for cls in (MultiOutput, Deeper):
+    net = cls(multi_output=False, scale=3.0)
+    net.add(nn.Dense(5, in_units=4, activation='tanh'), nn.Dense(4, in_units=5), nn.Dense(3, in_units=4))
+    net[0].do_output = True
+    net.initialize()
+    set_weights(net)
+    x = nd.array(rng.randn(2, 4).astype('float32'))
+    outs.append(net(x).asnumpy())
+    head = net[:-1]
+    got = head(x)
+    outs.append(len(head))
+    outs.append(len(got))
+    outs.append(got[0].asnumpy())
+    outs.append(got[1].asnumpy())
+    tail = net[1:](nd.array(rng.randn(2, 5).astype('float32')))
+    outs.append(len(tail))
+    outs.append(tail[0].asnumpy())
+'''
+
+# a Gluon layer class tested with isinstance whose translation is a torch class's call
+# (`Identity()` -> `nn.Identity()`); F.identity copies and passes the gradient through
+IDENTITY_AS_TYPE = COMMON + '''
+from mxnet.gluon.contrib.nn import Identity
+
+
+class Stage(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super(Stage, self).__init__(**kwargs)
+        with self.name_scope():
+            self.transition = nn.HybridSequential()
+            self.transition.add(Identity(), nn.Dense(3, in_units=3), Identity())
+
+    def hybrid_forward(self, F, x):
+        ys = []
+        for j in range(3):
+            if not isinstance(self.transition[j], Identity):
+                ys.append(self.transition[j](x[-1]))
+            else:
+                ys.append(F.identity(x[j]) * (j + 1))
+        return F.concat(*ys, dim=1)
+
+
+net = Stage()
+net.initialize()
+set_weights(net)
+x = nd.array(rng.randn(3, 2, 3).astype('float32'))
+x.attach_grad()
+with autograd.record():
+    y = net(x)
+    loss = (y * y).sum()
+loss.backward()
+outs.append(y.asnumpy())
+outs.append(x.grad.asnumpy())
+'''
+
+# MXNet's internal names of elementwise operators (its tree-LSTM example), with gradients
+INTERNAL_OPERATORS = COMMON + '''
+class Cell(gluon.HybridBlock):
+    def hybrid_forward(self, F, x, c):
+        next_c = F._internal._plus(F.sin(x * c), c, name='state')
+        h = F._internal._mul(next_c, F.Activation(next_c, act_type='tanh'), name='out')
+        return F._internal._div(F._internal._Minus(h, x), F._internal._plus(F.abs(c), F.ones_like(c)))
+
+
+x = nd.array(rng.randn(3, 4).astype('float32'))
+c = nd.array(rng.randn(3, 4).astype('float32'))
+x.attach_grad()
+c.attach_grad()
+with autograd.record():
+    y = Cell()(x, c)
+y.backward(nd.array(rng.randn(3, 4).astype('float32')))
+outs.extend([y.asnumpy(), x.grad.asnumpy(), c.grad.asnumpy()])
+'''
+
+# MXNet's iterators written in Python: a DataIter subclass (MXNet's examples' dummy and image-pair
+# iterators), ResizeIter, PrefetchingIter with renamed data, contrib.io.DataLoaderIter's padded batch;
+# contrib.data.IntervalSampler (MXNet's word-language-model example) alone and in a DataLoader
+DATA_ITERATORS = COMMON + '''
+class Counting(mx.io.DataIter):
+    def __init__(self, batch_size, n=3):
+        super(Counting, self).__init__(batch_size)
+        self.n, self.i = n, 0
+        self.provide_data = [('data', (batch_size, 2))]
+        self.provide_label = [('softmax_label', (batch_size,))]
+
+    def reset(self):
+        self.i = 0
+
+    def iter_next(self):
+        self.i += 1
+        return self.i <= self.n
+
+    def getdata(self):
+        return [nd.ones((self.batch_size, 2)) * self.i]
+
+    def getlabel(self):
+        return [nd.zeros((self.batch_size,)) + self.i]
+
+    def getpad(self):
+        return self.i % 2
+
+
+resized = mx.io.ResizeIter(Counting(2), 5)
+for epoch in range(2):
+    for batch in resized:
+        outs.extend([batch.data[0].asnumpy(), batch.label[0].asnumpy(), batch.pad])
+    resized.reset()
+X = rng.randn(5, 3).astype('float32')
+a = mx.io.NDArrayIter(X, np.arange(5).astype('float32'), batch_size=2, data_name='a')
+b = mx.io.NDArrayIter(X * 2, np.arange(5).astype('float32'), batch_size=2, data_name='b')
+joined = mx.io.PrefetchingIter([a, b], rename_data=[{'a': 'x'}, {'b': 'y'}])
+outs.append(float([d.name for d in joined.provide_data] == ['x', 'y']))
+for batch in joined:
+    outs.extend([len(batch.data), batch.data[1].asnumpy(), batch.label[0].asnumpy(), batch.pad])
+loader = gluon.data.DataLoader(gluon.data.ArrayDataset(nd.array(X), nd.arange(5)), batch_size=2)
+wrapped = mx.contrib.io.DataLoaderIter(loader)
+for batch in wrapped:
+    outs.extend([batch.data[0].asnumpy()[:2 - batch.pad], batch.label[0].asnumpy()[:2 - batch.pad], batch.pad])
+outs.append(wrapped.provide_data[0].shape)
+for rollover in (True, False):
+    sampler = gluon.contrib.data.IntervalSampler(11, 3, rollover=rollover)
+    outs.extend([np.array(list(sampler), dtype='float32'), len(sampler)])
+loader = gluon.data.DataLoader(gluon.data.ArrayDataset(nd.array(X)), batch_size=2,
+                               sampler=gluon.contrib.data.IntervalSampler(5, 2), last_batch='keep')
+outs.extend([b.asnumpy() for b in loader])
+'''
+
+# flat indices and back (imgclsmob's SuperPointNet)
+RAVEL = COMMON + '''
+pts = nd.array(np.stack([rng.randint(0, 7, 9), rng.randint(0, 6, 9)]).astype('float32'))
+flat = nd.ravel_multi_index(pts, shape=(7, 6))
+outs.extend([flat.asnumpy(), nd.unravel_index(flat, shape=(7, 6)).asnumpy()])
+outs.append(mx.nd.unravel_index(nd.array([0, 41, 37, 5]), (7, 6)).asnumpy())
+'''
+
+# MXNet's key-value store on one worker: init, push (a list summed), pull, pushpull, an updater
+KVSTORE = COMMON + '''
+kv = mx.kv.create('device')
+outs.extend([kv.rank, kv.num_workers])
+a = nd.array(rng.randn(2, 3).astype('float32'))
+kv.init('u', a)
+kv.init(['w', 'v'], [a * 2, a * 3])
+kv.push('u', [a * 4, a + 1, a])
+out = nd.zeros((2, 3))
+kv.pull('u', out=out)
+outs.append(out.asnumpy())
+outs_v = [nd.zeros((2, 3)), nd.zeros((2, 3))]
+kv.pull(['w', 'v'], out=[outs_v[0], [outs_v[1]]])
+outs.extend([o.asnumpy() for o in outs_v])
+b = nd.array(rng.randn(2, 3).astype('float32'))
+kv.pushpull('w', b)
+outs.append(b.asnumpy())
+
+
+def update(key, pushed, stored):
+    stored[:] = stored - 0.5 * pushed
+
+
+kv._set_updater(update)
+kv.push('v', [b, b * 2])
+kv.pull('v', out=out)
+outs.append(out.asnumpy())
+'''
+
+# a Parameter handed to a loss block as an input, read with .data() in its hybrid_forward (MXNet's
+# embedding-learning example): the gradient reaches it
+PARAMETER_AS_INPUT = COMMON + '''
+class Margin(gluon.HybridBlock):
+    def hybrid_forward(self, F, d, beta_in, a_indices=None):
+        beta = beta_in.data()[a_indices] if a_indices is not None else beta_in.data()
+        return F.relu(d - beta).sum() + 0.1 * beta.sum()
+
+
+class Net(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super(Net, self).__init__(**kwargs)
+        with self.name_scope():
+            self.dense = nn.Dense(4, in_units=3)
+            self.beta = self.params.get('beta', shape=(4,), init=mx.init.Constant(0.5))
+        self.loss = Margin()
+
+    def hybrid_forward(self, F, x, beta):
+        return self.dense(x)
+
+
+net = Net()
+net.initialize()
+set_weights(net)
+x = nd.array(rng.randn(4, 3).astype('float32'))
+idx = nd.array([0, 2, 3, 1])
+with autograd.record():
+    loss = net.loss(net(x), net.beta, idx)
+loss.backward()
+outs.extend([loss.asnumpy(), net.beta.grad().asnumpy(), net.dense.weight.grad().asnumpy()])
+'''
+
+# NDArray methods NumPy has too, on values xlate cannot type: decided at run time
+UNTYPED_METHODS = COMMON + '''
+def pooled(w):
+    return w.flatten()
+
+
+def to_nhwc(y):
+    return y.transpose(axes=(0, 2, 3, 1))
+
+
+def first_channel(x1):
+    return x1.slice(begin=(None, 0, 1), end=(None, 1, None))
+
+
+def sparse_of(heatmaps):
+    return heatmaps[0].tostype("csr")
+
+
+a = nd.array(rng.randn(2, 3, 1, 1).astype('float32'))
+outs.append(pooled(a).asnumpy())
+outs.append(pooled(nd.array(rng.randn(4).astype('float32'))).asnumpy())
+outs.append(pooled(rng.randn(2, 3).astype('float32')))
+outs.append(to_nhwc(nd.array(rng.randn(2, 3, 4, 5).astype('float32'))).asnumpy())
+outs.append(first_channel(nd.array(rng.randn(2, 3, 4).astype('float32'))).asnumpy())
+outs.append(sparse_of([nd.array(rng.randn(3, 4).astype('float32') * (rng.rand(3, 4) > 0.5))]).asnumpy())
+'''
+
+
+def test_a_sliced_sequential_subclass_is_built_with_its_own_defaults():
+    converted = _same_numbers(SLICED_SUBCLASS)
+    assert "class MultiOutput(_mx_Sequential):" in converted and "class Deeper(MultiOutput):" in converted
+
+
+def test_a_gluon_layer_class_as_a_type_is_its_torch_class():
+    converted = _same_numbers(IDENTITY_AS_TYPE)
+    assert "isinstance(self.transition[j], nn.Identity)" in converted and "x[j]).clone()" in converted
+
+
+def test_mxnet_methods_on_untyped_values():
+    converted = _same_numbers(UNTYPED_METHODS)
+    assert "_mx_flatten_method(w)" in converted and "_mx_array_transpose(y, (0, 2, 3, 1))" in converted
+    assert "_mx_slice_method(x1, begin=(None, 0, 1), end=(None, 1, None))" in converted
+    assert '_mx_tostype(heatmaps[0], "csr")' in converted
+
+
+def test_internal_operator_names_are_the_elementwise_operators():
+    converted = _same_numbers(INTERNAL_OPERATORS)
+    assert "_internal" not in converted
+
+
+def test_mxnets_python_data_iterators():
+    converted = _same_numbers(DATA_ITERATORS)
+    assert "class Counting(_mx_DataIter):" in converted and "_mx_DataLoaderIter(loader)" in converted
+
+
+def test_ravel_and_unravel_multi_index():
+    converted = _same_numbers(RAVEL)
+    assert "_mx_ravel_multi_index(pts, shape=(7, 6))" in converted
+
+
+def test_randn_takes_the_shape_as_arguments():
+    """Other random streams: the shapes, dtype and the moments of 40000 draws with loc/scale."""
+    from mxsupport import import_mxnet, import_numpy, import_torch
+    from xlate.convert.engine import convert_source
+    mx, np, torch = import_mxnet(), import_numpy(), import_torch()
+    source = "import mxnet as mx\nx = mx.nd.random.randn(200, 200, loc=5.0, scale=0.5)\ny = mx.nd.random.randn(3, dtype='float64')\n"
+    scope: dict = {}
+    exec(compile(source, "mx", "exec"), scope)
+    want = scope["x"].asnumpy(), scope["y"].asnumpy()
+    torch.manual_seed(0)
+    exec(compile(convert_source(source).output, "pt", "exec"), scope)
+    have = scope["x"].numpy(), scope["y"].numpy()
+    for w, h in zip(want, have):
+        assert w.shape == h.shape and w.dtype == h.dtype
+    for sample in (want[0], have[0]):
+        assert abs(sample.mean() - 5.0) < 0.02 and abs(sample.std() - 0.5) < 0.02
+
+
+def test_a_kvstore_on_one_worker():
+    converted = _same_numbers(KVSTORE)
+    assert "kv = _mx_kv_create('device')" in converted
+
+
+def test_a_parameter_handed_to_a_block_and_read_with_data():
+    converted = _same_numbers(PARAMETER_AS_INPUT)
+    assert "_mx_param_value(beta_in)[_mx_index(a_indices)]" in converted
+
+
+def test_the_profiler_records_a_region_and_writes_a_chrome_trace(tmp_path):
+    """Not numbers: both record the region between set_state('run') and ('stop') and give a non-empty
+    aggregate table; the translation's dump() writes a Chrome trace (MXNet's format) to the file."""
+    import json
+    from mxsupport import import_mxnet, import_torch
+    from xlate.convert.engine import convert_source
+    import_mxnet(), import_torch()
+    source = (
+        "import mxnet as mx\nfrom mxnet import profiler\n"
+        "profiler.set_config(profile_all=True, aggregate_stats=True, filename=PATH)\n"
+        "profiler.set_state('run')\nb = mx.nd.dot(mx.nd.ones((8, 8)), mx.nd.ones((8, 8))) + 1\nb.wait_to_read()\n"
+        "profiler.set_state('stop')\ntext = profiler.dumps()\nprofiler.dump(finished=False)\n")
+    converted = convert_source(source).output
+    assert "_mx_profiler_set_state('run')" in converted and "mxnet" not in converted
+    for side, code in (("mx", source), ("pt", converted)):
+        path = str(tmp_path / f"{side}.json")
+        scope = {"PATH": path}
+        exec(compile(code, side, "exec"), scope)
+        assert isinstance(scope["text"], str) and scope["text"].strip()
+    # MXNet's file is whole JSON only once its profiler is finished for good (`finished=True`, which no
+    # later run in the process could undo, and it keeps the first filename it was given): the
+    # translation's file is checked
+    with open(tmp_path / "pt.json") as f:
+        assert "traceEvents" in json.load(f)
