@@ -978,7 +978,10 @@ class _Collector:
                         isinstance(i, ast.Slice) and isinstance(i.step, ast.UnaryOp) for i in index):
                     scope.item_writes.add(node.value.id)  # `x[::-1]` (MX007)
                 elif not any(isinstance(i, ast.Slice) for i in index):  # `x[i, j]`, `(x - 1)[i]` (MX017)
-                    scope.item_writes.update(n.id for n in astwalk.walk(node.value) if isinstance(n, ast.Name))
+                    base = node.value
+                    while isinstance(base, ast.Subscript):  # `x[0][1]`: the chain's array, walked once a level
+                        base = base.value
+                    scope.item_writes.update(n.id for n in astwalk.walk(base) if isinstance(n, ast.Name))
 
 
 # Note [F by its name]
