@@ -85,7 +85,6 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         self.inner: set[int] = set()  # Name/Attribute nodes that are part of a longer chain
         self.call_funcs: set[int] = set()
         self.shaped: set[int] = set()  # original calls whose result is reshaped to (1,) or read with .item()
-        self.indexed_kinds: dict = {}  # id(original subscript) -> classify() of its base array (MX017)
         self.store_depth = 0
         self.store_saved: list[tuple] = []  # (store_depth, written_into) set aside while a target's subscript is read
         self.written_into = 0  # > 0 inside the array of `x[i] = v` (x is read, then written in place)
@@ -798,21 +797,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         rule = self.rules.operators.get(ND_ELEMENT)
         if rule is not None and isinstance(updated, cst.Subscript) and not self.store_depth \
                 and not self.written_into and nd_element.integers_only(original) \
-                and self._indexed_kind(original) == "nd":
+                and self.classify(original.value) == "nd":
             return self._apply(Site(self, rule, original, updated, matched=ND_ELEMENT))
         return updated
-
-    def _indexed_kind(self, subscript: cst.Subscript):
-        """classify() of what `subscript` indexes. A chain `x[0][1][2]` is one array's: its base is
-        classified once and every level remembered (classifying each level anew cost O(n^2))."""
-        chain, node = [], subscript
-        while isinstance(node, cst.Subscript) and id(node) not in self.indexed_kinds:
-            chain.append(node)
-            node = node.value
-        kind = self.indexed_kinds[id(node)] if id(node) in self.indexed_kinds else self.classify(node)
-        for level in reversed(chain):  # an element or a slice of an array is an array of the same kind
-            self.indexed_kinds[id(level)] = kind
-        return kind
 
     def _grad_write(self, original, updated):
         """`p[...] = v` / `p -= v` where this scope reads `p.grad` (MX545)."""
