@@ -959,7 +959,24 @@ class _mx_DataIter:
         pass
 
 
-class _mx_ResizeIter(_mx_DataIter):
+class _mx_HeldBatchIter(_mx_DataIter):
+    """The getters of an iterator whose iter_next() keeps the batch it read in current_batch
+    (MXNet's ResizeIter and PrefetchingIter)."""
+
+    def getdata(self):
+        return self.current_batch.data
+
+    def getlabel(self):
+        return self.current_batch.label
+
+    def getindex(self):
+        return self.current_batch.index
+
+    def getpad(self):
+        return self.current_batch.pad
+
+
+class _mx_ResizeIter(_mx_HeldBatchIter):
     """mx.io.ResizeIter(data_iter, size, reset_internal=True): `size` batches an epoch, resetting
     the inner iterator when it runs out (and at reset() when reset_internal)."""
 
@@ -988,20 +1005,8 @@ class _mx_ResizeIter(_mx_DataIter):
         self.cur += 1
         return True
 
-    def getdata(self):
-        return self.current_batch.data
 
-    def getlabel(self):
-        return self.current_batch.label
-
-    def getindex(self):
-        return self.current_batch.index
-
-    def getpad(self):
-        return self.current_batch.pad
-
-
-class _mx_PrefetchingIter(_mx_DataIter):
+class _mx_PrefetchingIter(_mx_HeldBatchIter):
     """mx.io.PrefetchingIter(iters, rename_data=None, rename_label=None): the batches of one or
     more iterators joined (their data lists, then their label lists). MXNet reads ahead in
     threads; the batches are the same read in order, which is what this does."""
@@ -1053,18 +1058,6 @@ class _mx_PrefetchingIter(_mx_DataIter):
         if self.iter_next():
             return self.current_batch
         raise StopIteration
-
-    def getdata(self):
-        return self.current_batch.data
-
-    def getlabel(self):
-        return self.current_batch.label
-
-    def getindex(self):
-        return self.current_batch.index
-
-    def getpad(self):
-        return self.current_batch.pad
 
 
 class _mx_DataLoaderIter(_mx_DataIter):
