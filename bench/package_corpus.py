@@ -160,6 +160,10 @@ CORPORA: dict[str, dict] = {
         kind="package", packages=["sockeye"], deps="_deps",
         source="awslabs/sockeye tag 2.3.24 (35dd717a), sockeye/ (Gluon; sockeye 3 is PyTorch)",
         factories=("package_models", "SOCKEYE")),
+    "sockeye21": dict(
+        kind="package", packages=["sockeye"], deps="_deps",
+        source="awslabs/sockeye tag 2.1.7 (the first 2.x tag kept), sockeye/ -> sockeye21/sockeye/",
+        factories=("package_models", "SOCKEYE21")),
 }
 
 

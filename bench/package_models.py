@@ -126,3 +126,39 @@ SOCKEYE = [
          build="imp('layers').SSRU(model_size=8, inference_only=False, prefix='ssru_')",
          inputs=["inputs:float32[5,2,8]", "previous_states:float32[1,2,8]"]),
 ]
+
+# sockeye 2.1.7 (the corpus "sockeye21"): older than 2.3.24 in 36 of its 40 files; the same kinds of classes,
+# built through 2.1.7's own signatures.
+_CFG21 = _CFG.replace("max_seq_len_target=10)", "max_seq_len_target=10, lhuc=True)")
+# Lengths are float32 in 2.1.7's signatures; MXNet writes no meaningful gradient for them (SequenceMask's is
+# uninitialised memory, 9e21 measured), so they are constants (`extra`), not drawn inputs.
+SOCKEYE21 = [
+    dict(name="TransformerEncoder (with LHUC)", build=f"imp('encoder').TransformerEncoder({_CFG21})",
+         inputs=["data:float32[2,5,8]"], extra={1: [5.0, 3.0]}),
+    dict(name="TransformerEncoderBlock",
+         build=f"imp('transformer').TransformerEncoderBlock({_CFG}, prefix='b0_', dtype='float32')",
+         inputs=["data:float32[2,5,8]", "bias:float32[4,1,5]"]),
+    dict(name="TransformerDecoderBlock",
+         build=f"imp('transformer').TransformerDecoderBlock({_CFG}, prefix='d0_', dtype='float32')",
+         inputs=["target:float32[2,4,8]", "target_bias:float32[4,4,4]", "source:float32[2,5,8]",
+                 "source_bias:float32[4,1,5]"]),
+    dict(name="MultiHeadSelfAttention",
+         build="imp('layers').MultiHeadSelfAttention(prefix='satt_', depth_att=8, heads=2, depth_out=8)",
+         inputs=["inputs:float32[2,5,8]"], extra={1: [5.0, 2.0]}),
+    dict(name="MultiHeadAttention",
+         build="imp('layers').MultiHeadAttention(prefix='att_', depth_att=8, heads=2, depth_out=8, depth_key_value=6)",
+         inputs=["queries:float32[2,3,8]", "memory:float32[2,5,6]"], extra={2: [5.0, 2.0]}),
+    dict(name="OutputLayer", build="imp('layers').OutputLayer(hidden_size=8, vocab_size=11)",
+         inputs=["data:float32[2,8]"], extra=[None]),
+    dict(name="LengthRatio", build="imp('layers').LengthRatio(hidden_size=8, num_layers=2)",
+         inputs=["source_encoded:float32[2,5,8]"], extra={1: [5.0, 3.0]}),
+    dict(name="PositionalEmbeddings (learned)",
+         build="imp('layers').PositionalEmbeddings(weight_type='learned', num_embed=8, max_seq_len=10, "
+               "prefix='pos_', scale_up_input=True, scale_down_positions=False)",
+         inputs=["data:float32[2,5,8]"], extra=[None]),
+    dict(name="Embedding (source, one factor)",
+         build="imp('encoder').Embedding(imp('encoder').EmbeddingConfig(vocab_size=7, num_embed=6, dropout=0.0, "
+               "factor_configs=[imp('encoder').FactorConfig(vocab_size=5, num_embed=2, combine='concat', "
+               "share_source_embedding=False)]), prefix='emb_', is_source=True)",
+         inputs=["data:int32[2,5,2]<5"], extra={1: [5.0, 3.0]}),
+]

@@ -135,9 +135,9 @@ def test_hybrid_forward_beside_a_forward_keeps_its_name():
 
 @pytest.mark.parametrize("body,expected", [
     ("def hybrid_forward(self, F, x, **kwargs):\n        return x * len(kwargs)",
-     "    def forward(self, x, **kwargs):\n        kwargs.update(w=self.w)\n        return x * len(kwargs)\n"),
+     "    def forward(self, x, **kwargs):\n        kwargs.update(_mx_reg_params(self))\n        return x * len(kwargs)\n"),
     ("def hybrid_forward(self, F, x, **kwargs):\n        return x * kwargs['w'] + f(**kwargs)",
-     "    def forward(self, x, **kwargs):\n        kwargs.update(w=self.w)\n        return x * self.w + f(**kwargs)\n"),
+     "    def forward(self, x, **kwargs):\n        kwargs.update(_mx_reg_params(self))\n        return x * self.w + f(**kwargs)\n"),
 ])
 def test_kwargs_used_otherwise_get_the_parameters_gluon_passes(body, expected):
     # Gluon passes its parameters in **kwargs: the body sees them there, as in MXNet
@@ -445,8 +445,8 @@ def test_parameter_constructed_in_a_block_is_the_blocks_parameter_with_gluons_va
 def test_a_parameter_kept_under_another_attribute_than_its_name():
     """MX105: `self.transitions = self.params.get('crf_transition_matrix', ...)` in a Block
     (MXNet's lstm_crf example) is registered under the attribute, as Gluon's _reg_params has it;
-    forward and gradient equal MXNet's. In a HybridBlock, whose hybrid_forward receives the
-    parameter by its name, it stays manual."""
+    forward and gradient equal MXNet's. A HybridBlock's hybrid_forward receives it by the
+    attribute's name too (tests/test_reg_params.py runs that one against MXNet)."""
     mx = pytest.importorskip("mxnet")
     torch = pytest.importorskip("torch")
     np = pytest.importorskip("numpy")
@@ -482,8 +482,9 @@ def test_a_parameter_kept_under_another_attribute_than_its_name():
     np.testing.assert_allclose(module.transitions.grad.numpy(), block.transitions.grad().asnumpy(), rtol=1e-6)
     hybrid = src.replace("gluon.Block", "gluon.HybridBlock").replace(
         "def forward(self, x):\n                return (x * self.transitions.data()).sum(axis=1)",
-        "def hybrid_forward(self, F, x, crf_transition_matrix):\n                return x * crf_transition_matrix")
-    assert "MX105" in codes(convert(hybrid), "manual")
+        "def hybrid_forward(self, F, x, transitions):\n                return x * transitions")
+    r = convert(hybrid)
+    assert "MX105" in codes(r, "fixed") and not codes(r, "manual") and "return x * self.transitions" in r.output
 
 
 def test_parameter_data_in_a_blocks_own_method_keeps_the_gradient():

@@ -243,7 +243,7 @@ def test_parameters_passed_on_through_kwargs_arrive_as_gluon_passes_them():
               "    def hybrid_forward(self, F, x, **kwargs):\n        return self.scale(F, x, **kwargs)\n"
               "    def scale(self, F, x, gamma):\n        return F.broadcast_mul(x, gamma)\n")
     result = convert_source(source)
-    assert "kwargs.update(gamma=self.gamma)" in result.output
+    assert "kwargs.update(_mx_reg_params(self))" in result.output
     namespace: dict = {}
     exec(compile(result.output, "<converted>", "exec"), namespace)
     k = namespace["K"]()

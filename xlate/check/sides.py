@@ -118,8 +118,13 @@ def pt_run(model, arrays, device, train: bool, heads=None):
         # other outputs than MXNet's: their checks fail; no backward can take MXNet's head gradients
         return [o.detach().cpu().numpy() for o in outs], [None] * len(xs)
     grads_out = [g.reshape(o.shape) if o.shape != g.shape else g for o, g in zip(outs, grads_out)]
-    torch.autograd.backward(outs, grads_out)
-    grads = [x.grad.detach().cpu().numpy() if x.is_floating_point() else None for x in xs]
+    # an output off the graph (an index, a length handed through as an integer) takes no gradient;
+    # an input the outputs do not reach gets none in torch, where MXNet writes zeros into its grad
+    live = [(o, g) for o, g in zip(outs, grads_out) if o.requires_grad]
+    if live:
+        torch.autograd.backward([o for o, _ in live], [g for _, g in live])
+    grads = [(torch.zeros_like(x) if x.grad is None else x.grad).detach().cpu().numpy()
+             if x.is_floating_point() else None for x in xs]
     return [o.detach().cpu().numpy() for o in outs], grads
 
 

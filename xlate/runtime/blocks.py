@@ -103,3 +103,12 @@ def _mx_cast(block, dtype):
                 else:
                     module._buffers[name] = buffer.to(own)
     return None
+
+
+def _mx_reg_params(block, exclude=()):
+    """What Gluon's hybrid_forward receives in its `**kwargs`: every parameter and constant the
+    block holds as an attribute of its own (`_reg_params`, keyed by the attribute's name, also one
+    set with `setattr(self, name, param)`), less those its signature names (`exclude`). The
+    translation's forward reads them from the module's own parameters and buffers."""
+    own = {**block._parameters, **block._buffers}
+    return {name: value for name, value in own.items() if value is not None and name not in exclude}

@@ -58,6 +58,15 @@ def _ToSelf(names: set, me: str) -> _Loads:
 # forward all the same; the reads of F that are left (each reported at its line) read `_mx_F`,
 # a stand-in for MXNet's namespace whose operators raise when called, naming themselves. The
 # lines that need a human fail there, and only when they run.
+# Note [parameters in **kwargs]
+# Gluon 1.x calls hybrid_forward with every parameter and constant in the block's `_reg_params`
+# as a keyword argument named after the attribute that holds it (measured: a parameter named
+# 'crf_transition_matrix' held as `self.transitions` arrives as `transitions`), also one set with
+# `setattr(self, 'factor%d_weight' % i, p)`, whose names no static reading knows. A literal read
+# (`kwargs['gamma']`) of a parameter the class is seen to register becomes `self.gamma`; where the
+# body uses the dict any other way (a computed key, `**kwargs` handed on, a loop over it), the
+# forward first fills it as Gluon would, from the module's own parameters and buffers
+# (`kwargs.update(_mx_reg_params(self, <the names the signature lists>))`).
 def _Rename(name: str, new: str) -> _Loads:
     """Loads of `name` become `new`."""
     return _Loads({name}, lambda _: cst.Name(new))
@@ -191,16 +200,18 @@ def transform(site: Site):
     missing = registered - {p.name.value for p in listed}
     body = fn.body
     passed_in = []
-    if missing and isinstance(fn.params.star_kwarg, cst.Param):
+    if isinstance(fn.params.star_kwarg, cst.Param):
         # `gamma = kwargs['gamma']`: Gluon passes its parameters in **kwargs
         star = fn.params.star_kwarg.name.value
         reader = _FromKwargs(star, missing, params[0].name.value)
         body = body.visit(reader)
-        if reader.other_uses:  # the body passes **kwargs on, say: it gets them as Gluon gave them
+        if reader.other_uses:  # Note [parameters in **kwargs]
             if not isinstance(body, cst.IndentedBlock):
-                raise Manual(f"parameters {', '.join(sorted(missing))} arrive through **{star} in a one-line "
-                             f"hybrid_forward that uses it otherwise: read them as `self.<name>` by hand")
-            passed_in = [f"{star}.update({', '.join(f'{n}={me}.{n}' for n in sorted(missing))})"]
+                raise Manual(f"parameters arrive through **{star} in a one-line hybrid_forward that uses it "
+                             f"otherwise: read them as `self.<name>` by hand")
+            listed_names = tuple(sorted(p.name.value for p in listed))
+            exclude = f", {listed_names!r}" if listed_names else ""
+            passed_in = [f"{star}.update({site.helper('_mx_reg_params')}({me}{exclude}))"]
     names = {p.name.value for p in listed}
     keep = [p for p in params[2:] if p.name.value not in names]
     kwonly = [p for p in fn.params.kwonly_params if p.name.value not in names]

@@ -34,6 +34,16 @@ def transform(site: Site):
         # the checkpoint entry, which convert-weights maps by structure
         return _constant(site, block, assign, assign)
     if not isinstance(name, str) or not name.isidentifier():
+        if site.matched == ".get" and site.has("shape") and _setattr_on_self(site):
+            # `setattr(self, 'factor%d_weight' % i, self.params.get('factor%d_weight' % i, shape=...))`:
+            # the nn.Parameter is registered where setattr attaches it, under the attribute's name,
+            # which is what Gluon's hybrid_forward and save_parameters name it by too
+            declared = declare(site, "`params.get(<a name computed at run time>, ...)`")
+            if site.message is None:
+                site.review("`params.get(<name computed at run time>, ...)` -> `_mx_parameter(...)`: torch registers "
+                            "it where this function attaches it to the block (`setattr(self, ...)`); a name Gluon "
+                            "already holds would return that parameter (shared), this makes a new one")
+            return declared
         raise Manual("the parameter name is not a literal identifier: declare the nn.Parameter by hand")
     if site.matched == ".get_constant":
         return _constant(site, block, name, assign)
@@ -45,25 +55,29 @@ def transform(site: Site):
         site.review(f"`params.get({name!r})` looks up an existing parameter -> `.{torch_name}`; Gluon prefixes "
                     "the name with the block's, so check it is this block's own parameter")
         return site.emit(f"{{b}}.{torch_name}", b=block)
-    if assign is None or (assign != name and _feeds_hybrid_forward(site)):
+    if assign is None:
         raise Manual(f"assign `params.get({name!r}, ...)` to `self.{name}` so the translation can register it "
                      "under the same name")
     declared = declare(site, f"`params.get({name!r}, ...)`")
     if assign != name and site.message is None:
-        # Gluon registers a block's parameter under its attribute too (`_reg_params`): only the
-        # parameter's full name, which hybrid_forward would receive it by, says `name`
+        # Gluon 1.x keeps a block's parameter under its attribute (`_reg_params`), which names it in
+        # hybrid_forward's arguments and in save_parameters' file as well (Note [parameters in
+        # **kwargs]); only the full name, Gluon's `collect_params()` key, ends in `name`
         site.fixed(f"`self.{assign} = params.get({name!r}, ...)` -> `_mx_parameter(...)` registered as `{assign}`, "
-                   f"the attribute (Gluon's full name ends in `{name}`; no hybrid_forward receives it by that name)")
+                   f"the attribute, as Gluon's hybrid_forward and save_parameters name it (its full name ends in "
+                   f"`{name}`)")
     return declared
 
 
-def _feeds_hybrid_forward(site: Site) -> bool:
-    """Whether the block class (or one it may be) defines hybrid_forward, which receives each
-    parameter as a keyword argument named after the parameter, not the attribute."""
-    cls = site.conv.analysis.gluon_class(site.conv.scopes[-1])
-    if cls is None or cls.node is None:
-        return True
-    return cls.derived_base or any(isinstance(n, ast.FunctionDef) and n.name == "hybrid_forward" for n in cls.node.body)
+def _setattr_on_self(site: Site) -> bool:
+    """The function holding the call attaches parameters by computed names: `setattr(self, ...)`."""
+    scope = site.conv.analysis.scopes.get(site.conv.scopes[-1])
+    node = scope.node if scope is not None else None
+    if node is None or not node.args.args:
+        return False
+    me = node.args.args[0].arg
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr" and n.args
+               and isinstance(n.args[0], ast.Name) and n.args[0].id == me for n in ast.walk(node))
 
 
 def declare(site: Site, what: str):

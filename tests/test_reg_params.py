@@ -1,0 +1,95 @@
+"""What a hybrid_forward receives besides its inputs (Note [parameters in **kwargs] in
+xlate/convert/transforms/hybrid_forward.py): Gluon 1.x passes every parameter and constant the
+block holds as an attribute, by the attribute's name. Each block is converted, built on both
+sides with the same random weights (copied by attribute name, which is also what
+save_parameters writes), and run on the same random input."""
+import numpy as onp
+import pytest
+
+from mxsupport import import_mxnet, import_torch
+
+mx = import_mxnet()
+torch = import_torch()
+
+from xlate.convert.engine import convert_source  # noqa: E402
+
+pytestmark = pytest.mark.mxnet
+
+HEAD = "import mxnet as mx\nfrom mxnet import gluon\n"
+BLOCKS = {
+    # a parameter named otherwise than the attribute that holds it: hybrid_forward gets the attribute's name
+    "attribute name": """
+class B(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.transitions = self.params.get('crf_transition_matrix', shape=(4,))
+    def hybrid_forward(self, F, x, transitions):
+        return F.broadcast_mul(x, transitions)
+""",
+    # parameters set with setattr under computed names, read from **kwargs by computed keys
+    "setattr, computed keys": """
+class B(gluon.HybridBlock):
+    def __init__(self, n=2, **kwargs):
+        super().__init__(**kwargs)
+        self.n = n
+        with self.name_scope():
+            self.embed_weight = self.params.get('weight', shape=(4,))
+            for i in range(n):
+                setattr(self, 'factor%d_weight' % i, self.params.get('factor%d_weight' % i, shape=(4,)))
+    def hybrid_forward(self, F, x, embed_weight, **kwargs):
+        out = F.broadcast_mul(x, embed_weight)
+        for i in range(self.n):
+            out = out + F.broadcast_mul(x, kwargs['factor%d_weight' % i]) * (i + 2)
+        return out
+""",
+    # **kwargs handed on whole to a helper that names the parameters
+    "handed on": """
+class B(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.gamma = self.params.get('gamma', shape=(4,))
+            self.beta = self.params.get('b', shape=(4,))
+    def hybrid_forward(self, F, x, **kwargs):
+        return self.scale(F, x, **kwargs)
+    def scale(self, F, x, gamma, beta):
+        return F.broadcast_add(F.broadcast_mul(x, gamma), beta)
+""",
+    # a loop over what arrives: every parameter, none named in the signature
+    "iterated": """
+class B(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.a = self.params.get('a', shape=(4,))
+            self.c = self.params.get('c', shape=(4,))
+    def hybrid_forward(self, F, x, **params):
+        for name in sorted(params):
+            x = F.broadcast_mul(x, params[name]) + 1
+        return x
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BLOCKS))
+def test_hybrid_forward_receives_what_gluon_passes(name):
+    source = HEAD + BLOCKS[name]
+    result = convert_source(source)
+    assert "mxnet" not in result.output, result.output
+    assert not [d for d in result.diagnostics if d.status == "manual"], result.diagnostics
+    mx_ns, pt_ns = {}, {}
+    exec(compile(source, "<mxnet>", "exec"), mx_ns)
+    exec(compile(result.output, "<converted>", "exec"), pt_ns)
+    net, pt = mx_ns["B"](prefix="b_"), pt_ns["B"]()
+    net.initialize(mx.init.Normal(1.0))
+    rng = onp.random.default_rng(3)
+    x = rng.normal(size=(2, 4)).astype("float32")
+    net(mx.nd.array(x))
+    for attr, param in net._reg_params.items():  # also save_parameters' names
+        value = param.data().asnumpy()
+        assert abs(value).min() > 0
+        with torch.no_grad():
+            getattr(pt, attr).copy_(torch.as_tensor(value))
+    expected = net(mx.nd.array(x)).asnumpy()
+    onp.testing.assert_allclose(pt(torch.as_tensor(x)).detach().numpy(), expected, rtol=1e-6, atol=1e-6)
