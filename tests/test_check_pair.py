@@ -496,3 +496,40 @@ def test_an_output_of_another_shape_fails_its_check_instead_of_stopping_the_chec
     args[4] = f"{tmp_path}/t_pt.py:Net"
     assert main(args) == 1
     assert "shape (2, 2) where MXNet gives (1,)" in capsys.readouterr().out
+
+
+UNREACHED_MX = '''
+from mxnet import gluon
+
+
+class Net(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.w = self.params.get('w', shape=(4,))
+
+    def hybrid_forward(self, F, x, scale, w):
+        return F.broadcast_mul(x, w) * F.ones_like(scale).sum()
+'''
+
+
+@pytest.mark.parametrize("detached,ok", [(False, True), (True, False)])
+def test_an_input_the_outputs_do_not_reach_has_a_zero_gradient(detached, ok):
+    """MXNet writes zeros into the gradient of an input the outputs do not depend on, where torch
+    leaves `.grad` None: the two agree. A translation that cuts the graph where MXNet's output
+    does depend on an input still fails (its gradient is zero where MXNet's is not)."""
+    from xlate.check.pair import check_models
+    from xlate.convert.engine import convert_source
+
+    source = UNREACHED_MX if not detached else UNREACHED_MX.replace(
+        "F.ones_like(scale).sum()", "F.sum(scale)")
+    mx_space, pt_space = {}, {}
+    exec(source, mx_space)
+    out = convert_source(source).output
+    if detached:  # MXNet's output depends on scale; the "translation" cuts it from the graph
+        assert "torch.sum(scale)" in out, out
+        out = out.replace("torch.sum(scale)", "torch.sum(scale.detach())")
+    exec(out, pt_space)
+    result = check_models(mx_space["Net"](), pt_space["Net"](), [parse("x:float32[2,4]"), parse("scale:float32[3]")])
+    assert result.ok == ok, [c.mismatch.format() for c in result.checks if not c.ok]
+    assert [c.ok for c in result.checks if c.what == "training: gradient of scale"] == [ok]
