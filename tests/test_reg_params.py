@@ -93,3 +93,20 @@ def test_hybrid_forward_receives_what_gluon_passes(name):
             getattr(pt, attr).copy_(torch.as_tensor(value))
     expected = net(mx.nd.array(x)).asnumpy()
     onp.testing.assert_allclose(pt(torch.as_tensor(x)).detach().numpy(), expected, rtol=1e-6, atol=1e-6)
+
+
+def test_sparse_gradient_storage_is_a_review_not_a_manual_item():
+    """`grad_stype='row_sparse'` stores the gradient sparsely (same values); what differs is the
+    optimizers' lazy update, which the review says. `stype=` (the weight stored sparse) is left."""
+    source = HEAD + """
+class E(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.w = self.params.get('weight', shape=(7, 3), grad_stype='row_sparse')
+        self.s = self.params.get('s', shape=(7, 3), stype='row_sparse')
+    def hybrid_forward(self, F, x, w, s):
+        return F.Embedding(x, w, input_dim=7, output_dim=3, sparse_grad=True)
+"""
+    items = {(d.line, d.status): d.message for d in convert_source(source).diagnostics if d.code == "MX105"}
+    assert "lazy_update" in items[(7, "review")]
+    assert "stype=" in items[(8, "manual")]

@@ -241,7 +241,7 @@ def transform(site: Site):
     if rebound:
         moved += f"; {', '.join(sorted(rebound))} (rebound in the body) read once at its top: `<name> = {me}.<name>`"
     if passed_in:
-        moved += f"; **{passed_in[0].split('.', 1)[0]} gets {', '.join(sorted(missing))} as Gluon passed them (`{passed_in[0]}`)"
+        moved += f"; **{passed_in[0].split('.', 1)[0]} gets the block's own parameters as Gluon passes them (`{passed_in[0]}`)"
     site.fixed(f"`hybrid_forward({me}, {namespace}, ...)` -> `{name}({me}, ...)`{moved}{left_f}")
     return fn.with_changes(name=cst.Name(name), params=new_params, body=body)
 

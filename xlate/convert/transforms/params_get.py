@@ -39,10 +39,9 @@ def transform(site: Site):
             # the nn.Parameter is registered where setattr attaches it, under the attribute's name,
             # which is what Gluon's hybrid_forward and save_parameters name it by too
             declared = declare(site, "`params.get(<a name computed at run time>, ...)`")
-            if site.message is None:
-                site.review("`params.get(<name computed at run time>, ...)` -> `_mx_parameter(...)`: torch registers "
-                            "it where this function attaches it to the block (`setattr(self, ...)`); a name Gluon "
-                            "already holds would return that parameter (shared), this makes a new one")
+            review_too(site, "`params.get(<name computed at run time>, ...)` -> `_mx_parameter(...)`: torch "
+                             "registers it where this function attaches it to the block (`setattr(self, ...)`); a "
+                             "name Gluon already holds would return that parameter (shared), this makes a new one")
             return declared
         raise Manual("the parameter name is not a literal identifier: declare the nn.Parameter by hand")
     if site.matched == ".get_constant":
@@ -80,6 +79,12 @@ def _setattr_on_self(site: Site) -> bool:
                and isinstance(n.args[0], ast.Name) and n.args[0].id == me for n in ast.walk(node))
 
 
+def review_too(site: Site, message: str) -> None:
+    """A review item at the site, after any that `declare` left there (`grad_stype=`)."""
+    earlier = site.message if getattr(site, "status", None) == "review" else None
+    site.review(f"{earlier}; {message}" if earlier else message)
+
+
 def declare(site: Site, what: str):
     """`_mx_parameter(shape, init=..., dtype=..., requires_grad=...)` for a Gluon parameter
     declared with its keyword arguments bound (`params.get`, `gluon.Parameter`)."""
@@ -93,9 +98,13 @@ def declare(site: Site, what: str):
     for arg in _OPTIMIZER:
         if site.has(arg) and site.literal(arg) not in (1, 1.0):
             raise Manual(f"`{arg}=` has no per-parameter counterpart in PyTorch: use an optimizer parameter group")
-    for arg in ("stype", "grad_stype"):
-        if site.literal(arg, "default") != "default":
-            raise Manual(f"`{arg}=` (sparse storage) does not translate")
+    if site.literal("stype", "default") != "default":
+        raise Manual("`stype=` (sparse storage of the parameter) does not translate")
+    if site.literal("grad_stype", "default") != "default":
+        # the storage of the gradient, not its values; MXNet's optimizers then update lazily
+        site.review(f"{what} with `grad_stype={site.code(site.value('grad_stype'))}` -> a dense gradient: the same "
+                    "values, but MXNet's optimizers (lazy_update) update only the rows a batch touches, where "
+                    "torch's apply momentum and weight decay to every row")
     holes = {"shape": site.value("shape") if site.has("shape") else cst.Name("None")}
     extra = ""
     if site.has("init") and site.literal("init", None) is not None:
