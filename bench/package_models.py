@@ -130,7 +130,8 @@ SOCKEYE = [
 # sockeye 2.1.7 (the corpus "sockeye21"): older than 2.3.24 in 36 of its 40 files; the same kinds of classes,
 # built through 2.1.7's own signatures.
 _CFG21 = _CFG.replace("max_seq_len_target=10)", "max_seq_len_target=10, lhuc=True)")
-# Lengths are float32 in 2.1.7's signatures; MXNet writes no meaningful gradient for them (SequenceMask's is
+# The Embedding's weight has grad_stype='row_sparse', whose backward MXNet refuses unless sparse_grad is on
+# (allow_sparse_grad=True). Lengths are float32 in 2.1.7's signatures; MXNet writes no meaningful gradient for them (SequenceMask's is
 # uninitialised memory, 9e21 measured), so they are constants (`extra`), not drawn inputs.
 SOCKEYE21 = [
     dict(name="TransformerEncoder (with LHUC)", build=f"imp('encoder').TransformerEncoder({_CFG21})",
@@ -158,7 +159,7 @@ SOCKEYE21 = [
          inputs=["data:float32[2,5,8]"], extra=[None]),
     dict(name="Embedding (source, one factor)",
          build="imp('encoder').Embedding(imp('encoder').EmbeddingConfig(vocab_size=7, num_embed=6, dropout=0.0, "
-               "factor_configs=[imp('encoder').FactorConfig(vocab_size=5, num_embed=2, combine='concat', "
+               "allow_sparse_grad=True, factor_configs=[imp('encoder').FactorConfig(vocab_size=5, num_embed=2, combine='concat', "
                "share_source_embedding=False)]), prefix='emb_', is_source=True)",
          inputs=["data:int32[2,5,2]<5"], extra={1: [5.0, 3.0]}),
 ]

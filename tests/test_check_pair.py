@@ -533,3 +533,33 @@ def test_an_input_the_outputs_do_not_reach_has_a_zero_gradient(detached, ok):
     result = check_models(mx_space["Net"](), pt_space["Net"](), [parse("x:float32[2,4]"), parse("scale:float32[3]")])
     assert result.ok == ok, [c.mismatch.format() for c in result.checks if not c.ok]
     assert [c.ok for c in result.checks if c.what == "training: gradient of scale"] == [ok]
+
+
+CONSTANT_OUT_MX = '''
+from mxnet import gluon
+
+
+class Net(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.w = self.params.get('w', shape=(4,))
+
+    def hybrid_forward(self, F, x, lengths, w):
+        return F.broadcast_mul(x, w), F.identity(lengths)
+'''
+
+
+def test_an_output_off_the_graph_is_compared_and_the_backward_runs_from_the_others():
+    """sockeye's encoders return `F.identity(valid_length)` of integer lengths: MXNet records no
+    node for it and refuses a backward from it; the others still give every gradient."""
+    from xlate.check.pair import check_models
+    from xlate.convert.engine import convert_source
+
+    mx_space, pt_space = {}, {}
+    exec(CONSTANT_OUT_MX, mx_space)
+    exec(convert_source(CONSTANT_OUT_MX).output, pt_space)
+    result = check_models(mx_space["Net"](), pt_space["Net"](), [parse("x:float32[2,4]"), parse("lengths:int32[2]<5")])
+    assert result.ok, [c.mismatch.format() for c in result.checks if not c.ok]
+    assert {"training: gradient of x", "training: gradient of w"} <= {c.what for c in result.checks}, \
+        [c.what for c in result.checks]

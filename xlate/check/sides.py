@@ -93,9 +93,31 @@ def mx_run(net, arrays, train: bool, heads=None):
             x.attach_grad()
     with mx.autograd.record():
         outs = flatten(net(*xs))
-    mx.autograd.backward(outs, [mx_array(mx)(h) for h in heads])
+    head_arrays = [mx_array(mx)(h) for h in heads]
+    try:
+        mx.autograd.backward(outs, head_arrays)
+    except mx.base.MXNetError as e:
+        if "Cannot differentiate node" not in str(e):
+            raise
+        # an output off the graph (a constant length handed back, as torch's pt_run skips one
+        # that needs no gradient): the backward runs from the others
+        live = [(o, h) for o, h in zip(outs, head_arrays) if _recorded(mx, o, h)]
+        if live:
+            mx.autograd.backward([o for o, _ in live], [h for _, h in live])
     grads = [x.grad.asnumpy() if np.issubdtype(x.dtype, np.floating) else None for x in xs]
     return [o.asnumpy() for o in outs], grads
+
+
+def _recorded(mx, array, head) -> bool:
+    """Whether a backward can start from `array`: MXNet records no node for an operator none of
+    whose inputs is on the graph (`F.identity(valid_length)` of a constant). Only on the path where
+    the backward over every output failed; each input's gradient is written, not added, so the
+    backward that follows over the live outputs leaves its own values."""
+    try:
+        mx.autograd.backward([array], [head], retain_graph=True)
+    except mx.base.MXNetError:
+        return False
+    return True
 
 
 # -- the PyTorch side ----------------------------------------------------------------------
