@@ -136,3 +136,55 @@ def test_hybrid_lambdas_match_mxnet(key):
     actual = model(torch.tensor(x, dtype=torch.float32)).detach().numpy()
     assert actual.shape == expected.shape and onp.abs(expected).max() > 0
     onp.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-6)
+
+
+SELF_CALLED = '''
+import mxnet as mx
+from mxnet import gluon
+
+class Penalty(gluon.HybridBlock):
+    def __init__(self, alpha=1.0, beta=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.alpha, self.beta = alpha, beta
+    def forward(self, lengths):
+        if isinstance(lengths, mx.nd.NDArray) or isinstance(lengths, mx.sym.Symbol):
+            return super().forward(lengths)
+        return self.hybrid_forward(None, lengths)
+    def hybrid_forward(self, F, lengths):
+        if self.alpha == 0.0:
+            if F is None:
+                return 1.0
+            return F.ones_like(lengths)
+        return (self.beta + lengths) ** self.alpha / (self.beta + 1.0) ** self.alpha
+
+class Brevity(gluon.HybridBlock):
+    def __init__(self, weight=0.5, **kwargs):
+        gluon.HybridBlock.__init__(self, **kwargs)
+        self.weight = weight
+    def forward(self, hyp, ref):
+        if isinstance(hyp, mx.nd.NDArray):
+            return gluon.HybridBlock.forward(self, hyp, ref)
+        return self.hybrid_forward(None, hyp, ref)
+    def hybrid_forward(self, F, hyp, ref):
+        if F is None:
+            return self.weight * min(0.0, 1.0 - ref / float(hyp))
+        return self.weight * F.minimum(F.zeros_like(hyp), 1.0 - ref / hyp)
+'''
+
+
+@pytest.mark.parametrize("alpha", [0.0, 1.0, 2.0])
+def test_hybrid_forward_called_with_none_for_numbers_keeps_its_namespace(alpha):
+    """sockeye's length and brevity penalties run their hybrid_forward on Python numbers with
+    `None` for F, and on arrays through Gluon's forward (Note [hybrid_forward called with
+    something else than F])."""
+    mx_ns, pt_ns = _both(SELF_CALLED)
+    lengths = onp.array([3.0, 7.0, 1.5], dtype="float32")
+    for kwargs in ({"alpha": alpha}, {"alpha": alpha, "beta": 2.0}):
+        a, b = mx_ns["Penalty"](**kwargs), pt_ns["Penalty"](**kwargs)
+        onp.testing.assert_allclose(b(torch.tensor(lengths)).numpy(), a(mx.nd.array(lengths)).asnumpy(), rtol=1e-6)
+        assert b(4.0) == pytest.approx(a(4.0)) and type(b(4.0)) is type(a(4.0))
+    ref = onp.array([5.0, 2.0, 1.0], dtype="float32")
+    a, b = mx_ns["Brevity"](), pt_ns["Brevity"]()
+    onp.testing.assert_allclose(b(torch.tensor(lengths), torch.tensor(ref)).numpy(),
+                                a(mx.nd.array(lengths), mx.nd.array(ref)).asnumpy(), rtol=1e-6)
+    assert b(4, 9) == pytest.approx(a(4, 9))

@@ -4,6 +4,8 @@ at import (singledispatch, dataclass fields read with get_type_hints, except cla
 import ast
 import typing
 
+import pytest
+
 import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -154,3 +156,24 @@ def test_every_type_position_takes_the_torch_class(case):
     assert not [d for d in result.diagnostics if d.status == "manual"], result.diagnostics
     found = eval(compile(ast.Expression(locate(ast.parse(result.output))), "<type>", "eval"), namespace)
     assert found is expected, result.output
+
+
+@pytest.mark.parametrize("test,any_array", [
+    ("isinstance(x, mx.nd.NDArray) or isinstance(x, mx.sym.Symbol)", True),
+    ("isinstance(x, mx.sym.Symbol) or isinstance(x, (int, mx.nd.NDArray))", True),
+    ("isinstance(x, float) or isinstance(x, mx.nd.NDArray) or isinstance(x, mx.sym.Symbol)", True),
+    ("isinstance(y, mx.nd.NDArray) or isinstance(x, mx.sym.Symbol)", False),  # another value
+    ("isinstance(x, mx.nd.NDArray) and isinstance(x, mx.sym.Symbol)", False),
+    ("not isinstance(x, mx.sym.Symbol)", False),
+])
+def test_a_symbol_test_beside_an_array_test_of_the_same_value_is_any_array(test, any_array):
+    """`isinstance(x, NDArray) or isinstance(x, Symbol)` (sockeye's penalties) asks what
+    `isinstance(x, (NDArray, Symbol))` asks: is it an array. Any other Symbol test is left."""
+    source = f"import mxnet as mx\ndef f(x, y=None):\n    return {test}\n"
+    result = convert_source(source)
+    manual = [d for d in result.diagnostics if d.status == "manual" and d.line == 3]
+    assert bool(manual) != any_array, (result.output, manual)
+    if any_array:
+        namespace: dict = {}
+        exec(compile(result.output, "<converted>", "exec"), namespace)
+        assert namespace["f"](torch.ones(2)) is True and namespace["f"]("s") is False

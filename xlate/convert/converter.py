@@ -396,6 +396,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self.inner.add(id(node.value))
 
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        self.note_or_tests(node)
+
     def visit_Call(self, node: cst.Call) -> None:
         self.call_funcs.add(id(node.func))
         self.arguments.update(id(a.value) for a in node.args)

@@ -14,7 +14,8 @@ imported). Classes with no torch counterpart are reported at their line (MX906).
 stands only for the symbol graph (`mx.sym.Symbol`, `SymbolBlock`) is a tensor or a module in a
 static position; in a test it asks a question translated code has no answer to (is this a
 graph?) unless the same test names a class with the same translation
-(`isinstance(x, (nd.NDArray, sym.Symbol))`: any array is a tensor).
+(`isinstance(x, (nd.NDArray, sym.Symbol))`, or written as two tests of the same value joined
+by `or`: any array is a tensor).
 """
 from __future__ import annotations
 
@@ -64,7 +65,33 @@ class TypePositions:
             self.mark_type(expr.left, kind, siblings + (expr.right,))
             self.mark_type(expr.right, kind, siblings + (expr.left,))
         elif isinstance(expr, (cst.Name, cst.Attribute, cst.SimpleString)):
-            state[id(expr)] = (kind, siblings)
+            earlier = state.get(id(expr))  # the classes of an `or` of tests come first (note_or_tests)
+            state[id(expr)] = (kind, siblings + (earlier[1] if earlier and earlier[0] == kind else ()))
+
+    def note_or_tests(self, node: cst.BooleanOperation) -> None:
+        """`isinstance(x, nd.NDArray) or isinstance(x, sym.Symbol)`: one test of the same value,
+        written as two; each class is a sibling of the others (Note [type positions])."""
+        inner = self.__dict__.setdefault("_or_inner", set())
+        if not isinstance(node.operator, cst.Or) or id(node) in inner:
+            return
+        operands, stack = [], [node]
+        while stack:  # the chain `a or b or c` nests to the left
+            item = stack.pop()
+            if isinstance(item, cst.BooleanOperation) and isinstance(item.operator, cst.Or) and not item.lpar:
+                inner.add(id(item))
+                stack += [item.right, item.left]
+            else:
+                operands.append(item)
+        tests = [o for o in operands if isinstance(o, cst.Call) and isinstance(o.func, cst.Name)
+                 and o.func.value == "isinstance" and len(o.args) == 2 and not o.args[0].star]
+        for test in tests:
+            same = []
+            for t in tests:
+                if t is not test and t.args[0].value.deep_equals(test.args[0].value):
+                    cls = t.args[1].value
+                    same += [e.value for e in cls.elements] if isinstance(cls, (cst.Tuple, cst.List)) else [cls]
+            if same:
+                self.mark_type(test.args[1].value, TEST, tuple(same))
 
     def visit_Annotation(self, node: cst.Annotation) -> None:
         self.mark_type(node.annotation, STATIC)

@@ -16,7 +16,7 @@ import libcst as cst
 
 from xlate.convert.rulectx import Manual, Site, Skip
 from xlate.convert.transforms.block_init import NAMING_ONLY
-from xlate.convert.transforms.hybrid_forward import _LAYER_PARAMS
+from xlate.convert.transforms.hybrid_forward import _LAYER_PARAMS, keeps_namespace
 
 METHODS = ("__init__", "forward", "hybrid_forward")
 _SEQUENTIAL = ("mxnet.gluon.nn.Sequential", "mxnet.gluon.nn.HybridSequential")
@@ -73,6 +73,8 @@ def transform(site: Site):
         if "hybrid_forward" in own and "forward" in own and owner not in ("mxnet.gluon.Block",):
             site.fixed(f"`{owner.rsplit('.', 1)[-1]}.forward(self, ...)` runs the class's hybrid_forward with "
                        "its parameters -> `self.hybrid_forward(...)`")
+            if keeps_namespace(cls):  # Note [hybrid_forward called with something else than F]
+                rest = [cst.Arg(cst.Name(site.helper("_mx_F"))), *rest]
             return call.with_changes(func=cst.Attribute(me.value, cst.Name("hybrid_forward")), args=_without_comma(rest))
         if owner in HYBRID:
             raise Manual("`HybridBlock.forward` runs the hybrid_forward this class inherits: call that block's forward")
@@ -115,4 +117,11 @@ def _super_forward(site: Site):
     if not fn.params.params:
         raise Skip()
     site.fixed("`super().forward(...)` of a HybridBlock runs the class's hybrid_forward -> `self.hybrid_forward(...)`")
-    return call.with_changes(func=cst.Attribute(cst.Name(fn.params.params[0].name.value), cst.Name("hybrid_forward")))
+    args = list(call.args)
+    if keeps_namespace(cls):  # Note [hybrid_forward called with something else than F]
+        args = [cst.Arg(cst.Name(site.helper("_mx_F"))), *args]
+        args = [a if i < len(args) - 1 else a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for i, a in enumerate(args)]
+        args[0] = args[0].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) \
+            if len(args) > 1 else args[0]
+    return call.with_changes(func=cst.Attribute(cst.Name(fn.params.params[0].name.value), cst.Name("hybrid_forward")),
+                             args=args)

@@ -2,8 +2,11 @@
 
 Gluon calls hybrid_forward with its operator namespace F (already resolved to MXNet's
 ndarray namespace, so `F.xxx` calls go through the NDArray rules) and with every parameter
-the block registered through `self.params.get` as a keyword argument of the same name.
+the block holds as an attribute, as a keyword argument named after that attribute (Note
+[parameters in **kwargs]).
 """
+import ast
+
 import libcst as cst
 
 from xlate.convert import kinds
@@ -67,6 +70,28 @@ def _ToSelf(names: set, me: str) -> _Loads:
 # body uses the dict any other way (a computed key, `**kwargs` handed on, a loop over it), the
 # forward first fills it as Gluon would, from the module's own parameters and buffers
 # (`kwargs.update(_mx_reg_params(self, <the names the signature lists>))`).
+# Note [hybrid_forward called with something else than F]
+# A block with a forward of its own may call its hybrid_forward itself, with something other than
+# MXNet's namespace first: sockeye's LengthPenalty runs `self.hybrid_forward(None, lengths)` on
+# Python numbers, and its body asks `if F is None: return 1.0`. Dropping F there would pass None
+# as `lengths`, and `_mx_F is None` is never true. Such a class keeps F as hybrid_forward's first
+# parameter: its operators are translated as ever (F is MXNet's namespace wherever it is one), a
+# read of F as a value reads what the caller passed, and the calls Gluon made with its namespace
+# (`super().forward(x)`, `self.hybrid_forward(F, x)`) pass `_mx_F`.
+def keeps_namespace(cls) -> bool:
+    """The class defines forward and hybrid_forward and calls `<self>.hybrid_forward(v, ...)` with
+    a first argument that is no namespace (`None`, a number)."""
+    if cls is None or cls.node is None or not {"forward", "hybrid_forward"} <= set(cls.values):
+        return False
+    for node in ast.walk(cls.node):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "hybrid_forward" and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id == "self" and node.args and not isinstance(node.args[0], ast.Starred) \
+                and isinstance(node.args[0], ast.Constant):
+            return True
+    return False
+
+
 def _Rename(name: str, new: str) -> _Loads:
     """Loads of `name` become `new`."""
     return _Loads({name}, lambda _: cst.Name(new))
@@ -191,7 +216,11 @@ def transform(site: Site):
         raise Manual("hybrid_forward without (self, F, ...) parameters")
     me, namespace = params[0].name.value, params[1].name.value
     left_f = ""
-    if _reads(fn.body, namespace):  # Note [F left]
+    kept_f = name == "hybrid_forward" and keeps_namespace(cls)
+    if kept_f:  # Note [hybrid_forward called with something else than F]
+        left_f = (f"; `{namespace}` stays its first parameter: the class calls it with other values there "
+                  f"(`self.hybrid_forward(None, ...)`), and its own calls in Gluon's place pass `_mx_F`")
+    elif _reads(fn.body, namespace):  # Note [F left]
         fn = fn.with_changes(body=fn.body.visit(_Rename(namespace, site.helper("_mx_F"))))
         left_f = (f"; `{namespace}` is still read by code left for a human (reported at its lines): "
                   f"those reads are `_mx_F`, whose operators raise naming themselves when called")
@@ -222,6 +251,8 @@ def transform(site: Site):
     star = fn.params.star_arg
     if not kwonly and isinstance(star, cst.ParamStar):
         star = cst.MaybeSentinel.DEFAULT
+    if kept_f:
+        keep = [params[1].with_changes(comma=cst.MaybeSentinel.DEFAULT if not keep else params[1].comma), *keep]
     new_params = fn.params.with_changes(params=[params[0], *keep], kwonly_params=kwonly, star_arg=star)
     rebound: set = set()
     if names:

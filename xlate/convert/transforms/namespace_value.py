@@ -5,10 +5,28 @@ The callee's `F` parameter resolves to the same namespace (xlate.convert.names),
 calls are translated where it is defined and it no longer needs the namespace; its parameter
 list stays as it is (other callers, in other modules too, pass arguments by position), so the
 argument becomes `None`."""
+import libcst as cst
+
 from xlate.convert.rulectx import Site
+from xlate.convert.transforms.hybrid_forward import keeps_namespace
+
+
+def _kept_parameter(site: Site) -> bool:
+    """A read of hybrid_forward's own F where the class keeps it, being called with other values."""
+    conv = site.conv
+    if not (isinstance(site.original, cst.Name) and conv.scopes[-1] and conv.scopes[-1][-1][0] == "hybrid_forward"):
+        return False
+    fn = next((d for d in reversed(conv.defs) if isinstance(d, cst.FunctionDef)), None)
+    params = fn.params.params if fn is not None else ()
+    return len(params) > 1 and params[1].name.value == site.original.value \
+        and keeps_namespace(conv.analysis.gluon_class(conv.scopes[-1]))
 
 
 def transform(site: Site):
+    if _kept_parameter(site):  # Note [hybrid_forward called with something else than F]
+        site.fixed(f"`{site.original.value}` read as a value: hybrid_forward keeps it as its first parameter, which "
+                   "the class passes `None` (or another value) itself and `_mx_F` where Gluon passed its namespace")
+        return site.node
     if id(site.original) in site.conv.alias_values:  # `F = mx.ndarray` (Note [namespace aliases])
         site.fixed(f"`{site.code(site.original)}` (MXNet's operator namespace) bound to a name of its own -> `None`: "
                    "the calls made through that name are translated where they are made")

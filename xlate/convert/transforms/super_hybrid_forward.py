@@ -3,6 +3,7 @@ hybrid_forward became its forward, which takes no namespace."""
 import libcst as cst
 
 from xlate.convert.rulectx import Manual, Site, Skip
+from xlate.convert.transforms.hybrid_forward import keeps_namespace
 
 
 def transform(site: Site):
@@ -22,6 +23,10 @@ def transform(site: Site):
     cls = conv.analysis.gluon_class(conv.scopes[-1])
     if is_self and "forward" in cls.values and "hybrid_forward" in cls.values:
         # Note [explicit base calls]: beside the class's forward, hybrid_forward keeps its name
+        if keeps_namespace(cls):  # Note [hybrid_forward called with something else than F]
+            site.fixed("`self.hybrid_forward(F, ...)` -> `self.hybrid_forward(_mx_F, ...)`: the class's hybrid_forward "
+                       "keeps its F, which it is also called with other values for")
+            return call.with_changes(args=[args[0].with_changes(value=cst.Name(site.helper("_mx_F"))), *args[1:]])
         site.fixed("`self.hybrid_forward(F, ...)` -> `self.hybrid_forward(...)` (the class's forward is its own)")
         return call.with_changes(args=rest)
     site.fixed("`hybrid_forward(F, ...)` of a Gluon block -> `forward(...)`")
