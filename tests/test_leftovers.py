@@ -434,3 +434,15 @@ def test_generated_sequence_models_leave_nothing_unreported(source):
 def test_generated_sequence_models_convert_idempotently(source):
     once = convert_source(source).output
     assert convert_source(once).output == once
+
+
+@pytest.mark.parametrize("own_forward", [True, False])
+def test_a_hybrid_forward_beside_the_classs_own_forward_is_no_leftover(own_forward):
+    """torch never calls a method named hybrid_forward, so one left in a module is Gluon code that
+    no longer runs; beside a forward of the class's own, which calls it, it is the class's method."""
+    from xlate.check.leftovers import leftovers
+
+    forward = "    def forward(self, x):\n        return self.hybrid_forward(x)\n" if own_forward else ""
+    source = f"import torch\nclass B(torch.nn.Module):\n{forward}    def hybrid_forward(self, x):\n        return x\n"
+    kinds = [(f.kind, f.name) for f in leftovers(source, "b.py")]
+    assert (("gluon-api", "def hybrid_forward") in kinds) != own_forward, kinds

@@ -14,7 +14,9 @@ one `ast` pass), and five kinds of leftovers are collected:
                defined it (hybrid_forward's `F` after its parameter went: `F.contrib.X`);
   gluon-api    attributes only a Gluon object has (`x.asnumpy()`, `self._children`,
                `self.params.get`, `net.collect_params()`), a method still named
-               `hybrid_forward` (torch never calls it), and `.add(...)` on anything the file
+               `hybrid_forward` in a class with no forward (torch never calls it; beside
+               the class's own forward, which calls it, it is the class's method), and
+               `.add(...)` on anything the file
                does not assign a set to (Sequential.add: torch has no such method).
 A tree's own package (gluoncv, when converting GluonCV) is not MXNet: pass its name in
 `local` and its references count as the converted tree's own code.
@@ -206,7 +208,8 @@ def leftovers(source: str, path: str, original: str = "", local: frozenset = fro
         elif isinstance(node, ast.ImportFrom):
             if node.level == 0 and node.module and node.module.split(".")[0] in MX:
                 add(node, "import", node.module)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "hybrid_forward":
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "hybrid_forward" \
+                and not _beside_forward(node, parents):
             add(node, "gluon-api", "def hybrid_forward")
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in undefined:
             top = node
@@ -352,3 +355,10 @@ def find(originals: dict[str, str], converted: dict[str, str], diagnostics: dict
                                                           for d in by_line.get(c, [])))
             out.append(lo)
     return out
+
+
+def _beside_forward(fn: ast.AST, parents: dict) -> bool:
+    """A method of a class that defines `forward` too (Note [explicit base calls])."""
+    cls = parents.get(id(fn))
+    return isinstance(cls, ast.ClassDef) and any(
+        isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "forward" for n in cls.body)
