@@ -69,6 +69,35 @@ class B(gluon.HybridBlock):
             x = F.broadcast_mul(x, params[name]) + 1
         return x
 """,
+    # a parameter kept in a local and handed to two children, which share it (sockeye's tied embeddings)
+    "shared through children": """
+class Child(gluon.HybridBlock):
+    def __init__(self, weight=None, **kwargs):
+        super().__init__(**kwargs)
+        if weight is None:
+            self.weight = self.params.get('weight', shape=(4,))
+        else:
+            self.weight = weight
+    def hybrid_forward(self, F, x, weight):
+        return F.broadcast_mul(x, weight)
+class B(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            shared = self.params.get('shared_' + 'weight', shape=(4,))
+            self.a, self.b = Child(shared), Child(shared)
+    def hybrid_forward(self, F, x):
+        return self.a(x) + 2 * self.b(x)
+""",
+    # registered on a line of its own, looked up by name where it is used
+    "registered, looked up": """
+class B(gluon.Block):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.params.get('scale', shape=(4,))
+    def forward(self, x):
+        return x * self.params.get('scale').data()
+""",
 }
 
 
@@ -86,11 +115,18 @@ def test_hybrid_forward_receives_what_gluon_passes(name):
     rng = onp.random.default_rng(3)
     x = rng.normal(size=(2, 4)).astype("float32")
     net(mx.nd.array(x))
-    for attr, param in net._reg_params.items():  # also save_parameters' names
+    torch_state = dict(pt.named_parameters(remove_duplicate=False))
+    gluon_state = net._collect_params_with_prefix()  # save_parameters' names: attribute paths
+    held = {id(p) for p in gluon_state.values()}
+    for full, param in net.collect_params().items():  # one no attribute holds: by its own name
+        if id(param) not in held:
+            gluon_state[full[len(net.prefix):]] = param
+    assert sorted(gluon_state) == sorted(torch_state)
+    for path, param in gluon_state.items():
         value = param.data().asnumpy()
         assert abs(value).min() > 0
         with torch.no_grad():
-            getattr(pt, attr).copy_(torch.as_tensor(value))
+            torch_state[path].copy_(torch.as_tensor(value))
     expected = net(mx.nd.array(x)).asnumpy()
     onp.testing.assert_allclose(pt(torch.as_tensor(x)).detach().numpy(), expected, rtol=1e-6, atol=1e-6)
 
@@ -110,3 +146,17 @@ class E(gluon.HybridBlock):
     items = {(d.line, d.status): d.message for d in convert_source(source).diagnostics if d.code == "MX105"}
     assert "lazy_update" in items[(7, "review")]
     assert "stype=" in items[(8, "manual")]
+
+
+def test_a_params_dict_of_a_class_of_its_own_is_no_gluon_parameter_dict():
+    """A Block's `params` is a read-only property: a class that assigns `self.params` holds a dict."""
+    source = HEAD + """
+class OptimizerConfig:
+    def __init__(self, params):
+        self.params = params
+    def lr_scheduler(self):
+        return self.params.get("lr_scheduler", None)
+"""
+    result = convert_source(source)
+    assert 'return self.params.get("lr_scheduler", None)' in result.output
+    assert not [d for d in result.diagnostics if d.code == "MX105"]

@@ -1,8 +1,6 @@
 """`self.w = self.params.get('w', shape=..., init=...)` -> `self.w = _mx_parameter(shape, init=...)`;
 `self.c = self.params.get_constant('c', value)` -> a buffer; `blk.params.get('weight')` of an
 existing layer -> `blk.weight`."""
-import ast
-
 import libcst as cst
 
 from xlate.convert.rulectx import NOT_LITERAL, Manual, Site, Skip
@@ -19,8 +17,20 @@ def _receiver_is_params(site: Site) -> bool:
     return isinstance(site.receiver, cst.Attribute) and site.receiver.attr.value == "params"
 
 
+def _own_params_attribute(site: Site) -> bool:
+    """`self.params` of a class that assigns `self.params` itself (a config's dict): Gluon's Block
+    has `params` as a read-only property, so no block does."""
+    receiver = site.receiver
+    if not (isinstance(receiver.value, cst.Name) and receiver.value.value == "self"):
+        return False
+    scope = site.conv.analysis.scopes.get(site.conv.scopes[-1])
+    while scope is not None and not scope.is_class:
+        scope = scope.parent
+    return scope is not None and "params" in scope.attrs
+
+
 def transform(site: Site):
-    if not _receiver_is_params(site):
+    if not _receiver_is_params(site) or _own_params_attribute(site):
         raise Skip()  # dict.get and friends
     if site.matched == ".get_constant":
         site.bind("params", "name", "value")
@@ -33,16 +43,10 @@ def transform(site: Site):
         # a buffer is reached by its attribute; Gluon's own name (`'anchor_%d' % i`) only names
         # the checkpoint entry, which convert-weights maps by structure
         return _constant(site, block, assign, assign)
-    if not isinstance(name, str) or not name.isidentifier():
-        if site.matched == ".get" and site.has("shape") and _setattr_on_self(site):
-            # `setattr(self, 'factor%d_weight' % i, self.params.get('factor%d_weight' % i, shape=...))`:
-            # the nn.Parameter is registered where setattr attaches it, under the attribute's name,
-            # which is what Gluon's hybrid_forward and save_parameters name it by too
-            declared = declare(site, "`params.get(<a name computed at run time>, ...)`")
-            review_too(site, "`params.get(<name computed at run time>, ...)` -> `_mx_parameter(...)`: torch "
-                             "registers it where this function attaches it to the block (`setattr(self, ...)`); a "
-                             "name Gluon already holds would return that parameter (shared), this makes a new one")
-            return declared
+    literal = isinstance(name, str) and name.isidentifier()
+    if site.matched == ".get" and site.has("shape") and (not literal or assign is None):
+        return _unattached(site, name if literal else None)
+    if not literal:
         raise Manual("the parameter name is not a literal identifier: declare the nn.Parameter by hand")
     if site.matched == ".get_constant":
         return _constant(site, block, name, assign)
@@ -68,15 +72,28 @@ def transform(site: Site):
     return declared
 
 
-def _setattr_on_self(site: Site) -> bool:
-    """The function holding the call attaches parameters by computed names: `setattr(self, ...)`."""
-    scope = site.conv.analysis.scopes.get(site.conv.scopes[-1])
-    node = scope.node if scope is not None else None
-    if node is None or not node.args.args:
-        return False
-    me = node.args.args[0].arg
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr" and n.args
-               and isinstance(n.args[0], ast.Name) and n.args[0].id == me for n in ast.walk(node))
+def _unattached(site: Site, name):
+    """`params.get(...)` with a shape whose value no attribute of the block takes here: a local
+    handed to child blocks (sockeye's shared embedding weight), `setattr(self, 'factor%d_weight' %
+    i, ...)`. The nn.Parameter is registered by whatever module holds it as an attribute, under that
+    attribute's name, which is also how Gluon's hybrid_forward and save_parameters name it."""
+    what = f"`params.get({name!r}, ...)`" if name else "`params.get(<name computed at run time>, ...)`"
+    declared = declare(site, what)
+    stmt = site.conv.statement_stack[-1] if site.conv.statement_stack else None
+    if name and stmt is not None and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr) \
+            and stmt.body[0].value is site.original and isinstance(site.receiver.value, cst.Name):
+        # `self.params.get('w', shape=...)` on a line of its own registers it; a later lookup
+        # (`self.params.get('w')`) is `self.w`
+        target = cst.Attribute(site.receiver.value.deep_clone(), cst.Name(name))
+        site.conv.replace_statement(stmt, [cst.Assign([cst.AssignTarget(target)], declared)])
+        site.fixed(f"{what} on a line of its own -> `{site.code(site.receiver.value)}.{name} = _mx_parameter(...)`: "
+                   f"registered under its name, where a later `params.get({name!r})` finds it")
+        return site.node
+    review_too(site, f"{what} not held by an attribute here -> `_mx_parameter(...)`: torch registers it in the "
+                     "module that holds it as an attribute (`setattr(self, ...)`, a child it is handed to); one no "
+                     "module holds is not among any `parameters()` (Gluon's collect_params() has it); and a name "
+                     "this block already holds would give that same parameter in Gluon, a new one here")
+    return declared
 
 
 def review_too(site: Site, message: str) -> None:
