@@ -410,6 +410,9 @@ CASES = [
     C("diag", "MX092", ret("[nd.diag(x), nd.diag(x, k=1), nd.diag(x, k=-1, axis1=1, axis2=2), nd.diag(x[0, 0]), "
                            "nd.diag(x[0, 0], k=-2)]"), (2, 3, 4), grad=(0,)),
     C("from-numpy", ("MX093", "MX020"), ret("nd.from_numpy(x.asnumpy() * 2)"), (2, 3)),
+    C("from-numpy-copy", ("MX093", "MX020"),
+      ret("[nd.from_numpy(x.asnumpy()[:, ::-1], zero_copy=False), nd.from_numpy(x.asnumpy().T, False), "
+          "nd.from_numpy(x.asnumpy().astype('float64') + 1, zero_copy=True)]"), (2, 3)),
     C("elementwise-inverse-trig", "MX044",
       ret("[nd.arcsin(x), nd.arccos(x), nd.arctan(x), nd.arcsinh(x), nd.arctanh(x), nd.arccosh(x + 2.0)]"),
       ("unit", (3, 4)), grad=(0,)),
