@@ -188,3 +188,48 @@ def test_hybrid_forward_called_with_none_for_numbers_keeps_its_namespace(alpha):
     onp.testing.assert_allclose(b(torch.tensor(lengths), torch.tensor(ref)).numpy(),
                                 a(mx.nd.array(lengths), mx.nd.array(ref)).asnumpy(), rtol=1e-6)
     assert b(4, 9) == pytest.approx(a(4, 9))
+
+
+ABSTRACT_BASE = '''
+from abc import ABC
+import mxnet as mx
+
+class Encoder(ABC, mx.gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        mx.gluon.HybridBlock.__init__(self, **kwargs)
+    def forward(self, inputs, valid_length):
+        return mx.gluon.HybridBlock.forward(self, inputs, valid_length)
+
+class Scale(Encoder):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.w = self.params.get('w', shape=(3,))
+    def hybrid_forward(self, F, data, valid_length, w):
+        return F.broadcast_mul(data, w), valid_length
+
+class Twice(Encoder):
+    def forward(self, inputs, valid_length):
+        out, vl = super().forward(inputs, valid_length)
+        return out * 2, vl
+    def hybrid_forward(self, F, data, valid_length):
+        return F.relu(data), valid_length - 1
+'''
+
+
+def test_hybridblock_forward_in_an_abstract_base_runs_the_subclasss_hybrid_forward():
+    """sockeye's `Encoder(ABC, HybridBlock).forward` calls `HybridBlock.forward(self, ...)`: the
+    subclass's hybrid_forward, which is either the subclass's forward (it overrides) or, beside a
+    forward of its own that calls super().forward, its kept hybrid_forward."""
+    mx_ns, pt_ns = _both(ABSTRACT_BASE)
+    x = onp.random.default_rng(5).normal(size=(2, 3)).astype("float32")
+    vl = onp.array([3.0, 1.0], dtype="float32")
+    a, b = mx_ns["Scale"](), pt_ns["Scale"]()
+    a.initialize(mx.init.Normal(1.0))
+    with torch.no_grad():
+        b.w.copy_(torch.as_tensor(a.w.data().asnumpy()))
+    for name, (m, p) in {"Scale": (a, b), "Twice": (mx_ns["Twice"](), pt_ns["Twice"]())}.items():
+        expected = [o.asnumpy() for o in m(mx.nd.array(x), mx.nd.array(vl))]
+        got = [o.detach().numpy() for o in p(torch.tensor(x), torch.tensor(vl))]
+        for e, g in zip(expected, got):
+            onp.testing.assert_allclose(g, e, rtol=1e-6, err_msg=name)

@@ -76,6 +76,15 @@ def transform(site: Site):
             if keeps_namespace(cls):  # Note [hybrid_forward called with something else than F]
                 rest = [cst.Arg(cst.Name(site.helper("_mx_F"))), *rest]
             return call.with_changes(func=cst.Attribute(me.value, cst.Name("hybrid_forward")), args=_without_comma(rest))
+        if owner in HYBRID and cls is not None and not cls.derived_base and "hybrid_forward" not in own \
+                and all(b in NAMING_ONLY for b in cls.mx_bases):
+            # an abstract base (sockeye's `Encoder(ABC, HybridBlock)`): Gluon's forward runs the
+            # hybrid_forward of the subclass. One that defines hybrid_forward alone has it as its
+            # forward, which overrides this one; one that also defines forward keeps the name
+            site.fixed("`HybridBlock.forward(self, ...)` in a class with no hybrid_forward of its own -> "
+                       "`self.hybrid_forward(...)`, the subclass's (one whose hybrid_forward became its forward "
+                       "never reaches this method)")
+            return call.with_changes(func=cst.Attribute(me.value, cst.Name("hybrid_forward")), args=_without_comma(rest))
         if owner in HYBRID:
             raise Manual("`HybridBlock.forward` runs the hybrid_forward this class inherits: call that block's forward")
         return call.with_changes(func=site.emit(f"{target}.forward"), args=args)
