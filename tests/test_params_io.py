@@ -55,6 +55,16 @@ def set_first(net, value):
     return net[0].weight.data().asnumpy()
 
 
+def scale_param(tensor_param: mx.gluon.parameter.Parameter, factor: float) -> None:
+    # the annotation is the only evidence that tensor_param is a Parameter
+    tensor_param.set_data(tensor_param.data() * factor)
+
+
+def scale_each(store: "mx.gluon.ParameterDict", factor):
+    for key in list(store.keys()):
+        store[key].set_data(store[key].data() * factor)
+
+
 def halve(net):
     for p in net.collect_params().values():
         p.data()[:] = 0.5 * p.data()
@@ -365,3 +375,16 @@ def test_reset_ctx_of_one_parameter_moves_it_in_place():
     assert torch.equal(eager.weight.detach().cpu(), before)
     with pytest.raises(NotImplementedError, match="data parallelism"):
         namespace["_mx_param_reset_ctx"](eager.bias, [torch.device("cpu")])
+
+
+def test_parameters_known_by_their_annotations(converted):
+    result, space, original = converted
+    assert not [d for d in result.diagnostics if d.code == "MX164" and d.status == "manual"]
+    g, t = _pair()
+    original["scale_param"](g[0].weight, 3.0)
+    space["scale_param"](t[0].weight, 3.0)
+    np.testing.assert_allclose(t[0].weight.detach().numpy(), g[0].weight.data().asnumpy(), rtol=1e-6)
+    original["scale_each"](g.collect_params(), 0.5)
+    space["scale_each"](space["_mx_collect_params"](t), 0.5)
+    for gp, tp in zip([p for n, p in g.collect_params().items() if not n.endswith(RUNNING)], t.parameters()):
+        np.testing.assert_allclose(tp.detach().numpy(), gp.data().asnumpy(), rtol=1e-6)

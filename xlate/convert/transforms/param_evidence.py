@@ -8,7 +8,8 @@ Python methods too, so these rules rewrite only receivers that are evidently Glu
 a Gluon parameter name (`net.dense.weight`), an attribute assigned from `params.get(...)`
 anywhere in the file, a `params.get(...)` call, an element of a ParameterDict (`params[k]`),
 or a name bound by a loop over a ParameterDict's `.values()` / `.items()` or assigned from
-one of those (a Parameter). A Block is a name or attribute assigned a Gluon (gluoncv,
+one of those (a Parameter), or a name annotated as one (`p: gluon.Parameter`, `params:
+gluon.ParameterDict`, as an argument or a variable). A Block is a name or attribute assigned a Gluon (gluoncv,
 gluonnlp) call or an instance of a class of this file deriving from a Gluon block, anything
 reached from one (`net.features[0]`), or `self` in such a class; `self` in any other class of
 the file is no Block. A call that does not fit the MXNet method's parameters is left alone
@@ -68,6 +69,7 @@ class _Scan:
     assigns: list = field(default_factory=list)  # (target, value) ast nodes
     loops: list = field(default_factory=list)  # (target, iter)
     classes: list = field(default_factory=list)  # (name, [dotted base names])
+    annotated: list = field(default_factory=list)  # (name, annotation): a function's argument, `x: T = ...`
 
     @classmethod
     def of(cls, tree: ast.Module) -> "_Scan":
@@ -77,8 +79,15 @@ class _Scan:
                 scan.classes.append((node.name, [names._dotted(b) for b in node.bases]))
             elif isinstance(node, ast.Assign):
                 scan.assigns.extend((t, node.value) for t in node.targets)
-            elif isinstance(node, ast.AnnAssign) and node.value is not None:
-                scan.assigns.append((node.target, node.value))
+            elif isinstance(node, ast.AnnAssign):
+                if node.value is not None:
+                    scan.assigns.append((node.target, node.value))
+                if isinstance(node.target, ast.Name):
+                    scan.annotated.append((node.target.id, node.annotation))
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                scan.annotated.extend((arg.arg, arg.annotation) for arg in (*a.posonlyargs, *a.args, *a.kwonlyargs)
+                                      if arg.annotation is not None)
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                 scan.loops.append((node.target, node.iter))
         return scan
@@ -95,6 +104,12 @@ def facts(conv) -> Facts:
     scan = _Scan.of(conv.analysis.tree)
     found = Facts()
     _blocks(conv, scan, found)
+    for name, annotation in scan.annotated:  # `p: gluon.Parameter`, `params: gluon.ParameterDict`
+        kind = _annotated_kind(conv, annotation)
+        if kind == "param":
+            found.param_names.add(name)
+        elif kind == "dict":
+            found.dict_names.add(name)
     for target, value in scan.assigns:
         if isinstance(target, ast.Name) and _a_collect(value):
             found.dict_names.add(target.id)
@@ -137,6 +152,29 @@ def _a_parameter_made(conv, node) -> bool:
         return False
     dotted = names._dotted(node.func)
     return dotted is not None and conv.analysis.resolve((), dotted) in names.PARAMETER_CLASSES
+
+
+_PARAMETER_DICTS = ("mxnet.gluon.ParameterDict", "mxnet.gluon.parameter.ParameterDict")
+
+
+def _annotated_kind(conv, annotation) -> Optional[str]:
+    """'param' for an annotation naming Gluon's Parameter (`Optional[...]` of one too), 'dict' for
+    its ParameterDict; a string annotation counts as what it names."""
+    node = annotation
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(node, ast.Subscript) and names._dotted(node.value) in ("Optional", "typing.Optional"):
+        node = node.slice
+    dotted = names._dotted(node)
+    resolved = conv.analysis.resolve((), dotted) if dotted else None
+    if resolved in names.PARAMETER_CLASSES:
+        return "param"
+    if resolved in _PARAMETER_DICTS:
+        return "dict"
+    return None
 
 
 def _a_dict(node, known: Facts) -> bool:
