@@ -109,3 +109,25 @@ def test_the_helper_agrees_with_numpys_dtype_equality_on_every_spelling():
                 assert _mx_dtype_equal(t, value) is want and _mx_dtype_equal(value, t) is want, (name, value)
     assert _mx_dtype_equal("int8", "int8") and not _mx_dtype_equal("float", "float64")  # no torch dtype: ==
     assert _mx_dtype_equal(torch.float64, float) and _mx_dtype_equal(torch.int64, int)
+
+
+def test_untyped_take_takes_rows_as_mxnet_and_leaves_numpy_its_own():
+    """`net(x).take(ids, axis=-1)` (sockeye's test of vocabulary selection): torch's own `take`
+    indexes the flattened tensor; a NumPy array keeps its own take."""
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    source = ("from mxnet import nd\n\ndef pick(y, ids):\n"
+              "    return y.take(ids, axis=-1), y.take(ids), y.take(ids, axis=1, mode='wrap')\n")
+    result, pick = _run(source, "pick")
+    assert result.output.count("_mx_take_method(y, ") == 3, result.output
+    original: dict = {}
+    exec(source, original)
+    rng = np.random.default_rng(4)
+    y = rng.normal(size=(2, 3, 5)).astype("float32")
+    ids = np.array([4.0, 0.0, 2.7, 7.0], dtype="float32")  # float ids, one past the end
+    want = original["pick"](mx.nd.array(y), mx.nd.array(ids))
+    got = pick(torch.tensor(y), torch.tensor(ids))
+    for w, g in zip(want, got):
+        np.testing.assert_array_equal(g.numpy(), w.asnumpy())
+    int_ids = np.array([1, 0])
+    for g, w in zip(pick(y, int_ids), (y.take(int_ids, axis=-1), y.take(int_ids), y.take(int_ids, axis=1, mode="wrap"))):
+        np.testing.assert_array_equal(g, w)

@@ -310,7 +310,7 @@ def _mx_pad(data=None, mode="constant", pad_width=(), constant_value=0.0, out=No
 def _mx_take(a, indices, axis=0, mode="clip"):
     """MXNet take: rows of `a` along `axis` by (float) ids, truncated; 'clip' clamps, 'wrap' wraps."""
     n = a.shape[axis]
-    idx = indices.long()
+    idx = (indices if isinstance(indices, torch.Tensor) else torch.as_tensor(indices, device=a.device)).long()
     if mode == "clip":
         idx = idx.clamp(0, n - 1)
     elif mode == "wrap":
@@ -318,6 +318,13 @@ def _mx_take(a, indices, axis=0, mode="clip"):
     axis = axis % a.dim()
     out = torch.index_select(a, axis, idx.reshape(-1))
     return out.reshape(a.shape[:axis] + idx.shape + a.shape[axis + 1:])
+
+
+def _mx_take_method(x, *args, **kwargs):
+    """`x.take(indices, axis=0, mode='clip')` on a value the converter could not type: a tensor (an
+    MXNet array, converted) takes rows along `axis` as MXNet's does (torch's own `take` indexes the
+    flattened tensor); anything else (a NumPy array, a DataFrame) uses its own take."""
+    return _mx_take(x, *args, **kwargs) if isinstance(x, torch.Tensor) else x.take(*args, **kwargs)
 
 
 def _mx_eye(N, M=0, k=0, dtype=torch.float32, device=None):
