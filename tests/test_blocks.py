@@ -642,16 +642,16 @@ def test_a_constant_keeps_the_dtype_of_its_array_as_in_gluon():
 
 
 def test_an_unknown_activation_name_fails_where_gluons_does():
-    """Gluon builds `nn.Activation('test_act')` (sockeye's unit tests build encoders with one) and
-    fails at the first forward; so does the translation."""
+    """Gluon builds `nn.Activation(act_type)` whatever the name (sockeye's unit tests build encoders
+    with 'test_act') and fails at the first forward; so does the translation's `_mx_Activation`."""
     mx = pytest.importorskip("mxnet")
     torch = pytest.importorskip("torch")
-    src = "from mxnet.gluon import nn\ndef make():\n    return nn.Activation('test_act')\n"
+    src = "from mxnet.gluon import nn\ndef make(act_type):\n    return nn.Activation(act_type)\n"
     mx_ns, pt_ns = {}, {}
     exec(src, mx_ns)
     exec(convert(src).output, pt_ns)
-    block, module = mx_ns["make"](), pt_ns["make"]()
+    block, module = mx_ns["make"]("test_act"), pt_ns["make"]("test_act")
     with pytest.raises(mx.base.MXNetError, match="test_act"):
-        block(mx.nd.ones(2))
+        block(mx.nd.ones((2,)))
     with pytest.raises(ValueError, match="test_act"):
         module(torch.ones(2))
