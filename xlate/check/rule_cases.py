@@ -409,6 +409,8 @@ CASES = [
     C("elementwise-erfinv", "MX044", ret("nd.erfinv(x)"), ("unit", (2, 5)), grad=(0,)),
     C("diag", "MX092", ret("[nd.diag(x), nd.diag(x, k=1), nd.diag(x, k=-1, axis1=1, axis2=2), nd.diag(x[0, 0]), "
                            "nd.diag(x[0, 0], k=-2)]"), (2, 3, 4), grad=(0,)),
+    C("index-array", "MX018", ret("[nd.contrib.index_array(x), nd.contrib.index_array(x, axes=(1,)), "
+                                  "nd.contrib.index_array(x, axes=(-1, 0))]"), (2, 3, 4)),
     C("from-numpy", ("MX093", "MX020"), ret("nd.from_numpy(x.asnumpy() * 2)"), (2, 3)),
     C("from-numpy-copy", ("MX093", "MX020"),
       ret("[nd.from_numpy(x.asnumpy()[:, ::-1], zero_copy=False), nd.from_numpy(x.asnumpy().T, False), "

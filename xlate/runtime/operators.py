@@ -300,6 +300,15 @@ def _mx_arange_like(data=None, start=0.0, step=1.0, repeat=1, ctx=None, axis=Non
     return values.reshape(data.shape) if axis is None else values
 
 
+def _mx_index_array(data=None, axes=None, out=None, name=None):
+    """MXNet contrib.index_array: int64, shape data.shape + (len(axes),), each element's index along
+    `axes` in their order (every axis when None)."""
+    _mx_no_out(out)
+    axes = range(data.dim()) if axes is None else [a % data.dim() for a in axes]
+    grids = torch.meshgrid(*[torch.arange(n, device=data.device) for n in data.shape], indexing="ij")
+    return torch.stack([grids[a] for a in axes], dim=-1) if data.dim() else torch.zeros((0,), dtype=torch.int64)
+
+
 def _mx_dropout(data=None, p=0.5, mode="training", axes=(), cudnn_off=False, out=None, name=None, *, training):
     """MXNet Dropout: kept units scaled by 1 / (1 - p), one mask shared along `axes`; 'training'
     drops only in training mode (autograd.is_training()), 'always' whenever it runs. `training`
