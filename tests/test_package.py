@@ -133,7 +133,7 @@ def _write(root: Path, files: dict) -> list[Path]:
 
 def _fixed_point_every_file_every_round(analyses, modules):
     """The fixed point as first written: every file analysed again in every round."""
-    from xlate.convert.context import LOCAL
+    from xlate.convert.context import BLOCKS_MODULE, GLUON_ROOTS, LOCAL
     from xlate.convert.kinds import top_level_kinds
 
     facts, analysed = {}, 0
@@ -154,13 +154,15 @@ def _fixed_point_every_file_every_round(analyses, modules):
             for star in root.star_local:
                 for key, kinds in list(facts.items()):
                     name = key[len(star) + 1:]
-                    if key.startswith(star + ".") and "." not in name and not name.startswith("_"):
+                    if key.startswith(star + ".") and "." not in name and not name.startswith(("_", "#")):
                         found.setdefault(name, kinds)
             for name, kinds in found.items():
                 key = f"{LOCAL}{module}.{name}"
                 if kinds and facts.get(key) != kinds:
                     facts[key] = kinds
                     changed = True
+                    if any(k.startswith(GLUON_ROOTS) for k in kinds):  # Note [modules that make blocks]
+                        facts[f"{LOCAL}{module}{BLOCKS_MODULE}"] = frozenset({"mxnet.gluon.Block"})
         if not changed:
             break
     return facts, analysed
@@ -482,3 +484,24 @@ def test_relative_imports_out_of_the_tree_name_the_packages_around_it(tmp_path):
     assert "import HybridBlock" not in net and "from .. import" not in net
     # a package of the user's own around the tree stays the user's
     assert (tmp_path / "models_pt/m.py").read_text() == "from ..utils import helper\ny = helper(1)\n"
+
+
+@pytest.mark.parametrize("spelling,call", [
+    ("import pkg.blocks.core", "pkg.blocks.core.make_block(3)"),
+    ("import pkg.blocks.core as core", "core.make_block(3)"),
+    ("from pkg.blocks import core", "core.make_block(3)"),
+])
+def test_a_module_without_mxnet_that_uses_the_trees_blocks_by_module_name_is_converted(tmp_path, spelling, call):
+    """Note [modules that make blocks]: sockeye's unit tests import nothing of MXNet, `import
+    sockeye.encoder` and call `.initialize()` / `.hybridize()` on what its factory returns; they
+    came back unchanged, with nothing reported, and failed where torch modules lack those methods."""
+    out = convert_tree(tmp_path, {**BASE, "tests/test_core.py": f"""\
+        {spelling}
+        def test_it():
+            net = {call}
+            net.initialize()
+            net.hybridize(static_alloc=True)
+            return net
+        """})
+    test = out["tests/test_core.py"]
+    assert "_mx_initialize(net)" in test and "hybridize" not in test and ".initialize()" not in test, test

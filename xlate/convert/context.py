@@ -24,6 +24,8 @@ MXNET_MODULES = frozenset(
     "visualization np npx".split())
 
 LOCAL = "@"  # the prefix of a name that is the converted tree's own code
+# the fact key (LOCAL + module + BLOCKS_MODULE) saying a module of the tree defines or returns Gluon blocks
+BLOCKS_MODULE = ".#blocks"
 ALIAS = "="  # a fact's kind that says the name is bound to this MXNet function (Note [module aliases])
 
 

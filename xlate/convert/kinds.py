@@ -37,6 +37,7 @@ def local_modules(analysis) -> set[str]:
                 dotted = target[len(LOCAL):]
                 found.add(dotted)
                 found.add(dotted.rsplit(".", 1)[0])
+    found.update(m[len(LOCAL):] for m in getattr(analysis, "dotted_imports", ()))  # `import pkg.mod`
     return found
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from xlate.convert import astwalk, namespace_flow
-from xlate.convert.context import ALIAS, AMBIGUOUS, GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext, is_mxnet
+from xlate.convert.context import ALIAS, AMBIGUOUS, BLOCKS_MODULE, GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext, is_mxnet
 from xlate.convert.kinds import NAMESPACES as _NAMESPACES, ast_dotted as _dotted, kinds_of, namespace_of
 from xlate.convert.unpacking import RETURNS_NAMESPACE, Element, may_return_namespace
 
@@ -205,6 +205,7 @@ class Analysis:
         self.facts = self.context.facts
         self.scopes: dict[ScopeKey, Scope] = {}
         self.mx_imports: list[tuple[int, str]] = []  # (line, canonical) of every MXNet import
+        self.dotted_imports: set[str] = set()  # `import pkg.mod`: the tree's modules named in full (LOCAL + name)
         self.uses_mxnet = False
         self._kinds: dict = {}  # memo of kinds_of (Note [package facts])
         self._self_attrs: dict = {}  # (scope key, attr) -> (namespace `self.attr` always is, or None; its node)
@@ -898,6 +899,12 @@ class _Collector:
             # a Gluon block of the tree: `class Lrn(ConvBlock)` is Gluon code, and so is a module
             # unpacking the namespace another returns (the fact is read only when it can change
             # something: Note [one analysis per file])
+            self.a.uses_mxnet = True
+        if full.startswith(LOCAL) and full != dotted:
+            self.a.dotted_imports.add(full)
+        if not self.a.uses_mxnet and any(m and self.a.facts.get(m + BLOCKS_MODULE) for m in {dotted, full}):
+            # `import sockeye.encoder`, then `sockeye.encoder.get_transformer_encoder(...).initialize()`:
+            # a module of the tree that defines or returns Gluon blocks, used through its name
             self.a.uses_mxnet = True
         if is_mxnet(dotted) or is_mxnet(full):
             self.a.mx_imports.append((line, canonical(full or dotted)))

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Optional
 
 from xlate.convert import catalogue, names, namespace_flow, unpacking
-from xlate.convert.context import ALIAS, GLUON_ROOTS, LOCAL, MX_ROOTS, MXNET_MODULES, FileContext
+from xlate.convert.context import ALIAS, BLOCKS_MODULE, GLUON_ROOTS, LOCAL, MX_ROOTS, MXNET_MODULES, FileContext
 from xlate.convert.kinds import NAMESPACES, local_modules, top_level_kinds
 from xlate.convert.parsing import no_gc
 
@@ -125,6 +125,15 @@ def tree_contexts(root: Path, files: list[Path], read, *, keep: Optional[dict] =
 ROUNDS = 32  # a chain of modules each deriving from the last settles in one round per module
 
 
+# Note [modules that make blocks]
+# A module that imports nothing of MXNet may still use Gluon: sockeye's unit tests `import
+# sockeye.encoder` and call `sockeye.encoder.get_transformer_encoder(...).initialize()`. A module
+# of the tree whose names are (or return) Gluon blocks gets a fact of its own (LOCAL + module +
+# BLOCKS_MODULE), and a file importing that module by name is converted as a Gluon file, where it
+# would have come back unchanged with nothing reported.
+_BLOCKS = frozenset({"mxnet.gluon.Block"})
+
+
 class Share:
     """The package pass over `mine`, some of the tree's `files` (Note [package pass in shares])."""
 
@@ -169,6 +178,10 @@ class Share:
             module, name = key.rsplit(".", 1)
             if "#" not in name:  # a function's argument (Note [namespace by flow]) is no name `*` takes
                 self.stars.setdefault(module, {})[name] = kinds
+                if module + BLOCKS_MODULE not in facts and any(str(k).startswith(GLUON_ROOTS) for k in kinds):
+                    # Note [modules that make blocks]
+                    facts[module + BLOCKS_MODULE] = _BLOCKS
+                    self.stale.update(self.readers.get(module + BLOCKS_MODULE, ()))
             self.stale.update(self.readers.get(key, ()))
             self.stale.update(self.readers.get(module, ()))
         found = []
