@@ -356,8 +356,12 @@ CASES = [
           "nd.lesser(x, y), nd.lesser_equal(0.2, x)]"), (2, 3), (2, 3)),
     C("add-subtract-multiply-divide", "MX041",
       ret("nd.add(x, y) + nd.subtract(x, 1.5) * nd.multiply(y, x) - nd.divide(x, 2)"), (2, 3), (2, 3)),
-    C("broadcast-equal", "MX041:review", ret("nd.broadcast_equal(x, y)"), ("ids", (3, 4), 0, 3), ("ids", (1, 4), 0, 3)),
-    C("broadcast-comparisons", "MX041:review",
+    C("broadcast-equal", "MX041", ret("nd.broadcast_equal(x, y)"), ("ids", (3, 4), 0, 3), ("ids", (1, 4), 0, 3)),
+    C("broadcast-compare-computed", "MX041:review", ret("nd.broadcast_greater(x * 2, y)"), (3, 4), (3, 1)),
+    C("broadcast-comparisons-int32", "MX041",
+      ret("[nd.broadcast_greater(x, y), nd.broadcast_lesser_equal(x, y)]"), ("int32", (3, 4), 0, 3),
+      ("int32", (3, 1), 0, 3)),
+    C("broadcast-comparisons", "MX041",
       ret("[nd.broadcast_greater(x, y), nd.broadcast_lesser_equal(x, y), nd.broadcast_not_equal(x, y)]"),
       ("ids", (3, 4), 0, 3), ("ids", (3, 1), 0, 3)),
     # -- MX042 broadcast_to/like/axis -------------------------------------------------------------
@@ -1245,7 +1249,7 @@ NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 
                                         16, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
                                         52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, 91, 92, 93, *range(94, 100),
                                         4, 5, 8, *range(501, 509),
-                                        530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541)]
+                                        530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541, 18)]
 
 
 # -- frameworks ------------------------------------------------------------------------------

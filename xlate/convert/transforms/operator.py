@@ -1,4 +1,6 @@
 """broadcast_*/elemwise_* functions become Python operators (same broadcasting)."""
+import libcst as cst
+
 from xlate.convert.rulectx import Manual, Site
 
 _ARITH = {"add": "+", "plus": "+", "sub": "-", "minus": "-", "subtract": "-", "mul": "*", "multiply": "*",
@@ -24,6 +26,17 @@ def transform(site: Site):
     if op in ("maximum", "minimum"):
         return site.emit("torch." + op + "({a}, {b})", **holes)
     if op in _COMPARE:
+        if _plain(holes["a"]):  # both operands are arrays of one dtype, which MXNet's 0/1 result keeps
+            site.fixed(f"`{name}(a, b)` -> `(a {_COMPARE[op]} b).to(a.dtype)`: MXNet's 0/1 in the inputs' dtype "
+                       "(float16, float64 and int32 measured), where torch gives bool")
+            return site.emit("({a} " + _COMPARE[op] + " {b}).to({a2}.dtype)", a2=holes["a"].deep_clone(), **holes)
         site.review("MXNet returns 0/1 in the input dtype; `.float()` assumes float32 inputs")
         return site.emit("({a} " + _COMPARE[op] + " {b}).float()", **holes)
     raise Manual(f"`{name}` is not translated")
+
+
+def _plain(node) -> bool:
+    """A name or an attribute chain of names: read twice, it is the same value at no cost."""
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return isinstance(node, cst.Name)
