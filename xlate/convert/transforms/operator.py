@@ -26,10 +26,13 @@ def transform(site: Site):
     if op in ("maximum", "minimum"):
         return site.emit("torch." + op + "({a}, {b})", **holes)
     if op in _COMPARE:
-        if _plain(holes["a"]):  # both operands are arrays of one dtype, which MXNet's 0/1 result keeps
-            site.fixed(f"`{name}(a, b)` -> `(a {_COMPARE[op]} b).to(a.dtype)`: MXNet's 0/1 in the inputs' dtype "
-                       "(float16, float64 and int32 measured), where torch gives bool")
-            return site.emit("({a} " + _COMPARE[op] + " {b}).to({a2}.dtype)", a2=holes["a"].deep_clone(), **holes)
+        # broadcast_*: both operands are arrays of one dtype (MXNet refuses two), which its 0/1 keeps;
+        # `nd.greater(x, 0.5)` also takes a number, which a plain name might be
+        plain = next((holes[k] for k in ("a", "b") if _plain(holes[k])), None) if name.startswith("broadcast_") else None
+        if plain is not None:
+            site.fixed(f"`{name}(a, b)` -> `(a {_COMPARE[op]} b).to(<an operand>.dtype)`: MXNet's 0/1 in the "
+                       "inputs' dtype (float16, float64 and int32 measured), where torch gives bool")
+            return site.emit("({a} " + _COMPARE[op] + " {b}).to({like}.dtype)", like=plain.deep_clone(), **holes)
         site.review("MXNet returns 0/1 in the input dtype; `.float()` assumes float32 inputs")
         return site.emit("({a} " + _COMPARE[op] + " {b}).float()", **holes)
     raise Manual(f"`{name}` is not translated")
