@@ -1,6 +1,8 @@
 """Gluon internals that model code reads off its blocks: `._children` (torch's `._modules`,
 the same ordered name -> child mapping), and `.name` / `.prefix` (`_mx_block_name` /
 `_mx_block_prefix`, Gluon's names for the converted model)."""
+import libcst as cst
+
 from xlate.convert.rulectx import Manual, Site, Skip
 from xlate.convert.transforms import param_evidence
 
@@ -25,6 +27,14 @@ def transform(site: Site):
     if what == "unknown":
         raise Manual(f"could not tell whether `{receiver}` is a Gluon block; if it is, `{receiver}._prefix` -> "
                      f"`_mx_block_prefix({receiver})`")
+    if _in_init(site) and site.matched in (".prefix", ".name") and _naming_only(site):
+        # Note [names while building]
+        helper = "_mx_block_name" if site.matched == ".name" else "_mx_block_prefix"
+        site.review(f"`{receiver}{site.matched}` while the block is being built, only to name what it builds or to log "
+                    f"-> `{helper}(...)`, the block's name as a top-level one: Gluon's had the scope of the model "
+                    "around it in front, which does not exist yet (Note [Gluon names]); torch names the children "
+                    "by attribute path, so no number depends on it")
+        return site.emit(f"{helper}({{b}})", b=site.receiver)
     if _in_init(site):
         raise Manual(f"`{receiver}{site.matched}` while the block is being built: Gluon knows a block's name from "
                      "its construction, the translation from the finished model it is part of (Note [Gluon names]); "
@@ -33,6 +43,51 @@ def transform(site: Site):
     site.fixed(f"`{site.matched[1:]}` -> `{helper}(...)`: the name Gluon gives the block in the model it is part "
                f"of (Note [Gluon names])")
     return site.emit(f"{helper}({{b}})", b=site.receiver)
+
+
+# Note [names while building]
+# sockeye's models name their children after themselves while building them
+# (`encoder.Embedding(config, prefix=self.prefix + 'source_embed_')`) and log their own name. The
+# translation drops `prefix=` where a block hands it to Gluon (MX101), so such a string names
+# nothing that holds numbers; the block's name as a top-level block stands in for it, reviewed.
+# Any other read while building (a selection of parameters by name, a file name) stays manual.
+_LOGGERS = ("debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print")
+
+
+def _naming_only(site: Site) -> bool:
+    """The read sits in a `prefix=`/`name=` argument, or in the arguments of a logging call or
+    print, of the statement being converted."""
+    stmt = site.conv.statement_stack[-1] if site.conv.statement_stack else None
+    if stmt is None:
+        return False
+    found = []
+
+    class _Find(cst.CSTVisitor):
+        def __init__(self):
+            super().__init__()
+            self.context: list = []
+
+        def visit_Call(self, node):
+            func = node.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+            self.context.append("log" if name in _LOGGERS else None)
+
+        def leave_Call(self, node):
+            self.context.pop()
+
+        def visit_Arg(self, node):
+            keyword = node.keyword.value if node.keyword is not None else None
+            self.context.append("name" if keyword in ("prefix", "name") else None)
+
+        def leave_Arg(self, node):
+            self.context.pop()
+
+        def visit_Attribute(self, node):
+            if node is site.original:
+                found.append(any(c is not None for c in self.context[-2:]) if self.context else False)
+
+    stmt.visit(_Find())
+    return bool(found) and all(found)
 
 
 def _in_init(site: Site) -> bool:
