@@ -162,4 +162,14 @@ SOCKEYE21 = [
                "allow_sparse_grad=True, factor_configs=[imp('encoder').FactorConfig(vocab_size=5, num_embed=2, combine='concat', "
                "share_source_embedding=False)]), prefix='emb_', is_source=True)",
          inputs=["data:int32[2,5,2]<5"], extra={1: [5.0, 3.0]}),
+    dict(name="SockeyeModel (transformer, length task, tied source/target/softmax)",
+         build="imp('model').SockeyeModel(imp('model').ModelConfig("
+               "config_data=imp('data_io').DataConfig(data_statistics=None, max_seq_len_source=10, "
+               "max_seq_len_target=10, num_source_factors=1), vocab_source_size=11, vocab_target_size=11, "
+               "config_embed_source=imp('encoder').EmbeddingConfig(vocab_size=11, num_embed=8, dropout=0.0), "
+               "config_embed_target=imp('encoder').EmbeddingConfig(vocab_size=11, num_embed=8, dropout=0.0), "
+               f"config_encoder={_CFG}, config_decoder={_CFG}, "
+               "config_length_task=imp('layers').LengthRatioConfig(num_layers=2, weight=1.0), "
+               "weight_tying_type='src_trg_softmax'))",
+         inputs=["source:int32[2,5,1]<11", "target:int32[2,4]<11"], extra={1: [5.0, 3.0], 3: [4.0, 2.0]}),
 ]

@@ -10,8 +10,12 @@ from xlate.check.mapping import is_constant
 
 
 def flatten(value) -> list:
+    """A model's outputs as a list of arrays: tuples and lists in order, a dict (sockeye's
+    `{'logits': ..., 'length_ratio': ...}`) by its keys' order, which is the model code's on both sides."""
     if isinstance(value, (list, tuple)):
         return [leaf for item in value for leaf in flatten(item)]
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in flatten(item)]
     return [value]
 
 
