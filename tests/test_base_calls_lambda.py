@@ -233,3 +233,33 @@ def test_hybridblock_forward_in_an_abstract_base_runs_the_subclasss_hybrid_forwa
         got = [o.detach().numpy() for o in p(torch.tensor(x), torch.tensor(vl))]
         for e, g in zip(expected, got):
             onp.testing.assert_allclose(g, e, rtol=1e-6, err_msg=name)
+
+
+ABSTRACT_BESIDE = '''
+import mxnet as mx
+
+class Decoder(mx.gluon.Block):
+    def get_num_hidden(self):
+        raise NotImplementedError()
+
+class Doubling(Decoder, mx.gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        mx.gluon.HybridBlock.__init__(self, **kwargs)
+    def forward(self, step_input, states):
+        target, new = super().forward(step_input, states)
+        return target + 1, new
+    def hybrid_forward(self, F, step_input, states):
+        return F.relu(step_input) * 2, [s * 2 for s in states]
+'''
+
+
+def test_super_forward_past_an_abstract_base_of_the_file_runs_hybrid_forward():
+    """sockeye's `TransformerDecoder(Decoder, HybridBlock).forward` calls `super().forward`, which
+    passes Decoder (no forward of its own) and runs HybridBlock's: the class's hybrid_forward.
+    Left as it was, torch's Module.forward raised NotImplementedError."""
+    mx_ns, pt_ns = _both(ABSTRACT_BESIDE)
+    x = onp.random.default_rng(6).normal(size=(2, 3)).astype("float32")
+    want = mx_ns["Doubling"]()(mx.nd.array(x), [mx.nd.array(x)])
+    got = pt_ns["Doubling"]()(torch.tensor(x), [torch.tensor(x)])
+    onp.testing.assert_allclose(got[0].numpy(), want[0].asnumpy(), rtol=1e-6)
+    onp.testing.assert_allclose(got[1][0].numpy(), want[1][0].asnumpy(), rtol=1e-6)

@@ -12,8 +12,12 @@ defines both methods, hybrid_forward keeps its name (without F, its parameters r
 `Dense.hybrid_forward(self, F, x, weight, bias)` with its own parameters passed on is the
 helper's `forward(self, x)`, which reads them from `self`.
 """
+import ast
+
 import libcst as cst
 
+from xlate.convert import names
+from xlate.convert.context import is_mxnet
 from xlate.convert.rulectx import Manual, Site, Skip
 from xlate.convert.transforms.block_init import NAMING_ONLY
 from xlate.convert.transforms.hybrid_forward import _LAYER_PARAMS, keeps_namespace
@@ -117,7 +121,8 @@ def _super_forward(site: Site):
     if not (isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super"):
         raise Skip()
     cls = conv.analysis.gluon_class(conv.scopes[-1])
-    if cls is None or not {"forward", "hybrid_forward"} <= set(cls.values) or cls.derived_base \
+    if cls is None or not {"forward", "hybrid_forward"} <= set(cls.values) \
+            or (cls.derived_base and not _bases_define_neither(conv, cls)) \
             or not cls.mx_bases or conv.scopes[-1][-1][0] != "forward":
         raise Skip()
     if any(b in NAMING_ONLY and b not in HYBRID for b in cls.mx_bases):
@@ -134,3 +139,28 @@ def _super_forward(site: Site):
             if len(args) > 1 else args[0]
     return call.with_changes(func=cst.Attribute(cst.Name(fn.params.params[0].name.value), cst.Name("hybrid_forward")),
                              args=args)
+
+
+def _bases_define_neither(conv, cls) -> bool:
+    """Every base of the class that is a block of the tree is a class of this file that defines
+    neither forward nor hybrid_forward, nor do its own such bases (sockeye's abstract `Decoder`
+    beside HybridBlock): `super().forward` then reaches Gluon's HybridBlock.forward."""
+    module = conv.analysis.scopes.get(())
+    todo, seen = list(cls.node.bases), set()
+    while todo:
+        base = todo.pop()
+        if not isinstance(base, ast.Name):
+            if is_mxnet(conv.analysis.resolve((), names._dotted(base) or "")):
+                continue
+            return False
+        if base.id in seen:
+            continue
+        seen.add(base.id)
+        if is_mxnet(conv.analysis.resolve((), base.id)) or base.id in ("ABC", "object"):
+            continue
+        scope = next((s for k, s in conv.analysis.scopes.items() if len(k) == 1 and k[0][0] == base.id
+                      and s.is_class and s.node is not None), None) if module is not None else None
+        if scope is None or {"forward", "hybrid_forward"} & set(scope.values):
+            return False
+        todo.extend(scope.node.bases)
+    return True
