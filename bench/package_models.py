@@ -127,6 +127,18 @@ SOCKEYE = [
          inputs=["inputs:float32[5,2,8]", "previous_states:float32[1,2,8]"]),
 ]
 
+SOCKEYE.append(dict(
+    name="SockeyeModel (transformer, length task, tied source/target/softmax)",
+    build="imp('model').SockeyeModel(imp('model').ModelConfig("
+          "config_data=imp('data_io').DataConfig(data_statistics=None, max_seq_len_source=10, max_seq_len_target=10, "
+          "num_source_factors=1, num_target_factors=1), vocab_source_size=11, vocab_target_size=11, "
+          "config_embed_source=imp('encoder').EmbeddingConfig(vocab_size=11, num_embed=8, dropout=0.0), "
+          "config_embed_target=imp('encoder').EmbeddingConfig(vocab_size=11, num_embed=8, dropout=0.0), "
+          f"config_encoder={_CFG}, config_decoder={_CFG}, "
+          "config_length_task=imp('layers').LengthRatioConfig(num_layers=2, weight=1.0), "
+          "weight_tying_type='src_trg_softmax'))",
+    inputs=["source:int32[2,5,1]<11", "target:int32[2,4,1]<11"], extra={1: [5.0, 3.0], 3: [4.0, 2.0]}))
+
 # sockeye 2.1.7 (the corpus "sockeye21"): older than 2.3.24 in 36 of its 40 files; the same kinds of classes,
 # built through 2.1.7's own signatures.
 _CFG21 = _CFG.replace("max_seq_len_target=10)", "max_seq_len_target=10, lhuc=True)")
