@@ -289,3 +289,41 @@ def test_a_name_read_while_building_only_to_name_children_builds_and_computes_as
     kept = convert_source(NAMED_WHILE_BUILDING.replace('logger.info("building %s", self.prefix)',
                                                        'self.tag = self.prefix'))
     assert (19, "manual") in [(d.line, d.status) for d in kept.diagnostics if d.code == "MX116"]
+
+
+OWN_PREFIX = '''
+import mxnet as mx
+from mxnet import gluon
+
+class Loss(gluon.HybridBlock):
+    def __init__(self, name, weight=1.0):
+        super().__init__(prefix=name)
+        self.weight = weight
+    def hybrid_forward(self, F, x):
+        return x * self.weight
+
+class Model(gluon.HybridBlock):
+    def __init__(self, prefix="model_", **kwargs):
+        super(Model, self).__init__(prefix=prefix, **kwargs)
+        with self.name_scope():
+            self.dense = gluon.nn.Dense(3, in_units=2)
+            self.loss = Loss("xent_")
+    def hybrid_forward(self, F, x):
+        return self.loss(self.dense(x))
+
+def names():
+    loss, m1, m2 = Loss("cross-entropy"), Model(), Model(prefix="other_")
+    return [loss.name, m1.dense.weight.name, m2.dense.weight.name, m2.loss.name,
+            list(m1.collect_params().keys()), list(m2.collect_params().keys())]
+'''
+
+
+def test_a_blocks_own_prefix_names_it_and_its_parameters():
+    """Note [a block's own prefix]: `super().__init__(prefix=name)` (sockeye's losses, its models
+    named by their callers) names the block and prefixes its parameters' names, as in Gluon;
+    a parameter's `.name` is its full name."""
+    result = convert_source(OWN_PREFIX)
+    mx_ns, pt_ns = {}, {}
+    exec(OWN_PREFIX, mx_ns)
+    exec(compile(result.output, "<converted>", "exec"), pt_ns)
+    assert pt_ns["names"]() == mx_ns["names"]()

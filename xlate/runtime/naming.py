@@ -251,8 +251,23 @@ def _mx_block_prefix(block):
     return _mx_block_prefixes(_mx_top_block(block))[id(block)]
 
 
+def _mx_param_name(param):
+    """Gluon's `param.name` of a translated parameter: its full name (`m_dense0_weight`) in the
+    model that holds it, as `_mx_collect_params` names it; a tensor no module holds has none."""
+    import gc
+
+    owner = next((obj for obj in gc.get_objects() if issubclass(type(obj), torch.nn.Module)
+                  and any(t is param for t in (*obj._parameters.values(), *obj._buffers.values()))), None)
+    if owner is None:
+        raise AttributeError("a tensor no module holds has no Gluon name")
+    top = _mx_top_block(owner)
+    return next(name for name, tensor in _mx_gluon_params(top, _mx_block_prefixes(top)) if tensor is param)
+
+
 def _mx_block_name(block):
-    """Gluon's `block.name`: the prefix without its trailing `_`."""
+    """Gluon's `block.name`: the prefix without its trailing `_`; a parameter's full name."""
+    if isinstance(block, torch.Tensor):  # `net.dense.weight.name`: reached from a block, a Parameter's
+        return _mx_param_name(block)
     if not isinstance(block, torch.nn.Module):
         return block.name
     prefix = _mx_block_prefix(block)

@@ -45,8 +45,37 @@ def transform(site: Site):
     if others:
         raise Manual(f"a subclass of `{others[0]}`: map its constructor arguments to the PyTorch layer by hand")
     dropped = ", ".join(site.code(a).strip().rstrip(",") for a in call.args)
+    prefix = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "prefix"), None)
+    stmt = site.conv.statement_stack[-1] if site.conv.statement_stack else None
+    me = _self_name(site)
+    if prefix is not None and me is not None and stmt is not None and len(stmt.body) == 1 \
+            and isinstance(stmt.body[0], cst.Expr) and stmt.body[0].value is site.original:
+        # Note [a block's own prefix]
+        for a in call.args:
+            if a.value is not prefix:
+                site.conv.dropped(a)
+        named = site.emit(site.helper("_mx_named") + "({me}, prefix={p})", me=cst.Name(me), p=prefix)
+        site.fixed(f"dropped `{dropped}` from nn.Module's __init__; the block's `prefix=` kept for Gluon's names: "
+                   f"`{site.helper('_mx_named')}({me}, prefix=...)` (Note [Gluon names])")
+        site.conv.replace_statement(stmt, [cst.Expr(call.with_changes(args=())), cst.Expr(named)])
+        return site.node
     for a in call.args:
         site.conv.dropped(a)
     site.fixed(f"dropped `{dropped}`: Gluon's prefix/params naming has no nn.Module counterpart "
                "(torch names parameters by attribute path)")
     return call.with_changes(args=())
+
+
+# Note [a block's own prefix]
+# `super().__init__(prefix=name)` gives the block the name Gluon prefixes its parameters with
+# (sockeye's losses are named 'cross-entropy', its models by the prefix their caller passes).
+# nn.Module's __init__ takes none, so the prefix goes to `_mx_named(self, prefix=...)`, which
+# `_mx_block_name` / `_mx_collect_params` read as they read a layer's `prefix=` (Note [Gluon
+# names] in xlate/runtime/naming.py). Only an explicit `prefix=` keyword: one arriving in
+# **kwargs is a caller's, and the translation of that call keeps it for its own block.
+def _self_name(site: Site):
+    key = site.conv.scopes[-1]
+    scope = site.conv.analysis.scopes.get(key)
+    node = scope.node if scope is not None else None
+    args = getattr(node, "args", None)
+    return args.args[0].arg if args is not None and args.args else None

@@ -210,7 +210,14 @@ def _blocks(conv, scan: _Scan, found: Facts) -> None:
             if name not in found.gluon_classes and any(_gluon(conv, b, found.gluon_classes) for b in bases):
                 found.gluon_classes.add(name)
     found.other_classes = {name for name, _ in scan.classes} - found.gluon_classes
-    for target, value in scan.assigns:
+    pairs = []
+    for target, value in scan.assigns:  # `a, b = Net(), Loss()`: element by element
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)) \
+                and len(target.elts) == len(value.elts):
+            pairs += zip(target.elts, value.elts)
+        else:
+            pairs.append((target, value))
+    for target, value in pairs:
         if isinstance(value, ast.Call) and _gluon(conv, names._dotted(value.func), found.gluon_classes):
             if isinstance(target, ast.Name):
                 found.block_names.add(target.id)
