@@ -141,3 +141,34 @@ def test_the_model_store_table_and_a_file_already_there(tmp_path):
             mine["_mx_model_store"].short_hash("nope")
     finally:
         model_store._model_sha1.pop(name, None)
+
+
+def test_an_initializer_name_known_only_at_run_time():
+    """`Dense(..., bias_initializer=b)` with `b` a parameter whose value is a Gluon name ('zeros', or a
+    class registered with `@mx.init.register`): the layer draws as Gluon's does."""
+    import_mxnet()
+    torch = import_torch()
+    src = textwrap.dedent('''
+        import mxnet as mx
+        from mxnet.gluon import nn
+        @mx.init.register
+        class Ramp(mx.init.Initializer):
+            def _init_weight(self, name, arr):
+                arr[:] = (mx.nd.arange(arr.size) * 0.25 - 1.0).reshape(arr.shape)
+        def build(weight_initializer, bias_initializer):
+            net = nn.Dense(3, in_units=4, weight_initializer=weight_initializer, bias_initializer=bias_initializer)
+            net.initialize()
+            return net
+        ''')
+    mine, theirs = {}, {}
+    exec(src, theirs)
+    exec(convert_source(src).output, mine)
+    for w, b in [("ramp", "zeros"), ("RAMP", "ones"), (None, "Ramp")]:
+        if w is None:
+            w = mine["Ramp"]()
+            gluon = theirs["build"](theirs["Ramp"](), b)
+        else:
+            gluon = theirs["build"](w, b)
+        converted = mine["build"](w, b)
+        torch.testing.assert_close(converted.weight.detach(), torch.from_numpy(gluon.weight.data().asnumpy()))
+        torch.testing.assert_close(converted.bias.detach(), torch.from_numpy(gluon.bias.data().asnumpy()))

@@ -60,7 +60,11 @@ def _mx_cancel_pending(module, keys=("_mx_tag_hook", "_mx_init_hook")):
 
 def _mx_init_params(module, **inits):
     """Tag module's parameters with their Gluon initializer (`weight=`, `bias=`, ...) and
-    apply it now (or when a lazy parameter gets its shape); returns the module."""
+    apply it now (or when a lazy parameter gets its shape); returns the module. An initializer
+    known only at run time may be one of Gluon's names (`bias_initializer='zeros'`, a default
+    handed down through a package's constructors, or a name `@mx.init.register` gave): it is
+    looked up as Gluon looks it up (`_mx_initializer`)."""
+    inits = {name: _mx_initializer(init) for name, init in inits.items()}
 
     def apply(mod):
         with torch.no_grad():
