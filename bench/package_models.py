@@ -7,7 +7,8 @@ original package, or the converted `<top>_pt`); `inputs`, the checker's input sp
 as lists instead of drawn; `extra`, Python values passed after the drawn inputs on both sides
 (`None` for an optional argument), or {position: value} inserted among them (a list: a constant
 float32 array without a gradient); `call`, a lambda `(net, *inputs)` run as the forward on both sides
-(a decoder given the states its encoder-side method makes), evaluated with the side's `imp`. The harness pairs weights and compares outputs and
+(a decoder given the states its encoder-side method makes), evaluated with the side's `imp` and
+`zeros` (`mx.nd.zeros`, and what it becomes as a value converted, `_mx_zeros`). The harness pairs weights and compares outputs and
 gradients with xlate.check.pair.check_models in noise mode.
 """
 
@@ -196,7 +197,7 @@ GLUONNLP = [
          build="imp('model.bilm_encoder').BiLMEncoder(mode='lstmpc', num_layers=2, input_size=4, hidden_size=6, "
                "proj_size=4, cell_clip=3, proj_clip=3)",
          inputs=["inputs:float32[3,2,4]", "mask:float32[2,3]"], fixed={"mask": [[1.0] * 3, [1.0, 1.0, 0.0]]},
-         call="lambda net, x, mask: net(x, net.begin_state(batch_size=2), mask)"),
+         call="lambda net, x, mask: net(x, net.begin_state(func=zeros, batch_size=2), mask)"),
     dict(name="BeamSearchScorer", build="imp('model.sequence_sampler').BeamSearchScorer(alpha=1.0, K=5.0)",
          inputs=["outputs:float32[2,6]", "scores:float32[2,1]"], extra=[[3.0]]),  # step: an array in MXNet
 ]
