@@ -172,3 +172,21 @@ def test_an_initializer_name_known_only_at_run_time():
         converted = mine["build"](w, b)
         torch.testing.assert_close(converted.weight.detach(), torch.from_numpy(gluon.weight.data().asnumpy()))
         torch.testing.assert_close(converted.bias.detach(), torch.from_numpy(gluon.bias.data().asnumpy()))
+
+
+def test_amp_initialized_is_whether_autocast_is_on():
+    """MX844: False where MXNet's AMP was never initialised (MXNet's answer), and True inside
+    torch.autocast, the translation's reduced precision."""
+    import_mxnet()
+    torch = import_torch()
+    src = textwrap.dedent('''
+        from mxnet.contrib.amp import amp
+        def fill():
+            return -1e4 if amp._amp_initialized else -1e18
+        ''')
+    mine, theirs = {}, {}
+    exec(src, theirs)
+    exec(convert_source(src).output, mine)
+    assert mine["fill"]() == theirs["fill"]() == -1e18
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        assert mine["fill"]() == -1e4
