@@ -199,5 +199,5 @@ GLUONNLP = [
          inputs=["inputs:float32[3,2,4]", "mask:float32[2,3]"], fixed={"mask": [[1.0] * 3, [1.0, 1.0, 0.0]]},
          call="lambda net, x, mask: net(x, net.begin_state(func=zeros, batch_size=2), mask)"),
     dict(name="BeamSearchScorer", build="imp('model.sequence_sampler').BeamSearchScorer(alpha=1.0, K=5.0)",
-         inputs=["outputs:float32[2,6]", "scores:float32[2,1]"], extra=[[3.0]]),  # step: an array in MXNet
+         inputs=["outputs:float32[2,6]", "scores:float32[2,1]"], extra={2: [3.0]}),  # step: an array in MXNet
 ]

@@ -14,7 +14,7 @@ import torch  # noqa: F401  (every runtime module starts the same way; the helpe
 # tree gets one helper module, so its modules share the table as they shared MXNet's; a single file
 # converted on its own has its own copy of the helpers, and so its own table.
 class _mx_registry:
-    """mxnet.registry._REGISTRY: base class -> {lower-cased name: registered class}."""
+    """MXNet's registry table (`_REGISTRY` of mx.registry): base class -> {lower-cased name: registered class}."""
 
     table = {}
 
@@ -113,7 +113,7 @@ def _mx_registry_get_create_func(base_class, nickname):
 # fetches is MXNet's `.params` file, which translated code loads through `_mx_load_parameters`
 # only once converted to a state_dict (MX611).
 class _mx_model_store:
-    """`mxnet.gluon.model_zoo.model_store` as an object with the module's names."""
+    """`gluon.model_zoo.model_store` of MXNet as an object with the module's names."""
 
     apache_repo_url = "https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/"
     _url_format = "{repo_url}gluon/models/{file_name}.zip"
