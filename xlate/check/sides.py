@@ -118,8 +118,14 @@ def pt_run(model, arrays, device, train: bool, heads=None):
         # other outputs than MXNet's: their checks fail; no backward can take MXNet's head gradients
         return [o.detach().cpu().numpy() for o in outs], [None] * len(xs)
     grads_out = [g.reshape(o.shape) if o.shape != g.shape else g for o, g in zip(outs, grads_out)]
-    torch.autograd.backward(outs, grads_out)
-    grads = [x.grad.detach().cpu().numpy() if x.is_floating_point() else None for x in xs]
+    # an output or an input with no path through the graph (a valid length handed back in a decoder's
+    # states; a length used only to build a mask) has gradient zero, as MXNet gives it; torch
+    # refuses the first in backward and leaves None for the second
+    live = [(o, g) for o, g in zip(outs, grads_out) if o.requires_grad]
+    if live:
+        torch.autograd.backward([o for o, _ in live], [g for _, g in live])
+    grads = [(x.grad if x.grad is not None else torch.zeros_like(x)).detach().cpu().numpy()
+             if x.is_floating_point() else None for x in xs]
     return [o.detach().cpu().numpy() for o in outs], grads
 
 
