@@ -47,6 +47,16 @@ def transform(site: Site):
     dropped = ", ".join(site.code(a).strip().rstrip(",") for a in call.args)
     for a in call.args:
         site.conv.dropped(a)
-    site.fixed(f"dropped `{dropped}`: Gluon's prefix/params naming has no nn.Module counterpart "
-               "(torch names parameters by attribute path)")
+    shared = [a for a in call.args if a.keyword is not None and a.keyword.value == "params"
+              and not (isinstance(a.value, cst.Name) and a.value.value == "None")]
+    if shared:
+        # Note [params= on a block of the tree]: a caller that hands the block another's
+        # ParameterDict (gluonnlp's one-step decoder, `params=decoder.collect_params()`) means the
+        # two to be one set of weights; the converted block makes its own
+        site.review(f"dropped `{dropped}`: a caller passing `params=` (another block's parameters) gets a "
+                    "block with parameters of its own, where Gluon shared them: share by reusing the "
+                    "module or assigning its tensors")
+    else:
+        site.fixed(f"dropped `{dropped}`: Gluon's prefix/params naming has no nn.Module counterpart "
+                   "(torch names parameters by attribute path)")
     return call.with_changes(args=())
