@@ -156,6 +156,14 @@ CORPORA: dict[str, dict] = {
         kind="package", packages=["gluonts"], deps="_deps", import_mx_only=True,
         source="awslabs/gluonts tag v0.11.12 (773a6ffd), src/gluonts/ less nursery/ and torch/ -> gluonts/gluonts/",
         factories=("package_models", "GLUONTS")),
+    # gluonnlp's own source: the corpus's package is named like an MXNet-side top (MX_TOPS), so there `gluonnlp` is
+    # the tree's, never MXNet's (own_tops). Plumbing: the Cython tokenizer built from the same .pyx is copied from the
+    # installed gluonnlp 0.10.0 (`data/fast_bert_tokenizer.*.so`); xlate copies it into the output as any other file.
+    "gluonnlp-pkg": dict(
+        kind="package", packages=["gluonnlp"],
+        source="dmlc/gluon-nlp branch v0.10.x (b4d7c0ff), src/gluonnlp/ -> gluonnlp-pkg/gluonnlp/, with the installed "
+               "0.10.0's fast_bert_tokenizer .so (same .pyx)",
+        factories=("package_models", "GLUONNLP")),
     "sockeye2": dict(
         kind="package", packages=["sockeye"], deps="_deps",
         source="awslabs/sockeye tag 2.3.24 (35dd717a), sockeye/ (Gluon; sockeye 3 is PyTorch)",
@@ -250,8 +258,14 @@ def import_table(tree: ast.AST, rel: str, absolute: dict[str, str]) -> dict[str,
     return table
 
 
-def uses_mxnet(tree: ast.AST, rel: str, absolute: dict[str, str], own: frozenset = frozenset()) -> bool:
-    """An import that resolves to mxnet or gluonnlp. In a module that only re-exports (imports, a
+def mx_tops(cfg: dict) -> tuple:
+    """The tops that are MXNet's side for a corpus: gluonnlp's own source is the tree, not MXNet."""
+    return tuple(t for t in MX_TOPS if t not in cfg.get("packages", ()))
+
+
+def uses_mxnet(tree: ast.AST, rel: str, absolute: dict[str, str], own: frozenset = frozenset(),
+               tops: tuple = MX_TOPS) -> bool:
+    """An import that resolves to mxnet or gluonnlp (`tops`). In a module that only re-exports (imports, a
     docstring, `__all__`), an import of the corpus's own modules does not count: mxnet-gluon's
     package `__init__` modules (`from ..block import *`, `from .basic_layers import *`) name the
     tree's own modules `mxnet.gluon.*` and use no MXNet of their own."""
@@ -263,7 +277,7 @@ def uses_mxnet(tree: ast.AST, rel: str, absolute: dict[str, str], own: frozenset
             mods = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             mods = [resolve_from(node, rel, absolute)]
-        if any(m.split(".")[0] in MX_TOPS and m not in own for m in mods):
+        if any(m.split(".")[0] in tops and m not in own for m in mods):
             return True
     return False
 
@@ -520,7 +534,12 @@ used = []
 
 class Blocker(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in blocked:
+        top = name.split(".")[0]
+        if top in own_tops and top in blocked:  # the tree's own package named like one (gluonnlp): only from the roots
+            if name == top and importlib.machinery.PathFinder.find_spec(top, cfg["roots"]) is None:
+                raise ModuleNotFoundError(f"No module named {name!r} (blocked: not in the tree)", name=name)
+            return None
+        if top in blocked:
             raise ModuleNotFoundError(f"No module named {name!r} (blocked: MXNet is not installed)", name=name)
         return None
 
@@ -659,6 +678,10 @@ def run_imports(name: str, cfg: dict, corpus: Path, out: Path, work: Path, timeo
     stub_inside = cfg.get("stub_inside", [])
     absolute = cfg.get("absolute", {})
     plumbing = []
+    shadow = sorted(set(own_tops) & set(MX_TOPS))
+    if shadow:
+        plumbing.append(f"{', '.join(shadow)} is the tree's own package: imported from the corpus (before) and from "
+                        f"the converted tree only (after; the installed one blocked)")
     # the original side
     before_root, before_name = corpus, module_name
     if absolute:
@@ -915,9 +938,11 @@ def call_args(xs, extra, array):
     for at, value in sorted((int(k), v) for k, v in extra.items()):
         args.insert(at, array(value) if isinstance(value, list) else value)
     return args
-def wrapped(net, extra, torch_side):
-    if not extra:
+def wrapped(net, extra, torch_side, call=None):
+    # `call`: a lambda (net, *inputs) run as the forward (a decoder given the states its own method makes)
+    if not extra and not call:
         return net
+    fn = call or (lambda net, *xs: net(*xs))
     if torch_side:
         import torch
         class Wrap(torch.nn.Module):
@@ -925,7 +950,7 @@ def wrapped(net, extra, torch_side):
                 super().__init__()
                 self.net = net
             def forward(self, *xs):
-                return self.net(*call_args(xs, extra, lambda v: torch.tensor(v, dtype=torch.float32)))
+                return fn(self.net, *call_args(xs, extra, lambda v: torch.tensor(v, dtype=torch.float32)))
     else:
         import mxnet as mx
         class Wrap(mx.gluon.Block):
@@ -933,7 +958,7 @@ def wrapped(net, extra, torch_side):
                 super().__init__(prefix="")
                 self.net = net
             def forward(self, *xs):
-                return self.net(*call_args(xs, extra, lambda v: mx.nd.array(v, dtype="float32")))
+                return fn(self.net, *call_args(xs, extra, lambda v: mx.nd.array(v, dtype="float32")))
     return Wrap(net)
 def run():
     import numpy as np, torch
@@ -951,12 +976,15 @@ def run():
     stage = "original-build"
     try:
         imp = lambda rel: importlib.import_module(cfg["top"] + "." + rel)
-        net = wrapped(eval(cfg["build"], {"imp": imp}), extra, False)
+        call = cfg.get("call")
+        zeros = importlib.import_module("mxnet").nd.zeros  # `zeros` in a call: mx.nd.zeros, as translated
+        net = wrapped(eval(cfg["build"], {"imp": imp}), extra, False, call and eval(call, {"imp": imp, "zeros": zeros}))
         stage = "converted-import"
         imp = lambda rel: importlib.import_module(cfg["top"] + "_pt." + rel)
         imp(cfg["build"].split("imp('")[1].split("'")[0])
         stage = "converted-build"
-        pt = wrapped(eval(cfg["build"], {"imp": imp}), extra, True)
+        zeros = imp("_mx_compat")._mx_zeros  # what `mx.nd.zeros` as a value becomes (MX204)
+        pt = wrapped(eval(cfg["build"], {"imp": imp}), extra, True, call and eval(call, {"imp": imp, "zeros": zeros}))
         if not isinstance(pt, torch.nn.Module):
             return {"stage": stage, "error": f"not a torch.nn.Module: {type(pt).__module__}.{type(pt).__name__}"}
         stage = "check"
@@ -989,7 +1017,8 @@ def run_factories(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float
     rows = []
     for e in entries:
         c = {"paths": [str(REPO), str(corpus), str(pt_root)] + deps, "top": top, "build": e["build"],
-             "inputs": e["inputs"], "fixed": e.get("fixed", {}), "extra": e.get("extra", []), "pt_root": str(pt_root)}
+             "inputs": e["inputs"], "fixed": e.get("fixed", {}), "extra": e.get("extra", []), "pt_root": str(pt_root),
+             "call": e.get("call")}
         env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", MXNET_CPU_WORKER_NTHREADS="1",
                    PYTHONWARNINGS="ignore", PYTHONPATH="", MXNET_HOME=str(work / "mxnet_home"))
         try:
@@ -1069,7 +1098,7 @@ def measure(name: str, cfg: dict, corpus: Path, opts) -> dict:
             size["parse_before"] += 1
         except SyntaxError:
             trees[rel] = None
-        if trees[rel] is not None and uses_mxnet(trees[rel], rel, absolute, own):
+        if trees[rel] is not None and uses_mxnet(trees[rel], rel, absolute, own, mx_tops(cfg)):
             mx_files.add(rel)
         o = out / rel
         if not o.is_file():

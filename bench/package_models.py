@@ -1,4 +1,4 @@
-"""Real model classes of the gluonts and sockeye2 corpora, built at small sizes on both sides
+"""Real model classes of the gluonts, sockeye2 and gluonnlp-pkg corpora, built at small sizes on both sides
 (bench/package_corpus.py, issue 21).
 
 Each entry: `name`; `build`, an expression evaluated with `imp(rel)` importing `<top>.<rel>` (the
@@ -6,7 +6,9 @@ original package, or the converted `<top>_pt`); `inputs`, the checker's input sp
 (`x:float32[2,8]`); `fixed`, inputs whose values must mean something (lengths, 0/1 masks) given
 as lists instead of drawn; `extra`, Python values passed after the drawn inputs on both sides
 (`None` for an optional argument), or {position: value} inserted among them (a list: a constant
-float32 array without a gradient). The harness pairs weights and compares outputs and
+float32 array without a gradient); `call`, a lambda `(net, *inputs)` run as the forward on both sides
+(a decoder given the states its encoder-side method makes), evaluated with the side's `imp` and
+`zeros` (`mx.nd.zeros`, and what it becomes as a value converted, `_mx_zeros`). The harness pairs weights and compares outputs and
 gradients with xlate.check.pair.check_models in noise mode.
 """
 
@@ -184,4 +186,77 @@ SOCKEYE21 = [
                "config_length_task=imp('layers').LengthRatioConfig(num_layers=2, weight=1.0), "
                "weight_tying_type='src_trg_softmax'))",
          inputs=["source:int32[2,5,1]<11", "target:int32[2,4]<11"], extra={1: [5.0, 3.0], 3: [4.0, 2.0]}),
+]
+
+# gluonnlp's own source (v0.10.x): its model classes, built at small sizes as a user of the package builds them.
+_TE = "imp('model.transformer').get_transformer_encoder_decoder(num_layers=2, num_heads=2, units=8, hidden_size=12, " \
+      "max_src_length=10, max_tgt_length=10)"
+_BERT_ENC = "imp('model.bert').BERTEncoder(num_layers=2, units=8, hidden_size=12, max_length=10, num_heads=2)"
+_VOCAB = "imp('vocab').Vocab(imp('data').count_tokens(list('abcdefg')))"  # 7 tokens + 4 special: 11
+_MASK35 = [[[1.0] * 5] * 3, [[1.0] * 3 + [0.0] * 2] * 3]
+_LM = "dropout=0.0, tie_weights=False"
+_ELMO = "filters=[[1, 4], [2, 6]], char_embed_size=3, num_highway=1, conv_layer_activation='relu', " \
+        "max_chars_per_token=5, char_vocab_size=20"
+
+GLUONNLP = [
+    dict(name="TransformerEncoder (get_transformer_encoder_decoder)", build=f"{_TE}[0]",
+         inputs=["inputs:float32[2,5,8]", "valid_length:float32[2]"], fixed={"valid_length": [5.0, 3.0]},
+         extra={1: None}),
+    dict(name="TransformerDecoder (states from init_state_from_encoder)", build=f"{_TE}[1]",
+         inputs=["tgt:float32[2,4,8]", "mem:float32[2,5,8]", "mem_length:float32[2]", "tgt_length:float32[2]"],
+         fixed={"mem_length": [5.0, 2.0], "tgt_length": [4.0, 3.0]},
+         call="lambda net, tgt, mem, mem_len, tgt_len: net(tgt, net.init_state_from_encoder(mem, mem_len), tgt_len)"),
+    dict(name="BERTModel (pooler, decoder, classifier)",
+         build=f"imp('model.bert').BERTModel({_BERT_ENC}, vocab_size=11, token_type_vocab_size=2, units=8, "
+               "embed_size=8)",
+         inputs=["inputs:int32[2,5]<11", "token_types:int32[2,5]<2", "valid_length:float32[2]",
+                 "masked_positions:int32[2,2]<3"],
+         fixed={"valid_length": [5.0, 3.0]}),
+    dict(name="NMTModel (transformer encoder/decoder, vocabularies)",
+         build=f"imp('model.translation').NMTModel({_VOCAB}, {_VOCAB}, *{_TE}, embed_size=8)",
+         inputs=["src_seq:int32[2,5]<11", "tgt_seq:int32[2,4]<11", "src_valid_length:float32[2]",
+                 "tgt_valid_length:float32[2]"],
+         fixed={"src_valid_length": [5.0, 3.0], "tgt_valid_length": [4.0, 2.0]}),
+    dict(name="AWDRNN (lstm, 2 layers)",
+         build=f"imp('model.language_model').AWDRNN(mode='lstm', vocab_size=11, embed_size=6, hidden_size=7, "
+               f"num_layers=2, {_LM}, weight_drop=0.0, drop_h=0.0, drop_i=0.0, drop_e=0.0)",
+         inputs=["inputs:int32[5,2]<11"]),
+    dict(name="StandardRNN (gru, tied weights)",
+         build="imp('model.language_model').StandardRNN(mode='gru', vocab_size=11, embed_size=6, hidden_size=6, "
+               "num_layers=2, dropout=0.0, tie_weights=True)",
+         inputs=["inputs:int32[5,2]<11"]),
+    dict(name="BigRNN (LSTMP, begin_state)",
+         build="imp('model.language_model').BigRNN(vocab_size=11, embed_size=4, hidden_size=6, num_layers=1, "
+               "projection_size=4)",
+         inputs=["inputs:int32[5,2]<11"], call="lambda net, x: net(x, net.begin_state(batch_size=2))"),
+    dict(name="ConvolutionalEncoder (HybridLambda max, highway, projection)",
+         build="imp('model.convolutional_encoder').ConvolutionalEncoder(embed_size=4, num_filters=(3, 5), "
+               "ngram_filter_sizes=(1, 2), num_highway=1, output_size=6)",
+         inputs=["inputs:float32[5,2,4]", "mask:float32[5,2]"],
+         fixed={"mask": [[1.0, 1.0]] * 3 + [[1.0, 0.0]] * 2}),
+    dict(name="Highway", build="imp('model.highway').Highway(input_size=6, num_layers=2)",
+         inputs=["inputs:float32[2,3,6]"]),
+    dict(name="DotProductAttentionCell (projected, scaled, masked)",
+         build="imp('model.attention_cell').DotProductAttentionCell(units=6, scaled=True)",
+         inputs=["query:float32[2,3,4]", "key:float32[2,5,4]", "value:float32[2,5,4]", "mask:float32[2,3,5]"],
+         fixed={"mask": _MASK35}),
+    dict(name="MLPAttentionCell (normalized, masked)",
+         build="imp('model.attention_cell').MLPAttentionCell(units=6, normalized=True)",
+         inputs=["query:float32[2,3,4]", "key:float32[2,5,4]", "value:float32[2,5,4]", "mask:float32[2,3,5]"],
+         fixed={"mask": _MASK35}),
+    dict(name="MultiHeadAttentionCell (dot-product base)",
+         build="imp('model.attention_cell').MultiHeadAttentionCell(base_cell=imp('model.attention_cell')."
+               "DotProductAttentionCell(scaled=True), query_units=8, key_units=8, value_units=8, num_heads=2)",
+         inputs=["query:float32[2,3,8]", "key:float32[2,5,8]", "value:float32[2,5,8]", "mask:float32[2,3,5]"],
+         fixed={"mask": _MASK35}),
+    dict(name="ELMoCharacterEncoder",
+         build=f"imp('model.elmo').ELMoCharacterEncoder(output_size=6, {_ELMO})",
+         inputs=["inputs:int32[2,3,5]<20"]),
+    dict(name="BiLMEncoder (lstmpc, skip connection)",
+         build="imp('model.bilm_encoder').BiLMEncoder(mode='lstmpc', num_layers=2, input_size=4, hidden_size=6, "
+               "proj_size=4, cell_clip=3, proj_clip=3)",
+         inputs=["inputs:float32[3,2,4]", "mask:float32[2,3]"], fixed={"mask": [[1.0] * 3, [1.0, 1.0, 0.0]]},
+         call="lambda net, x, mask: net(x, net.begin_state(func=zeros, batch_size=2), mask)"),
+    dict(name="BeamSearchScorer", build="imp('model.sequence_sampler').BeamSearchScorer(alpha=1.0, K=5.0)",
+         inputs=["outputs:float32[2,6]", "scores:float32[2,1]"], extra={2: [3.0]}),  # step: an array in MXNet
 ]

@@ -563,3 +563,36 @@ def test_an_output_off_the_graph_is_compared_and_the_backward_runs_from_the_othe
     assert result.ok, [c.mismatch.format() for c in result.checks if not c.ok]
     assert {"training: gradient of x", "training: gradient of w"} <= {c.what for c in result.checks}, \
         [c.what for c in result.checks]
+
+
+# a length used only to build a mask (no gradient path: MXNet's gradient is zero, torch leaves None) and
+# an output handed back untouched (a decoder's states: torch's backward refuses it)
+MASKED_MX = '''
+from mxnet import gluon, nd
+from mxnet.gluon import nn
+
+
+class Net(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.proj = nn.Dense(3, in_units=4, flatten=False)
+
+    def hybrid_forward(self, F, x, length):
+        mask = F.broadcast_lesser(F.arange(5).reshape((1, 5)), length.reshape((-1, 1)))
+        return F.broadcast_mul(self.proj(x), mask.expand_dims(-1)), F.ones_like(length) * 2
+'''
+
+
+@pytest.mark.parametrize("wrong", [False, True])
+def test_inputs_and_outputs_without_a_gradient_path(wrong):
+    from xlate.check.pair import check_models
+    from xlate.convert.engine import convert_source
+
+    mx_space, pt_space = {}, {}
+    exec(MASKED_MX, mx_space)
+    exec(convert_source(MASKED_MX.replace("* 2", "* 3") if wrong else MASKED_MX).output, pt_space)
+    result = check_models(mx_space["Net"](), pt_space["Net"](),
+                          [parse("x:float32[2,5,4]"), parse("length:float32[2]")])
+    assert result.ok != wrong, [c.mismatch.format() for c in result.checks if not c.ok]
+    assert any("length" in c.what for c in result.checks)

@@ -42,6 +42,8 @@ RUN = BLOCK + textwrap.dedent('''
         model.nd.sparse.csr_matrix(1)
     except ImportError as e:
         print("raised", e)
+    from pkg._mx_compat import _mx_missing
+    print(_mx_missing('mxnet').__version__, _mx_missing('mxnet').__name__)  # `library=mxnet` (MX590's version)
 ''')
 
 
@@ -59,6 +61,7 @@ def test_a_module_with_code_left_imports_without_mxnet(tmp_path, capsys):
     lines = done.stdout.splitlines()
     assert lines[0] == "(2, 4)" and lines[1] == "[1.0, 1.0] False"  # converted code runs; no MXNet arrays
     assert lines[2].startswith("raised mxnet.nd.sparse.csr_matrix is MXNet code that xlate left to translate")
+    assert lines[3] == "1.9.1 mxnet"
     again = tmp_path / "again"
     assert main(["convert", str(out / "pkg"), "-o", str(again / "pkg"), "--exit-zero"]) == 0
     assert (again / "pkg" / "model.py").read_text() == converted  # converted again: the same bytes

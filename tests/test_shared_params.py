@@ -52,3 +52,43 @@ def test_parameters_shared_through_params_train_as_one():
     converted = _same_numbers(TIED)
     assert "_mx_shared(nn.Linear(4, 10), _mx_block_params(self.embedding))" in converted
     assert "_mx_shared(_mx_BatchNorm(axis=-1), _mx_block_params(self.bn))" in converted
+
+
+# the decoder's input size deferred (gluonnlp's language models and BERT's tied decoder): the shared
+# weight gives it, and the layer must be usable (and listed once) before and after its first call
+TIED_DEFERRED = TIED.replace("nn.Dense(10, flatten=False, in_units=4, params=self.embedding.params)",
+                             "nn.Dense(10, flatten=False, params=self.embedding.params)")
+
+
+def test_a_deferred_dense_tied_to_an_embedding_trains_as_one():
+    assert TIED_DEFERRED != TIED
+    converted = _same_numbers(TIED_DEFERRED)
+    assert "_mx_shared(nn.LazyLinear(10), _mx_block_params(self.embedding))" in converted
+
+
+# a Gluon Constant kept in an attribute of another name (gluonnlp's Transformer encoder:
+# `self.position_weight = self.params.get_constant('const', table)`): hybrid_forward receives it by
+# the attribute, and the converted block holds it as a buffer under that name
+CONSTANT = COMMON + '''
+class Enc(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.proj = nn.Dense(4, flatten=False, in_units=4)
+            self.position_weight = self.params.get_constant('const', nd.array(det((5, 4))) * 3.0)
+
+    def hybrid_forward(self, F, x, position_weight):
+        return self.proj(F.broadcast_add(x, F.slice_axis(position_weight, axis=0, begin=0, end=3)))
+
+
+net = Enc()
+net.initialize()
+set_weights(net)
+x = nd.array(det((2, 3, 4)) + 0.5)
+outs.append(net(x).asnumpy())
+'''
+
+
+def test_a_constant_in_an_attribute_of_another_name():
+    converted = _same_numbers(CONSTANT)
+    assert "self.register_buffer('position_weight'" in converted

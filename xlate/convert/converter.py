@@ -17,7 +17,7 @@ from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Ma
                                    unknown_receiver)
 from xlate.convert.statements import Statements
 from xlate.convert.types import TypePositions
-from xlate.convert.transforms import base_call, grad_update, param_grad_req
+from xlate.convert.transforms import base_call, grad_update, module_object, param_grad_req
 from xlate.convert.visiting import FastTransformer
 from xlate.runtime import sources as helper_sources
 
@@ -868,6 +868,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         return site.node
 
     def _no_rule(self, original, updated, head: str, resolved: str):
+        found = module_object.member(self, self.rules, original, updated, resolved)
+        if found is not None:
+            return found
         self.survivors[head] += 1
         if not self._suppressed(NO_RULE):
             self.report(original, NO_RULE, "manual", f"`{resolved}` has no rule yet: translate it by hand")

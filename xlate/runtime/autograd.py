@@ -273,3 +273,10 @@ def _mx_with_grad(param):
     if param.grad is None and param.requires_grad and not torch.nn.parameter.is_lazy(param):
         param.grad = torch.zeros_like(param)
     return param
+
+
+def _mx_amp_initialized():
+    """`amp._amp_initialized`, whether MXNet's automatic mixed precision casts operators to float16:
+    code that picks a smaller fill for masked scores (-1e4, not -1e18) asks it. Translated code
+    casts under torch.autocast, on either device; nothing else in it is MXNet's AMP."""
+    return torch.is_autocast_enabled("cpu") or torch.is_autocast_enabled("cuda")

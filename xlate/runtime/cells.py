@@ -93,11 +93,21 @@ class _mx_RecurrentCell:
     """What every Gluon cell does besides its step (Note [recurrent cells])."""
 
     _mx_modified = False
+    # Gluon's step counters: `__call__` counts the steps since `reset()` (`unroll` resets), and
+    # subclasses name their per-step operators by it (`prefix = 't%d_' % self._counter`)
+    _counter = -1
+    _init_counter = -1
 
     def reset(self):
+        self._init_counter = -1
+        self._counter = -1
         for cell in self.children():
             if isinstance(cell, _mx_RecurrentCell):
                 cell.reset()
+
+    def __call__(self, *args, **kwargs):
+        self._counter += 1
+        return super().__call__(*args, **kwargs)
 
     def state_info(self, batch_size=0):
         raise NotImplementedError()

@@ -490,6 +490,10 @@ class _mx_missing:
         self._mx_name = name
 
     def __getattr__(self, attr):
+        if self._mx_name == "mxnet" and attr in ("__version__", "__name__"):
+            # the module handed on as a value (`check_version(..., library=mxnet)`): the MXNet whose
+            # semantics the translation reproduces, as `mx.__version__` written out translates (MX590)
+            return "1.9.1" if attr == "__version__" else "mxnet"
         if attr.startswith("__") and attr.endswith("__"):
             raise AttributeError(attr)
         return _mx_missing(f"{self._mx_name}.{attr}")

@@ -60,7 +60,11 @@ def _mx_cancel_pending(module, keys=("_mx_tag_hook", "_mx_init_hook")):
 
 def _mx_init_params(module, **inits):
     """Tag module's parameters with their Gluon initializer (`weight=`, `bias=`, ...) and
-    apply it now (or when a lazy parameter gets its shape); returns the module."""
+    apply it now (or when a lazy parameter gets its shape); returns the module. An initializer
+    known only at run time may be one of Gluon's names (`bias_initializer='zeros'`, a default
+    handed down through a package's constructors, or a name `@mx.init.register` gave): it is
+    looked up as Gluon looks it up (`_mx_initializer`)."""
+    inits = {name: _mx_initializer(init) for name, init in inits.items()}
 
     def apply(mod):
         with torch.no_grad():
@@ -320,6 +324,8 @@ class _mx_Initializer:
     """Gluon's `Initializer` as a base class: a subclass overrides `_init_weight(name, arr)`
     (and maybe `_init_bias`, `_init_gamma`, ...), which fill the torch tensor `arr` in place."""
 
+    registry_of_initializers = True  # its registry is where `_mx_initializer` looks a name up
+
     def __init__(self, **kwargs):
         self._kwargs = kwargs
         self._verbose = False
@@ -388,6 +394,18 @@ class _mx_Initializer:
 
     def __repr__(self):
         return f"{type(self).__name__}({self._kwargs})"
+
+
+def _mx_init_register(klass, name=None):
+    """`@mx.init.register`: a custom initializer registered under its lower-cased class name, so that
+    a parameter given that name as a string (`weight_initializer='truncnorm'`) draws with it
+    (`_mx_initializer`), as `mx.init.create(name)` finds it in MXNet (Note [one registry])."""
+    return _mx_registry_get_register_func(_mx_Initializer, "initializer")(klass, name)
+
+
+def _mx_init_alias(*aliases):
+    """`@mx.init.alias('a', 'b')`: the class registered under each name given."""
+    return _mx_registry_get_alias_func(_mx_Initializer, "initializer")(*aliases)
 
 
 def _mx_init_weight(init, name, arr):

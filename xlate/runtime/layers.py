@@ -75,6 +75,10 @@ def _mx_initializer(init):
     }
     if isinstance(init, str) and init.lower() in named:
         return named[init.lower()]
+    if isinstance(init, str):  # a custom initializer registered by name (`@mx.init.register`)
+        for base, classes in _mx_registry.table.items():
+            if getattr(base, "registry_of_initializers", False) and init.lower() in classes:
+                return classes[init.lower()]()
     raise TypeError(f"initializer {init!r}: pass a translated initializer (a function that fills a tensor)")
 
 

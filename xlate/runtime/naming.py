@@ -341,6 +341,20 @@ def _mx_shared(block, params):
             setattr(block, attr, other)
         elif attr in block._buffers and block._buffers[attr] is not None:
             block._buffers[attr] = other  # a BatchNorm's running statistics: one set for both
+    if isinstance(block, torch.nn.LazyLinear) and not torch.nn.parameter.is_lazy(block.weight):
+        # a Dense of deferred input size tied to another's weight (a decoder tied to its embedding):
+        # Gluon shares at once and the weight gives the input size, so the layer is a Linear now (torch's
+        # lazy hook would try to materialise the shared weight at the first call); its own bias is
+        # Gluon Dense's default, zeros
+        block.in_features = block.weight.shape[1]
+        if block.bias is not None and torch.nn.parameter.is_lazy(block.bias):
+            block.bias.materialize((block.out_features,))
+            with torch.no_grad():
+                block.bias.zero_()
+        block._initialize_hook.remove()
+        block._load_hook.remove()
+        del block._initialize_hook, block._load_hook
+        block.__class__ = torch.nn.Linear
     return block
 
 

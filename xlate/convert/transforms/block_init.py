@@ -45,6 +45,15 @@ def transform(site: Site):
     if others:
         raise Manual(f"a subclass of `{others[0]}`: map its constructor arguments to the PyTorch layer by hand")
     dropped = ", ".join(site.code(a).strip().rstrip(",") for a in call.args)
+    shared = [a for a in call.args if a.keyword is not None and a.keyword.value == "params"
+              and not (isinstance(a.value, cst.Name) and a.value.value == "None")]
+    if shared:
+        # Note [params= on a block of the tree]: a caller that hands the block another's
+        # ParameterDict (gluonnlp's one-step decoder, `params=decoder.collect_params()`) means the
+        # two to be one set of weights; the converted block makes its own
+        site.review(f"dropped `{dropped}`: a caller passing `params=` (another block's parameters) gets a "
+                    "block with parameters of its own, where Gluon shared them: share by reusing the "
+                    "module or assigning its tensors")
     prefix = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "prefix"), None)
     stmt = site.conv.statement_stack[-1] if site.conv.statement_stack else None
     me = _self_name(site)
@@ -55,14 +64,16 @@ def transform(site: Site):
             if a.value is not prefix:
                 site.conv.dropped(a)
         named = site.emit(site.helper("_mx_named") + "({me}, prefix={p})", me=cst.Name(me), p=prefix)
-        site.fixed(f"dropped `{dropped}` from nn.Module's __init__; the block's `prefix=` kept for Gluon's names: "
-                   f"`{site.helper('_mx_named')}({me}, prefix=...)` (Note [Gluon names])")
+        if not shared:
+            site.fixed(f"dropped `{dropped}` from nn.Module's __init__; the block's `prefix=` kept for Gluon's "
+                       f"names: `{site.helper('_mx_named')}({me}, prefix=...)` (Note [Gluon names])")
         site.conv.replace_statement(stmt, [cst.Expr(call.with_changes(args=())), cst.Expr(named)])
         return site.node
     for a in call.args:
         site.conv.dropped(a)
-    site.fixed(f"dropped `{dropped}`: Gluon's prefix/params naming has no nn.Module counterpart "
-               "(torch names parameters by attribute path)")
+    if not shared:
+        site.fixed(f"dropped `{dropped}`: Gluon's prefix/params naming has no nn.Module counterpart "
+                   "(torch names parameters by attribute path)")
     return call.with_changes(args=())
 
 

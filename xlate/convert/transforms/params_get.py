@@ -39,9 +39,11 @@ def transform(site: Site):
     block = site.receiver.value
     name = site.literal("name")
     assign = _assignment(site)
-    if site.matched == ".get_constant" and assign is not None and (name == assign or not isinstance(name, str)):
-        # a buffer is reached by its attribute; Gluon's own name (`'anchor_%d' % i`) only names
-        # the checkpoint entry, which convert-weights maps by structure
+    if site.matched == ".get_constant" and assign is not None:
+        # a buffer is reached by its attribute; Gluon's own name (`'anchor_%d' % i`, `'const'` kept in
+        # `self.position_weight`) only names the checkpoint entry, which convert-weights maps by
+        # structure: Gluon 1.x hands hybrid_forward its parameters by attribute (`_reg_params`, keyed
+        # in Block.__setattr__)
         return _constant(site, block, assign, assign)
     literal = isinstance(name, str) and name.isidentifier()
     if site.matched == ".get" and site.has("shape") and (not literal or assign is None):
