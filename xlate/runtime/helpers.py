@@ -7,6 +7,21 @@ it (with torch installed) and compare every helper against live MXNet.
 import torch
 
 
+def _mx_out(out, value):
+    """An operator's `out=` (Note [out= written into]): `value` written into `out`, which is returned;
+    the shapes must agree, as MXNet requires."""
+    if tuple(out.shape) != tuple(value.shape):
+        raise ValueError(f"out= has shape {tuple(out.shape)}, the result {tuple(value.shape)}")
+    out.copy_(value)
+    return out
+
+
+def _mx_shape_tuple(shape):
+    """MXNet's `shape=` argument as torch's `size=`: an int n is the shape (n,) (torch.normal and
+    torch.randint take a sequence only)."""
+    return (shape,) if isinstance(shape, int) else tuple(shape)
+
+
 def _mx_size(x):
     """`x.size` where xlate could not tell what `x` is: an NDArray's element count is torch's
     `numel()` (`Tensor.size` is a method); anything else (numpy, a PIL image) keeps its own."""

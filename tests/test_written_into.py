@@ -1,0 +1,83 @@
+"""Operators called with `out=` (Note [out= written into] in xlate/convert/converter.py) and random
+draws whose `shape=` is a run-time int (MX016, `_mx_shape_tuple`), against MXNet 1.9.1.
+
+Each row is a function of two arrays that calls an operator with `out=`: it returns the call's
+value, whether that value is the `out` array itself, and both arrays afterwards. Run in MXNet and
+translated, every returned array must hold MXNet's numbers and shape, and the identity must agree.
+"""
+from __future__ import annotations
+
+import pytest
+
+from mxsupport import import_mxnet, import_numpy, import_torch
+
+np = import_numpy()
+mx = import_mxnet()
+torch = import_torch()
+
+from xlate.convert.engine import convert_source  # noqa: E402
+
+pytestmark = pytest.mark.mxnet
+
+# (id, the call, x's shape, y's shape): `out=` names y, a slice of y, or a new array
+WRITES = [
+    ("elemwise-add-into-operand", "nd.elemwise_add(x, y, out=y)", (2, 3), (2, 3)),
+    ("relu-into-other", "nd.relu(x, out=y)", (2, 3), (2, 3)),
+    ("dot-into-new", "nd.dot(x, y.T, out=nd.zeros((2, 2)))", (2, 3), (2, 3)),
+    ("sum-into-row", "nd.sum(x, axis=0, out=y[0])", (2, 3), (2, 3)),
+    ("method-on-an-array-into-row", "nd.abs(x).sum(axis=0, out=y[1])", (2, 3), (2, 3)),
+    ("exp-into-self", "nd.exp(x, out=x)", (3,), (3,)),
+    ("broadcast-mul-into-y", "nd.broadcast_mul(x, y, out=y)", (2, 3), (2, 3)),
+]
+
+
+def _both(functions: list[str]) -> tuple[dict, dict, str]:
+    """Every row's function in one module, converted once: (MXNet's namespace, torch's, output)."""
+    source = "from mxnet import nd\n\n\n" + "\n\n".join(functions) + "\n"
+    result = convert_source(source)
+    assert not [d for d in result.diagnostics if d.status == "manual"], result.diagnostics
+    spaces = {}
+    for side, text in (("mx", source), ("pt", result.output)):
+        spaces[side] = {}
+        exec(compile(text, f"<{side}>", "exec"), spaces[side])
+    return spaces["mx"], spaces["pt"], result.output
+
+
+@pytest.fixture(scope="module")
+def writes():
+    return _both([f"def f{i}(x, y):\n    r = {w[1]}\n    return r, r is y, x, y" for i, w in enumerate(WRITES)])
+
+
+@pytest.mark.parametrize("row", range(len(WRITES)), ids=[w[0] for w in WRITES])
+def test_out_is_written_and_returned_as_mxnet(row, writes):
+    mx_space, pt_space, output = writes
+    _, body, xs, ys = WRITES[row]
+    call = output.split(f"def f{row}(x, y):\n")[1].splitlines()[0]
+    assert "out=" not in call and "_mx_out(" in call, output
+    rng = np.random.default_rng(7)
+    x, y = (rng.uniform(-2, 2, s).astype("float32") for s in (xs, ys))
+    expected = mx_space[f"f{row}"](mx.nd.array(x), mx.nd.array(y))
+    actual = pt_space[f"f{row}"](torch.tensor(x), torch.tensor(y))
+    assert actual[1] == expected[1]  # the returned array is `out` where it is y
+    for e, a in zip(expected[::2] + expected[2:3], actual[::2] + actual[2:3]):
+        assert tuple(a.shape) == e.shape
+        np.testing.assert_allclose(a.numpy(), e.asnumpy(), rtol=1e-6, atol=1e-6)
+
+
+# (sampler, its scale arguments): each drawn with `shape=` a run-time int, a tuple and a list
+DRAWS = [("nd.random_normal", ""), ("nd.random.normal", "0, 1, "), ("nd.random.uniform", "-1, 1, "),
+         ("nd.random_uniform", ""), ("nd.random.randint", "0, 5, ")]
+
+
+@pytest.fixture(scope="module")
+def draws():
+    return _both([f"def f{i}(n):\n    return {d[0]}({d[1]}shape=n)" for i, d in enumerate(DRAWS)])
+
+
+@pytest.mark.parametrize("row", range(len(DRAWS)), ids=[d[0] for d in DRAWS])
+def test_a_draws_shape_from_a_value_is_mxnets(row, draws):
+    mx_space, pt_space, _ = draws
+    for shape in (4, (2, 3), [3, 1]):  # a run-time int, a tuple, a list
+        expected, actual = mx_space[f"f{row}"](shape), pt_space[f"f{row}"](shape)
+        assert tuple(actual.shape) == expected.shape, shape
+        assert str(actual.dtype).replace("torch.", "") == np.dtype(expected.dtype).name
