@@ -48,10 +48,12 @@ CORPUS = Path(os.environ.get("XLATE_NP_CORPUS", "/work/corpus")) / "dope-scripts
 # The book trains for up to 2000 epochs. Harness plumbing, the same text on both sides: an assignment
 # or keyword whose name holds "epoch" and ends in "s" (`epochs = 10`, `num_epochs=3`) given an
 # integer literal above 1 gets 1, and so does `range(N)` for N >= 100 in a `for` header (the
-# scratch notebooks' iteration loops). `mx.gpu(i)` is `mx.cpu(i)`: the book's GPU notebooks run on
+# scratch notebooks' iteration loops), and the text corpora under data/nlp keep their first 60,000
+# characters (whole lines). `mx.gpu(i)` is `mx.cpu(i)`: the book's GPU notebooks run on
 # this machine's CPU (both sides see the same CPU context). Nothing else of a notebook changes.
 EPOCHS = re.compile(r"\b(\w*epochs\w*\s*=\s*)(\d+)\b")
 MAGIC = re.compile(r"\s*(%%?|!)[A-Za-z]")  # `%matplotlib inline`, `!ls`; not a line going on with `% (x, y)`
+TEXT_CHARS = 60_000  # data/nlp/*.txt keep their first lines up to this many characters
 GPU = re.compile(r"\bmx\.gpu\(")
 LONG_RANGE = re.compile(r"^(\s*for\s+\w+\s+in\s+range\()(\d{3,})\)")
 
@@ -100,13 +102,21 @@ def extract(dest: Path) -> dict:
     ptb = dest / "data" / "nlp"
     if (ptb / "ptb.valid.txt").is_file() and not (ptb / "ptb.train.txt").is_file():
         shutil.copy(ptb / "ptb.valid.txt", ptb / "ptb.train.txt")
+    for text in ptb.glob("*.txt"):  # the language models' corpora, cut to what one short epoch reads
+        kept = text.read_text(encoding="utf-8", errors="replace")[:TEXT_CHARS]
+        text.write_text(kept[:kept.rfind("\n") + 1], encoding="utf-8")
     notebooks = [p for p in names if p.endswith(".ipynb")]
     written, cells, unparsable = 0, 0, []
     for path in notebooks:
         code = code_cells(json.loads(_git("show", f"master:{path}")))
         if not code:
             continue
-        text = f"# {path} (mxnet-the-straight-dope master), its code cells in order\n" + "\n\n".join(code) + "\n"
+        # a notebook compiles each cell apart, so `from __future__` may open any cell; a script has
+        # them first
+        future = [ln for c in code for ln in c.splitlines() if ln.startswith("from __future__ import")]
+        code = ["\n".join(ln for ln in c.splitlines() if ln not in future) for c in code]
+        text = f"# {path} (mxnet-the-straight-dope master), its code cells in order\n" + "".join(
+            ln + "\n" for ln in dict.fromkeys(future)) + "\n\n".join(c for c in code if c.strip()) + "\n"
         try:
             ast.parse(text)
         except SyntaxError:  # Python 2 cells (`print x`): MXNet 1.9.1 runs on Python 3 only

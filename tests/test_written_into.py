@@ -1,4 +1,5 @@
-"""Operators called with `out=` (Note [out= written into] in xlate/convert/converter.py) and random
+"""Operators called with `out=` (Note [out= written into] in xlate/convert/converter.py), in-place
+updates of an NDArray's element (MX017, `_mx_as_element`), and random
 draws whose `shape=` is a run-time int (MX016, `_mx_shape_tuple`), against MXNet 1.9.1.
 
 Each row is a function of two arrays that calls an operator with `out=`: it returns the call's
@@ -81,3 +82,33 @@ def test_a_draws_shape_from_a_value_is_mxnets(row, draws):
         expected, actual = mx_space[f"f{row}"](shape), pt_space[f"f{row}"](shape)
         assert tuple(actual.shape) == expected.shape, shape
         assert str(actual.dtype).replace("torch.", "") == np.dtype(expected.dtype).name
+
+
+# (id, the update of an element of p, a (3,) array, or of m, a (2, 3) one): the operand is (1,) in MXNet
+UPDATES = [
+    ("vector-plus-dot", "p[1] += nd.dot(x[0], y[0])"),
+    ("vector-minus-sum", "p[-1] -= nd.sum(x)"),
+    ("matrix-times-max", "m[1, 2] *= nd.max(y)"),
+    ("matrix-row-plus-sum", "m[0] += nd.sum(y)"),
+    ("vector-divided-by-number", "p[0] /= 4.0"),
+    ("index-from-a-name", "p[k] += nd.norm(x)"),
+]
+
+
+@pytest.fixture(scope="module")
+def updates():
+    return _both([f"def f{i}(x, y):\n    p = nd.arange(3) + 0.5\n    m = nd.ones((2, 3)) * 2\n    k = 2\n    {u[1]}\n    return p, m"
+                  for i, u in enumerate(UPDATES)])
+
+
+@pytest.mark.parametrize("row", range(len(UPDATES)), ids=[u[0] for u in UPDATES])
+def test_an_elements_update_is_mxnets(row, updates):
+    mx_space, pt_space, output = updates
+    assert "_mx_as_element(" in output.split(f"def f{row}(x, y):\n")[1].split("return")[0], output
+    rng = np.random.default_rng(row)
+    x, y = (rng.uniform(0.5, 2, (2, 3)).astype("float32") for _ in range(2))
+    expected = mx_space[f"f{row}"](mx.nd.array(x), mx.nd.array(y))
+    actual = pt_space[f"f{row}"](torch.tensor(x), torch.tensor(y))
+    for e, a in zip(expected, actual):
+        assert tuple(a.shape) == e.shape
+        np.testing.assert_allclose(a.numpy(), e.asnumpy(), rtol=1e-6, atol=1e-6)

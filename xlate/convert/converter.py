@@ -829,7 +829,23 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         return self._apply(Site(self, rule, original, updated, matched=GRAD_WRITE))
 
     def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign):
-        return self._grad_write(original, self._unwrap(original, updated))
+        return self._grad_write(original, self._element_update(original, self._unwrap(original, updated)))
+
+    def _element_update(self, original: cst.AugAssign, updated: cst.AugAssign):
+        """`x[i] += v` on an NDArray's element (MX017): MXNet's element is (1,), and so is what adds
+        to it (`nd.dot` of two vectors, a full sum); torch's element is 0-d, and an in-place
+        operator refuses a (1,) operand there. `_mx_as_element(v)` gives a one-element vector's
+        value as 0-d and any other value as it is."""
+        rule = self.rules.operators.get(ND_ELEMENT)
+        target = original.target
+        if rule is None or not isinstance(target, cst.Subscript) or not nd_element.integers_only(target) \
+                or self.classify(target.value) != "nd" or not self.rules.enabled(rule.code) \
+                or self._suppressed(rule.code):
+            return updated
+        self.use_helper("_mx_as_element")
+        self.report(original, rule.code, "fixed", "an in-place update of an NDArray's element: what updates it "
+                    "goes through `_mx_as_element(...)` (MXNet's (1,) operand to torch's 0-d element)")
+        return updated.with_changes(value=cst.Call(cst.Name("_mx_as_element"), [cst.Arg(updated.value)]))
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if len(node.targets) == 1:

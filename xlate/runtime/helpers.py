@@ -595,6 +595,13 @@ def _mx_nd_scalar(x):
     return x.reshape(1) if isinstance(x, torch.Tensor) and x.dim() == 0 else x
 
 
+def _mx_as_element(v):
+    """What `x[i] += v` adds to an NDArray's element (MX017): MXNet's element and a reduction's
+    result are (1,); torch's element is 0-d and its in-place operators refuse a (1,) operand, so a
+    one-element vector is given as 0-d. Any other value is returned as it is."""
+    return v.reshape(()) if isinstance(v, torch.Tensor) and v.dim() == 1 and v.shape[0] == 1 else v
+
+
 def _mx_flatten_method(x, *args, **kwargs):
     """`x.flatten()` on a value the converter could not type: a tensor (an MXNet array, converted)
     keeps its first axis, as MXNet's flatten does ((N, 1) for a vector, and an empty batch stays
