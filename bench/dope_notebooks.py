@@ -157,13 +157,14 @@ def _synthetic(fname):  # a download asked for where none was put: made on the s
     if base.endswith("-ubyte.gz"):
         _idx_file(fname, 256 if base.startswith("train") else 64)
     elif base == "cifar-10-binary.tar.gz":
-        tmp = tempfile.mkdtemp()
-        _cifar_bins(os.path.join(tmp, "cifar-10-batches-bin"))
+        tmp = tempfile.mkdtemp()  # Gluon's archive holds the batches at its top
+        _cifar_bins(tmp)
         with tarfile.open(fname, "w:gz") as tar:
-            tar.add(os.path.join(tmp, "cifar-10-batches-bin"), "cifar-10-batches-bin")
+            for name in os.listdir(tmp):
+                tar.add(os.path.join(tmp, name), name)
 for name in ("mnist", "fashion-mnist"):
     _idx(os.path.join(home, "datasets", name))
-_cifar_bins(os.path.join(home, "datasets", "cifar10", "cifar-10-batches-bin"))
+_cifar_bins(os.path.join(home, "datasets", "cifar10"))
 _idx(".")  # mx.test_utils.get_mnist() downloads into the working folder
 data = os.path.join(os.environ["XLATE_DOPE_DATA"])
 if not os.path.exists("../data"):
