@@ -112,3 +112,35 @@ def test_an_elements_update_is_mxnets(row, updates):
     for e, a in zip(expected, actual):
         assert tuple(a.shape) == e.shape
         np.testing.assert_allclose(a.numpy(), e.asnumpy(), rtol=1e-6, atol=1e-6)
+
+
+# (id, how w and b get their gradient, the write outside autograd.record()): MX545 on arrays whose
+# gradient is attached (directly, or in a loop over a list or a tuple of them) and never read by name
+ATTACHED = [
+    ("direct-slice-write", "w.attach_grad()\n    b.attach_grad()", "w[:] = nd.ones((2, 3)) * 0.5"),
+    ("loop-over-list-name", "params = [w, b]\n    for p in params:\n        p.attach_grad()", "w[:] = w * 2 + 1"),
+    ("loop-over-tuple", "for p in (w, b):\n        p.attach_grad()", "b[:] -= 0.25"),
+    ("loop-augmented-name", "for p in [w, b]:\n        p.attach_grad()", "w *= 3"),
+]
+
+
+@pytest.fixture(scope="module")
+def attached():
+    body = ("def f{i}(x, y):\n    w = x * 1\n    b = y[0] * 1\n    {attach}\n    {write}\n"
+            "    with autograd.record():\n        loss = (nd.dot(w, b) ** 2).sum() + (w * w).sum()\n    loss.backward()\n"
+            "    return (w, b, *[p.grad for p in (w, b)])")  # no `w.grad` read by name
+    functions = [body.format(i=i, attach=a[1], write=a[2]) for i, a in enumerate(ATTACHED)]
+    mx_space, pt_space, output = _both(["from mxnet import autograd"] + functions)
+    return mx_space, pt_space, output
+
+
+@pytest.mark.parametrize("row", range(len(ATTACHED)), ids=[a[0] for a in ATTACHED])
+def test_a_write_into_an_array_with_a_gradient_is_mxnets(row, attached):
+    mx_space, pt_space, output = attached
+    rng = np.random.default_rng(row)
+    x, y = rng.uniform(-1, 1, (2, 3)).astype("float32"), rng.uniform(-1, 1, (3, 3)).astype("float32")
+    expected = mx_space[f"f{row}"](mx.nd.array(x), mx.nd.array(y))
+    actual = pt_space[f"f{row}"](torch.tensor(x), torch.tensor(y))
+    for e, a in zip(expected, actual):
+        assert tuple(a.shape) == e.shape
+        np.testing.assert_allclose(a.detach().numpy(), e.asnumpy(), rtol=1e-5, atol=1e-6)
