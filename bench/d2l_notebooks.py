@@ -363,8 +363,10 @@ def run_version(version: str, src: Path, out: Path, args, *, pattern: str = "cha
     """The MXNet runs (twice, seeds 1 and 2, for the scripts that run) are the same before and after
     a change to xlate: --mx-cache keeps them, so a later run only runs the converted side. Scripts
     run `args.jobs` at a time (each in its own scratch folder)."""
+    import threading
     from concurrent.futures import ThreadPoolExecutor
 
+    lock = threading.Lock()
     scripts = sorted(p for p in src.glob(pattern) if not args.only or any(s in p.stem for s in args.only))
     scratch_root = Path(tempfile.mkdtemp(prefix="xlate_nb_"))
     cache_path = args.mx_cache and args.mx_cache.with_name(f"{args.mx_cache.stem}-{version}.json")
@@ -378,7 +380,10 @@ def run_version(version: str, src: Path, out: Path, args, *, pattern: str = "cha
             mx = run_script(script, seed=1, block_mxnet=False, timeout=args.timeout, scratch=scratch, prelude=prelude)
             mx2 = run_script(script, seed=2, block_mxnet=False, timeout=args.timeout, scratch=scratch,
                              prelude=prelude) if mx["status"] == "ok" else {"events": []}
-            cache[script.name] = {"mx": mx, "mx2_events": mx2["events"]}
+            with lock:  # written after each script, so an interrupted run keeps what it ran
+                cache[script.name] = {"mx": mx, "mx2_events": mx2["events"]}
+                if cache_path:
+                    cache_path.write_text(json.dumps(cache), encoding="utf-8")
         mx, mx2_events = cache[script.name]["mx"], cache[script.name]["mx2_events"]
         row["mxnet"] = {k: mx[k] for k in ("status", "error", "seconds")}
         if mx["status"] == "ok" and not args.mx_only:
@@ -398,8 +403,6 @@ def run_version(version: str, src: Path, out: Path, args, *, pattern: str = "cha
 
     with ThreadPoolExecutor(max(1, getattr(args, "jobs", 1))) as pool:
         rows = list(pool.map(one, scripts))
-    if cache_path:
-        cache_path.write_text(json.dumps(cache), encoding="utf-8")
     shutil.rmtree(scratch_root, ignore_errors=True)
     return summary(rows)
 
