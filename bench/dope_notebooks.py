@@ -334,6 +334,8 @@ for obj, args, kwargs in seen["mx"]:
         row["result"] = "match" if result.ok else "match (noise mode)" if noise.ok else \
             "differs: " + (bad[0][:200] if bad else "?")
         row["checks"] = len(result.checks)
+        if noise is not None and not noise.ok:
+            row["noise_mode"] = ([c.mismatch.format()[:300] for c in noise.checks if not c.ok] or ["?"])[0]
     except Exception as e:
         row["result"] = f"fails: {type(e).__name__}: {str(e)[:200]}"
     rows.append(row)

@@ -104,7 +104,8 @@ def updates():
 @pytest.mark.parametrize("row", range(len(UPDATES)), ids=[u[0] for u in UPDATES])
 def test_an_elements_update_is_mxnets(row, updates):
     mx_space, pt_space, output = updates
-    assert "_mx_as_element(" in output.split(f"def f{row}(x, y):\n")[1].split("return")[0], output
+    number = UPDATES[row][1].endswith("4.0")  # a number is no (1,) operand: nothing to wrap
+    assert ("_mx_as_element(" in output.split(f"def f{row}(x, y):\n")[1].split("return")[0]) != number, output
     rng = np.random.default_rng(row)
     x, y = (rng.uniform(0.5, 2, (2, 3)).astype("float32") for _ in range(2))
     expected = mx_space[f"f{row}"](mx.nd.array(x), mx.nd.array(y))

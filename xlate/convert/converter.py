@@ -840,8 +840,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         target = original.target
         if rule is None or not isinstance(target, cst.Subscript) or not nd_element.integers_only(target) \
                 or self.classify(target.value) != "nd" or not self.rules.enabled(rule.code) \
-                or self._suppressed(rule.code):
-            return updated
+                or self._suppressed(rule.code) or self.is_number(original.value):
+            return updated  # `p[i] += 1`: a number is no (1,) operand
         self.use_helper("_mx_as_element")
         self.report(original, rule.code, "fixed", "an in-place update of an NDArray's element: what updates it "
                     "goes through `_mx_as_element(...)` (MXNet's (1,) operand to torch's 0-d element)")
