@@ -499,7 +499,8 @@ class _mx_Trainer:
     tensors, sorted by name as Gluon does, or a list; an optimizer name with its parameters or
     an optimizer object), `step(batch_size)` = `allreduce_grads()` + `update(batch_size)`,
     learning_rate, set_learning_rate, _init_optimizer (a restart), save_states / load_states, and
-    `zero_grad()` for MXNet's grad_req='write'. kvstore and compression only concern MXNet's device communication."""
+    `zero_grad()` for MXNet's grad_req='write'. kvstore and compression only concern MXNet's device
+    communication."""
 
     def __init__(self, params, optimizer, optimizer_params=None, kvstore="device", compression_params=None,
                  update_on_kvstore=None):
