@@ -157,6 +157,7 @@ def extract(version: str, dest: Path) -> dict:
 RUNNER = r'''
 import builtins, importlib.abc, importlib.machinery, io, json, sys, types, ast, os, random
 events_path, script, seed, block, poison = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] != "0", sys.argv[4] == "2"
+prelude = sys.argv[5] if len(sys.argv) > 5 else ""
 class _Any:
     def __init__(self, *a, **k): pass
     def __getattr__(self, name):
@@ -248,14 +249,18 @@ for i, node in enumerate(tree.body):
 ast.fix_missing_locations(tree)
 g = {"__name__": "__main__", "__file__": script, "__display__": __display__}
 sys.path.insert(0, os.path.dirname(script)); sys.argv = [script]
+if prelude:  # a corpus's own plumbing (synthetic datasets in place of downloads), the same on both sides
+    exec(open(prelude, encoding="utf-8").read(), {"blocked": block, "__name__": "prelude"})
 exec(compile(tree, script, "exec"), g)
 '''.replace("STUBBED", repr(STUBBED))
 
 
-def run_script(script: Path, *, seed: int, block_mxnet: bool, timeout: int, scratch: Path, poison: bool = False) -> dict:
+def run_script(script: Path, *, seed: int, block_mxnet: bool, timeout: int, scratch: Path, poison: bool = False,
+               prelude: Path | None = None) -> dict:
     """One script in a fresh process: status ok/error/timeout, its error line, its events. With
     `poison`, `import mxnet` succeeds where it is blocked, but any use of what it gives raises
-    (Note [mxnet imported, not used])."""
+    (Note [mxnet imported, not used]). `prelude` is a file run just before the script, in the
+    script's working folder, with `blocked` telling which side it is on."""
     events = scratch / "events.jsonl"
     events.unlink(missing_ok=True)
     work = scratch / "cwd"
@@ -266,7 +271,8 @@ def run_script(script: Path, *, seed: int, block_mxnet: bool, timeout: int, scra
     start = time.monotonic()
     try:
         run = subprocess.run([sys.executable, "-c", RUNNER, str(events), str(script), str(seed),
-                              ("2" if poison else "1") if block_mxnet else "0"], cwd=work, env=env, capture_output=True,
+                              ("2" if poison else "1") if block_mxnet else "0"]
+                             + ([str(prelude)] if prelude else []), cwd=work, env=env, capture_output=True,
                              text=True, timeout=timeout)
         status = "ok" if run.returncode == 0 else "error"
         err = _error_line(run.stderr, script) if run.returncode else ""
@@ -352,40 +358,56 @@ def convert(src: Path, out: Path) -> dict:
     return convert_tree(src, out)
 
 
-def run_version(version: str, src: Path, out: Path, args) -> dict:
+def run_version(version: str, src: Path, out: Path, args, *, pattern: str = "chapter_*.py",
+                prelude: Path | None = None) -> dict:
     """The MXNet runs (twice, seeds 1 and 2, for the scripts that run) are the same before and after
-    a change to xlate: --mx-cache keeps them, so a later run only runs the converted side."""
-    scripts = sorted(p for p in src.glob("chapter_*.py") if not args.only or any(s in p.stem for s in args.only))
-    scratch = Path(tempfile.mkdtemp(prefix="xlate_nb_"))
+    a change to xlate: --mx-cache keeps them, so a later run only runs the converted side. Scripts
+    run `args.jobs` at a time (each in its own scratch folder)."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    lock = threading.Lock()
+    scripts = sorted(p for p in src.glob(pattern) if not args.only or any(s in p.stem for s in args.only))
+    scratch_root = Path(tempfile.mkdtemp(prefix="xlate_nb_"))
     cache_path = args.mx_cache and args.mx_cache.with_name(f"{args.mx_cache.stem}-{version}.json")
     cache = json.loads(cache_path.read_text()) if cache_path and cache_path.is_file() else {}
-    rows = []
-    for script in scripts:
+
+    def one(script: Path) -> dict:
+        scratch = scratch_root / script.stem
+        scratch.mkdir()
         row = {"script": script.name}
         if script.name not in cache:
-            mx = run_script(script, seed=1, block_mxnet=False, timeout=args.timeout, scratch=scratch)
-            mx2 = run_script(script, seed=2, block_mxnet=False, timeout=args.timeout, scratch=scratch) \
-                if mx["status"] == "ok" else {"events": []}
-            cache[script.name] = {"mx": mx, "mx2_events": mx2["events"]}
-            if cache_path:
-                cache_path.write_text(json.dumps(cache), encoding="utf-8")
+            mx = run_script(script, seed=1, block_mxnet=False, timeout=args.timeout, scratch=scratch, prelude=prelude)
+            mx2 = run_script(script, seed=2, block_mxnet=False, timeout=args.timeout, scratch=scratch,
+                             prelude=prelude) if mx["status"] == "ok" else {"events": []}
+            with lock:  # written after each script, so an interrupted run keeps what it ran
+                cache[script.name] = {"mx": mx, "mx2_events": mx2["events"]}
+                if cache_path:
+                    cache_path.write_text(json.dumps(cache), encoding="utf-8")
         mx, mx2_events = cache[script.name]["mx"], cache[script.name]["mx2_events"]
         row["mxnet"] = {k: mx[k] for k in ("status", "error", "seconds")}
         if mx["status"] == "ok" and not args.mx_only:
             converted = out / script.name
             pt = run_script(converted, seed=1, block_mxnet=True, timeout=args.timeout, scratch=scratch,
-                            poison=args.poison)
+                            poison=args.poison, prelude=prelude)
             row["converted"] = {k: pt[k] for k in ("status", "error", "seconds")}
             row["keeps_mxnet_import"] = keeps_mxnet_import(converted, out)
             compared, equal, first = agreement(mx["events"], mx2_events, pt["events"])
             row.update(events=len(mx["events"]), compared=compared, equal=equal, first_difference=first,
                        converted_events=pt["events"])
-        rows.append(row)
         c = row.get("converted", {})
         print(f"  {script.stem[:60]:<60} mx {row['mxnet']['status']:<7} {row['mxnet']['seconds']:5.1f}s  "
               f"pt {c.get('status', '-'):<7} {row.get('equal', '-')}/{row.get('compared', '-')}  "
               f"{(c.get('error') or row['mxnet']['error'])[:90]}", flush=True)
-    shutil.rmtree(scratch, ignore_errors=True)
+        return row
+
+    with ThreadPoolExecutor(max(1, getattr(args, "jobs", 1))) as pool:
+        rows = list(pool.map(one, scripts))
+    shutil.rmtree(scratch_root, ignore_errors=True)
+    return summary(rows)
+
+
+def summary(rows: list[dict]) -> dict:
     ran = [r for r in rows if r["mxnet"]["status"] == "ok" and "converted" in r]
     both = [r for r in ran if r["converted"]["status"] == "ok"]
     return {"scripts": len(rows), "mxnet_ok": sum(1 for r in rows if r["mxnet"]["status"] == "ok"),
@@ -407,6 +429,7 @@ def main(argv=None) -> int:
     ap.add_argument("--versions", default=",".join(VERSIONS))
     ap.add_argument("--only", type=lambda s: s.split(","), help="scripts whose name holds one of these")
     ap.add_argument("--timeout", type=int, default=60, help="seconds per script and side")
+    ap.add_argument("-j", "--jobs", type=int, default=1, help="scripts run at once")
     ap.add_argument("--keep", type=Path, help="keep the converted trees here")
     ap.add_argument("--json", type=Path, help="write the figures here")
     ap.add_argument("--poison", action="store_true",

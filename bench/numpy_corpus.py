@@ -118,8 +118,10 @@ def dialect(name: str) -> bool:
     return name.startswith(DIALECT)
 
 
-def count_references(src: Path, out: Path, report: dict) -> dict:
-    """Dialect references before and after, and what is left by cause."""
+def count_references(src: Path, out: Path, report: dict, keep=None) -> dict:
+    """Dialect references before and after, and what is left by cause; `keep` chooses other
+    references by name (bench/dope_notebooks.py counts all of MXNet's)."""
+    keep = keep or dialect
     from xlate.check.leftovers import find, leftovers
 
     originals, converted = texts(src), texts(out)
@@ -128,8 +130,8 @@ def count_references(src: Path, out: Path, report: dict) -> dict:
                    f["diagnostics"] for f in report["files"]}
     before = Counter()
     for rel, text in originals.items():
-        before[rel] = sum(1 for lo in leftovers(text, rel, text) if lo.kind != "import" and dialect(lo.name))
-    left = [lo for lo in find(originals, converted, diagnostics) if lo.kind != "import" and dialect(lo.name)]
+        before[rel] = sum(1 for lo in leftovers(text, rel, text) if lo.kind != "import" and keep(lo.name))
+    left = [lo for lo in find(originals, converted, diagnostics) if lo.kind != "import" and keep(lo.name)]
     causes = Counter()
     silent = 0
     for lo in left:

@@ -42,6 +42,10 @@ def hosted(namespace, name):
 
 def fetch_test_utils(url, **kwargs):
     return mx.test_utils.download(url, **kwargs)
+
+
+def mnist():
+    return mx.test_utils.get_mnist()
 '''
 
 
@@ -69,7 +73,7 @@ def server(tmp_path_factory):
 def sides():
     result = convert_source(SOURCE)
     codes = {(d.code, d.status) for d in result.diagnostics}
-    assert ("MX564", "fixed") in codes and ("MX567", "fixed") in codes and not [d for d in result.diagnostics if d.status == "manual"]
+    assert {("MX564", "fixed"), ("MX567", "fixed"), ("MX630", "fixed")} <= codes and not [d for d in result.diagnostics if d.status == "manual"]
     assert "import mxnet" not in result.output and "from mxnet" not in result.output, result.output
     spaces = {}
     for side, text in (("mxnet", SOURCE), ("torch", result.output)):
@@ -206,3 +210,29 @@ def test_replace_file_moves_as_mxnet_does(tmp_path):
         with _pytest.raises(OSError, match="Moving downloaded temp file"):
             move(str(src), str(tmp_path / "missing" / "b"))
         assert not src.exists()
+
+
+def _idx_files(folder, rng) -> None:
+    """MNIST's four idx files of random bytes (odd counts: 7 training, 3 test images)."""
+    import gzip
+    import struct
+
+    for prefix, n in (("train", 7), ("t10k", 3)):
+        with gzip.open(folder / f"{prefix}-images-idx3-ubyte.gz", "wb") as f:
+            f.write(struct.pack(">IIII", 2051, n, 28, 28) + rng.integers(0, 256, n * 784, dtype="uint8").tobytes())
+        with gzip.open(folder / f"{prefix}-labels-idx1-ubyte.gz", "wb") as f:
+            f.write(struct.pack(">II", 2049, n) + rng.integers(0, 10, n, dtype="uint8").tobytes())
+
+
+def test_get_mnist_reads_as_mxnet(sides, tmp_path, monkeypatch):
+    """MX630: test_utils.get_mnist's dict (keys, dtypes, shapes, values) from the files in this folder."""
+    import numpy as np
+
+    _idx_files(tmp_path, np.random.default_rng(3))
+    monkeypatch.chdir(tmp_path)
+    expected, actual = sides["mxnet"]["mnist"](), sides["torch"]["mnist"]()
+    assert sorted(actual) == sorted(expected) == ["test_data", "test_label", "train_data", "train_label"]
+    for key in expected:
+        assert actual[key].dtype == expected[key].dtype and actual[key].shape == expected[key].shape, key
+        np.testing.assert_array_equal(actual[key], expected[key])
+    assert expected["train_data"].shape == (7, 1, 28, 28) and expected["train_data"].max() > 0.5

@@ -92,6 +92,39 @@ def test_trainer_steps_match_mxnet(name, params, fw):
     assert abs(pt_trainer.learning_rate - mx_trainer.learning_rate) < 1e-9
 
 
+RESTARTS = [  # (optimizer before, after `trainer._init_optimizer(...)`): states start again, rescale stays
+    (("sgd", {"learning_rate": 0.2, "momentum": 0.9}), ("sgd", {"learning_rate": 0.05, "momentum": 0.9})),
+    (("adam", {"learning_rate": 0.01}), ("rmsprop", {"learning_rate": 0.02})),
+]
+
+
+@pytest.mark.parametrize("first,second", RESTARTS, ids=["sgd-lower-rate", "adam-then-rmsprop"])
+def test_trainer_init_optimizer_restarts_as_gluon(first, second, fw):
+    """Tutorials restart training with a lower rate through Gluon's `trainer._init_optimizer`."""
+    mx, torch, np, rt = fw
+    rng = np.random.RandomState(5)
+    w0 = rng.uniform(-1, 1, (3, 4)).astype("float32")
+    net = mx.gluon.nn.Dense(3, in_units=4, use_bias=False)
+    net.initialize()
+    net.weight.set_data(mx.nd.array(w0))
+    w = torch.nn.Parameter(torch.tensor(w0))
+    mx_trainer, pt_trainer = mx.gluon.Trainer(net.collect_params(), *first), rt._mx_Trainer([w], *first)
+    for step in range(4):
+        if step == 2:
+            mx_trainer._init_optimizer(*second)
+            pt_trainer._init_optimizer(*second)
+        x, head = rng.uniform(-1, 1, (5, 4)).astype("float32"), rng.uniform(-1, 1.5, (5, 3)).astype("float32")
+        with mx.autograd.record():
+            y = net(mx.nd.array(x)) * mx.nd.array(head)
+        y.backward()
+        mx_trainer.step(5)
+        pt_trainer.zero_grad()
+        (torch.tensor(x) @ w.T * torch.tensor(head)).sum().backward()
+        pt_trainer.step(5)
+        _close(np, w.detach().numpy(), net.weight.data().asnumpy(), f"step {step + 1}")
+    assert abs(pt_trainer.learning_rate - mx_trainer.learning_rate) < 1e-9
+
+
 def test_set_learning_rate_and_stale_gradients(fw):
     mx, torch, np, rt = fw
     w = torch.nn.Parameter(torch.tensor(np.random.RandomState(0).randn(2, 2).astype("float32")))

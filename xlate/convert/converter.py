@@ -627,6 +627,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             new = untyped.dispatch(self, site)  # Note [untyped receivers]
             if new is not None:
                 return new
+        written = _out_keyword(site)
+        if written is not None:
+            return self._written_into(site, written, kw)
         try:
             site.args, site.varargs = bind(site.rule, site.node, site.receiver)
         except Manual as why:
@@ -645,6 +648,21 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
                 return site.node  # numpy's method, or torch's: MXNet's would reject these arguments
             return self._left(site, str(why), kw.get("head"))
         return self._apply(site, **kw)
+
+    def _written_into(self, site: Site, written: cst.Arg, kw: dict):
+        """Note [out= written into]: `op(..., out=y)` writes op's result into y and returns y, for any
+        operator whose rule does not take `out` itself: the call without it, then `_mx_out(y, value)`."""
+        args = [a for a in site.node.args if a is not written]
+        if args:
+            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        site.node = stripped = site.node.with_changes(args=args)
+        new = self._bound(site, **kw)
+        if new is stripped:  # left for a human: as written
+            return site.node.with_changes(args=[*args[:-1], *([args[-1].with_changes(
+                comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))] if args else []), written])
+        self.use_helper("_mx_out")
+        return cst.Call(cst.Name("_mx_out"), [cst.Arg(written.value, comma=cst.Comma(
+            whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(new)])
 
     def _at_run_time(self, site: Site, why: str):
         """The Gluon-signature helper with the call's own arguments (Note [Gluon-signature
@@ -814,7 +832,23 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         return self._apply(Site(self, rule, original, updated, matched=GRAD_WRITE))
 
     def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign):
-        return self._grad_write(original, self._unwrap(original, updated))
+        return self._grad_write(original, self._element_update(original, self._unwrap(original, updated)))
+
+    def _element_update(self, original: cst.AugAssign, updated: cst.AugAssign):
+        """`x[i] += v` on an NDArray's element (MX017): MXNet's element is (1,), and so is what adds
+        to it (`nd.dot` of two vectors, a full sum); torch's element is 0-d, and an in-place
+        operator refuses a (1,) operand there. `_mx_as_element(v)` gives a one-element vector's
+        value as 0-d and any other value as it is."""
+        rule = self.rules.operators.get(ND_ELEMENT)
+        target = original.target
+        if rule is None or not isinstance(target, cst.Subscript) or not nd_element.integers_only(target) \
+                or self.classify(target.value) != "nd" or not self.rules.enabled(rule.code) \
+                or self._suppressed(rule.code) or self.is_number(original.value):
+            return updated  # `p[i] += 1`: a number is no (1,) operand
+        self.use_helper("_mx_as_element")
+        self.report(original, rule.code, "fixed", "an in-place update of an NDArray's element: what updates it "
+                    "goes through `_mx_as_element(...)` (MXNet's (1,) operand to torch's 0-d element)")
+        return updated.with_changes(value=cst.Call(cst.Name("_mx_as_element"), [cst.Arg(updated.value)]))
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if len(node.targets) == 1:
@@ -954,3 +988,17 @@ def _abstract_body(node: cst.FunctionDef) -> bool:
                                      and isinstance(s.body[0], cst.Expr)
                                      and isinstance(s.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))]
     return len(stmts) == 1 and isinstance(stmts[0], cst.SimpleStatementLine) and isinstance(stmts[0].body[0], cst.Raise)
+
+
+# Note [out= written into]
+# Every NDArray operator takes `out=`: the result is written into that array (same shape, MXNet
+# checks it) and the call returns it. A rule that does not bind `out` itself (the random draws
+# do) translates the call without the keyword, and `_mx_out(y, value)` copies the value into y
+# and returns y; the value is computed first, so `nd.elemwise_add(x, y, out=y)` reads y's old
+# values as MXNet does.
+def _out_keyword(site: Site) -> Optional[cst.Arg]:
+    if not isinstance(site.node, cst.Call) or site.rule.signature == ("...",) \
+            or "out" in {s.lstrip("*") for s in site.rule.signature}:
+        return None
+    return next((a for a in site.node.args if a.keyword is not None and a.keyword.value == "out"), None)
+

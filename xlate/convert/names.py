@@ -816,6 +816,7 @@ class _Collector:
             torch_items = isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Attribute) \
                 and node.iter.func.attr in TORCH_MODULE_METHODS
             self._target(node.target, scope, node.iter if torch_items else _elements(node.iter))
+            scope.grad_reads.update(_attached_in_loop(node, scope))
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
                 if item.optional_vars is not None:
@@ -975,8 +976,9 @@ class _Collector:
                 hybrid.add(id(node.args[0]))
             elif isinstance(node, ast.comprehension):
                 self._target(node.target, scope, None)
-            elif isinstance(node, ast.Attribute) and node.attr == "grad" and isinstance(node.value, ast.Name):
-                scope.grad_reads.add(node.value.id)
+            elif isinstance(node, ast.Attribute) and node.attr in ("grad", "attach_grad") \
+                    and isinstance(node.value, ast.Name):
+                scope.grad_reads.add(node.value.id)  # `w.attach_grad()`: w has a gradient from here on
             elif isinstance(node, ast.Subscript):
                 index = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 # every name in it: `x[target[idx]]` is an array index when `target` is an array
@@ -1097,4 +1099,20 @@ def _namespace_aliases(analysis: Analysis) -> None:
 
 # what may give MXNet's namespace: a name or attribute, a call, a conditional
 _MAY_BE_NAMESPACE = (ast.Name, ast.Attribute, ast.Call, ast.IfExp, ast.BoolOp, Element)
+
+
+def _attached_in_loop(loop: ast.For, scope) -> set:
+    """`for p in [w, b]: p.attach_grad()` (or `params = [w, b]` then the loop): w and b are arrays
+    with a gradient, as `w.attach_grad()` makes w one (MX545's in-place writes outside record)."""
+    if not isinstance(loop.target, ast.Name) or not any(
+            isinstance(n, ast.Attribute) and n.attr == "attach_grad" and isinstance(n.value, ast.Name)
+            and n.value.id == loop.target.id for stmt in loop.body for n in astwalk.walk(stmt)):
+        return set()
+    items = loop.iter
+    if isinstance(items, ast.Name):
+        values = scope.declared.get(items.id, scope).values.get(items.id, [])
+        items = values[0] if len(values) == 1 else None
+    if not isinstance(items, (ast.List, ast.Tuple)):
+        return set()
+    return {e.id for e in items.elts if isinstance(e, ast.Name)}
 

@@ -490,6 +490,30 @@ def _mx_test_utils_download(url, fname=None, dirname=None, overwrite=False, retr
     return fname
 
 
+def _mx_get_mnist():
+    """MXNet's `test_utils.get_mnist()`: MNIST's four idx files fetched into this folder (kept when
+    there, as `test_utils.download` keeps them) and read as MXNet reads them: a dict of NumPy arrays,
+    images float32 (n, 1, 28, 28) scaled to [0, 1], labels int8 (read through torch: the runtime
+    imports torch only)."""
+    import gzip
+    import struct
+
+    def read_data(label_url, image_url):
+        with gzip.open(_mx_test_utils_download(label_url)) as flbl:
+            struct.unpack(">II", flbl.read(8))
+            label = torch.frombuffer(bytearray(flbl.read()), dtype=torch.int8)
+        with gzip.open(_mx_test_utils_download(image_url), "rb") as fimg:
+            _, _, rows, cols = struct.unpack(">IIII", fimg.read(16))
+            image = torch.frombuffer(bytearray(fimg.read()), dtype=torch.uint8).reshape(len(label), rows, cols)
+            image = image.reshape(image.shape[0], 1, 28, 28).to(torch.float32) / 255
+        return label.numpy(), image.numpy()
+
+    path = "http://data.mxnet.io/data/mnist/"
+    train_lbl, train_img = read_data(path + "train-labels-idx1-ubyte.gz", path + "train-images-idx3-ubyte.gz")
+    test_lbl, test_img = read_data(path + "t10k-labels-idx1-ubyte.gz", path + "t10k-images-idx3-ubyte.gz")
+    return {"train_data": train_img, "train_label": train_lbl, "test_data": test_img, "test_label": test_lbl}
+
+
 def _mx_get_repo_url():
     """Gluon's base URL for its dataset and model files: MXNET_GLUON_REPO, or Apache's S3 bucket."""
     import os

@@ -7,6 +7,21 @@ it (with torch installed) and compare every helper against live MXNet.
 import torch
 
 
+def _mx_out(out, value):
+    """An operator's `out=` (Note [out= written into]): `value` written into `out`, which is returned;
+    the shapes must agree, as MXNet requires."""
+    if tuple(out.shape) != tuple(value.shape):
+        raise ValueError(f"out= has shape {tuple(out.shape)}, the result {tuple(value.shape)}")
+    out.copy_(value)
+    return out
+
+
+def _mx_shape_tuple(shape):
+    """MXNet's `shape=` argument as torch's `size=`: an int n is the shape (n,) (torch.normal and
+    torch.randint take a sequence only)."""
+    return (shape,) if isinstance(shape, int) else tuple(shape)
+
+
 def _mx_size(x):
     """`x.size` where xlate could not tell what `x` is: an NDArray's element count is torch's
     `numel()` (`Tensor.size` is a method); anything else (numpy, a PIL image) keeps its own."""
@@ -589,6 +604,13 @@ def _mx_nd_scalar(x):
     matrix): MXNet 1.x has no 0-d arrays and gives shape (1,), where torch gives a 0-d tensor. Any
     other result (a row, a value that is no tensor) is returned as it is; the (1,) is a view too."""
     return x.reshape(1) if isinstance(x, torch.Tensor) and x.dim() == 0 else x
+
+
+def _mx_as_element(v):
+    """What `x[i] += v` adds to an NDArray's element (MX017): MXNet's element and a reduction's
+    result are (1,); torch's element is 0-d and its in-place operators refuse a (1,) operand, so a
+    one-element vector is given as 0-d. Any other value is returned as it is."""
+    return v.reshape(()) if isinstance(v, torch.Tensor) and v.dim() == 1 and v.shape[0] == 1 else v
 
 
 def _mx_flatten_method(x, *args, **kwargs):

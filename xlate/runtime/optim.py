@@ -498,8 +498,9 @@ class _mx_Trainer:
     """Gluon's Trainer (Note [Gluon's Trainer]): Gluon's constructor (params as a dict of
     tensors, sorted by name as Gluon does, or a list; an optimizer name with its parameters or
     an optimizer object), `step(batch_size)` = `allreduce_grads()` + `update(batch_size)`,
-    learning_rate, set_learning_rate, save_states / load_states, and `zero_grad()` for MXNet's
-    grad_req='write'. kvstore and compression only concern MXNet's device communication."""
+    learning_rate, set_learning_rate, _init_optimizer (a restart), save_states / load_states, and
+    `zero_grad()` for MXNet's grad_req='write'. kvstore and compression only concern MXNet's device
+    communication."""
 
     def __init__(self, params, optimizer, optimizer_params=None, kvstore="device", compression_params=None,
                  update_on_kvstore=None):
@@ -515,7 +516,13 @@ class _mx_Trainer:
                 raise ValueError(f"First argument must be a list or dict of Parameters, got list of {type(param)}.")
             param._mx_fresh = False
             _mx_watch_fresh(param)
-        param_dict = dict(enumerate(params))
+        self._init_optimizer(optimizer, optimizer_params or {})
+        self._scale = self._optimizer.rescale_grad
+
+    def _init_optimizer(self, optimizer, optimizer_params):
+        """Gluon's own (tutorials call it to restart with another learning rate): a new optimizer
+        and fresh states for the same parameters; the gradient scale set at construction stays."""
+        param_dict = dict(enumerate(self._params))
         if isinstance(optimizer, _mx_Optimizer):
             if optimizer_params:
                 raise ValueError("optimizer_params must be None if optimizer is an instance of Optimizer instead "
@@ -523,9 +530,7 @@ class _mx_Trainer:
             self._optimizer = optimizer
             optimizer.param_dict = param_dict
         else:
-            self._optimizer = _mx_Optimizer.create_optimizer(optimizer, param_dict=param_dict,
-                                                             **(optimizer_params or {}))
-        self._scale = self._optimizer.rescale_grad
+            self._optimizer = _mx_Optimizer.create_optimizer(optimizer, param_dict=param_dict, **optimizer_params)
         self._states = {}
 
     @property

@@ -49,6 +49,11 @@ def _draw(site: Site, out):
         shape = f"{site.code(out)}.shape" if out is not None else "(1,)"
     if isinstance(site.literal("shape"), int):  # torch.normal/randint take a tuple only
         shape = f"({shape},)"
+    elif site.has("shape") and site.literal("shape") is NOT_LITERAL \
+            and not isinstance(site.value("shape"), (cst.Tuple, cst.List)):
+        # `shape=n` with n an int at run time is MXNet's (n,); a tuple stays what it is
+        shape = f"({shape},)" if site.conv.is_number(site.value("shape")) else \
+            f"{site.helper('_mx_shape_tuple')}({shape})"
     extra = ""
     holes = {}
     if site.has("dtype"):
