@@ -977,13 +977,13 @@ def run():
     try:
         imp = lambda rel: importlib.import_module(cfg["top"] + "." + rel)
         call = cfg.get("call")
-        zeros = importlib.import_module("mxnet").nd.zeros  # `zeros` in a call: mx.nd.zeros, as translated
+        zeros = call and importlib.import_module("mxnet").nd.zeros  # `zeros` in a call: mx.nd.zeros, as translated
         net = wrapped(eval(cfg["build"], {"imp": imp}), extra, False, call and eval(call, {"imp": imp, "zeros": zeros}))
         stage = "converted-import"
         imp = lambda rel: importlib.import_module(cfg["top"] + "_pt." + rel)
         imp(cfg["build"].split("imp('")[1].split("'")[0])
         stage = "converted-build"
-        zeros = imp("_mx_compat")._mx_zeros  # what `mx.nd.zeros` as a value becomes (MX204)
+        zeros = call and imp("_mx_compat")._mx_zeros  # what `mx.nd.zeros` as a value becomes (MX204)
         pt = wrapped(eval(cfg["build"], {"imp": imp}), extra, True, call and eval(call, {"imp": imp, "zeros": zeros}))
         if not isinstance(pt, torch.nn.Module):
             return {"stage": stage, "error": f"not a torch.nn.Module: {type(pt).__module__}.{type(pt).__name__}"}
