@@ -156,6 +156,12 @@ CORPORA: dict[str, dict] = {
         kind="package", packages=["gluonts"], deps="_deps", import_mx_only=True,
         source="awslabs/gluonts tag v0.11.12 (773a6ffd), src/gluonts/ less nursery/ and torch/ -> gluonts/gluonts/",
         factories=("package_models", "GLUONTS")),
+    # gluonts v0.6.9: models under model/, distribution/block/kernels under mx/, every model MXNet. Its deps folder
+    # adds setuptools (pkg_resources, imported by gluonts/__init__) and ujson to _deps's.
+    "gluonts-v0.6": dict(
+        kind="package", packages=["gluonts"], deps="_deps06", import_mx_only=True,
+        source="awslabs/gluonts tag v0.6.9 (68c79be5), src/gluonts/ less torch/ -> gluonts-v0.6/gluonts/",
+        factories=("package_models", "GLUONTS_V06")),
     "sockeye2": dict(
         kind="package", packages=["sockeye"], deps="_deps",
         source="awslabs/sockeye tag 2.3.24 (35dd717a), sockeye/ (Gluon; sockeye 3 is PyTorch)",
