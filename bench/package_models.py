@@ -263,4 +263,65 @@ GLUONTS_V06 = [
                f"embedder={_EMB6}, distr_output={_TS6}, is_sequential=True)",
          inputs=["feat_static_cat:int32[2,1]<3", "past_time_feat:float32[2,8,2]", "past_target:float32[2,8]"],
          fixed={"feat_static_cat": [[1], [2]]}),
+    dict(name="TemporalFusionTransformerTrainingNetwork",
+         build="imp('model.tft._network').TemporalFusionTransformerTrainingNetwork(context_length=8, "
+               "prediction_length=4, d_var=4, d_hidden=6, n_head=2, n_output=3, d_past_feat_dynamic_real=[1], "
+               "c_past_feat_dynamic_cat=[3], d_feat_dynamic_real=[1, 1], c_feat_dynamic_cat=[3], "
+               "d_feat_static_real=[1], c_feat_static_cat=[3], dropout=0.0)",
+         inputs=["past_target:float32[2,8]", "past_observed_values:float32[2,8]", "future_target:float32[2,4]",
+                 "future_observed_values:float32[2,4]", "past_feat_dynamic_real:float32[2,8,1]",
+                 "past_feat_dynamic_cat:int32[2,8,1]<3", "feat_dynamic_real:float32[2,12,2]",
+                 "feat_dynamic_cat:int32[2,12,1]<3", "feat_static_real:float32[2,1]", "feat_static_cat:int32[2,1]<3"],
+         fixed={"past_observed_values": _OBS8, "future_observed_values": _OBS4}),
+    dict(name="ForkingSeq2SeqTrainingNetwork (MQRNN)",
+         build="imp('model.seq2seq._forking_network').ForkingSeq2SeqTrainingNetwork("
+               "encoder=imp('mx.block.encoder').RNNEncoder(mode='gru', hidden_size=4, num_layers=1, "
+               "bidirectional=True, prefix='encoder_', use_static_feat=True, use_dynamic_feat=True), "
+               "enc2dec=imp('mx.block.enc2dec').FutureFeatIntegratorEnc2Dec(), "
+               "decoder=imp('mx.block.decoder').ForkingMLPDecoder(dec_len=4, final_dim=3, hidden_dimension_sequence=[5]), "
+               "context_length=8, cardinality=[3], embedding_dimension=[2], "
+               "quantile_output=imp('mx.block.quantile_output').QuantileOutput(quantiles=[0.1, 0.5, 0.9]))",
+         inputs=["past_target:float32[2,8,1]", "future_target:float32[2,8,4]", "past_feat_dynamic:float32[2,8,2]",
+                 "future_feat_dynamic:float32[2,8,4,2]", "feat_static_cat:int32[2,1]<3",
+                 "past_observed_values:float32[2,8,1]", "future_observed_values:float32[2,8,4]"],
+         fixed={"feat_static_cat": [[1], [2]], "past_observed_values": [[[1.0]] * 8, [[1.0]] * 7 + [[0.0]]],
+                "future_observed_values": [[[1.0] * 4] * 8, [[1.0] * 4] * 7 + [[0.0, 1.0, 1.0, 1.0]]]}),
+    dict(name="DeepVARTrainingNetwork (low-rank Gaussian)",
+         build="imp('model.deepvar._network').DeepVARTrainingNetwork(num_layers=1, num_cells=5, cell_type='lstm', "
+               "history_length=11, context_length=8, prediction_length=4, "
+               "distr_output=imp('mx.distribution').LowrankMultivariateGaussianOutput(dim=3, rank=2), "
+               "dropout_rate=0.0, lags_seq=[1, 3], target_dim=3, conditioning_length=8, cardinality=[3], "
+               "embedding_dimension=2)",
+         inputs=["target_dimension_indicator:int32[2,3]<3", "past_time_feat:float32[2,11,2]",
+                 "past_target_cdf:float32[2,11,3]", "past_observed_values:float32[2,11,3]",
+                 "future_time_feat:float32[2,4,2]", "future_target_cdf:float32[2,4,3]",
+                 "future_observed_values:float32[2,4,3]"],
+         fixed={"target_dimension_indicator": [[0, 1, 2], [0, 1, 2]],
+                "past_observed_values": [[[1.0] * 3] * 11, [[1.0] * 3] * 10 + [[0.0, 1.0, 1.0]]],
+                "future_observed_values": [[[1.0] * 3] * 4, [[1.0] * 3] * 3 + [[1.0, 0.0, 1.0]]]},
+         extra={4: [[0.0] * 11, [1.0] * 2 + [0.0] * 9]}),  # past_is_pad, a constant
+    dict(name="DeepARTrainingNetwork (negative binomial, 2 layers: a ResidualCell)",
+         build="imp('model.deepar._network').DeepARTrainingNetwork("
+               "num_layers=2, num_cells=5, cell_type='lstm', history_length=11, context_length=8, prediction_length=4, "
+               "distr_output=imp('mx.distribution').NegativeBinomialOutput(), dropout_rate=0.0, cardinality=[3], "
+               "embedding_dimension=[2], lags_seq=[1, 3])",
+         inputs=["feat_static_cat:int32[2,1]<3", "feat_static_real:float32[2,1]", "past_time_feat:float32[2,11,2]",
+                 "past_target:float32[2,11]", "past_observed_values:float32[2,11]",
+                 "future_time_feat:float32[2,4,2]", "future_target:float32[2,4]",
+                 "future_observed_values:float32[2,4]"],
+         fixed={"feat_static_cat": [[0], [2]], "past_observed_values": [[1.0] * 11, [1.0] * 9 + [0.0] * 2],
+                "future_observed_values": _OBS4,
+                "past_target": [[3.0, 0.0, 1.0, 4.0, 2.0, 5.0, 1.0, 0.0, 2.0, 3.0, 1.0], [1.0] * 11],
+                "future_target": [[2.0, 0.0, 1.0, 3.0], [4.0, 1.0, 0.0, 2.0]]}),
+    dict(name="DeepARTrainingNetwork (piecewise-linear)",
+         build="imp('model.deepar._network').DeepARTrainingNetwork("
+               "num_layers=1, num_cells=5, cell_type='gru', history_length=11, context_length=8, prediction_length=4, "
+               "distr_output=imp('mx.distribution').PiecewiseLinearOutput(num_pieces=3), dropout_rate=0.0, "
+               "cardinality=[3], embedding_dimension=[2], lags_seq=[1, 3])",
+         inputs=["feat_static_cat:int32[2,1]<3", "feat_static_real:float32[2,1]", "past_time_feat:float32[2,11,2]",
+                 "past_target:float32[2,11]", "past_observed_values:float32[2,11]",
+                 "future_time_feat:float32[2,4,2]", "future_target:float32[2,4]",
+                 "future_observed_values:float32[2,4]"],
+         fixed={"feat_static_cat": [[1], [2]], "past_observed_values": [[1.0] * 11, [1.0] * 9 + [0.0] * 2],
+                "future_observed_values": _OBS4}),
 ]

@@ -31,6 +31,10 @@ ND_ELEMENT = "[element]"  # ... for `x[i, j]` of integers alone read from an NDA
 BACK_SLICE = "[::-k]"  # ... for a slice with a negative step of an MXNet array (MX007)
 ITEM_WRITE = "[idx]="  # ... for `x[idx] = v` into an MXNet array x (MX747: the value takes x's dtype)
 DTYPE_EQUAL = ".dtype=="  # ... for `x.dtype == v` / `!=`, a converted value's torch dtype compared (MX806)
+# MXNet functions a package passes as values whose calls the catalogue translates (Note [functions as
+# values] in func_values.py): operators, contexts, the numpy dialect, and autograd's scopes
+# (`mode = autograd.train_mode if training else autograd.predict_mode`; `with mode():`)
+FUNCTION_VALUE_ROOTS = ("mxnet.ndarray.", "mxnet.context.", "mxnet.autograd.", *names.NP_ROOTS)
 NO_RULE = "MX900"
 AMBIGUOUS_NAME = "MX901"
 NAMESPACE_BY_NAME = "MX174"
@@ -505,7 +509,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             return self._class_value(original, updated, head, resolved)
         if rule is None:
             called = self.rules.calls.get(resolved)
-            if called is not None and resolved.startswith(("mxnet.ndarray.", "mxnet.context.", *names.NP_ROOTS)):
+            if called is not None and resolved.startswith(FUNCTION_VALUE_ROOTS):
                 return self.function_value(original, updated, head, resolved, called)
             return self._no_rule(original, updated, head, resolved)
         return self._apply(Site(self, rule, original, updated, matched=resolved), head=head)
@@ -559,6 +563,10 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
                 return self._ambiguous(original, updated, head)
             if resolved is not None and names.is_mxnet(resolved):
                 rule = self.rules.calls.get(resolved) or base_call.base_rule(self.rules, resolved)
+                if rule is None and self.type_position(original.func) is not None:  # `raise mx.base.MXNetError(m)`
+                    typed = self.type_reference(original.func, updated.func, head, resolved)
+                    if typed is not None:
+                        return updated.with_changes(func=typed)
                 if rule is None:
                     return self._no_rule(original, updated, head, resolved)
                 site = Site(self, rule, original, updated, matched=resolved, receiver_kind="nd")

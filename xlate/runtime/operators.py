@@ -709,3 +709,44 @@ def _mx_unravel_index(data=None, shape=None, out=None, name=None):
         parts.append(torch.remainder(rest, size))
         rest = torch.div(rest, size, rounding_mode="floor")
     return torch.stack(parts[::-1]).to(data.dtype)
+
+
+def _mx_split_v2(ary=None, indices_or_sections=None, axis=0, squeeze_axis=False, out=None, name=None):
+    """MXNet split_v2 (NumPy's array_split spelling): an int N gives N equal pieces along `axis`
+    (0 by default), a tuple of increasing indices the pieces between them; squeeze_axis drops the
+    axis of pieces of length 1. One piece is the array itself (a copy), not a list."""
+    _mx_no_out(out)
+    size = ary.shape[axis]
+    if isinstance(indices_or_sections, int):
+        if size % indices_or_sections:
+            raise ValueError("array split does not result in an equal division")
+        starts = [i * (size // indices_or_sections) for i in range(indices_or_sections)]
+    elif isinstance(indices_or_sections, tuple):
+        starts = [0] + list(indices_or_sections)
+    else:
+        raise ValueError("indices_or_sections must either int or tuple of ints")
+    ends = starts[1:] + [size]
+    if any(b > e or e > size for b, e in zip(starts, ends)):
+        raise ValueError(f"split_v2: indices {indices_or_sections} do not increase within the axis of size {size}")
+    parts = [ary.narrow(axis, b, e - b) for b, e in zip(starts, ends)]
+    if squeeze_axis:
+        if any(p.shape[axis] != 1 for p in parts):
+            raise ValueError("split_v2: squeeze_axis needs pieces of length 1")
+        parts = [p.squeeze(axis) for p in parts]
+    return parts if len(parts) > 1 else parts[0].clone()
+
+
+def _mx_scatter_nd(data=None, indices=None, shape=None, out=None, name=None):
+    """MXNet scatter_nd: a zero array of `shape` whose elements at the (M, ...) `indices` (one row
+    per leading axis) hold `data`; the gradient reads them back (gather_nd)."""
+    _mx_no_out(out)
+    result = torch.zeros(tuple(shape), dtype=data.dtype, device=data.device)
+    return result.index_put(tuple(i.long() for i in indices), data)
+
+
+def _mx_gamma(data=None, out=None, name=None):
+    """MXNet gamma, the gamma function: exp(lgamma(x)) with its sign (negative on (-1, 0),
+    (-3, -2), ...); the gradient is gamma(x) digamma(x) as MXNet's."""
+    _mx_no_out(out)
+    sign = torch.where((data > 0) | (torch.floor(data) % 2 == 0), 1.0, -1.0).to(data.dtype)
+    return sign * torch.exp(torch.lgamma(data))

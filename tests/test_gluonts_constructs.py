@@ -1,0 +1,151 @@
+"""Constructs of a production forecasting package (gluonts v0.6.9, issue 21), each as a class
+every Gluon package can write: a script runs in MXNet and, converted, in torch, and what it appends
+to `outs` must agree (tests/test_execution_model.py's `_same_numbers`: weights from `det`, inputs
+from a seeded RandomState, rtol 1e-4)."""
+from __future__ import annotations
+
+import pytest
+
+from test_execution_model import COMMON, _same_numbers
+
+pytestmark = pytest.mark.mxnet
+
+# operators with no torch function of their own, inside a hybrid_forward and on nd, with gradients:
+# split_v2 by a count and by indices (squeezed too), scatter_nd, the gamma function across its poles
+OPERATORS = COMMON + '''
+class Pieces(gluon.HybridBlock):
+    def hybrid_forward(self, F, x, k):
+        a, b, c = F.split_v2(x, (2, 3), axis=1)
+        rows = F.split_v2(x, 6, axis=1, squeeze_axis=True)
+        first, rest = F.split_v2(x, (4,), axis=1)
+        one = F.split_v2(x, 1, axis=2)
+        y = F.scatter_nd(k, F.array([[0, 1, 1], [2, 0, 1]]), shape=(2, 3))
+        return a * 2 + c.sum(axis=1, keepdims=True) * b, rows[4] * 3, rest.mean() + first, one, y * F.gamma(k)
+
+
+x = nd.array(rng.randn(2, 6, 3).astype('float32'))
+k = nd.array([-2.5, -0.5, 1.7])
+for t in (x, k):
+    t.attach_grad()
+net = Pieces()
+with autograd.record():
+    got = net(x, k)
+    total = sum((g * nd.array(det(g.shape))).sum() for g in got)
+total.backward()
+outs.extend([g.asnumpy() for g in got] + [x.grad.asnumpy(), k.grad.asnumpy()])
+outs.extend(p.asnumpy() for p in nd.split_v2(nd.arange(10), (3, 7)))
+'''
+
+# a package's own cells on Gluon's cell bases: a ModifierCell (gluonts' VariationalZoneoutCell's
+# shape) around an LSTMCell, a HybridRecurrentCell with its own state_info, stepped and unrolled,
+# and isinstance against the bases
+CELL_BASES = COMMON + '''
+from mxnet.gluon import rnn
+
+
+class Scaled(rnn.ModifierCell):
+    def __init__(self, base_cell, scale=2.0):
+        super(Scaled, self).__init__(base_cell)
+        self.scale = scale
+        self._prev = None
+
+    def reset(self):
+        super(Scaled, self).reset()
+        self._prev = None
+
+    def hybrid_forward(self, F, inputs, states):
+        out, states = self.base_cell(inputs, states)
+        prev = self._prev if self._prev is not None else F.zeros_like(out)
+        self._prev = out
+        return F.tanh(out) * self.scale + prev, states
+
+
+class Leaky(rnn.HybridRecurrentCell):
+    def __init__(self, hidden, **kwargs):
+        super(Leaky, self).__init__(**kwargs)
+        self.hidden = hidden
+        with self.name_scope():
+            self.w = self.params.get('w', shape=(3, hidden))
+
+    def state_info(self, batch_size=0):
+        return [{"shape": (batch_size, self.hidden), "__layout__": "NC"}]
+
+    def hybrid_forward(self, F, inputs, states, w):
+        h = 0.5 * states[0] + F.tanh(F.dot(inputs, w))
+        return h, [h]
+
+
+for cell in (Scaled(rnn.LSTMCell(4, input_size=3)), Leaky(4)):
+    cell.initialize()
+    set_weights(cell)
+    x = nd.array(rng.randn(2, 5, 3).astype('float32'))
+    x.attach_grad()
+    with autograd.record():
+        out, states = cell.unroll(5, x, layout='NTC', merge_outputs=True)
+        loss = (out * nd.array(det(out.shape))).sum()
+    loss.backward()
+    outs.extend([out.asnumpy(), states[0].asnumpy(), x.grad.asnumpy()])
+    outs.append(isinstance(cell, rnn.RecurrentCell))
+    outs.append(isinstance(cell, rnn.ModifierCell))
+    cell.reset()
+    step, _ = cell(x[:, 0], cell.begin_state(batch_size=2, func=nd.zeros))
+    outs.append(step.asnumpy())
+'''
+
+# MXNet's types and functions used as values: the error class raised and caught, gluon.tensor_types
+# in a test, autograd's scopes chosen as values, the current context, a module as an annotation of
+# a singledispatch registration
+VALUES = COMMON + '''
+from functools import singledispatch
+
+
+def checked(x):
+    if not isinstance(x, mx.gluon.tensor_types):
+        raise mx.base.MXNetError("not an array")
+    return x * 2
+
+
+try:
+    checked([1.0])
+    outs.append(0)
+except mx.base.MXNetError:
+    outs.append(1)
+outs.append(checked(nd.array([1.5, -2.0])).asnumpy())
+for training in (True, False):
+    mode = autograd.train_mode if training else autograd.predict_mode
+    with mode():
+        outs.append(autograd.is_training())
+outs.append(nd.ones((2, 2), ctx=mx.current_context()).asnumpy())
+
+
+@singledispatch
+def predict(net, inputs):
+    raise NotImplementedError
+
+
+@predict.register(gluon.Block)
+def _(net: gluon.Block, inputs: mx.ndarray):
+    return net(*inputs).asnumpy()
+
+
+net = nn.Dense(2, in_units=3)
+net.initialize()
+set_weights(net)
+outs.append(predict(net, [nd.array(rng.randn(4, 3).astype('float32'))]))
+'''
+
+
+def test_operators_without_a_torch_function():
+    converted = _same_numbers(OPERATORS)
+    assert "_mx_split_v2(x, (2, 3), axis=1)" in converted and "_mx_gamma(k)" in converted
+
+
+def test_cells_on_gluons_cell_bases():
+    converted = _same_numbers(CELL_BASES)
+    assert "class Scaled(_mx_ModifierCell):" in converted and "class Leaky(_mx_HybridRecurrentCell):" in converted
+
+
+def test_mxnet_types_and_functions_as_values():
+    converted = _same_numbers(VALUES)
+    assert "raise RuntimeError(" in converted and "inputs: torch.Tensor" in converted
+    assert "import mxnet" not in converted
