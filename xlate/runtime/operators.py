@@ -30,10 +30,18 @@ def _mx_concat(*data, dim=1, num_args=None, out=None, name=None):
 
 def _mx_extremum(lhs, rhs, larger):
     """MXNet's maximum (larger) or minimum: a Python number on either side, as MXNet takes it
-    (torch.maximum needs two tensors: a number clamps); two numbers give the larger (smaller)."""
+    (torch.maximum needs two tensors: a number clamps); two numbers give the larger (smaller); two
+    arrays with MXNet's gradient at ties, all of it to lhs."""
     tensors = isinstance(lhs, torch.Tensor), isinstance(rhs, torch.Tensor)
     if all(tensors):
-        return (torch.maximum if larger else torch.minimum)(lhs, rhs)
+        value = (torch.maximum if larger else torch.minimum)(lhs, rhs)
+        if not (lhs.requires_grad or rhs.requires_grad):
+            return value
+        # Note [tied extrema]: where the two are equal MXNet gives the whole gradient to lhs (measured
+        # on maximum, minimum and their broadcast_ forms), torch.maximum half to each side; the value is
+        # torch's, NaN from either side included
+        pick = torch.where(lhs >= rhs if larger else lhs <= rhs, lhs, rhs)
+        return torch.where(torch.isnan(value), value, pick)
     if any(tensors):
         x, bound = (lhs, rhs) if tensors[0] else (rhs, lhs)
         return torch.clamp(x, min=bound) if larger else torch.clamp(x, max=bound)

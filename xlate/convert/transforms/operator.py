@@ -21,8 +21,8 @@ def transform(site: Site):
         return site.emit("_mx_broadcast_div({a}, {b})", **holes)
     if op in _ARITH:
         return site.emit("{a} " + _ARITH[op] + " {b}", **holes)
-    if op in ("maximum", "minimum"):
-        return site.emit("torch." + op + "({a}, {b})", **holes)
+    if op in ("maximum", "minimum"):  # MXNet's gradient at ties (Note [tied extrema] in runtime/operators.py)
+        return site.emit("_mx_" + op + "({a}, {b})", **holes)
     if op in _COMPARE:
         site.review("MXNet returns 0/1 in the input dtype; `.float()` assumes float32 inputs")
         return site.emit("({a} " + _COMPARE[op] + " {b}).float()", **holes)
