@@ -93,10 +93,25 @@ for cell in (Scaled(rnn.LSTMCell(4, input_size=3)), Leaky(4)):
 '''
 
 # MXNet's types and functions used as values: the error class raised and caught, gluon.tensor_types
-# in a test, autograd's scopes chosen as values, the current context, a module as an annotation of
-# a singledispatch registration
+# and Symbol in tests, autograd's scopes chosen as values, the current context, a module as an
+# annotation of a singledispatch registration, ndarray reached through another MXNet module, and
+# MXNet's module given its own submodule (which must not keep `import mxnet`)
 VALUES = COMMON + '''
 from functools import singledispatch
+from mxnet.metric import ndarray as held_nd
+
+mx.autograd = autograd  # MXNet's module given its own submodule: a no-op
+
+
+def kind_of(var):
+    if isinstance(var, mx.nd.NDArray):
+        return 1
+    elif isinstance(var, mx.sym.Symbol):
+        return 2
+    return 3
+
+
+outs.extend([kind_of(nd.ones((2,))), kind_of(3.0), held_nd.sum(nd.array([1.5, 2.0])).asnumpy()])
 
 
 def checked(x):

@@ -16,6 +16,7 @@ from xlate.convert.leftovers import Leftovers, array_name, is_array
 from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Manual, Site, Skip, bind, node_literal,
                                    unknown_receiver)
 from xlate.convert.statements import Statements
+from xlate.convert.rebinding import Rebindings
 from xlate.convert.types import TypePositions
 from xlate.convert.transforms import base_call, grad_update, param_grad_req
 from xlate.convert.visiting import FastTransformer
@@ -69,7 +70,8 @@ def _chain(node: cst.BaseExpression, memo: dict) -> Optional[str]:
     return dotted
 
 
-class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, TypePositions, FastTransformer):
+class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, TypePositions, Rebindings,
+                FastTransformer):
     def __init__(self, module: cst.Module, analysis: names.Analysis, rules: RuleSet, *, long_names: frozenset,
                  options: Optional[dict] = None):
         super().__init__()
@@ -822,6 +824,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         return self._grad_write(original, self._unwrap(original, updated))
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        self.note_rebinding(node)  # Note [an MXNet module given its own submodule]
         if len(node.targets) == 1:
             self._alias_value(node.targets[0].target, node.value)
 
@@ -844,6 +847,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         """`obj.attr = value` with a rule for `.attr` (`p.grad_req = 'null'`): the rule's
         transform returns the replacement statement."""
         target = original.targets[0].target if len(original.targets) == 1 else None
+        dropped = self.drop_rebinding(original, updated)
+        if dropped is not None:
+            return dropped
         if isinstance(target, cst.Attribute):
             member = "." + target.attr.value
             rule = self.rules.assigns.get(member)

@@ -463,6 +463,15 @@ def _mx_same(a, b):
     return bool(torch.equal(a.to(common), b.to(device=a.device, dtype=common)))
 
 
+class _mx_Symbol:
+    """MXNet's Symbol where translated code tests for it (`isinstance(x, mx.sym.Symbol)`, gluonts'
+    `getF`): translated code has no symbol graph, so no value is an instance, the test is False and
+    the branch it guards is dead."""
+
+    def __new__(cls, *args, **kwargs):
+        raise NotImplementedError("MXNet's symbol API has no PyTorch translation")
+
+
 def _mx_Context(device_type, device_id=0):
     """mx.Context(device_type, device_id): 'gpu' is CUDA device `device_id`; 'cpu', 'cpu_pinned'
     and 'cpu_shared' (MXNet's CPU memory pools) are torch's one CPU device; a device (MXNet: a
