@@ -36,6 +36,61 @@ outs.extend([g.asnumpy() for g in got] + [x.grad.asnumpy(), k.grad.asnumpy()])
 outs.extend(p.asnumpy() for p in nd.split_v2(nd.arange(10), (3, 7)))
 '''
 
+# a package's own Python operator (gluonts' digitize binning): a registered Prop with two inputs,
+# two outputs and a keyword argument (a string in the Prop, as MXNet passes it), a forward computing
+# in NumPy, a backward of its own; called through F.Custom in a block and through nd.Custom
+CUSTOM_OP = COMMON + '''
+class ScaledSquare(mx.operator.CustomOp):
+    def __init__(self, scale):
+        super(ScaledSquare, self).__init__()
+        self.scale = scale
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        x, bins = in_data[0].asnumpy(), in_data[1].asnumpy()
+        self.assign(out_data[0], req[0], mx.nd.array(self.scale * x * x))
+        self.assign(out_data[1], req[1], mx.nd.array(np.digitize(x, bins=bins, right=False)))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        self.assign(in_grad[0], req[0], out_grad[0] * in_data[0] * (2 * self.scale))
+        self.assign(in_grad[1], req[1], nd.zeros_like(in_data[1]))
+
+
+@mx.operator.register("scaled_square")
+class ScaledSquareProp(mx.operator.CustomOpProp):
+    def __init__(self, scale="1.0"):
+        super(ScaledSquareProp, self).__init__(need_top_grad=True)
+        self.scale = float(scale)
+
+    def list_arguments(self):
+        return ["data", "bins"]
+
+    def list_outputs(self):
+        return ["output", "index"]
+
+    def infer_shape(self, in_shapes):
+        return in_shapes, (in_shapes[0], in_shapes[0]), ()
+
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        return ScaledSquare(self.scale)
+
+
+class Binned(gluon.HybridBlock):
+    def hybrid_forward(self, F, x, bins):
+        sq, idx = F.Custom(x, bins, op_type="scaled_square", scale=1.5)
+        return sq * idx + x
+
+
+x = nd.array(rng.randn(3, 4).astype('float32'))
+bins = nd.array([-1.0, 0.0, 0.5])
+x.attach_grad()
+with autograd.record():
+    y = Binned()(x, bins)
+    loss = (y * nd.array(det(y.shape))).sum()
+loss.backward()
+outs.extend([y.asnumpy(), x.grad.asnumpy()])
+outs.extend(o.asnumpy() for o in nd.Custom(x, bins, op_type="scaled_square"))
+'''
+
 # a package's own cells on Gluon's cell bases: a ModifierCell (gluonts' VariationalZoneoutCell's
 # shape) around an LSTMCell, a HybridRecurrentCell with its own state_info, stepped and unrolled,
 # and isinstance against the bases
@@ -164,3 +219,8 @@ def test_mxnet_types_and_functions_as_values():
     converted = _same_numbers(VALUES)
     assert "raise RuntimeError(" in converted and "inputs: torch.Tensor" in converted
     assert "import mxnet" not in converted
+
+
+def test_a_packages_own_python_operator():
+    converted = _same_numbers(CUSTOM_OP)
+    assert "class ScaledSquareProp(_mx_CustomOpProp):" in converted and "_mx_Custom(x, bins" in converted
