@@ -149,8 +149,9 @@ for cell in (Scaled(rnn.LSTMCell(4, input_size=3)), Leaky(4)):
 
 # MXNet's types and functions used as values: the error class raised and caught, gluon.tensor_types
 # and Symbol in tests, autograd's scopes chosen as values, the current context, a module as an
-# annotation of a singledispatch registration, ndarray reached through another MXNet module, and
-# MXNet's module given its own submodule (which must not keep `import mxnet`)
+# annotation of a singledispatch registration, ndarray reached through another MXNet module,
+# MXNet's module given its own submodule (which must not keep `import mxnet`), and a block's
+# hybrid_forward read for its input names
 VALUES = COMMON + '''
 from functools import singledispatch
 from mxnet.metric import ndarray as held_nd
@@ -202,6 +203,22 @@ net = nn.Dense(2, in_units=3)
 net.initialize()
 set_weights(net)
 outs.append(predict(net, [nd.array(rng.randn(4, 3).astype('float32'))]))
+
+
+class Network(gluon.HybridBlock):
+    def hybrid_forward(self, F, past_target, future_target, *args):
+        return past_target + future_target
+
+
+def input_names(hb: gluon.HybridBlock):  # gluonts' get_hybrid_forward_input_names
+    import inspect
+    params = inspect.signature(hb.hybrid_forward).parameters
+    names = [k for k, v in params.items() if not str(v).startswith("*")]
+    assert names[0] == "F"
+    return names[1:]
+
+
+outs.append(input_names(Network()) == ["past_target", "future_target"])
 '''
 
 
