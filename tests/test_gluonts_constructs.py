@@ -11,10 +11,14 @@ from test_execution_model import COMMON, _same_numbers
 pytestmark = pytest.mark.mxnet
 
 # operators with no torch function of their own, inside a hybrid_forward and on nd, with gradients:
-# split_v2 by a count and by indices (squeezed too), scatter_nd, the gamma function across its poles
+# split_v2 by a count and by indices (squeezed too), scatter_nd, the gamma function across its poles;
+# and the block asking which namespace it runs in
 OPERATORS = COMMON + '''
 class Pieces(gluon.HybridBlock):
     def hybrid_forward(self, F, x, k):
+        if F is mx.sym:  # which namespace runs: imperative (Note [the symbol namespace as a value])
+            raise ValueError("not hybridizable")
+        x = x * 2.0 if F is mx.nd else x
         a, b, c = F.split_v2(x, (2, 3), axis=1)
         rows = F.split_v2(x, 6, axis=1, squeeze_axis=True)
         first, rest = F.split_v2(x, (4,), axis=1)

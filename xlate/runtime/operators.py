@@ -645,6 +645,13 @@ class _mx_F(metaclass=_mx_Operators):
     __qualname__ = "F"
 
 
+class _mx_sym(metaclass=_mx_Operators):
+    """MXNet's symbol namespace (`mx.sym`) read as a value: translated code runs as MXNet's
+    imperative mode does (F is mx.nd), so no namespace it holds is this one and `F is mx.sym` is
+    False; its operators raise when called."""
+    __qualname__ = "sym"
+
+
 def _mx_copyto(array, other):
     """`x.copyto(other)` where the converter could not tell what `x` or `other` is: MXNet copies
     into an array `other` (and returns it), or to a context (a new array even on the device the
