@@ -325,4 +325,13 @@ GLUONTS_V06 = [
                  "future_observed_values:float32[2,4]"],
          fixed={"feat_static_cat": [[1], [2]], "past_observed_values": [[1.0] * 11, [1.0] * 9 + [0.0] * 2],
                 "future_observed_values": _OBS4}),
+    dict(name="DeepTPPTrainingNetwork (Weibull, temporal point process)",
+         build="imp('model.tpp.deeptpp._network').DeepTPPTrainingNetwork(num_marks=3, interval_length=5.0, "
+               "time_distr_output=imp('model.tpp.distribution').WeibullOutput(), embedding_dim=2, "
+               "num_hidden_dimensions=4)",
+         inputs=["target:float32[2,4,2]"],
+         # inter-arrival times (positive, summing under the interval) beside mark ids; lengths a constant
+         fixed={"target": [[[0.5, 1.0], [1.2, 0.0], [0.3, 2.0], [0.9, 1.0]], [[0.7, 2.0], [0.4, 1.0], [1.1, 0.0],
+                                                                             [0.2, 2.0]]]},
+         extra={1: [4.0, 2.0]}),
 ]
