@@ -147,6 +147,8 @@ def cases(draw):
     where = draw(st.sampled_from(sorted(positions)))
     imp, name = draw(spelled(dotted))
     template, locate = positions[where]
+    if dotted.endswith("ParameterDict") and where in TEST:  # tested at run time: what collect_params() gives
+        expected = "_mx_ParameterDict"
     return HEADER + imp + "\n" + template.replace("T", name), locate, expected
 
 
@@ -158,4 +160,5 @@ def test_every_type_position_takes_the_torch_class(case):
     assert "mxnet" not in result.output, result.output
     assert not [d for d in result.diagnostics if d.status == "manual"], result.diagnostics
     found = eval(compile(ast.Expression(locate(ast.parse(result.output))), "<type>", "eval"), namespace)
-    assert found is expected, result.output
+    assert (found.__name__ == expected and issubclass(found, dict)) if isinstance(expected, str) \
+        else found is expected, result.output

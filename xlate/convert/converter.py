@@ -17,7 +17,7 @@ from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Ma
                                    unknown_receiver)
 from xlate.convert.statements import Statements
 from xlate.convert.rebinding import Rebindings
-from xlate.convert.types import TypePositions
+from xlate.convert.types import TEST, TypePositions
 from xlate.convert.transforms import base_call, grad_update, param_grad_req
 from xlate.convert.visiting import FastTransformer
 from xlate.runtime import sources as helper_sources
@@ -502,7 +502,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         if not names.is_mxnet(resolved):
             return updated
         if self.type_position(original) is not None and not (
-                id(original) in self.type_tests and resolved in self.rules.classes):
+                (id(original) in self.type_tests or id(original) in self.type_compares)
+                and resolved in self.rules.classes):
             typed = self.type_reference(original, updated, head, resolved)
             if typed is not None:
                 return typed
@@ -523,6 +524,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         if any(_type_of(side) for side in sides) and all(
                 isinstance(t.operator, (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)) for t in node.comparisons):
             self.type_compares.update(id(side) for side in sides)
+            for side in sides:  # `type(arg) != mx.gluon.ParameterDict`: the class is tested as a type
+                if not _type_of(side):
+                    self.mark_type(side, TEST)
 
     def _class_value(self, original, updated, head: str, resolved: str):
         """A Gluon layer class used as a value (`norm_layer=nn.BatchNorm`, a base class): its
