@@ -262,3 +262,31 @@ def test_mxnet_types_and_functions_as_values():
 def test_a_packages_own_python_operator():
     converted = _same_numbers(CUSTOM_OP)
     assert "class ScaledSquareProp(_mx_CustomOpProp):" in converted and "_mx_Custom(x, bins" in converted
+
+
+@pytest.mark.parametrize("name", ["Xavier", "msraprelu", "Orthogonal"])
+def test_an_initializer_given_by_its_registered_name(name):
+    """`Dense(..., weight_initializer='Xavier')` (gluonts' low-rank GP head): MXNet's registry
+    creates the initializer with its defaults; the converted layer draws from the same
+    distribution (the streams differ, so the statistics are compared: the spread, the bound, and
+    W W^T for Orthogonal)."""
+    from mxsupport import import_mxnet, import_numpy, import_torch
+    from xlate.convert.engine import convert_source
+    import_mxnet(), import_torch()
+    np = import_numpy()
+    source = ("from mxnet.gluon import nn\n"
+              f"layer = nn.Dense(150, in_units=250, weight_initializer={name!r})\n"
+              "layer.initialize()\n"
+              "w = layer.weight.data().asnumpy()\n")
+    converted = convert_source(source).output
+    assert "import mxnet" not in converted
+    got = []
+    for code in (source, converted):
+        scope: dict = {}
+        exec(compile(code, name, "exec"), scope)
+        w = scope["w"] if isinstance(scope["w"], np.ndarray) else scope["w"].detach().numpy()
+        got.append((w.shape, w.std(), np.abs(w).max(), np.abs(w @ w.T - np.diag(np.diag(w @ w.T))).max()))
+    (shape_mx, std_mx, max_mx, off_mx), (shape_pt, std_pt, max_pt, off_pt) = got
+    assert shape_mx == shape_pt and abs(std_pt / std_mx - 1) < 0.03
+    assert abs(max_pt / max_mx - 1) < (0.02 if name == "Xavier" else 0.35)
+    assert (off_pt < 1e-4) == (off_mx < 1e-4)

@@ -70,7 +70,8 @@ def dtype(site: Site) -> Args:
 
 
 # initializer names the Gluon-signature helpers know (`_mx_initializer` in xlate/runtime/layers.py)
-RUNTIME_INIT_NAMES = ("zeros", "zero", "ones", "one", "uniform", "normal")
+RUNTIME_INIT_NAMES = ("zeros", "zero", "ones", "one", "uniform", "normal", "xavier", "msraprelu", "orthogonal",
+                      "bilinear", "lstmbias")  # what MXNet's registry creates by name (_mx_initializer)
 
 
 def passed(site: Site, *names: tuple[str, Optional[str]]) -> Args:
@@ -127,8 +128,8 @@ def init_fn(site: Site, name: str, default: Optional[str] = None) -> Optional[cs
         if named is None and value.lower() in RUNTIME_INIT_NAMES:
             raise Dynamic(f"{name}={value!r}: the helper draws Gluon's named initializer")
         if named is None:
-            raise Manual(f"{name}={value!r}: pass the torch init function it stands for (xlate maps only "
-                         f"'zeros', 'ones', 'uniform' and 'normal' by name)")
+            raise Manual(f"{name}={value!r}: pass the torch init function it stands for (xlate maps MXNet's "
+                         f"registered names only: {', '.join(RUNTIME_INIT_NAMES)})")
         return site.emit(named)
     if value is not NOT_LITERAL:
         raise Manual(f"{name}={value!r} is not an initializer")
