@@ -240,6 +240,12 @@ holder = gluon.HybridBlock()  # an empty block made directly, children set on it
 holder.fc = nn.Dense(2, in_units=3)
 outs.append(len(list(holder.collect_params().keys())))
 outs.append(type(holder.collect_params()) != gluon.ParameterDict)  # an exact type compared
+base = rng.randn(3, 4).astype('float32')
+nan = np.full((3, 4), np.nan)
+for a, b, kw in [(base, base + 1e-7, {}), (base, base + 1e-3, {}), (base, base * (1 + 2e-5), {}),
+                 (base, base + 1e-3, {'atol': 1e-2}), (base, base[:1], {}), (nan, nan, {'equal_nan': True}),
+                 (nan, nan, {}), (holder.fc.weight.data().asnumpy(), holder.fc.weight.data().asnumpy(), {})]:
+    outs.append(mx.test_utils.almost_equal(a, b, **kw))
 '''
 
 
