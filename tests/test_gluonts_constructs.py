@@ -238,6 +238,7 @@ class BoxCox:  # an operator chosen as a value through the namespace (Note [a fu
 outs.append(BoxCox(0.5).f(nd.array([1.5, 2.0, 4.0])).asnumpy())
 holder = gluon.HybridBlock()  # an empty block made directly, children set on it
 holder.fc = nn.Dense(2, in_units=3)
+holder.initialize()
 outs.append(len(list(holder.collect_params().keys())))
 outs.append(type(holder.collect_params()) != gluon.ParameterDict)  # an exact type compared
 base = rng.randn(3, 4).astype('float32')
