@@ -247,6 +247,7 @@ for a, b, kw in [(base, base + 1e-7, {}), (base, base + 1e-3, {}), (base, base *
                  (base, base + 1e-3, {'atol': 1e-2}), (base, base[:1], {}), (nan, nan, {'equal_nan': True}),
                  (nan, nan, {}), (holder.fc.weight.data().asnumpy(), holder.fc.weight.data().asnumpy(), {})]:
     outs.append(mx.test_utils.almost_equal(a, b, **kw))
+
 '''
 
 
@@ -297,3 +298,26 @@ def test_an_initializer_given_by_its_registered_name(name):
     assert shape_mx == shape_pt and abs(std_pt / std_mx - 1) < 0.03
     assert abs(max_pt / max_mx - 1) < (0.02 if name == "Xavier" else 0.35)
     assert (off_pt < 1e-4) == (off_mx < 1e-4)
+
+
+def test_initialize_on_a_value_of_unknown_kind():
+    """`tool.initialize(...)` where nothing says `tool` is a Gluon block (gluonts' trainer):
+    `_mx_initialize_method` initialises a torch module as Gluon does (here Constant(0.25), then the
+    context) and hands any other object its own initialize with the same arguments."""
+    from mxsupport import import_torch
+    from xlate.convert.engine import convert_source
+    torch = import_torch()
+    converted = convert_source("import mxnet as mx\ndef fit(tool, options):\n    tool.initialize(options)\n").output
+    assert "_mx_initialize_method(tool, options)" in converted
+    scope: dict = {}
+    exec(compile(converted, "pt", "exec"), scope)
+    layer = torch.nn.Linear(2, 3)
+    scope["fit"](layer, lambda w: torch.nn.init.constant_(w, 0.25))
+    assert torch.equal(layer.weight, torch.full((3, 2), 0.25))
+
+    class NotABlock:
+        def initialize(self, options):
+            self.got = options
+    other = NotABlock()
+    scope["fit"](other, {"k": 1})
+    assert other.got == {"k": 1}

@@ -645,7 +645,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             if isinstance(why, Dynamic) and self.rules.enabled(site.rule.code) \
                     and not self._suppressed(site.rule.code):
                 if site.rule.runtime and site.receiver is None:
-                    return self._at_run_time(site, str(why))
+                    return self._at_run_time(site, str(why), kw.get("head"))
                 # on a receiver xlate cannot type, the untyped helper has had its say (its rule may
                 # take only MXNet's own keywords: `text.split(*seps)` is str's)
                 if site.rule.method_runtime and site.receiver is not None \
@@ -657,9 +657,15 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             return self._left(site, str(why), kw.get("head"))
         return self._apply(site, **kw)
 
-    def _at_run_time(self, site: Site, why: str):
+    def _at_run_time(self, site: Site, why: str, head: Optional[str] = None):
         """The Gluon-signature helper with the call's own arguments (Note [Gluon-signature
         modules] in xlate/runtime/layers.py): exact whatever the values turn out to be."""
+        from xlate.convert.transforms import layer_args  # an initializer by name the helper cannot draw
+        try:
+            layer_args.named_inits(site, *(a.keyword.value for a in getattr(site.node, "args", ())
+                                           if a.keyword is not None and a.keyword.value.endswith("_initializer")))
+        except Manual as left:
+            return self._left(site, str(left), head)
         new = site.verbatim()
         short = site.matched.rsplit(".", 1)[-1]
         self.report(site.original, site.rule.code, "fixed",
@@ -721,7 +727,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         except Dynamic as why:
             # the helper takes the operator's signature: a method call (`x.reshape(**kw)`) is not one
             if rule.runtime and isinstance(site.node, cst.Call) and site.receiver is None:
-                return self._at_run_time(site, str(why))
+                return self._at_run_time(site, str(why), head)
             helper = getattr(why, "method_runtime", None) or rule.method_runtime
             if helper and isinstance(site.node, cst.Call) and site.receiver is not None:
                 return self._method_at_run_time(site, helper, str(why))

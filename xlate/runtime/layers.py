@@ -68,16 +68,13 @@ def _mx_initializer(init):
     if init is None or callable(init):
         return init
     named = {
-        "zeros": lambda: torch.nn.init.zeros_, "zero": lambda: torch.nn.init.zeros_,
-        "ones": lambda: torch.nn.init.ones_, "one": lambda: torch.nn.init.ones_,
-        "uniform": lambda: lambda t: torch.nn.init.uniform_(t, -0.07, 0.07),
-        "normal": lambda: lambda t: torch.nn.init.normal_(t, 0.0, 0.01),
-        # the other initializers MXNet's registry creates by name, with their defaults (measured)
-        "xavier": lambda: _mx_xavier(), "orthogonal": lambda: _mx_orthogonal(), "bilinear": lambda: _mx_bilinear(),
-        "lstmbias": lambda: _mx_lstm_bias(), "msraprelu": lambda: _mx_xavier("gaussian", "avg", 2.0 / (1 + 0.25 ** 2)),
+        "zeros": torch.nn.init.zeros_, "zero": torch.nn.init.zeros_,
+        "ones": torch.nn.init.ones_, "one": torch.nn.init.ones_,
+        "uniform": lambda t: torch.nn.init.uniform_(t, -0.07, 0.07),
+        "normal": lambda t: torch.nn.init.normal_(t, 0.0, 0.01),
     }
     if isinstance(init, str) and init.lower() in named:
-        return named[init.lower()]()
+        return named[init.lower()]
     raise TypeError(f"initializer {init!r}: pass a translated initializer (a function that fills a tensor)")
 
 
