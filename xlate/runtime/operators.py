@@ -726,11 +726,10 @@ def _mx_unravel_index(data=None, shape=None, out=None, name=None):
     return torch.stack(parts[::-1]).to(data.dtype)
 
 
-def _mx_split_v2(ary=None, indices_or_sections=None, axis=0, squeeze_axis=False, out=None, name=None):
+def _mx_split_v2(ary=None, indices_or_sections=None, axis=0, squeeze_axis=False, name=None):
     """MXNet split_v2 (NumPy's array_split spelling): an int N gives N equal pieces along `axis`
     (0 by default), a tuple of increasing indices the pieces between them; squeeze_axis drops the
     axis of pieces of length 1. One piece is the array itself (a copy), not a list."""
-    _mx_no_out(out)
     size = ary.shape[axis]
     if isinstance(indices_or_sections, int):
         if size % indices_or_sections:
