@@ -164,6 +164,12 @@ CORPORA: dict[str, dict] = {
         source="dmlc/gluon-nlp branch v0.10.x (b4d7c0ff), src/gluonnlp/ -> gluonnlp-pkg/gluonnlp/, with the installed "
                "0.10.0's fast_bert_tokenizer .so (same .pyx)",
         factories=("package_models", "GLUONNLP")),
+    # gluonts v0.6.9: models under model/, distribution/block/kernels under mx/, every model MXNet. Its deps folder
+    # adds setuptools (pkg_resources, imported by gluonts/__init__) and ujson to _deps's.
+    "gluonts-v0.6": dict(
+        kind="package", packages=["gluonts"], deps="_deps06", import_mx_only=True,
+        source="awslabs/gluonts tag v0.6.9 (68c79be5), src/gluonts/ less torch/ -> gluonts-v0.6/gluonts/",
+        factories=("package_models", "GLUONTS_V06")),
     "sockeye2": dict(
         kind="package", packages=["sockeye"], deps="_deps",
         source="awslabs/sockeye tag 2.3.24 (35dd717a), sockeye/ (Gluon; sockeye 3 is PyTorch)",

@@ -1,4 +1,5 @@
-"""Real model classes of the gluonts, sockeye2 and gluonnlp-pkg corpora, built at small sizes on both sides
+"""Real model classes of the gluonts (v0.11.12 and v0.6.9), sockeye (2.3.24 and 2.1.7) and gluonnlp-pkg corpora, built
+at small sizes on both sides
 (bench/package_corpus.py, issue 21).
 
 Each entry: `name`; `build`, an expression evaluated with `imp(rel)` importing `<top>.<rel>` (the
@@ -259,4 +260,177 @@ GLUONNLP = [
          call="lambda net, x, mask: net(x, net.begin_state(func=zeros, batch_size=2), mask)"),
     dict(name="BeamSearchScorer", build="imp('model.sequence_sampler').BeamSearchScorer(alpha=1.0, K=5.0)",
          inputs=["outputs:float32[2,6]", "scores:float32[2,1]"], extra={2: [3.0]}),  # step: an array in MXNet
+]
+
+# gluonts v0.6.9 (corpus gluonts-v0.6): models under model/, distributions, blocks and kernels under mx/. DeepAR has
+# no past_is_pad there; the GP network takes a context (gluonts' own get_mxnet_context on each side).
+_TS6 = "imp('mx.distribution').StudentTOutput()"
+_EMB6 = "imp('mx.block.feature').FeatureEmbedder(cardinalities=[3], embedding_dims=[2])"
+GLUONTS_V06 = [
+    dict(name="SimpleFeedForwardTrainingNetwork",
+         build="imp('model.simple_feedforward._network').SimpleFeedForwardTrainingNetwork("
+               "num_hidden_dimensions=[6, 3], prediction_length=4, context_length=8, batch_normalization=False, "
+               f"mean_scaling=True, distr_output={_TS6})",
+         inputs=["past_target:float32[2,8]", "future_target:float32[2,4]", "future_observed_values:float32[2,4]"],
+         fixed={"future_observed_values": _OBS4}),
+    dict(name="DeepARTrainingNetwork",
+         build="imp('model.deepar._network').DeepARTrainingNetwork("
+               "num_layers=1, num_cells=5, cell_type='lstm', history_length=11, context_length=8, prediction_length=4, "
+               f"distr_output={_TS6}, dropout_rate=0.0, cardinality=[3], embedding_dimension=[2], lags_seq=[1, 3])",
+         inputs=["feat_static_cat:int32[2,1]<3", "feat_static_real:float32[2,1]", "past_time_feat:float32[2,11,2]",
+                 "past_target:float32[2,11]", "past_observed_values:float32[2,11]",
+                 "future_time_feat:float32[2,4,2]", "future_target:float32[2,4]",
+                 "future_observed_values:float32[2,4]"],
+         fixed={"feat_static_cat": [[0], [2]], "past_observed_values": [[1.0] * 11, [1.0] * 9 + [0.0] * 2],
+                "future_observed_values": _OBS4}),
+    dict(name="NBEATSTrainingNetwork",
+         build="imp('model.n_beats._network').NBEATSTrainingNetwork(loss_function='MASE', freq='D', "
+               "prediction_length=4, context_length=8, num_stacks=2, widths=[6, 6], num_blocks=[1, 1], "
+               "num_block_layers=[2, 2], expansion_coefficient_lengths=[3, 2], sharing=[False, False], "
+               "stack_types=['G', 'T'])",
+         inputs=["past_target:float32[2,8]", "future_target:float32[2,4]"]),
+    dict(name="ForkingSeq2SeqTrainingNetwork (MQCNN)",
+         build="imp('model.seq2seq._forking_network').ForkingSeq2SeqTrainingNetwork("
+               "encoder=imp('mx.block.encoder').HierarchicalCausalConv1DEncoder(dilation_seq=[1, 2], "
+               "kernel_size_seq=[2, 2], channels_seq=[3, 3], use_residual=True, use_static_feat=True, "
+               "use_dynamic_feat=True), "
+               "enc2dec=imp('mx.block.enc2dec').FutureFeatIntegratorEnc2Dec(), "
+               "decoder=imp('mx.block.decoder').ForkingMLPDecoder(dec_len=4, final_dim=3, hidden_dimension_sequence=[5]), "
+               "context_length=8, cardinality=[3], embedding_dimension=[2], "
+               "quantile_output=imp('mx.block.quantile_output').QuantileOutput(quantiles=[0.1, 0.5, 0.9]))",
+         inputs=["past_target:float32[2,8,1]", "future_target:float32[2,8,4]", "past_feat_dynamic:float32[2,8,2]",
+                 "future_feat_dynamic:float32[2,8,4,2]", "feat_static_cat:int32[2,1]<3",
+                 "past_observed_values:float32[2,8,1]", "future_observed_values:float32[2,8,4]"],
+         fixed={"feat_static_cat": [[1], [2]], "past_observed_values": [[[1.0]] * 8, [[1.0]] * 7 + [[0.0]]],
+                "future_observed_values": [[[1.0] * 4] * 8, [[1.0] * 4] * 7 + [[0.0, 1.0, 1.0, 1.0]]]}),
+    dict(name="GaussianProcessTrainingNetwork (RBF kernel)",
+         build="imp('model.gp_forecaster._network').GaussianProcessTrainingNetwork(prediction_length=4, "
+               "context_length=8, cardinality=3, kernel_output=imp('mx.kernels').RBFKernelOutput(), "
+               "params_scaling=True, ctx=imp('mx.context').get_mxnet_context(), "
+               "float_type=__import__('numpy').float32, max_iter_jitter=10, jitter_method='iter')",
+         inputs=["past_target:float32[2,8]", "past_time_feat:float32[2,8,1]", "feat_static_cat:int32[2,1]<3"],
+         fixed={"feat_static_cat": [[0], [2]]}),
+    dict(name="TransformerTrainingNetwork",
+         build="imp('model.transformer._network').TransformerTrainingNetwork("
+               f"encoder=imp('model.transformer.trans_encoder').TransformerEncoder(8, {_TRANSFORMER}, prefix='enc_'), "
+               f"decoder=imp('model.transformer.trans_decoder').TransformerDecoder(4, {_TRANSFORMER}, prefix='dec_'), "
+               "history_length=11, context_length=8, prediction_length=4, "
+               f"distr_output={_TS6}, cardinality=[3], embedding_dimension=2, lags_seq=[1, 3])",
+         inputs=["feat_static_cat:int32[2,1]<3", "past_time_feat:float32[2,11,2]", "past_target:float32[2,11]",
+                 "past_observed_values:float32[2,11]", "future_time_feat:float32[2,4,2]",
+                 "future_target:float32[2,4]"],
+         fixed={"feat_static_cat": [[1], [0]], "past_observed_values": [[1.0] * 11, [1.0] * 9 + [0.0] * 2]}),
+    dict(name="DeepStateTrainingNetwork (level-trend ISSM)",
+         build="imp('model.deepstate._network').DeepStateTrainingNetwork(num_layers=1, num_cells=5, "
+               "cell_type='lstm', past_length=8, prediction_length=4, "
+               "issm=imp('model.deepstate.issm').LevelTrendISSM(), dropout_rate=0.0, cardinality=[3], "
+               "embedding_dimension=[2])",
+         inputs=["feat_static_cat:int32[2,1]<3", "past_observed_values:float32[2,8,1]",
+                 "past_seasonal_indicators:int32[2,8,1]<1", "past_time_feat:float32[2,8,2]",
+                 "past_target:float32[2,8,1]"],
+         fixed={"feat_static_cat": [[2], [1]], "past_observed_values": [[[1.0]] * 8, [[1.0]] * 6 + [[0.0]] * 2]}),
+    dict(name="WaveNet",
+         build="imp('model.wavenet._network').WaveNet(bin_values=[-1.0, -0.3, 0.2, 0.9, 1.5], n_residue=3, "
+               "n_skip=4, dilation_depth=2, n_stacks=1, act_type='elu', cardinality=[3], embedding_dimension=2, "
+               "pred_length=3)",
+         inputs=["feat_static_cat:int32[2,1]<3", "past_observed_values:float32[2,4]",
+                 "past_time_feat:float32[2,2,4]", "future_time_feat:float32[2,2,3]",
+                 "future_observed_values:float32[2,3]", "scale:float32[2,1]"],
+         fixed={"feat_static_cat": [[1], [2]], "past_observed_values": [[1.0] * 4, [0.0] + [1.0] * 3],
+                "future_observed_values": [[1.0] * 3, [1.0, 0.0, 1.0]], "scale": [[1.5], [0.7]]},
+         extra={1: [[0.0, 3.0, 4.0, 1.0], [2.0, 2.0, 0.0, 4.0]], 5: [[1.0, 0.0, 3.0], [4.0, 2.0, 2.0]]}),
+    dict(name="DeepFactorTrainingNetwork",
+         build="imp('model.deep_factor._network').DeepFactorTrainingNetwork("
+               "global_model=imp('model.deep_factor.RNNModel').RNNModel(mode='lstm', num_hidden=5, num_layers=1, "
+               "num_output=2), local_model=imp('model.deep_factor.RNNModel').RNNModel(mode='lstm', num_hidden=4, "
+               f"num_layers=1, num_output=1), embedder={_EMB6})",
+         inputs=["feat_static_cat:int32[2,1]<3", "past_time_feat:float32[2,8,2]", "past_target:float32[2,8]"],
+         fixed={"feat_static_cat": [[2], [0]]}),
+    dict(name="LSTNetTrain",
+         build="imp('model.lstnet._network').LSTNetTrain(num_series=3, channels=4, kernel_size=2, "
+               "rnn_cell_type='gru', rnn_num_layers=1, rnn_num_cells=5, skip_rnn_cell_type='gru', "
+               "skip_rnn_num_layers=1, skip_rnn_num_cells=3, skip_size=2, ar_window=2, context_length=8, "
+               "lead_time=0, prediction_length=1, dropout_rate=0.0, output_activation=None, scaling=True, "
+               "dtype=__import__('numpy').float32)",
+         inputs=["past_target:float32[2,3,8]", "past_observed_values:float32[2,3,8]", "future_target:float32[2,3,1]",
+                 "future_observed_values:float32[2,3,1]"],
+         fixed={"past_observed_values": [[[1.0] * 8] * 3, [[1.0] * 8] * 2 + [[0.0] + [1.0] * 7]],
+                "future_observed_values": [[[1.0]] * 3, [[1.0], [0.0], [1.0]]]}),
+    dict(name="CanonicalTrainingNetwork (RNN)",
+         build="imp('model.canonical._network').CanonicalTrainingNetwork("
+               "model=imp('mx.block.rnn').RNN(mode='gru', num_layers=1, num_hidden=5), "
+               f"embedder={_EMB6}, distr_output={_TS6}, is_sequential=True)",
+         inputs=["feat_static_cat:int32[2,1]<3", "past_time_feat:float32[2,8,2]", "past_target:float32[2,8]"],
+         fixed={"feat_static_cat": [[1], [2]]}),
+    dict(name="TemporalFusionTransformerTrainingNetwork",
+         build="imp('model.tft._network').TemporalFusionTransformerTrainingNetwork(context_length=8, "
+               "prediction_length=4, d_var=4, d_hidden=6, n_head=2, n_output=3, d_past_feat_dynamic_real=[1], "
+               "c_past_feat_dynamic_cat=[3], d_feat_dynamic_real=[1, 1], c_feat_dynamic_cat=[3], "
+               "d_feat_static_real=[1], c_feat_static_cat=[3], dropout=0.0)",
+         inputs=["past_target:float32[2,8]", "future_target:float32[2,4]",
+                 "future_observed_values:float32[2,4]", "past_feat_dynamic_real:float32[2,8,1]",
+                 "past_feat_dynamic_cat:int32[2,8,1]<3", "feat_dynamic_real:float32[2,12,2]",
+                 "feat_dynamic_cat:int32[2,12,1]<3", "feat_static_real:float32[2,1]", "feat_static_cat:int32[2,1]<3"],
+         fixed={"future_observed_values": _OBS4},
+         extra={1: _OBS8}),  # past_observed_values: MXNet 1.9.1 segfaults computing its gradient
+    dict(name="ForkingSeq2SeqTrainingNetwork (MQRNN)",
+         build="imp('model.seq2seq._forking_network').ForkingSeq2SeqTrainingNetwork("
+               "encoder=imp('mx.block.encoder').RNNEncoder(mode='gru', hidden_size=4, num_layers=1, "
+               "bidirectional=True, prefix='encoder_', use_static_feat=True, use_dynamic_feat=True), "
+               "enc2dec=imp('mx.block.enc2dec').FutureFeatIntegratorEnc2Dec(), "
+               "decoder=imp('mx.block.decoder').ForkingMLPDecoder(dec_len=4, final_dim=3, hidden_dimension_sequence=[5]), "
+               "context_length=8, cardinality=[3], embedding_dimension=[2], "
+               "quantile_output=imp('mx.block.quantile_output').QuantileOutput(quantiles=[0.1, 0.5, 0.9]))",
+         inputs=["past_target:float32[2,8,1]", "future_target:float32[2,8,4]", "past_feat_dynamic:float32[2,8,2]",
+                 "future_feat_dynamic:float32[2,8,4,2]", "feat_static_cat:int32[2,1]<3",
+                 "past_observed_values:float32[2,8,1]", "future_observed_values:float32[2,8,4]"],
+         fixed={"feat_static_cat": [[1], [2]], "past_observed_values": [[[1.0]] * 8, [[1.0]] * 7 + [[0.0]]],
+                "future_observed_values": [[[1.0] * 4] * 8, [[1.0] * 4] * 7 + [[0.0, 1.0, 1.0, 1.0]]]}),
+    dict(name="DeepVARTrainingNetwork (low-rank Gaussian)",
+         build="imp('model.deepvar._network').DeepVARTrainingNetwork(num_layers=1, num_cells=5, cell_type='lstm', "
+               "history_length=11, context_length=8, prediction_length=4, "
+               "distr_output=imp('mx.distribution').LowrankMultivariateGaussianOutput(dim=3, rank=2), "
+               "dropout_rate=0.0, lags_seq=[1, 3], target_dim=3, conditioning_length=8, cardinality=[3], "
+               "embedding_dimension=2)",
+         inputs=["target_dimension_indicator:int32[2,3]<3", "past_time_feat:float32[2,11,2]",
+                 "past_target_cdf:float32[2,11,3]", "past_observed_values:float32[2,11,3]",
+                 "future_time_feat:float32[2,4,2]", "future_target_cdf:float32[2,4,3]",
+                 "future_observed_values:float32[2,4,3]"],
+         fixed={"target_dimension_indicator": [[0, 1, 2], [0, 1, 2]],
+                "past_observed_values": [[[1.0] * 3] * 11, [[1.0] * 3] * 10 + [[0.0, 1.0, 1.0]]],
+                "future_observed_values": [[[1.0] * 3] * 4, [[1.0] * 3] * 3 + [[1.0, 0.0, 1.0]]]},
+         extra={4: [[0.0] * 11, [1.0] * 2 + [0.0] * 9]}),  # past_is_pad, a constant
+    dict(name="DeepARTrainingNetwork (negative binomial, 2 layers: a ResidualCell)",
+         build="imp('model.deepar._network').DeepARTrainingNetwork("
+               "num_layers=2, num_cells=5, cell_type='lstm', history_length=11, context_length=8, prediction_length=4, "
+               "distr_output=imp('mx.distribution').NegativeBinomialOutput(), dropout_rate=0.0, cardinality=[3], "
+               "embedding_dimension=[2], lags_seq=[1, 3])",
+         inputs=["feat_static_cat:int32[2,1]<3", "feat_static_real:float32[2,1]", "past_time_feat:float32[2,11,2]",
+                 "past_target:float32[2,11]", "past_observed_values:float32[2,11]",
+                 "future_time_feat:float32[2,4,2]", "future_target:float32[2,4]",
+                 "future_observed_values:float32[2,4]"],
+         fixed={"feat_static_cat": [[0], [2]], "past_observed_values": [[1.0] * 11, [1.0] * 9 + [0.0] * 2],
+                "future_observed_values": _OBS4,
+                "past_target": [[3.0, 0.0, 1.0, 4.0, 2.0, 5.0, 1.0, 0.0, 2.0, 3.0, 1.0], [1.0] * 11],
+                "future_target": [[2.0, 0.0, 1.0, 3.0], [4.0, 1.0, 0.0, 2.0]]}),
+    dict(name="DeepARTrainingNetwork (piecewise-linear)",
+         build="imp('model.deepar._network').DeepARTrainingNetwork("
+               "num_layers=1, num_cells=5, cell_type='gru', history_length=11, context_length=8, prediction_length=4, "
+               "distr_output=imp('mx.distribution').PiecewiseLinearOutput(num_pieces=3), dropout_rate=0.0, "
+               "cardinality=[3], embedding_dimension=[2], lags_seq=[1, 3])",
+         inputs=["feat_static_cat:int32[2,1]<3", "feat_static_real:float32[2,1]", "past_time_feat:float32[2,11,2]",
+                 "past_target:float32[2,11]", "past_observed_values:float32[2,11]",
+                 "future_time_feat:float32[2,4,2]", "future_target:float32[2,4]",
+                 "future_observed_values:float32[2,4]"],
+         fixed={"feat_static_cat": [[1], [2]], "past_observed_values": [[1.0] * 11, [1.0] * 9 + [0.0] * 2],
+                "future_observed_values": _OBS4}),
+    dict(name="DeepTPPTrainingNetwork (Weibull, temporal point process)",
+         build="imp('model.tpp.deeptpp._network').DeepTPPTrainingNetwork(num_marks=3, interval_length=5.0, "
+               "time_distr_output=imp('model.tpp.distribution').WeibullOutput(), embedding_dim=2, "
+               "num_hidden_dimensions=4)",
+         inputs=["target:float32[2,4,2]"],
+         # inter-arrival times (positive, summing under the interval) beside mark ids; lengths a constant
+         fixed={"target": [[[0.5, 1.0], [1.2, 0.0], [0.3, 2.0], [0.9, 1.0]], [[0.7, 2.0], [0.4, 1.0], [1.1, 0.0],
+                                                                             [0.2, 2.0]]]},
+         extra={1: [4.0, 2.0]}),
 ]

@@ -50,6 +50,12 @@ npx.reset_np()
     # (MXNet's backward with a kernel= given beside global_pool=True sends the gradient to fixed
     # places, a bug of its own; without one it goes to the first maximum)
     (HEAD, "nd.Pooling(x.reshape((2, 3, 2, 2)), pool_type='max', global_pool=True)"),
+    # elementwise: at a tie MXNet's gradient goes to lhs whole (Note [tied extrema]); x ties with
+    # its own rows, with 2 and with 0 on either side
+    (HEAD, "nd.maximum(x, x[:, ::-1])"),
+    (HEAD, "nd.minimum(nd.ones_like(x) * 2, x) + nd.minimum(x, nd.zeros_like(x))"),
+    (HEAD, "nd.broadcast_maximum(x, x.max(axis=2, keepdims=True).detach() * 0 + 3)"),
+    (HEAD, "nd.broadcast_minimum(x.sum(axis=0, keepdims=True) - x[1:], x)"),
     (NP_HEAD, "np.max(x, axis=2) * 3"),
     (NP_HEAD, "np.amin(x, axis=1, keepdims=True).sum() + x.max()"),
 ])

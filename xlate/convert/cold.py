@@ -35,6 +35,7 @@ import libcst as cst
 from xlate.convert.context import LOCAL, is_mxnet
 from xlate.convert.converter import ARRAY_INDEX, BACK_SLICE, DTYPE_EQUAL, GRAD_WRITE, ITEM_WRITE, ND_ELEMENT
 from xlate.convert.names import ident
+from xlate.convert.rebinding import REBIND_KEY
 from xlate.convert.visiting import children, freeze_cold
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -100,8 +101,9 @@ def _operators(operators: frozenset) -> Optional[re.Pattern]:
 # (its name is hot: index_names), an in-place write to an array with a gradient (grad_reads),
 # a write through an index into an MXNet array, a negative-step slice of one and an element read
 # from one by integers (item_writes; the slice of what an NDArray method returns has that method's
-# name); a dtype comparison (MX806) is an `==`, hot through MX540's operators
-_NAME_TRIGGERED = frozenset({ARRAY_INDEX, GRAD_WRITE, ITEM_WRITE, BACK_SLICE, ND_ELEMENT, DTYPE_EQUAL})
+# name); a dtype comparison (MX806) is an `==`, hot through MX540's operators; an MXNet module given
+# its own submodule (MX837) is two MXNet names
+_NAME_TRIGGERED = frozenset({ARRAY_INDEX, GRAD_WRITE, ITEM_WRITE, BACK_SLICE, ND_ELEMENT, DTYPE_EQUAL, REBIND_KEY})
 _COMPARE_OPS = {"==": cst.Equal, "!=": cst.NotEqual, "<": cst.LessThan, "<=": cst.LessThanEqual,
                 ">": cst.GreaterThan, ">=": cst.GreaterThanEqual}
 

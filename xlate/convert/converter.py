@@ -16,7 +16,8 @@ from xlate.convert.leftovers import Leftovers, array_name, is_array
 from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Manual, Site, Skip, bind, node_literal,
                                    unknown_receiver)
 from xlate.convert.statements import Statements
-from xlate.convert.types import TypePositions
+from xlate.convert.rebinding import Rebindings
+from xlate.convert.types import TEST, TypePositions
 from xlate.convert.transforms import base_call, grad_update, module_object, param_grad_req
 from xlate.convert.visiting import FastTransformer
 from xlate.runtime import sources as helper_sources
@@ -31,6 +32,10 @@ ND_ELEMENT = "[element]"  # ... for `x[i, j]` of integers alone read from an NDA
 BACK_SLICE = "[::-k]"  # ... for a slice with a negative step of an MXNet array (MX007)
 ITEM_WRITE = "[idx]="  # ... for `x[idx] = v` into an MXNet array x (MX747: the value takes x's dtype)
 DTYPE_EQUAL = ".dtype=="  # ... for `x.dtype == v` / `!=`, a converted value's torch dtype compared (MX806)
+# MXNet functions a package passes as values whose calls the catalogue translates (Note [functions as
+# values] in func_values.py): operators, contexts, the numpy dialect, and autograd's scopes
+# (`mode = autograd.train_mode if training else autograd.predict_mode`; `with mode():`)
+FUNCTION_VALUE_ROOTS = ("mxnet.ndarray.", "mxnet.context.", "mxnet.autograd.", *names.NP_ROOTS)
 NO_RULE = "MX900"
 AMBIGUOUS_NAME = "MX901"
 NAMESPACE_BY_NAME = "MX174"
@@ -65,7 +70,8 @@ def _chain(node: cst.BaseExpression, memo: dict) -> Optional[str]:
     return dotted
 
 
-class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, TypePositions, FastTransformer):
+class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, TypePositions, Rebindings,
+                FastTransformer):
     def __init__(self, module: cst.Module, analysis: names.Analysis, rules: RuleSet, *, long_names: frozenset,
                  options: Optional[dict] = None):
         super().__init__()
@@ -499,7 +505,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         if not names.is_mxnet(resolved):
             return updated
         if self.type_position(original) is not None and not (
-                id(original) in self.type_tests and resolved in self.rules.classes):
+                (id(original) in self.type_tests or id(original) in self.type_compares)
+                and resolved in self.rules.classes):
             typed = self.type_reference(original, updated, head, resolved)
             if typed is not None:
                 return typed
@@ -508,7 +515,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             return self._class_value(original, updated, head, resolved)
         if rule is None:
             called = self.rules.calls.get(resolved)
-            if called is not None and resolved.startswith(("mxnet.ndarray.", "mxnet.context.", *names.NP_ROOTS)):
+            if called is not None and resolved.startswith(FUNCTION_VALUE_ROOTS):
                 return self.function_value(original, updated, head, resolved, called)
             return self._no_rule(original, updated, head, resolved)
         return self._apply(Site(self, rule, original, updated, matched=resolved), head=head)
@@ -520,6 +527,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         if any(_type_of(side) for side in sides) and all(
                 isinstance(t.operator, (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)) for t in node.comparisons):
             self.type_compares.update(id(side) for side in sides)
+            for side in sides:  # `type(arg) != mx.gluon.ParameterDict`: the class is tested as a type
+                if not _type_of(side):
+                    self.mark_type(side, TEST)
 
     def _class_value(self, original, updated, head: str, resolved: str):
         """A Gluon layer class used as a value (`norm_layer=nn.BatchNorm`, a base class): its
@@ -562,6 +572,10 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
                 return self._ambiguous(original, updated, head)
             if resolved is not None and names.is_mxnet(resolved):
                 rule = self.rules.calls.get(resolved) or base_call.base_rule(self.rules, resolved)
+                if rule is None and self.type_position(original.func) is not None:  # `raise mx.base.MXNetError(m)`
+                    typed = self.type_reference(original.func, updated.func, head, resolved)
+                    if typed is not None:
+                        return updated.with_changes(func=typed)
                 if rule is None:
                     return self._no_rule(original, updated, head, resolved)
                 site = Site(self, rule, original, updated, matched=resolved, receiver_kind="nd")
@@ -637,7 +651,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             if isinstance(why, Dynamic) and self.rules.enabled(site.rule.code) \
                     and not self._suppressed(site.rule.code):
                 if site.rule.runtime and site.receiver is None:
-                    return self._at_run_time(site, str(why))
+                    return self._at_run_time(site, str(why), kw.get("head"))
                 # on a receiver xlate cannot type, the untyped helper has had its say (its rule may
                 # take only MXNet's own keywords: `text.split(*seps)` is str's)
                 if site.rule.method_runtime and site.receiver is not None \
@@ -664,9 +678,15 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         return cst.Call(cst.Name("_mx_out"), [cst.Arg(written.value, comma=cst.Comma(
             whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(new)])
 
-    def _at_run_time(self, site: Site, why: str):
+    def _at_run_time(self, site: Site, why: str, head: Optional[str] = None):
         """The Gluon-signature helper with the call's own arguments (Note [Gluon-signature
         modules] in xlate/runtime/layers.py): exact whatever the values turn out to be."""
+        from xlate.convert.transforms import layer_args  # an initializer by name the helper cannot draw
+        try:
+            layer_args.named_inits(site, *(a.keyword.value for a in getattr(site.node, "args", ())
+                                           if a.keyword is not None and a.keyword.value.endswith("_initializer")))
+        except Manual as left:
+            return self._left(site, str(left), head)
         new = site.verbatim()
         short = site.matched.rsplit(".", 1)[-1]
         self.report(site.original, site.rule.code, "fixed",
@@ -728,7 +748,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         except Dynamic as why:
             # the helper takes the operator's signature: a method call (`x.reshape(**kw)`) is not one
             if rule.runtime and isinstance(site.node, cst.Call) and site.receiver is None:
-                return self._at_run_time(site, str(why))
+                return self._at_run_time(site, str(why), head)
             helper = getattr(why, "method_runtime", None) or rule.method_runtime
             if helper and isinstance(site.node, cst.Call) and site.receiver is not None:
                 return self._method_at_run_time(site, helper, str(why))
@@ -851,6 +871,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         return updated.with_changes(value=cst.Call(cst.Name("_mx_as_element"), [cst.Arg(updated.value)]))
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        self.note_rebinding(node)  # Note [an MXNet module given its own submodule]
         if len(node.targets) == 1:
             self._alias_value(node.targets[0].target, node.value)
 
@@ -873,6 +894,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         """`obj.attr = value` with a rule for `.attr` (`p.grad_req = 'null'`): the rule's
         transform returns the replacement statement."""
         target = original.targets[0].target if len(original.targets) == 1 else None
+        dropped = self.drop_rebinding(original, updated)
+        if dropped is not None:
+            return dropped
         if isinstance(target, cst.Attribute):
             member = "." + target.attr.value
             rule = self.rules.assigns.get(member)

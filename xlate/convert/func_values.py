@@ -26,8 +26,25 @@ _DEFAULTS = {"device_id": "0"}  # MXNet's default for a parameter a caller may l
 ONE_ARRAY = frozenset({"MX710"})
 
 
+def _enclosed(node):
+    """A lambda put where an operand stands gets parentheses: `lambda a, b: a ** b if c else g`
+    reads as one lambda whose body is the whole conditional."""
+    if isinstance(node, cst.Lambda) and not node.lpar:
+        return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return node
+
+
 class FunctionValues:
     """Mixed into the Converter (its `rewrite` applies a bound rule)."""
+
+    # Note [a function value as an operand]: box-cox's `self._power = F.power if F == mx.nd else F.pow`
+    # became `lambda base, exp: base ** exp if ... else lambda ...`, a lambda returning the conditional
+    def leave_IfExp(self, original: cst.IfExp, updated: cst.IfExp):
+        return updated.with_changes(test=_enclosed(updated.test), body=_enclosed(updated.body),
+                                    orelse=_enclosed(updated.orelse))
+
+    def leave_BooleanOperation(self, original, updated):
+        return updated.with_changes(left=_enclosed(updated.left), right=_enclosed(updated.right))
 
     def function_value(self, original, updated, head: str, resolved: str, rule: Rule):
         """`func=nd.relu`: a function the catalogue converts calls of, passed as a value."""

@@ -33,7 +33,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Optional
 
-from xlate.convert import astwalk, namespace_flow
+from xlate.convert import astwalk, held_modules, namespace_flow
 from xlate.convert.context import ALIAS, AMBIGUOUS, BLOCKS_MODULE, GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext, is_mxnet
 from xlate.convert.kinds import NAMESPACES as _NAMESPACES, ast_dotted as _dotted, kinds_of, namespace_of
 from xlate.convert.unpacking import RETURNS_NAMESPACE, Element, may_return_namespace
@@ -117,6 +117,7 @@ _REEXPORTS = [
     ("gluonnlp.vocab.vocab", "gluonnlp.vocab"),
     ("gluonnlp.Vocab", "gluonnlp.vocab.Vocab"),
 ]
+_REEXPORTS += held_modules.reexports()  # `from mxnet.metric import ndarray` is mxnet.ndarray
 _REEXPORTS.sort(key=lambda pair: -pair[0].count("."))
 
 

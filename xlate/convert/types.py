@@ -6,7 +6,8 @@ dataclass or pydantic field), in what the typing module subscripts (`Optional[nd
 type alias `Tensor = Union[nd.NDArray, sym.Symbol]`), in a string annotation
 (`"mx.nd.NDArray"`), in `typing.cast(T, v)` and `TypeVar(..., bound=T)` (all *static*: only
 type checkers read them), and as a class tested at run time: isinstance/issubclass's classes,
-an `except` clause, `f.register(T)` of a functools.singledispatch function (a *test*). There
+an `except` clause, what a `raise` raises (`raise mx.base.MXNetError(msg)`: what an `except` elsewhere
+tests for), `f.register(T)` of a functools.singledispatch function (a *test*). There
 it must become the torch CLASS every translation of it is an instance of (`torch.device`,
 `torch.Tensor`, `nn.Module`), never the Gluon-signature helper a call or a value gets
 (`_mx_Context` is a function: singledispatch and pydantic reject it when the module is
@@ -99,6 +100,13 @@ class TypePositions:
     def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
         if node.type is not None:
             self.mark_type(node.type, TEST)
+
+    def visit_Raise(self, node: cst.Raise) -> None:
+        # `raise mx.base.MXNetError("...")`: the class of what is raised, constructed or not, is what
+        # an `except` elsewhere tests for, so it takes the class an `except` clause gets
+        exc = node.exc.func if isinstance(node.exc, cst.Call) else node.exc
+        if exc is not None:
+            self.mark_type(exc, TEST)
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         if not _generic(node.value):

@@ -112,3 +112,22 @@ def _mx_reg_params(block, exclude=()):
     translation's forward reads them from the module's own parameters and buffers."""
     own = {**block._parameters, **block._buffers}
     return {name: value for name, value in own.items() if value is not None and name not in exclude}
+
+
+def _mx_hybrid_forward(block):
+    """`block.hybrid_forward` read as a value (gluonts reads the names of a network's inputs from
+    its signature): a converted block's forward, whose signature gains MXNet's `F` first, as the
+    hybrid_forward it was; any other object's own attribute."""
+    if not isinstance(block, torch.nn.Module) or not hasattr(block, "forward"):
+        return block.hybrid_forward
+    import inspect
+
+    forward = block.forward
+
+    def hybrid_forward(F, *args, **kwargs):
+        return forward(*args, **kwargs)
+
+    signature = inspect.signature(forward)
+    first = inspect.Parameter("F", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    hybrid_forward.__signature__ = signature.replace(parameters=[first, *signature.parameters.values()])
+    return hybrid_forward

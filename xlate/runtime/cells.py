@@ -415,6 +415,15 @@ class _mx_DropoutCell(_mx_RecurrentCell, torch.nn.Dropout):
                                         merge_outputs=merge_outputs, valid_length=None)
 
 
+class _mx_HybridRecurrentCell(_mx_RecurrentCell, torch.nn.Module):
+    """Gluon's RecurrentCell / HybridRecurrentCell as the base class of a package's own cell: a
+    torch module with Gluon's reset, begin_state and unroll (which steps `self`); the step is the
+    subclass's forward (its hybrid_forward, converted), its state_info the subclass's own."""
+
+    def __init__(self, prefix=None, params=None):
+        super().__init__()
+
+
 class _mx_ModifierCell(_mx_RecurrentCell, torch.nn.Module):
     """Gluon ModifierCell: wraps `base_cell` (child `base_cell`), which can then no longer be
     stepped on its own."""

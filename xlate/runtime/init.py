@@ -225,6 +225,24 @@ def _mx_initialize(net, init=None, *, force_reinit=False):
     return _mx_follow_mode(net)
 
 
+def _mx_initialize_method(obj, *args, **kwargs):
+    """`x.initialize(...)` where the converter could not tell whether x is a Gluon block (gluonts'
+    trainer: `net.initialize(ctx=self.ctx, init=self.init)`): a torch module (a converted block) is
+    initialised as Gluon's Block.initialize(init, ctx, verbose, force_reinit) does, `init` an
+    initializer function, a registered name or None, then moved to the context; any other object
+    calls its own initialize with the same arguments."""
+    if not isinstance(obj, torch.nn.Module):
+        return obj.initialize(*args, **kwargs)
+
+    def bind(init=None, ctx=None, verbose=False, force_reinit=False):
+        return init, ctx, force_reinit
+
+    init, ctx, force_reinit = bind(*args, **kwargs)
+    _mx_initialize(obj, _mx_initializer(init), force_reinit=force_reinit)
+    if ctx is not None:
+        _mx_to_ctx(obj, ctx)
+
+
 def _mx_xavier(rnd_type="uniform", factor_type="avg", magnitude=3):
     """MXNet Xavier: scale sqrt(magnitude / factor) from fans that count the receptive field;
     uniform in [-scale, scale] or normal with std scale."""

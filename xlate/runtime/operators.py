@@ -30,10 +30,18 @@ def _mx_concat(*data, dim=1, num_args=None, out=None, name=None):
 
 def _mx_extremum(lhs, rhs, larger):
     """MXNet's maximum (larger) or minimum: a Python number on either side, as MXNet takes it
-    (torch.maximum needs two tensors: a number clamps); two numbers give the larger (smaller)."""
+    (torch.maximum needs two tensors: a number clamps); two numbers give the larger (smaller); two
+    arrays with MXNet's gradient at ties, all of it to lhs."""
     tensors = isinstance(lhs, torch.Tensor), isinstance(rhs, torch.Tensor)
     if all(tensors):
-        return (torch.maximum if larger else torch.minimum)(lhs, rhs)
+        value = (torch.maximum if larger else torch.minimum)(lhs, rhs)
+        if not (lhs.requires_grad or rhs.requires_grad):
+            return value
+        # Note [tied extrema]: where the two are equal MXNet gives the whole gradient to lhs (measured
+        # on maximum, minimum and their broadcast_ forms), torch.maximum half to each side; the value is
+        # torch's, NaN from either side included
+        pick = torch.where(lhs >= rhs if larger else lhs <= rhs, lhs, rhs)
+        return torch.where(torch.isnan(value), value, pick)
     if any(tensors):
         x, bound = (lhs, rhs) if tensors[0] else (rhs, lhs)
         return torch.clamp(x, min=bound) if larger else torch.clamp(x, max=bound)
@@ -646,6 +654,13 @@ class _mx_F(metaclass=_mx_Operators):
     __qualname__ = "F"
 
 
+class _mx_sym(metaclass=_mx_Operators):
+    """MXNet's symbol namespace (`mx.sym`) read as a value: translated code runs as MXNet's
+    imperative mode does (F is mx.nd), so no namespace it holds is this one and `F is mx.sym` is
+    False; its operators raise when called."""
+    __qualname__ = "sym"
+
+
 def _mx_copyto(array, other):
     """`x.copyto(other)` where the converter could not tell what `x` or `other` is: MXNet copies
     into an array `other` (and returns it), or to a context (a new array even on the device the
@@ -718,3 +733,43 @@ def _mx_unravel_index(data=None, shape=None, out=None, name=None):
         parts.append(torch.remainder(rest, size))
         rest = torch.div(rest, size, rounding_mode="floor")
     return torch.stack(parts[::-1]).to(data.dtype)
+
+
+def _mx_split_v2(ary=None, indices_or_sections=None, axis=0, squeeze_axis=False, name=None):
+    """MXNet split_v2 (NumPy's array_split spelling): an int N gives N equal pieces along `axis`
+    (0 by default), a tuple of increasing indices the pieces between them; squeeze_axis drops the
+    axis of pieces of length 1. One piece is the array itself (a copy), not a list."""
+    size = ary.shape[axis]
+    if isinstance(indices_or_sections, int):
+        if size % indices_or_sections:
+            raise ValueError("array split does not result in an equal division")
+        starts = [i * (size // indices_or_sections) for i in range(indices_or_sections)]
+    elif isinstance(indices_or_sections, tuple):
+        starts = [0] + list(indices_or_sections)
+    else:
+        raise ValueError("indices_or_sections must either int or tuple of ints")
+    ends = starts[1:] + [size]
+    if any(b > e or e > size for b, e in zip(starts, ends)):
+        raise ValueError(f"split_v2: indices {indices_or_sections} do not increase within the axis of size {size}")
+    parts = [ary.narrow(axis, b, e - b) for b, e in zip(starts, ends)]
+    if squeeze_axis:
+        if any(p.shape[axis] != 1 for p in parts):
+            raise ValueError("split_v2: squeeze_axis needs pieces of length 1")
+        parts = [p.squeeze(axis) for p in parts]
+    return parts if len(parts) > 1 else parts[0].clone()
+
+
+def _mx_scatter_nd(data=None, indices=None, shape=None, out=None, name=None):
+    """MXNet scatter_nd: a zero array of `shape` whose elements at the (M, ...) `indices` (one row
+    per leading axis) hold `data`; the gradient reads them back (gather_nd)."""
+    _mx_no_out(out)
+    result = torch.zeros(tuple(shape), dtype=data.dtype, device=data.device)
+    return result.index_put(tuple(i.long() for i in indices), data)
+
+
+def _mx_gamma(data=None, out=None, name=None):
+    """MXNet gamma, the gamma function: exp(lgamma(x)) with its sign (negative on (-1, 0),
+    (-3, -2), ...); the gradient is gamma(x) digamma(x) as MXNet's."""
+    _mx_no_out(out)
+    sign = torch.where((data > 0) | (torch.floor(data) % 2 == 0), 1.0, -1.0).to(data.dtype)
+    return sign * torch.exp(torch.lgamma(data))

@@ -1,4 +1,5 @@
-"""nd.maximum/minimum accept a Python number on either side; torch.maximum does not."""
+"""nd.maximum/minimum accept a Python number on either side; torch.maximum does not, and it splits
+the gradient of a tie between the two sides, where MXNet gives it all to lhs."""
 from xlate.convert.rulectx import NOT_LITERAL, Site
 
 
@@ -24,7 +25,6 @@ def transform(site: Site):
         return site.emit("torch.clamp({x}, " + bound + "={v})", x=a, v=b)
     if _number(site, "lhs"):
         return site.emit("torch.clamp({x}, " + bound + "={v})", x=b, v=a)
-    if all(node is not None and site.conv.classify(node) in ("nd", "mxnp", "pt") for node in _original(site)):
-        return site.emit("torch." + op + "({a}, {b})", a=a, b=b)
-    # a side xlate cannot type may hold a number (`F.maximum(d, self.cutoff)`): decided at run time
+    # two arrays: MXNet's gradient at ties (Note [tied extrema] in xlate/runtime/operators.py); a side
+    # xlate cannot type may hold a number (`F.maximum(d, self.cutoff)`): both decided at run time
     return site.emit("_mx_" + op + "({a}, {b})", a=a, b=b)

@@ -28,10 +28,23 @@ def _block(site: Site):
         raise Manual("initialize() on a ParameterDict xlate cannot trace to its block: call "
                      "`_mx_initialize(net, init)` on the block")
     if kind == "unknown" and not _initializer_like(site):
-        what = site.code(site.value("block")).strip()
-        raise Manual(f"could not tell whether `{what}` is a Gluon block (its argument is no MXNet "
-                     f"initializer xlate can see); if it is: `_mx_initialize({what}, init)`")
+        return None  # decided at run time (_untyped)
     return site.value("block")
+
+
+def _untyped(site: Site):
+    """`net.initialize(ctx=self.ctx, init=self.init)` (gluonts' trainer) where neither `net` nor
+    the initializer says it is a Gluon block: `_mx_initialize_method(net, ...)` with the call's own
+    arguments, which initialises a torch module as Gluon does and leaves any other object to its
+    own initialize."""
+    call = site.node
+    what = site.code(site.value("block")).strip()
+    first = cst.Arg(site.value("block"), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                    if call.args else cst.MaybeSentinel.DEFAULT)
+    site.review(f"could not tell whether `{what}` is a Gluon block -> `_mx_initialize_method({what}, ...)`, decided "
+                "at run time: a torch module is initialised as Gluon's Block.initialize and moved to `ctx`, any "
+                "other object calls its own initialize")
+    return call.with_changes(func=site.emit("_mx_initialize_method"), args=[first, *call.args])
 
 
 def _initializer_like(site: Site) -> bool:
@@ -68,6 +81,8 @@ def transform(site: Site):
             and param_evidence.is_param(original, param_evidence.facts(site.conv)):
         return _param_initialize(site)
     block = _block(site)
+    if block is None:
+        return _untyped(site)
     has_ctx = site.value("ctx") is not None and site.literal("ctx") is not None
     devices = param_evidence.single_device(site, "ctx") if has_ctx else "none"
     name = site.literal("init")

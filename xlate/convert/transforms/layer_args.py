@@ -12,6 +12,7 @@ import libcst as cst
 from xlate.convert import kinds, layerinfo
 from xlate.convert.visiting import holds
 from xlate.convert.layerinfo import LayerInfo, Shape
+from xlate.convert.transforms import init_callables
 from xlate.convert.rulectx import NOT_LITERAL, Dynamic, Manual, Site, parse_source
 from xlate.convert.table import EQ, commas, convert_dtype
 
@@ -126,9 +127,11 @@ def init_fn(site: Site, name: str, default: Optional[str] = None) -> Optional[cs
         named = {"zeros": "nn.init.zeros_", "ones": "nn.init.ones_"}.get(value)
         if named is None and value.lower() in RUNTIME_INIT_NAMES:
             raise Dynamic(f"{name}={value!r}: the helper draws Gluon's named initializer")
+        if named is None and value.lower() in init_callables.BY_NAME:  # 'Xavier': what MXNet's registry creates
+            return init_callables.from_string(site, value)
         if named is None:
-            raise Manual(f"{name}={value!r}: pass the torch init function it stands for (xlate maps only "
-                         f"'zeros', 'ones', 'uniform' and 'normal' by name)")
+            raise Manual(f"{name}={value!r}: pass the torch init function it stands for (xlate maps MXNet's "
+                         f"registered names only: {', '.join(sorted(init_callables.BY_NAME))})")
         return site.emit(named)
     if value is not NOT_LITERAL:
         raise Manual(f"{name}={value!r} is not an initializer")
@@ -168,6 +171,15 @@ def named_inits(site: Site, *names: str) -> None:
     for a human (the helper would refuse it only when the program runs)."""
     for name in names:
         value = site.literal(name)
+        if isinstance(value, str) and value.lower() not in RUNTIME_INIT_NAMES and value.lower() in init_callables.BY_NAME:
+            # 'Xavier': MXNet's registry creates it by name; the helper takes its translation
+            args = site.node.args
+            found = [i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == name]
+            if found:
+                made = init_callables.from_string(site, value)
+                site.node = site.node.with_changes(args=[a.with_changes(value=made) if i == found[0] else a
+                                                         for i, a in enumerate(args)])
+                continue
         if isinstance(value, str) and value.lower() not in RUNTIME_INIT_NAMES:
             raise Manual(f"{name}={value!r}: pass `mx.init.<Class>()` (translated to a torch init function); "
                          f"xlate knows only {', '.join(map(repr, RUNTIME_INIT_NAMES))} by name")

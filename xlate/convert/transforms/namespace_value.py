@@ -21,6 +21,14 @@ def _kept_parameter(site: Site) -> bool:
     return len(params) > 1 and params[1].name.value == site.original.value \
         and keeps_namespace(conv.analysis.gluon_class(conv.scopes[-1]))
 
+# Note [the symbol namespace as a value]
+# Gluon code asks which namespace it runs in: `if F is mx.sym: raise ValueError("no hybridization")`
+# (gluonts' DeepTPP), `self.F.power if self.F == mx.nd else self.F.pow`. Translated code runs as
+# MXNet's imperative mode does, where F is mx.nd. With both namespaces read as the one stand-in
+# `_mx_F`, `F is mx.sym` was True and DeepTPP always raised, flagged only as a namespace read. The
+# symbol namespace gets a stand-in of its own, `_mx_sym`, so every such test, however the namespace
+# flows (an attribute, a return of getF), gives MXNet's imperative answer at run time.
+
 
 def transform(site: Site):
     if _kept_parameter(site):  # Note [hybrid_forward called with something else than F]
@@ -35,6 +43,13 @@ def transform(site: Site):
         # returned (`getF(x)`), stored (`self.F = F or getF(x)`), printed: every name xlate resolves
         # to the namespace has its calls translated where they are made; what else reads the value
         # gets a stand-in whose operators raise naming themselves (Note [F left] in hybrid_forward.py)
+        if site.matched == "mxnet.symbol":
+            # Note [the symbol namespace as a value]: translated code runs as MXNet's imperative mode
+            # does, where F is mx.nd, never mx.sym; a stand-in of its own keeps `F is mx.sym` False
+            site.review(f"MXNet's symbol namespace `{site.code(site.original)}` used as a value -> `_mx_sym`, which "
+                        "no namespace of translated code is (it runs imperatively): `F is mx.sym` is False; its "
+                        "operators raise when called")
+            return site.emit(site.helper("_mx_sym"))
         site.review(f"MXNet's operator namespace `{site.code(site.original)}` used as a value -> `_mx_F`: the "
                     "calls made through names xlate resolves to it are translated where they are made; an "
                     "operator called through it elsewhere raises, naming itself")

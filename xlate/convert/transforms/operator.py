@@ -23,8 +23,8 @@ def transform(site: Site):
         return site.emit("_mx_broadcast_div({a}, {b})", **holes)
     if op in _ARITH:
         return site.emit("{a} " + _ARITH[op] + " {b}", **holes)
-    if op in ("maximum", "minimum"):
-        return site.emit("torch." + op + "({a}, {b})", **holes)
+    if op in ("maximum", "minimum"):  # MXNet's gradient at ties (Note [tied extrema] in runtime/operators.py)
+        return site.emit("_mx_" + op + "({a}, {b})", **holes)
     if op in _COMPARE:
         # broadcast_*: both operands are arrays of one dtype (MXNet refuses two), which its 0/1 keeps;
         # `nd.greater(x, 0.5)` also takes a number, which a plain name might be
