@@ -39,9 +39,9 @@ class _mx_CustomOp:
 
 class _mx_CustomOpProp:
     """MXNet's CustomOpProp with its defaults: one input `data`, one output `output` of the
-    input's shape and dtype, no auxiliary states. `_mx_registry` holds the registered classes."""
+    input's shape and dtype, no auxiliary states. `registered` holds the registered classes."""
 
-    _mx_registry = {}
+    registered = {}
 
     def __init__(self, need_top_grad=True):
         self.need_top_grad_ = need_top_grad
@@ -71,7 +71,7 @@ class _mx_CustomOpProp:
 def _mx_operator_register(reg_name):
     """`@mx.operator.register(name)`: the Prop class registered for `_mx_Custom(..., op_type=name)`."""
     def register(prop_cls):
-        _mx_CustomOpProp._mx_registry[reg_name] = prop_cls
+        _mx_CustomOpProp.registered[reg_name] = prop_cls
         return prop_cls
     return register
 
@@ -105,9 +105,9 @@ class _mx_CustomFunction(torch.autograd.Function):
 
 def _mx_Custom(*data, op_type=None, **kwargs):
     """MXNet's Custom operator (Note [custom operators]): one output is the array itself, several a list."""
-    if op_type not in _mx_CustomOpProp._mx_registry:
+    if op_type not in _mx_CustomOpProp.registered:
         raise ValueError(f"custom operator {op_type!r} is not registered (@mx.operator.register)")
-    prop = _mx_CustomOpProp._mx_registry[op_type](**{k: str(v) for k, v in kwargs.items()})
+    prop = _mx_CustomOpProp.registered[op_type](**{k: str(v) for k, v in kwargs.items()})
     shapes = [list(x.shape) for x in data]
     _, out_shapes, _ = prop.infer_shape(shapes)
     _, out_types, _ = prop.infer_type([_mx_custom_dtype(x.dtype) for x in data])
