@@ -100,7 +100,7 @@ def _unattached(site: Site, name):
 
 def review_too(site: Site, message: str) -> None:
     """A review item at the site, after any that `declare` left there (`grad_stype=`)."""
-    earlier = site.message if getattr(site, "status", None) == "review" else None
+    earlier = site.message if site.status == "review" else None
     site.review(f"{earlier}; {message}" if earlier else message)
 
 
