@@ -176,6 +176,7 @@ def leftovers(source: str, path: str, original: str = "", local: frozenset = fro
         tree = ast.parse(source)
     except SyntaxError as e:
         return [Leftover(path, e.lineno or 1, None, "syntax", f"does not parse: {e.msg}", "")]
+    _hollow_helpers(tree)
     try:
         undefined = _undefined(tree) - _undefined(ast.parse(original)) if original else set()
     except SyntaxError:
@@ -241,6 +242,20 @@ def leftovers(source: str, path: str, original: str = "", local: frozenset = fro
                     and parents[id(node)].func is node and ast.unparse(node.value) not in sets:
                 add(node, "gluon-api", ".add(...)")
     return found
+
+
+def _hollow_helpers(tree: ast.Module) -> None:
+    """Empty the bodies of the pasted helpers (top-level `_mx_*` functions and classes), in place.
+
+    They are xlate's own torch code and never leftovers (see the `_mx_` skip below), but a
+    single-file output carries a thousand lines of them for a script of twenty-five, and every
+    walk below would cross them: the analysis took six times as long as the conversion. Their
+    names stay bound; names bound only inside their bodies no longer hide a name the user's
+    code reads and never defines."""
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name.startswith("_mx_"):
+            node.body = [ast.Pass(lineno=node.lineno, col_offset=node.col_offset,
+                                  end_lineno=node.lineno, end_col_offset=node.col_offset)]
 
 
 def _sets(tree: ast.Module) -> set[str]:
