@@ -6,12 +6,25 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Optional, Sequence
 
 HEADER = "import mxnet as mx\nimport numpy as np\nfrom mxnet import nd\n"
 # numpy-dialect cases (xlate/check/dialect_cases.py): `np` is mxnet.numpy there, the inputs are
 # mx.np arrays and MXNet runs them in numpy mode (np_shape and np_array on, as npx.set_np() does)
 DIALECT_HEADER = "import mxnet as mx\nfrom mxnet import np, npx\n"
+
+
+@lru_cache(maxsize=4096)
+def convert(source: str):
+    """`convert_source` with every rule enabled, once per snippet and process: a case's drawn
+    examples, and the several test files and self-check rows that run the same case, convert
+    the same text (2,585 conversions of 768 texts in three test files). The result is shared:
+    callers read it and never change it. Conversion's own determinism is tested where it is
+    the subject (tests/test_cold.py, tests/test_reliability.py), never through this cache."""
+    from xlate.convert.engine import convert_source
+
+    return convert_source(source)
 
 
 @dataclass

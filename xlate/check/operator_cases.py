@@ -140,11 +140,10 @@ def _import():
 
 
 def convert(source: str):
-    """The snippet converted with every rule (rule_cases.convert; not imported from there, which
-    imports this module)."""
-    from xlate.convert.engine import convert_source
+    """The snippet converted with every rule (case_kit.convert, once per text)."""
+    from xlate.check.case_kit import convert as converted
 
-    return convert_source(source)
+    return converted(source)
 
 
 def load(source: str, name: str = "f"):

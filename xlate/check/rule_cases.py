@@ -1272,10 +1272,10 @@ def import_torch():
 # -- converting and running snippets -------------------------------------------------------
 
 def convert(source: str):
-    """`convert_source` with every rule enabled."""
-    from xlate.convert.engine import convert_source
+    """The snippet converted with every rule (case_kit.convert, once per text)."""
+    from xlate.check.case_kit import convert as converted
 
-    return convert_source(source)
+    return converted(source)
 
 
 def load(source: str, name: str = "f") -> Callable:
