@@ -5,10 +5,18 @@ without a seed) otherwise gets the state that earlier tests left, and xdist's di
 decides which those were: one draw in a dozen put a float32 comparison just past its tolerance
 (two CI failures, neither reproducible alone). A framework not imported yet is left alone: it
 is not imported here, so tests that need neither stay free of both."""
+import os
 import random
 import sys
 
 import pytest
+
+# Note [one thread a worker]: the suite runs in as many xdist workers as there are cores (-n 2 on
+# CI's two), and torch and MXNet would each start an OpenMP pool of one thread per core in every
+# worker, whose spinning threads take the other worker's core. Set before either is imported
+# (this file loads first); a value the caller chose is kept.
+for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 
 @pytest.fixture(autouse=True)

@@ -100,12 +100,12 @@ def test_output_is_the_same_in_processes_with_other_hash_seeds():
               "results = [convert_source(s) for s in srcs]\n"
               "print(json.dumps([[r.output, [d.format() for d in r.diagnostics]] for r in results]))\n")
     runs = []
-    for seed in ("0", "1", "12345"):
+    for seed in ("1", "12345"):  # two orders are enough to differ; a third cost 3 s
         env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(ROOT))
         done = subprocess.run([sys.executable, "-c", script], input=json.dumps(_SOURCES), env=env,
                               capture_output=True, text=True, timeout=300, check=True)
         runs.append(json.loads(done.stdout))
-    assert runs[0] == runs[1] == runs[2]
+    assert runs[0] == runs[1]
 
 
 # == crashes ===================================================================================
