@@ -17,7 +17,7 @@ from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Ma
                                    unknown_receiver)
 from xlate.convert.statements import Statements
 from xlate.convert.rebinding import Rebindings
-from xlate.convert.types import TEST, TypePositions
+from xlate.convert.types import TEST, TypePositions, merged_classes
 from xlate.convert.transforms import base_call, grad_update, module_object, param_grad_req
 from xlate.convert.visiting import FastTransformer
 from xlate.runtime import sources as helper_sources
@@ -588,7 +588,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             if rule is not None:
                 site = Site(self, rule, original, updated, matched=member, receiver=updated.func.value)
                 return self._bound(site, receiver_node=original.func.value)
-        return updated
+        return merged_classes(original, updated)  # Note [tests the translation made one]
 
     _COMPARISONS = {cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.LessThanEqual: "<=",
                     cst.GreaterThan: ">", cst.GreaterThanEqual: ">="}

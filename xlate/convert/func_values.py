@@ -14,6 +14,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
+from xlate.convert import types
 from xlate.convert.catalogue import Rule
 from xlate.convert.rulectx import Manual, Site, Skip, bind
 
@@ -44,7 +45,8 @@ class FunctionValues:
                                     orelse=_enclosed(updated.orelse))
 
     def leave_BooleanOperation(self, original, updated):
-        return updated.with_changes(left=_enclosed(updated.left), right=_enclosed(updated.right))
+        updated = updated.with_changes(left=_enclosed(updated.left), right=_enclosed(updated.right))
+        return types.merged_or(original, updated)  # Note [tests the translation made one]
 
     def function_value(self, original, updated, head: str, resolved: str, rule: Rule):
         """`func=nd.relu`: a function the catalogue converts calls of, passed as a value."""

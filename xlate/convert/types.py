@@ -78,7 +78,8 @@ class TypePositions:
         operands, stack = [], [node]
         while stack:  # the chain `a or b or c` nests to the left
             item = stack.pop()
-            if isinstance(item, cst.BooleanOperation) and isinstance(item.operator, cst.Or) and not item.lpar:
+            if isinstance(item, cst.BooleanOperation) and isinstance(item.operator, cst.Or) \
+                    and (item is node or not item.lpar):  # `not (a or b)`: its own parentheses
                 inner.add(id(item))
                 stack += [item.right, item.left]
             else:
@@ -252,3 +253,56 @@ def _dotted(node) -> Optional[str]:
         inner = _dotted(node.value)
         return None if inner is None else f"{inner}.{names.ident(node.attr.value)}"
     return None
+
+
+# Note [tests the translation made one]: `isinstance(x, nd.NDArray) or isinstance(x, sym.Symbol)`
+# and `isinstance(x, (nd.NDArray, sym.Symbol))` name two MXNet classes with one torch class
+# (Note [type positions]); written out, the translation repeats itself (`isinstance(x,
+# torch.Tensor) or isinstance(x, torch.Tensor)`), which a reviewer reads as a mistake. What the
+# translation made equal is written once; what the user wrote twice stays as written.
+def _is_test(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) \
+        and node.func.value in ("isinstance", "issubclass") and len(node.args) == 2
+
+
+def merged_or(original: cst.BooleanOperation, updated: cst.BooleanOperation) -> cst.BaseExpression:
+    """`a or a` the translation made of `a or b` (two type tests), as `a`."""
+    if not isinstance(updated.operator, cst.Or) or not _is_test(updated.right) \
+            or not updated.right.deep_equals(_last_test(updated.left)) \
+            or original.right.deep_equals(_last_test(original.left)):
+        return updated
+    if isinstance(updated.left, cst.BooleanOperation) and not updated.left.lpar:  # `a or b or b`
+        return updated.left.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+    return updated.left  # a call: it needs no parentheses where the `or` did
+
+
+def _last_test(node: cst.BaseExpression) -> cst.BaseExpression:
+    """The operand an `or` chain ends with (`a or b` nests to the left)."""
+    while isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or) and not node.lpar:
+        node = node.right
+    return node
+
+
+def merged_classes(original: cst.Call, updated: cst.Call) -> cst.Call:
+    """`isinstance(x, (torch.Tensor, torch.Tensor))` the translation made of two MXNet classes:
+    each class once; one class alone is no tuple."""
+    if not _is_test(updated) or not isinstance(updated.args[1].value, cst.Tuple):
+        return updated
+    before, after = original.args[1].value, updated.args[1].value
+    if not isinstance(before, cst.Tuple) or len(before.elements) != len(after.elements):
+        return updated
+    kept: list[cst.BaseElement] = []
+    for old, new in zip(before.elements, after.elements):
+        twin = next((i for i, k in enumerate(kept) if k.value.deep_equals(new.value)), None)
+        if twin is None:
+            kept.append(new)
+        elif any(o.value.deep_equals(old.value) for o in before.elements if o is not old):
+            kept.append(new)  # the user's own repetition stays
+    if len(kept) == len(after.elements):
+        return updated
+    if len(kept) == 1:
+        classes = kept[0].value
+    else:
+        kept[-1] = kept[-1].with_changes(comma=after.elements[-1].comma)
+        classes = after.with_changes(elements=kept)
+    return updated.with_changes(args=[updated.args[0], updated.args[1].with_changes(value=classes)])
