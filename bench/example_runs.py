@@ -21,6 +21,7 @@ import argparse
 import gzip
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -46,6 +47,29 @@ EXAMPLES = [
      None, 480),
 ]
 
+# gilbertfrancois/mxnet-cookbook (HEAD c10ebd9, `src/`, fetched by hand as /work/corpus/cookbook): scripts one
+# user wrote to learn Gluon, each with its settings as module constants. The substitutions shrink
+# them (one epoch, small batches, no GPU, no worker processes) in a copy of the folder made before
+# conversion, so both sides run the same edited text.
+SHRINK = {r"^(N_)?EPOCHS = \d+": r"\g<1>EPOCHS = 1", r"^NUM_EPOCHS = \d+": "NUM_EPOCHS = 1",
+          r"^N_GPUS = \d+": "N_GPUS = 0", r"^N_WORKERS = \d+": "N_WORKERS = 0",
+          r"^PER_DEVICE_BATCH_SIZE = \d+": "PER_DEVICE_BATCH_SIZE = 16", r"^BATCH_SIZE = \d+": "BATCH_SIZE = 16"}
+COOKBOOK = [
+    ("linear_regression", "linear_regression_gluon.py", [], None, 120),
+    ("linear_regression_1d", "lr_1d_gluon.py", [], None, 120),
+    ("linear_regression_1d", "lr_1d_gluon_optim.py", [], None, 120),
+    ("custom_layer", "dense_normalized_gluon.py", [], None, 120),
+    ("custom_loss", "makeloss_gluon.py", [], None, 120),
+    ("gan", "gan_gluon.py", [], "mnist", 240),
+    ("gan", "dcgan_gluon.py", [], "mnist", 240),
+    ("gan", "wgan_gluon.py", [], "mnist", 240),
+    ("image_classifier", "mnist_gluon.py", [], "fashion-mnist", 240),
+    ("image_classifier", "mnist_gluon_mod.py", [], "fashion-mnist", 240),
+    ("export_import_model", "main.py", [], None, 120),
+]
+SETS = {"mxnet-examples": (Path("/work/corpus/mxnet-examples"), EXAMPLES, {}),
+        "cookbook": (Path("/work/corpus/cookbook/src"), COOKBOOK, SHRINK)}
+
 RUNNER = r'''
 import runpy, sys, os
 blocked, script, args = sys.argv[1] == "blocked", sys.argv[2], sys.argv[3:]
@@ -56,9 +80,13 @@ if blocked:
                 raise ImportError(f"{name} is blocked: the converted script must not need it")
     sys.meta_path.insert(0, _Blocker())
 import importlib.util
-if importlib.util.find_spec("matplotlib") is None:  # plots only; not installed here: stubbed on both sides
-    from unittest import mock
-    sys.modules["matplotlib"] = sys.modules["matplotlib.pyplot"] = mock.MagicMock()
+from unittest import mock
+for absent in ("matplotlib", "mpl_toolkits", "mxboard", "sklearn"):  # plots, logs, toy data: not installed here, stubbed on both sides
+    if importlib.util.find_spec(absent) is None:
+        sys.modules[absent] = mock.MagicMock()
+for sub in ("matplotlib.pyplot", "mpl_toolkits.mplot3d"):
+    if isinstance(sys.modules.get(sub.split(".")[0]), mock.MagicMock):
+        sys.modules[sub] = getattr(sys.modules[sub.split(".")[0]], sub.split(".")[1])
 sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
 sys.path.insert(0, os.getcwd())
 def there(url, path=None, **kwargs):  # the synthetic file is where the download would put it
@@ -106,11 +134,14 @@ def run(cmd, cwd: Path, env: dict, timeout: float) -> dict:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--corpus", type=Path, default=Path("/work/corpus/mxnet-examples"))
+    p.add_argument("--set", choices=sorted(SETS), default="mxnet-examples")
+    p.add_argument("--corpus", type=Path, help="the set's folder (default: where the set says)")
     p.add_argument("--xlate", type=Path, default=REPO)
     p.add_argument("--json", type=Path)
     p.add_argument("--only", action="append")
     args = p.parse_args(argv)
+    default_corpus, examples, shrink = SETS[args.set]
+    args.corpus = args.corpus or default_corpus
     if not args.corpus.is_dir():
         print(f"no corpus at {args.corpus}: nothing to run")
         return 0
@@ -119,13 +150,21 @@ def main(argv=None) -> int:
         work = Path(tmp)
         runner = work / "runner.py"
         runner.write_text(RUNNER)
-        for folder, script, argv_, data, timeout in EXAMPLES:
+        for folder, script, argv_, data, timeout in examples:
             if args.only and script not in args.only:
                 continue
             src = args.corpus / folder
             if not (src / script).is_file():
                 print(f"{folder}/{script}: missing")
                 continue
+            if shrink:  # a shrunken copy of the folder, converted and run on both sides
+                copy = work / "shrunk" / folder.replace("/", "_") / script.replace(".py", "")
+                shutil.copytree(src, copy)
+                text = (copy / script).read_text(encoding="utf-8")
+                for pattern, replacement in shrink.items():
+                    text = re.sub(pattern, replacement, text, flags=re.M)
+                (copy / script).write_text(text, encoding="utf-8")
+                src = copy
             out = work / "converted" / folder.replace("/", "_")
             conv = subprocess.run([sys.executable, "-m", "xlate", "convert", str(src), "-o", str(out), "--exit-zero",
                                    "-j", "1"], capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(args.xlate)))
@@ -134,8 +173,8 @@ def main(argv=None) -> int:
                 cwd = work / "run" / side / folder.replace("/", "_")
                 cwd.mkdir(parents=True, exist_ok=True)
                 home = cwd / "mxnet_home"
-                if data == "mnist":
-                    mnist_files(home / "datasets" / "mnist")
+                if data in ("mnist", "fashion-mnist"):
+                    mnist_files(home / "datasets" / data)
                     mnist_files(cwd / "data")
                 env = dict(os.environ, MXNET_HOME=str(home), OMP_NUM_THREADS="1", PYTHONPATH="",
                            PYTHONWARNINGS="ignore", MPLBACKEND="Agg")

@@ -52,7 +52,7 @@ MX_ROOTS = ("mxnet", "gluonnlp", "gluoncv")
 GLUON_ONLY_ATTRS = frozenset(
     "asnumpy asscalar as_in_context as_in_ctx attach_grad collect_params hybridize name_scope "
     "register_child reset_ctx list_ctx set_data wait_to_read tostype _children _reg_params "
-    "hybrid_forward".split())
+    "hybrid_forward infer_shape infer_type optimize_for register_op_hook".split())
 
 
 @dataclass

@@ -131,3 +131,85 @@ def _mx_hybrid_forward(block):
     first = inspect.Parameter("F", inspect.Parameter.POSITIONAL_OR_KEYWORD)
     hybrid_forward.__signature__ = signature.replace(parameters=[first, *signature.parameters.values()])
     return hybrid_forward
+
+
+def _mx_summary(block, *inputs):
+    """Gluon's `block.summary(*inputs)`: runs the block once on `inputs` and prints Gluon's table
+    (every block but the Sequential containers, in the order their forward ends; each block's own
+    parameters, running statistics included, as Gluon counts them). Layers are named by their
+    torch classes (`Linear-1` where Gluon prints `Dense-1`). A value that is not a torch module
+    summarises itself."""
+    if not isinstance(block, torch.nn.Module):
+        return block.summary(*inputs)
+
+    def shape_text(value):
+        if isinstance(value, torch.Tensor):
+            return tuple(value.shape)
+        if isinstance(value, (list, tuple)):
+            return [shape_text(v) for v in value]
+        return value
+
+    def shapes(value):
+        found = shape_text(value)
+        return (str(found)[1:-1] if isinstance(found, list) else str(found)).replace("L", "")
+
+    rows, seen, hooks = [("Input", shapes(list(inputs) if len(inputs) > 1 else inputs[0]), 0, 0, 0)], set(), []
+
+    def hook(module, _, outputs):
+        own = list(module.parameters(recurse=False))
+        own += [b for n, b in module.named_buffers(recurse=False) if n in ("running_mean", "running_var")]
+        total = sum(p.numel() for p in own)
+        trainable = sum(p.numel() for p in own if isinstance(p, torch.nn.Parameter) and p.requires_grad)
+        shared = sum(p.numel() for p in own if id(p) in seen)
+        seen.update(id(p) for p in own)
+        rows.append((f"{type(module).__name__}-{len(rows)}", shapes(outputs), total, trainable, shared))
+
+    for module in block.modules():
+        if type(module) is not torch.nn.Sequential and not isinstance(module, _mx_Sequential):
+            hooks.append(module.register_forward_hook(hook))
+    try:
+        block(*inputs)
+    finally:
+        for handle in hooks:
+            handle.remove()
+    line = "{:>20}  {:>42} {:>15}"
+    print("-" * 80)
+    print(line.format("Layer (type)", "Output Shape", "Param #"))
+    print("=" * 80)
+    for name, shape, total, _, _ in rows:
+        print(line.format(name, str(shape), total))
+    total, trainable, shared = (sum(r[i] for r in rows) for i in (2, 3, 4))
+    print("=" * 80)
+    print("Parameters in forward computation graph, duplicate included")
+    print("   Total params: " + str(total))
+    print("   Trainable params: " + str(trainable))
+    print("   Non-trainable params: " + str(total - trainable))
+    print("Shared params in forward computation graph: " + str(shared))
+    print("Unique parameters in model: " + str(total - shared))
+    print("-" * 80)
+
+
+def _mx_infer_shape(block, *args):
+    """Gluon's `block.infer_shape(*args)` (and what `optimize_for(x, ...)` does to the sizes):
+    every deferred size known from `args`. torch learns a lazy layer's size only from a call, so
+    the block runs once without gradient, in predict mode (no running statistic moves, no
+    dropout), and the outputs are dropped. A value that is not a torch module infers itself."""
+    if not isinstance(block, torch.nn.Module):
+        return block.infer_shape(*args)
+    training = block.training
+    block.eval()
+    try:
+        with torch.no_grad():
+            block(*args)
+    finally:
+        block.train(training)
+    return None
+
+
+def _mx_optimize_for(block, x, *args, backend=None, **kwargs):
+    """Gluon's `block.optimize_for(x, ..., backend=...)`: hybridize for a subgraph backend, with
+    the sizes inferred from the inputs. torch runs the module eagerly: only the sizes are done
+    here (`_mx_infer_shape`); a value that is not a torch module optimises itself."""
+    if not isinstance(block, torch.nn.Module):
+        return block.optimize_for(x, *args, backend=backend, **kwargs)
+    return _mx_infer_shape(block, x, *args)
