@@ -167,7 +167,8 @@ def main(argv=None) -> int:
                 src = copy
             out = work / "converted" / folder.replace("/", "_")
             conv = subprocess.run([sys.executable, "-m", "xlate", "convert", str(src), "-o", str(out), "--exit-zero",
-                                   "-j", "1"], capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(args.xlate)))
+                                   "-j", "1"], capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(args.xlate)),
+                                  cwd=str(work))  # not this checkout: `-m` puts the cwd before PYTHONPATH
             row = {"example": f"{folder}/{script}", "convert_exit": conv.returncode}
             for side, where, blocked in (("original", src, "open"), ("converted", out, "blocked")):
                 cwd = work / "run" / side / folder.replace("/", "_")
