@@ -147,6 +147,10 @@ CORPORA: dict[str, dict] = {
         kind="package", packages=["gluoncv2"],
         source="osmr/imgclsmob master (c1a844dd), gluon/gluoncv2/ -> imgclsmob/gluoncv2/",
         models=("gluoncv2.models", None, IMGCLSMOB_MODELS)),
+    "jonggon-gluon": dict(
+        kind="scripts", source="JONGGON/Mxnet_Tutorial master (9892dbd), Gluon/ (one user's Gluon tutorials, 2017-18)"),
+    "cookbook": dict(
+        kind="scripts", source="gilbertfrancois/mxnet-cookbook master (c10ebd9), src/ (run: example_runs.py --set cookbook)"),
     "mxnet-examples": dict(
         kind="scripts",
         source="apache/mxnet tag 1.9.1 (3f8f3be9), example/: every folder holding a .py that mentions gluon"),

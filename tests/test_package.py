@@ -133,7 +133,7 @@ def _write(root: Path, files: dict) -> list[Path]:
 
 def _fixed_point_every_file_every_round(analyses, modules):
     """The fixed point as first written: every file analysed again in every round."""
-    from xlate.convert.context import BLOCKS_MODULE, GLUON_ROOTS, LOCAL
+    from xlate.convert.context import BLOCKS_MODULE, GLUON_ROOTS, LOCAL, REEXPORT, is_mxnet
     from xlate.convert.kinds import top_level_kinds
 
     facts, analysed = {}, 0
@@ -151,6 +151,9 @@ def _fixed_point_every_file_every_round(analyses, modules):
             for name, target in root.imports.items():
                 if target.startswith(LOCAL) and facts.get(target):
                     found.setdefault(name, facts[target])
+            for name, target in root.imports.items():  # Note [re-exported MXNet names]
+                if not name.startswith("_") and is_mxnet(target):
+                    found.setdefault(name, frozenset([REEXPORT + target]))
             for star in root.star_local:
                 for key, kinds in list(facts.items()):
                     name = key[len(star) + 1:]
@@ -505,3 +508,61 @@ def test_a_module_without_mxnet_that_uses_the_trees_blocks_by_module_name_is_con
         """})
     test = out["tests/test_core.py"]
     assert "_mx_initialize(net)" in test and "hybridize" not in test and ".initialize()" not in test, test
+
+
+@pytest.mark.parametrize("layout", ["scripts", "package", "named"])
+def test_mxnet_names_taken_with_a_star_import_of_a_tree_module_are_mxnets(tmp_path, layout):
+    """Note [re-exported MXNet names]: a module keeps the imports (`import mxnet.gluon as gluon`)
+    and another takes them with `from common import *` (or by name). Converted, common no longer
+    binds them: the block of the other was left a Gluon class with nothing said (the named import
+    an ImportError). Run without mxnet, the converted model computes what MXNet computes."""
+    mx = pytest.importorskip("mxnet")
+    torch = pytest.importorskip("torch")
+    np = pytest.importorskip("numpy")
+    common = "import mxnet as mx\nimport mxnet.gluon as gluon\nfrom mxnet import nd\n_hidden = 1\n"
+    model = """\
+        from common import *
+
+        class Net(gluon.HybridBlock):
+            def __init__(self, **kwargs):
+                super(Net, self).__init__(**kwargs)
+                with self.name_scope():
+                    self.dense = gluon.nn.Dense(3, in_units=4)
+            def hybrid_forward(self, F, x):
+                return F.relu(self.dense(x)) + nd.ones((1, 3))
+
+        def build():
+            net = Net()
+            net.initialize(mx.init.Xavier())
+            return net
+        """
+    if layout != "scripts":
+        star = "from .common import *" if layout == "package" else "from .common import mx, gluon, nd"
+        files = {"pkg/__init__.py": "", "pkg/common.py": common,
+                 "pkg/model.py": textwrap.dedent(model).replace("from common import *", star)}
+    else:
+        files = {"common.py": common, "model.py": model}
+    out = convert_tree(tmp_path, files)
+    converted = out["model.py" if layout == "scripts" else "pkg/model.py"]
+    assert "gluon" not in converted and "class Net(nn.Module)" in converted, converted
+    root = tmp_path / "out"
+    sys.path.insert(0, str(root))
+    saved = {k: sys.modules.pop(k) for k in list(sys.modules) if k in ("common", "model", "pkg") or k.startswith("pkg.")}
+    try:
+        mod = __import__("model" if layout == "scripts" else "pkg.model", fromlist=["build"])
+        pt = mod.build()
+    finally:
+        sys.path.remove(str(root))
+        for k in [k for k in sys.modules if k in ("common", "model", "pkg") or k.startswith("pkg.")]:
+            del sys.modules[k]
+        sys.modules.update(saved)
+    namespace: dict = {}
+    exec(compile(common, "common", "exec"), namespace)
+    exec(compile(textwrap.dedent(model).replace("from common import *\n", ""), "model", "exec"), namespace)
+    ref = namespace["build"]()
+    x = np.random.default_rng(0).uniform(-1, 1, (2, 4)).astype("float32")
+    with torch.no_grad():
+        pt.dense.weight.copy_(torch.tensor(ref.dense.weight.data().asnumpy()))
+        pt.dense.bias.copy_(torch.tensor(ref.dense.bias.data().asnumpy()))
+        got = pt(torch.tensor(x)).numpy()
+    np.testing.assert_allclose(got, ref(mx.nd.array(x)).asnumpy(), rtol=1e-6, atol=1e-6)

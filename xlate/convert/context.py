@@ -27,6 +27,7 @@ LOCAL = "@"  # the prefix of a name that is the converted tree's own code
 # the fact key (LOCAL + module + BLOCKS_MODULE) saying a module of the tree defines or returns Gluon blocks
 BLOCKS_MODULE = ".#blocks"
 ALIAS = "="  # a fact's kind that says the name is bound to this MXNet function (Note [module aliases])
+REEXPORT = "^"  # a fact's kind: the module's top level imports this MXNet name (Note [re-exported MXNet names])
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,16 @@ class FileContext:
         absolute = self.absolute(level, module)
         dotted = f"{self.outer}.{absolute + '.' if absolute else ''}{name}"
         return dotted if dotted in self.mxnet_names or canonical(dotted) in self.mxnet_names else None
+
+    def reexported(self, level: int, module: Optional[str], name: str) -> Optional[str]:
+        """The MXNet name `from <module> import <name>` takes where that module of the tree only
+        imports it from MXNet (Note [re-exported MXNet names]); None otherwise."""
+        absolute = self.absolute(level, module) if level else module
+        if not absolute or LOCAL + absolute != self.localize(absolute) and level == 0:
+            return None
+        kinds = self.facts.get(f"{LOCAL}{absolute}.{name}") or ()
+        kind = next(iter(kinds)) if len(kinds) == 1 else ""
+        return kind[len(REEXPORT):] if kind.startswith(REEXPORT) else None
 
     def localize(self, dotted: str) -> str:
         return LOCAL + dotted if dotted.split(".", 1)[0] in self.local_roots else dotted

@@ -149,6 +149,11 @@ class _ImportFixer(FastTransformer):
             level, inner = len(updated.relative), module.lstrip(".") or None if module else None
             own = lambda alias: self.context.own_mxnet(  # noqa: E731
                 level, inner, names.ident(cst.helpers.get_full_name_for_node(alias.name) or ""), names.canonical)
+        if self.context is not None and module and not names.is_mxnet(module):  # Note [re-exported MXNet names]
+            level, inner = len(updated.relative), module.lstrip(".") or None
+            mine = own or (lambda alias: None)
+            own = lambda alias: mine(alias) or self.context.reexported(  # noqa: E731
+                level, inner, names.ident(cst.helpers.get_full_name_for_node(alias.name) or ""))
         kept, dropped = self._keep(original, updated.names, module, own)
         if not dropped:
             return updated

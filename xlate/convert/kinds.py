@@ -38,6 +38,7 @@ def local_modules(analysis) -> set[str]:
                 found.add(dotted)
                 found.add(dotted.rsplit(".", 1)[0])
     found.update(m[len(LOCAL):] for m in getattr(analysis, "dotted_imports", ()))  # `import pkg.mod`
+    found.update(m[len(LOCAL):] for m in analysis.scopes[()].star_local)  # `from common import *`
     return found
 
 

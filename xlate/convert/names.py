@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from xlate.convert import astwalk, held_modules, namespace_flow
-from xlate.convert.context import ALIAS, AMBIGUOUS, BLOCKS_MODULE, GLUON_ROOTS, LOCAL, MX_ROOTS, FileContext, is_mxnet
+from xlate.convert.context import (ALIAS, AMBIGUOUS, BLOCKS_MODULE, GLUON_ROOTS, LOCAL, MX_ROOTS, REEXPORT, FileContext,
+                                   is_mxnet)
 from xlate.convert.kinds import NAMESPACES as _NAMESPACES, ast_dotted as _dotted, kinds_of, namespace_of
 from xlate.convert.unpacking import RETURNS_NAMESPACE, Element, may_return_namespace
 
@@ -197,11 +198,38 @@ class Scope:
     aliases: set = field(default_factory=set)  # `F = mx.ndarray` in a function: Note [namespace aliases]
 
 
+
+# Note [re-exported MXNet names]
+# One user's scripts keep their imports in one module and take them with `from capsule import *`:
+# capsule.py imports `mxnet.gluon as gluon`, model.py derives `gluon.HybridBlock` without
+# importing anything of MXNet itself. Converted, capsule.py no longer binds `gluon`, and model.py's
+# class stayed a Gluon block with nothing said. The package pass records each MXNet name a
+# module's top level imports (a fact of kind REEXPORT + the name); a file that reads a name it
+# never binds, which a module it imports `*` from re-exports, reads MXNet's, as Python would.
+def _star_reexports(analysis) -> dict:
+    """{star module: {name: MXNet target}} for the names the file reads and never binds that a
+    module it imports `*` from re-exports."""
+    root = analysis.scopes[()]
+    if not root.star_local:
+        return {}
+    bound = {n for scope in analysis.scopes.values() for n in (*scope.values, *scope.imports, *scope.other)}
+    free = {n.id for n in ast.walk(analysis.tree) if isinstance(n, ast.Name) and n.id not in bound}
+    found: dict = {}
+    for name in sorted(free):
+        for star in root.star_local:
+            kinds = analysis.facts.get(f"{star}.{name}") or ()
+            if len(kinds) == 1 and next(iter(kinds)).startswith(REEXPORT):
+                found.setdefault(star, {})[name] = next(iter(kinds))[len(REEXPORT):]
+                break
+    return found
+
+
 class Analysis:
     """What the pre-pass learnt about one file."""
 
-    def __init__(self, tree: ast.Module, *, context: Optional[FileContext] = None):
-        self.tree = tree  # rules that need file-wide facts walk it (C speed) instead of the CST
+    def __init__(self, tree: ast.Module, *, context: Optional[FileContext] = None, _stars: Optional[dict] = None):
+        self.tree = tree
+        self.star_names = _stars or {}  # Note [re-exported MXNet names]: star module -> {name: MXNet target}  # rules that need file-wide facts walk it (C speed) instead of the CST
         self.context = context or FileContext()  # the tree around the file (Note [package facts])
         self.facts = self.context.facts
         self.scopes: dict[ScopeKey, Scope] = {}
@@ -216,6 +244,11 @@ class Analysis:
         self.guessed_outer: list = []  # lines of imports climbing out of the tree into a guessed `mxnet`
         self.namespace_values: set = set()  # (scope key, name): may hold MXNet's namespace, among other values
         _Collector(self).run(tree)
+        if _stars is None:  # Note [re-exported MXNet names]: the names bind where `import *` stands
+            stars = _star_reexports(self)
+            if stars:
+                self.__init__(tree, context=context, _stars=stars)
+                return
         _nonlocal_homes(self)
         _namespace_aliases(self)
         if namespace_flow.propagate(self):  # Note [namespace by flow]
@@ -766,6 +799,8 @@ class _Collector:
                         self._import(scope, alias.asname or alias.name, f"{module}.{alias.name}", node.lineno)
                     elif module.startswith(LOCAL):
                         scope.star_local.append(module)
+                        for name, target in self.a.star_names.get(module, {}).items():
+                            self._import(scope, name, target, node.lineno)
                     elif is_mxnet(module):
                         scope.star_mx.append(node.lineno)
                         self.a.mx_imports.append((node.lineno, canonical(module)))
@@ -892,6 +927,10 @@ class _Collector:
 
     def _import(self, scope: Scope, name: str, dotted: str, line: int, full: str = "") -> None:
         scope = scope.declared.get(name, scope)
+        if dotted.startswith(LOCAL):  # `from .common import nd` where common imports it: MXNet's
+            kinds = self.a.facts.get(dotted) or ()  # (Note [re-exported MXNet names])
+            if len(kinds) == 1 and next(iter(kinds)).startswith(REEXPORT):
+                dotted = next(iter(kinds))[len(REEXPORT):]
         scope.imports[name] = canonical(dotted) if is_mxnet(dotted) else dotted
         if course_library(dotted) or course_library(full):  # Note [course libraries]
             self.a.uses_mxnet = True

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Optional
 
 from xlate.convert import catalogue, names, namespace_flow, unpacking
-from xlate.convert.context import ALIAS, BLOCKS_MODULE, GLUON_ROOTS, LOCAL, MX_ROOTS, MXNET_MODULES, FileContext
+from xlate.convert.context import ALIAS, BLOCKS_MODULE, REEXPORT, GLUON_ROOTS, LOCAL, MX_ROOTS, MXNET_MODULES, FileContext
 from xlate.convert.kinds import NAMESPACES, local_modules, top_level_kinds
 from xlate.convert.parsing import no_gc
 
@@ -265,7 +265,8 @@ def _final(analysis, context: FileContext, read_keys: set):
     facts = context.facts
     # a fact that says Gluon, or MXNet's namespace (`getF` of another module: Note [namespace aliases])
     # or an MXNet function another module binds (Note [module aliases])
-    if any(any(k.startswith((*GLUON_ROOTS, ALIAS)) or k in NAMESPACES for k in facts.get(key, ())) for key in read_keys):
+    if any(any(k.startswith((*GLUON_ROOTS, ALIAS, REEXPORT)) or k in NAMESPACES for k in facts.get(key, ()))
+           for key in read_keys):
         return names.Analysis(analysis.tree, context=context)
     analysis.context, analysis.facts, analysis._kinds = context, facts, {}
     return analysis
@@ -296,6 +297,9 @@ def _kinds_found(analysis, facts: dict, by_module: dict) -> tuple[dict, set]:
     for name, target in root.imports.items():  # re-exports: `from .rcnn import RCNN`
         if target.startswith(LOCAL) and view.get(target):
             found.setdefault(name, facts[target])
+    for name, target in root.imports.items():  # Note [re-exported MXNet names]
+        if not name.startswith("_") and names.is_mxnet(target):
+            found.setdefault(name, frozenset([REEXPORT + target]))
     for star in root.star_local:  # `from .faster_rcnn import *`
         for name, kinds in list(by_module.get(star, {}).items()):
             if not name.startswith("_"):
