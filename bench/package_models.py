@@ -460,6 +460,9 @@ SKNLP = [
     dict(name="Crf", build="imp('crf').Crf(4)",
          inputs=["emissions:float32[5,2,4]"], extra={1: [[0.0, 3.0], [1.0, 2.0], [3.0, 3.0], [2.0, 0.0], [1.0, 0.0]],
                                                      2: _MASK}),
+    dict(name="AdaptiveSoftmax (2 tail clusters)",
+         build="imp('loss').AdaptiveSoftmax(input_size=4, num_classes=9, cutoffs=[2, 5])",
+         inputs=["input:float32[5,4]"], extra={1: [0.0, 3.0, 1.0, 7.0, 2.0], 2: [0.0, 1.0, 2.0, 3.0, 4.0]}),
     dict(name="TokenEmbedding", build="imp('embedding').TokenEmbedding(list('abcdefg'), 5)",
          inputs=["input:int32[5,2]<7"]),
 ]

@@ -17,7 +17,8 @@ pytest.importorskip("gluonnlp")
 # LSTM with state_clip_nan=True and no clip range (MXNet ignores it); outputs and every input's
 # gradient. A block's own BatchNorm parameters of deferred size, trained or not by run-time flags
 # (MX105: `differentiable=scale`), fed to F.BatchNorm, which infers their size; `F.slice` with bare
-# ints (MXNet's 1-tuples). gluonnlp's SplitSampler (MX325), seeded, with even_size and shuffle.
+# ints (MXNet's 1-tuples). gluonnlp's SplitSampler (MX325), seeded, with even_size and shuffle. An
+# adaptive softmax's tail through contrib.cond/boolean_mask/index_copy (MX875), an empty cluster included.
 BLOCKS = COMMON + '''
 import random
 import gluonnlp as nlp
@@ -63,6 +64,35 @@ class Encoder(gluon.HybridBlock):
         normed = self.norm(F.transpose(h, axes=(1, 2, 0)))
         return self.cnn(h, mask), F.stack(*steps), states[1], self.lstm(h), normed
 
+
+class Tail(gluon.HybridBlock):  # an adaptive softmax's tail: rows of a cluster by mask, losses copied back by index
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.proj = nn.Dense(3, in_units=4, flatten=False, use_bias=False)
+
+    def hybrid_forward(self, F, x, labels, idx):
+        loss = F.zeros_like(labels)
+        for low, high in ((0, 2), (2, 5), (5, 9)):
+            mask = (labels >= low) * (labels < high)
+
+            def update(loss=loss, mask=mask, low=low):
+                picked = -F.log_softmax(self.proj(F.contrib.boolean_mask(x, mask)), axis=-1)
+                rows = F.contrib.boolean_mask(labels - low, mask)
+                return F.contrib.index_copy(loss, F.contrib.boolean_mask(idx, mask), F.pick(picked, rows))
+            loss = F.contrib.cond(F.sum(mask) > 0, update, lambda: loss)
+        return loss
+
+
+tail = Tail()
+tail.initialize()
+set_weights(tail)
+feats = nd.array(rng.randn(5, 4).astype('float32'))
+feats.attach_grad()
+with autograd.record():
+    tail_loss = tail(feats, nd.array([0, 3, 1, 4, 2]), nd.arange(5))
+tail_loss.backward()
+outs.extend([tail_loss.asnumpy(), feats.grad.asnumpy(), tail.proj.weight.grad().asnumpy()])
 
 x = nd.array(rng.randn(4, 2, 4).astype('float32') * 2)
 mask = nd.array([[1, 1], [1, 1], [1, 0], [1, 0]])
