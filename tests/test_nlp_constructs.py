@@ -18,7 +18,8 @@ pytest.importorskip("gluonnlp")
 # gradient. A block's own BatchNorm parameters of deferred size, trained or not by run-time flags
 # (MX105: `differentiable=scale`), fed to F.BatchNorm, which infers their size; `F.slice` with bare
 # ints (MXNet's 1-tuples). gluonnlp's SplitSampler (MX325), seeded, with even_size and shuffle. An
-# adaptive softmax's tail through contrib.cond/boolean_mask/index_copy (MX875), an empty cluster included.
+# adaptive softmax's tail through contrib.cond/boolean_mask/index_copy (MX875), an empty cluster included,
+# its weights rescaled through `enumerate(collect_params().values())` (MX164's run-time set_data).
 BLOCKS = COMMON + '''
 import random
 import gluonnlp as nlp
@@ -87,6 +88,8 @@ class Tail(gluon.HybridBlock):  # an adaptive softmax's tail: rows of a cluster 
 tail = Tail()
 tail.initialize()
 set_weights(tail)
+for i, param in enumerate(tail.proj.collect_params().values()):  # an untyped receiver of set_data (MX164)
+    param.set_data(param.data() * (i + 0.5))
 feats = nd.array(rng.randn(5, 4).astype('float32'))
 feats.attach_grad()
 with autograd.record():
@@ -118,4 +121,5 @@ def test_gluonnlp_building_blocks_and_deferred_norm_parameters():
     converted = _same_numbers(BLOCKS)
     assert "_mx_ConvolutionalEncoder(" in converted and "_mx_LSTMPCellWithClip(" in converted
     assert "requires_grad=bool(scale)" in converted and "requires_grad=bool(center)" in converted
-    assert "_mx_SplitSampler(" in converted and "import mxnet" not in converted
+    assert "_mx_SplitSampler(" in converted and "_mx_set_data_method(param, " in converted
+    assert "import mxnet" not in converted
