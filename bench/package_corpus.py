@@ -182,6 +182,22 @@ CORPORA: dict[str, dict] = {
         kind="package", packages=["sockeye"], deps="_deps",
         source="awslabs/sockeye tag 2.1.7 (the first 2.x tag kept), sockeye/ -> sockeye21/sockeye/",
         factories=("package_models", "SOCKEYE21")),
+    # sknlp: a Gluon/gluonnlp text-classification package written for MXNet 1.4 and gluonnlp 0.6, with its own
+    # pytest suite under tests/ (run converted by hand: bench/README.md).
+    "sknlp": dict(
+        kind="package", packages=["sknlp"], deps=["_depsknlp", "_deps"],
+        source="nanaya-tachibana/sknlp-mxnet (657460f), every .py (sknlp/, tests/, two scripts)",
+        factories=("package_models", "SKNLP")),
+    # flat: folders whose modules import each other by bare name (the scripts put their folders on sys.path
+    # themselves); each is a sys.path root, its modules imported by bare name, before from the corpus and
+    # after from the converted tree.
+    "spos": dict(
+        kind="package", packages=[], flat=["", "utils", "quantization", "MicroNetChallenge"],
+        source="CanyonWind/Single-Path-One-Shot-NAS-MXNet (364cd33), every .py",
+        factories=("package_models", "SPOS"),
+        # MXNet 1.9.1's oneDNN kernels fail in the supernets' backward ("could not construct a sub-memory", with
+        # MXNet alone): the MXNet side of the models runs MXNet's own CPU kernels
+        mx_env={"MXNET_MKLDNN_ENABLED": "0"}),
 }
 
 
@@ -641,6 +657,12 @@ print("\x00RESULT" + json.dumps(result))
 '''
 
 
+def deps_of(cfg: dict, corpus: Path) -> list[str]:
+    """The corpus's third-party folders (`deps`: one name or a list) under the corpus root."""
+    deps = cfg.get("deps") or []
+    return [str(corpus.parent / d) for d in ([deps] if isinstance(deps, str) else deps)]
+
+
 def import_one(module: str, roots: list[Path], blocked: list[str], stub_inside: list[str], own_tops: list[str],
                timeout: float, deps: list[str] = ()) -> dict:
     cfg = {"module": module, "roots": [str(r) for r in roots], "blocked": blocked, "stub_inside": stub_inside,
@@ -674,6 +696,9 @@ def run_imports(name: str, cfg: dict, corpus: Path, out: Path, work: Path, timeo
     reuse = reuse or {}
     if cfg["kind"] == "tests":
         rels = sorted(p.relative_to(corpus).as_posix() for p in corpus.glob("*.py"))
+    elif cfg.get("flat"):
+        rels = sorted(p.relative_to(corpus).as_posix() for f in cfg["flat"] for p in (corpus / f).glob("*.py")
+                      if p.name != "__init__.py")
     else:
         rels = sorted(p.relative_to(corpus).as_posix() for top in cfg.get("packages", [])
                       for p in (corpus / top).rglob("*.py"))
@@ -682,7 +707,7 @@ def run_imports(name: str, cfg: dict, corpus: Path, out: Path, work: Path, timeo
     if cfg.get("import_inits_only"):
         rels = [r for r in rels if r.endswith("__init__.py")]
     rels = [r for r in rels if not r.startswith(tuple(cfg.get("import_exclude", ())))]
-    deps = [str(corpus.parent / cfg["deps"])] if cfg.get("deps") else []
+    deps = deps_of(cfg, corpus)
     own_tops = sorted({Path(r).parts[0].removesuffix(".py") for r in
                        (p.relative_to(corpus).as_posix() for p in corpus.iterdir())})
     stub_inside = cfg.get("stub_inside", [])
@@ -714,10 +739,16 @@ def run_imports(name: str, cfg: dict, corpus: Path, out: Path, work: Path, timeo
             shutil.copytree(out / top, after_root / cfg["parent_pt"] / top)
         plumbing.append(f"converted tree copied under an empty package `{cfg['parent_pt']}/`")
     after_name = (lambda rel: f"{cfg['parent_pt']}.{module_name(rel)}") if cfg.get("parent_pt") else module_name
+    before_roots, after_roots = [before_root], [after_root]
+    if cfg.get("flat"):  # modules by bare name, every flat folder a sys.path root (as the scripts arrange it)
+        before_name = after_name = lambda rel: Path(rel).stem  # noqa: E731
+        before_roots, after_roots = [corpus / f for f in cfg["flat"]], [out / f for f in cfg["flat"]]
+        own_tops = sorted(set(own_tops) | {Path(r).stem for r in rels})
+        plumbing.append(f"flat modules, imported by bare name with {', '.join(f or '.' for f in cfg['flat'])} on sys.path")
     rows = []
     for i, rel in enumerate(rels):
-        b = reuse.get(rel) or import_one(before_name(rel), [before_root], [], stub_inside, own_tops, timeout, deps)
-        a = import_one(after_name(rel), [after_root], list(MX_TOPS), stub_inside,
+        b = reuse.get(rel) or import_one(before_name(rel), before_roots, [], stub_inside, own_tops, timeout, deps)
+        a = import_one(after_name(rel), after_roots, list(MX_TOPS), stub_inside,
                        own_tops + ([cfg["parent_pt"]] if cfg.get("parent_pt") else []), timeout, deps) \
             if (out / rel).is_file() else {"ok": False, "error": "missing: no converted file", "stubs": []}
         rows.append({"module": rel, "before": b, "after": a})
@@ -984,13 +1015,21 @@ def run():
     specs = [parse(s) for s in cfg["inputs"]]
     extra = cfg["extra"]
     stage = "original-build"
+    flat = cfg.get("flat")
+    if flat:  # bare module names: the corpus's folders first, then (modules purged) the converted tree's
+        sys.path[:0] = flat[0]
     try:
-        imp = lambda rel: importlib.import_module(cfg["top"] + "." + rel)
+        imp = lambda rel: importlib.import_module(cfg["top"] + "." + rel) if not flat else importlib.import_module(rel)
         call = cfg.get("call")
         zeros = call and importlib.import_module("mxnet").nd.zeros  # `zeros` in a call: mx.nd.zeros, as translated
         net = wrapped(eval(cfg["build"], {"imp": imp}), extra, False, call and eval(call, {"imp": imp, "zeros": zeros}))
         stage = "converted-import"
-        imp = lambda rel: importlib.import_module(cfg["top"] + "_pt." + rel)
+        imp = lambda rel: importlib.import_module(cfg["top"] + "_pt." + rel) if not flat else importlib.import_module(rel)
+        if flat:
+            for name, m in list(sys.modules.items()):
+                if (getattr(m, "__file__", None) or "").startswith(cfg["corpus"] + "/"):
+                    del sys.modules[name]
+            sys.path[:] = flat[1] + [p for p in sys.path if not p.startswith(cfg["corpus"] + "/") and p != cfg["corpus"]]
         imp(cfg["build"].split("imp('")[1].split("'")[0])
         stage = "converted-build"
         zeros = call and imp("_mx_compat")._mx_zeros  # what `mx.nd.zeros` as a value becomes (MX204)
@@ -1021,16 +1060,23 @@ def run_factories(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float
     sys.path.insert(0, str(HERE))
     module, attr = cfg["factories"]
     entries = getattr(importlib.import_module(module), attr)
-    top = cfg["packages"][0]
-    pt_root = make_importable(out, top, work / "importable-models", None)
-    deps = [str(corpus.parent / cfg["deps"])] if cfg.get("deps") else []
+    deps = deps_of(cfg, corpus)
+    flat = None
+    if cfg.get("flat"):
+        top, pt_root, paths = "", out, [str(REPO)] + deps
+        flat = [[str(corpus / f).rstrip("/") for f in cfg["flat"]], [str(out / f).rstrip("/") for f in cfg["flat"]]]
+    else:
+        top = cfg["packages"][0]
+        pt_root = make_importable(out, top, work / "importable-models", None)
+        paths = [str(REPO), str(corpus), str(pt_root)] + deps
     rows = []
     for e in entries:
-        c = {"paths": [str(REPO), str(corpus), str(pt_root)] + deps, "top": top, "build": e["build"],
+        c = {"paths": paths, "top": top, "build": e["build"], "flat": flat, "corpus": str(corpus),
              "inputs": e["inputs"], "fixed": e.get("fixed", {}), "extra": e.get("extra", []), "pt_root": str(pt_root),
              "call": e.get("call")}
         env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", MXNET_CPU_WORKER_NTHREADS="1",
                    PYTHONWARNINGS="ignore", PYTHONPATH="", MXNET_HOME=str(work / "mxnet_home"))
+        env.update(cfg.get("mx_env", {}))
         try:
             proc = subprocess.run([PYTHON, "-c", FACTORY_CHILD, json.dumps(c)], capture_output=True, text=True,
                                   timeout=timeout, env=env, cwd=str(work), start_new_session=True)

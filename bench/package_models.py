@@ -434,3 +434,68 @@ GLUONTS_V06 = [
                                                                              [0.2, 2.0]]]},
          extra={1: [4.0, 2.0]}),
 ]
+
+# sknlp (nanaya-tachibana/sknlp-mxnet, the corpus "sknlp"): its encoders and layers, layout TNC (sequence, batch,
+# features); masks are 0/1 constants (lengths 5 and 3), given without a gradient.
+_MASK = [[1.0, 1.0]] * 3 + [[1.0, 0.0]] * 2
+_RNN = "num_rnn_layers=1, projection_size=4, hidden_size=6, output_size=3, num_fc_layers=2, fc_hidden_size=5"
+SKNLP = [
+    dict(name="TextCNN", build="imp('encode').TextCNN(embed_size=6, num_filters=(3, 4), ngram_filter_sizes=(1, 2), "
+                               "output_size=3, num_fc_layers=2, fc_hidden_size=5, prefix='encode_')",
+         inputs=["input:float32[5,2,6]"], extra={1: _MASK}),
+    dict(name="TextRNN", build=f"imp('encode').TextRNN({_RNN}, prefix='encode_')",
+         inputs=["input:float32[5,2,6]"], extra={1: _MASK}),
+    dict(name="TextRNN (dense_connection='last')", build=f"imp('encode').TextRNN({_RNN}, dense_connection='last')",
+         inputs=["input:float32[5,2,6]"], extra={1: _MASK}),
+    dict(name="TextRNN (dense_connection='attention')",
+         build=f"imp('encode').TextRNN({_RNN}, dense_connection='attention')",
+         inputs=["input:float32[5,2,6]"], extra={1: _MASK}),
+    dict(name="TextRCNN", build="imp('encode').TextRCNN(num_rnn_layers=1, projection_size=4, hidden_size=6, kmax=2, "
+                                "output_size=3, num_fc_layers=1, fc_hidden_size=5)",
+         inputs=["input:float32[5,2,6]"], extra={1: _MASK}),
+    dict(name="BiLSTM (2 layers)", build="imp('module').BiLSTM(2, 4, hidden_size=5, dropout=0.0)",
+         inputs=["input:float32[5,2,6]"], extra={1: None, 2: _MASK}),
+    dict(name="FCLayerWithAttention", build="imp('encode').FCLayerWithAttention(2, hidden_size=5, output_size=3)",
+         inputs=["input:float32[5,2,6]"], extra={1: _MASK}),
+    dict(name="Crf", build="imp('crf').Crf(4)",
+         inputs=["emissions:float32[5,2,4]"], extra={1: [[0.0, 3.0], [1.0, 2.0], [3.0, 3.0], [2.0, 0.0], [1.0, 0.0]],
+                                                     2: _MASK}),
+    dict(name="AdaptiveSoftmax (2 tail clusters)",
+         build="imp('loss').AdaptiveSoftmax(input_size=4, num_classes=9, cutoffs=[2, 5])",
+         inputs=["input:float32[5,4]"], extra={1: [0.0, 3.0, 1.0, 7.0, 2.0], 2: [0.0, 1.0, 2.0, 3.0, 4.0]}),
+    dict(name="TokenEmbedding", build="imp('embedding').TokenEmbedding(list('abcdefg'), 5)",
+         inputs=["input:int32[5,2]<7"]),
+]
+
+# Single-Path-One-Shot NAS (CanyonWind/Single-Path-One-Shot-NAS-MXNet, the corpus "spos"): its flat modules
+# import each other by bare name. The supernet at small widths (stage channels 24/32/48/64; 64x64 input: at 32x32
+# the last BatchNorms see 2 values a channel and float32 cannot resolve their gradients) with a
+# block choice per block and a channel mask per block (the first k channels of each block's widest mid layer);
+# the fixed subnets through the same constructor.
+_ARCH = [0, 1, 2, 3] * 5
+_STAGES = [24] * 4 + [32] * 4 + [48] * 8 + [64] * 4
+_CMASK = [[1.0] * max(1, c * (3 + i % 5) // 8) + [0.0] * (64 - max(1, c * (3 + i % 5) // 8))
+          for i, c in enumerate(_STAGES)]
+_NET = "input_size=64, n_class=5, stage_out_channels=[24, 32, 48, 64], last_conv_out_channel=24"
+_SCALES = [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0]
+_FIX = f"architecture={_ARCH}, channel_scales={[_SCALES[(3 * i) % 10] for i in range(20)]}"
+SPOS = [
+    dict(name="ShuffleNasOneShot (supernet, BatchNorm)", build=f"imp('oneshot_nas_network').ShuffleNasOneShot({_NET})",
+         inputs=["x:float32[2,3,64,64]"], extra={1: [float(a) for a in _ARCH], 2: _CMASK}),
+    dict(name="ShuffleNasOneShot (supernet, NasBatchNorm, SE, conv after pooling)",
+         build=f"imp('oneshot_nas_network').ShuffleNasOneShot({_NET}, bn=imp('oneshot_nas_blocks').NasBatchNorm, "
+               "use_se=True, last_conv_after_pooling=True)",
+         inputs=["x:float32[2,3,64,64]"], extra={1: [float(a) for a in _ARCH], 2: _CMASK}),
+    dict(name="ShuffleNasOneShot (supernet, all blocks)",
+         build=f"imp('oneshot_nas_network').ShuffleNasOneShot({_NET}, use_all_blocks=True)",
+         inputs=["x:float32[2,3,64,64]"], extra={1: [float(a) for a in _ARCH], 2: _CMASK}),
+    dict(name="ShuffleNasOneShotFix (fixed subnet, SE)",
+         build=f"imp('oneshot_nas_network').ShuffleNasOneShotFix({_NET}, {_FIX}, use_se=True)",
+         inputs=["x:float32[2,3,64,64]"]),
+    dict(name="ShuffleNasOneShotFix (fixed subnet, channel shuffle by convolution)",
+         build=f"imp('oneshot_nas_network').ShuffleNasOneShotFix({_NET}, {_FIX}, "
+               "shuffle_method=imp('oneshot_nas_blocks').ShuffleChannelsConv, last_conv_after_pooling=True)",
+         inputs=["x:float32[2,3,64,64]"]),
+    dict(name="NasBatchNorm (channels deferred, scale=False)",
+         build="imp('oneshot_nas_blocks').NasBatchNorm(scale=False)", inputs=["x:float32[2,3,4,4]"]),
+]

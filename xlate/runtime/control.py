@@ -45,3 +45,24 @@ def _mx_foreach(body, data, init_states, name="foreach"):
         outputs.append(outs)
     stacked = [torch.stack(list(step)) for step in zip(*outputs)]
     return _mx_regroup_nested(stacked, fmt)[0], states
+
+
+def _mx_cond(pred, then_func, else_func, name="cond"):
+    """MXNet's contrib.cond on NDArrays: `then_func()` when the one-element `pred` is non-zero,
+    else `else_func()` (MXNet reads pred with asscalar(), so one branch runs and autograd
+    follows it)."""
+    return then_func() if bool(pred.reshape(()).item() if isinstance(pred, torch.Tensor) else pred) else else_func()
+
+
+def _mx_boolean_mask(data=None, index=None, axis=0, out=None, name=None):
+    """MXNet's contrib.boolean_mask: the slices of `data` along `axis` whose `index` entry is
+    non-zero, in order (their gradient flows back to those slices, zeros elsewhere)."""
+    _mx_no_out(out)
+    return data.index_select(axis, torch.nonzero(index.reshape(-1) != 0).reshape(-1).to(data.device))
+
+
+def _mx_index_copy(old_tensor=None, index_vector=None, new_tensor=None, out=None, name=None):
+    """MXNet's contrib.index_copy: a copy of `old_tensor` whose rows `index_vector` (a float or
+    int vector) are `new_tensor`'s rows; the gradient of the replaced rows goes to new_tensor."""
+    _mx_no_out(out)
+    return old_tensor.index_copy(0, index_vector.reshape(-1).long().to(old_tensor.device), new_tensor.to(old_tensor.dtype))

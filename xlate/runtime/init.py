@@ -212,6 +212,15 @@ def _mx_set_data(param, data):
         param.copy_(value)
 
 
+def _mx_set_data_method(obj, data):
+    """`x.set_data(v)` where the converter could not tell whether x is a Gluon Parameter (a loop
+    over `enumerate(net.collect_params().values())`): a torch tensor is a converted Parameter (an
+    MXNet array has no set_data), copied into as `_mx_set_data` does; anything else its own method."""
+    if isinstance(obj, torch.Tensor):
+        return _mx_set_data(obj, data)
+    return obj.set_data(data)
+
+
 def _mx_initialize(net, init=None, *, force_reinit=False):
     """Gluon `net.initialize(init)`: a parameter tagged with its own initializer uses it; an
     untagged one what its Gluon layer gives it (norm scale 1, shift 0, running mean 0 and var 1,

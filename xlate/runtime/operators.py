@@ -183,8 +183,10 @@ def _mx_split(data=None, num_outputs=None, axis=1, squeeze_axis=False, out=None,
 
 def _mx_slice(data=None, begin=None, end=None, step=(), out=None, name=None):
     """MXNet slice: Python slicing per axis (None begin/end/step as in Python); a negative step,
-    which torch's indexing refuses, takes the elements in reverse order."""
+    which torch's indexing refuses, takes the elements in reverse order. MXNet reads a bare int
+    (or None) as a 1-tuple: `begin=i, end=i + 1` slices the first axis."""
     _mx_no_out(out)
+    begin, end, step = [(v,) if v is None or isinstance(v, int) else v for v in (begin, end, step)]
     index = []
     for i, (b, e) in enumerate(zip(begin, end)):
         s = step[i] if i < len(step) and step[i] is not None else 1
@@ -338,11 +340,15 @@ def _mx_batch_norm(data=None, gamma=None, beta=None, moving_mean=None, moving_va
     autograd.is_training()) without use_global_stats it normalises with the batch statistics
     and updates moving_mean/moving_var in place (MXNet: in its backward pass), weighing the old
     value by `momentum`, with the biased variance. fix_gamma (the default) uses gamma = 1 and,
-    as MXNet does, writes ones into gamma."""
+    as MXNet does, writes ones into gamma. A parameter of deferred shape (a block's own
+    `params.get(..., shape=(0,))`) gets the data's channel count, as MXNet's shape inference gives it."""
     _mx_no_out(out)
     if output_mean_var:
         raise NotImplementedError("BatchNorm output_mean_var=True is not translated: compute "
                                   "torch.var_mean over the other axes by hand")
+    for p in (gamma, beta, moving_mean, moving_var):  # a deferred (in_channels=0) parameter: MXNet infers it here
+        if isinstance(p, torch.nn.parameter.UninitializedParameter):
+            _mx_set_shape(p, (data.shape[axis],))
     h = data.movedim(axis, 1)
     weight = gamma
     if fix_gamma:

@@ -8,7 +8,8 @@ from xlate.convert.transforms import layer_args as la
 _SAMPLERS = {"FixedBucketSampler": ("lengths", "batch_size", "num_buckets", "bucket_keys", "ratio", "shuffle",
                                      "use_average_length", "num_shards", "bucket_scheme"),
              "SortedBucketSampler": ("sort_keys", "batch_size", "mult", "reverse", "shuffle"),
-             "SortedSampler": ("sort_keys", "reverse")}
+             "SortedSampler": ("sort_keys", "reverse"),
+             "SplitSampler": ("length", "num_parts", "part_index", "even_size", "repeat", "shuffle")}
 
 
 def transform(site: Site):

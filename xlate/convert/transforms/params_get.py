@@ -135,12 +135,17 @@ def declare(site: Site, what: str):
         extra += ", dtype={dtype}"
     differentiable = site.literal("differentiable", True)
     if differentiable not in (True, False):
-        raise Manual(f"differentiable={site.code(site.value('differentiable'))}: write True or False")
+        # Gluon's grad_req setter makes a parameter that is not differentiable 'null' whatever
+        # grad_req says (NasBatchNorm's `differentiable=scale`): decided at run time, as Gluon does
+        differentiable = cst.Call(cst.Name("bool"), [cst.Arg(site.value("differentiable").deep_clone())])
     trained = _trained(site)
     if trained is False or differentiable is False:
         extra += ", requires_grad=False"
-    elif trained is not True:
-        holes["trained"] = trained
+    elif trained is not True or differentiable is not True:
+        both = [t for t in (differentiable, trained) if t is not True]
+        if len(both) == 2 and site.code(both[0]) == site.code(both[1]):
+            both = both[:1]  # `differentiable=scale` beside `'write' if scale else 'null'`: one test
+        holes["trained"] = both[0] if len(both) == 1 else cst.BooleanOperation(both[0], cst.And(), _grouped(both[1]))
         extra += ", requires_grad={trained}"
     return site.emit("_mx_parameter({shape}" + extra + ")", **holes)
 
@@ -165,6 +170,13 @@ def _trained(site: Site):
                 condition = condition.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
             return cst.UnaryOperation(cst.Not(), condition)
     raise Manual(f"grad_req={site.code(node)}: only 'write' and 'null' translate")
+
+
+def _grouped(node):
+    """`node` as the right operand of `and`: in parentheses where it is itself an or/if-else."""
+    if isinstance(node, (cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.NamedExpr)) and not node.lpar:
+        return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return node
 
 
 def _deferred(shape) -> bool:

@@ -28,7 +28,10 @@ def transform(site: Site):
     activation = site.literal("activation", "relu")
     if activation is not NOT_LITERAL and activation not in ("relu", "tanh"):
         raise Manual(f"activation={activation!r}: Gluon's RNN takes 'relu' or 'tanh'")
-    if site.literal("state_clip_nan", False) is not False:
+    # MXNet ignores state_clip_nan unless a clip range is given (its docstring; the run-time helper
+    # decides where the range is a run-time value): sknlp's `LSTM(..., state_clip_nan=True)` is a plain LSTM
+    ranged = any(site.literal(name, None) is not None for name in ("state_clip_min", "state_clip_max"))
+    if site.literal("state_clip_nan", False) is not False and ranged:
         raise Manual("state_clip_nan=True: cuDNN's NaN clipping is not translated (MXNet's CPU build cannot "
                      "run it, so it could not be measured); clip NaNs in the state by hand")
     la.named_inits(site, *_INITS, "h2r_weight_initializer")
