@@ -275,6 +275,11 @@ CASES = [
     C("logical-or-broadcast", "MX098", ret("nd.broadcast_logical_or(x, y)"), ("cond", (2, 3)), ("cond", (2, 1))),
     C("logical-xor-broadcast", "MX098", ret("nd.broadcast_logical_xor(x, y)"), ("cond", (2, 3)), ("cond", (2, 3))),
     C("logical-not", "MX098", ret("nd.logical_not(x)"), ("cond", (2, 3))),
+    # nd.logical_and/or/xor: ndarray.py's functions, broadcasting, a number on either side, two numbers (the OCR IOU loss)
+    C("logical-or-function", "MX098", ret("nd.logical_or(x, y)"), ("cond", (2, 3)), ("cond", (2, 1))),
+    C("logical-and-scalar", "MX098", ret("nd.logical_and(x, 0.5) + nd.logical_xor(2, y)"), ("cond", (2, 3)),
+      ("cond", (3,))),
+    C("logical-numbers", "MX098", ret("nd.logical_xor(0, 2) + nd.logical_and(3, 0.0) + x"), (2,)),
     C("isnan", "MX098", ret("nd.contrib.isnan(nd.log(x))"), (2, 3)),
     C("gammaln", "MX099", ret("nd.gammaln(x)"), ("pos", (2, 3)), grad=(0,)),
     C("gemm2-batched", "MX099", ret("nd.linalg_gemm2(x, y)"), (2, 3, 4), (2, 4, 5), grad=(0, 1)),

@@ -530,6 +530,32 @@ def _mx_broadcast_logical_xor(lhs=None, rhs=None, out=None, name=None):
     return torch.logical_xor(lhs, rhs).to(lhs.dtype)
 
 
+def _mx_logical_binary(fn, lhs, rhs):
+    """MXNet's nd.logical_and/or/xor (ndarray.py's Python functions, not operators): two arrays
+    broadcast (broadcast_logical_*), an array and a number on either side (the *_scalar
+    operators), 0/1 in the array's dtype; two numbers give the int 1 or 0."""
+    if isinstance(lhs, torch.Tensor):
+        return fn(lhs, torch.as_tensor(rhs, device=lhs.device)).to(lhs.dtype)
+    if isinstance(rhs, torch.Tensor):
+        return fn(torch.as_tensor(lhs, device=rhs.device), rhs).to(rhs.dtype)
+    return int(bool(fn(torch.tensor(lhs), torch.tensor(rhs))))
+
+
+def _mx_logical_and(lhs, rhs):
+    """MXNet's nd.logical_and: see _mx_logical_binary."""
+    return _mx_logical_binary(torch.logical_and, lhs, rhs)
+
+
+def _mx_logical_or(lhs, rhs):
+    """MXNet's nd.logical_or: see _mx_logical_binary."""
+    return _mx_logical_binary(torch.logical_or, lhs, rhs)
+
+
+def _mx_logical_xor(lhs, rhs):
+    """MXNet's nd.logical_xor: see _mx_logical_binary."""
+    return _mx_logical_binary(torch.logical_xor, lhs, rhs)
+
+
 def _mx_logical_not(data=None, out=None, name=None):
     """MXNet's logical_not: 1 where the input is 0, else 0, in the input's dtype."""
     _mx_no_out(out)
