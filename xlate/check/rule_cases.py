@@ -1184,6 +1184,14 @@ CASES = [
             return [nd.contrib.box_nms(x, **kw), nd.contrib.box_nms(x.reshape((1, 1, 5, 6)), topk=0)]
         """, ("const", [[0, 0.5, 0.1, 0.1, 0.2, 0.2], [1, 0.4, 0.1, 0.1, 0.2, 0.2], [0, 0.3, 0.1, 0.1, 0.14, 0.14],
                         [2, 0.6, 0.5, 0.5, 0.7, 0.8], [0, 0.6, -0.12, 0.1, 0.21, 0.2]]), grad=(0,)),
+    # mxnet.contrib.ndarray (and .nd) hold the same contrib operators as nd.contrib
+    C("contrib-namespace-spellings", ("MX083", "MX084"), """
+        from mxnet.contrib.ndarray import box_nms
+        def f(x):
+            return [box_nms(x, overlap_thresh=0.1, id_index=0), mx.contrib.nd.box_iou(x[:, 2:], x[:, 2:]),
+                    mx.contrib.ndarray.box_iou(x[:1, 2:], x[:, 2:])]
+        """, ("const", [[0, 0.5, 0.1, 0.1, 0.2, 0.2], [1, 0.4, 0.1, 0.1, 0.2, 0.2], [0, 0.3, 0.1, 0.1, 0.14, 0.14],
+                        [0, 0.6, 0.12, 0.1, 0.21, 0.2]])),
 ]
 
 

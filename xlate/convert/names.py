@@ -44,6 +44,12 @@ _REEXPORTS = [
     ("mxnet.nd", "mxnet.ndarray"),
     ("mxnet.sym", "mxnet.symbol"),
     ("mxnet.init", "mxnet.initializer"),
+    # mxnet/contrib/ndarray.py and symbol.py: the namespaces the `_contrib_*` operators are also registered in
+    # (the same operators: `from mxnet.contrib.ndarray import MultiBoxPrior, box_nms`, the OCR package's SSD)
+    ("mxnet.contrib.nd", "mxnet.ndarray.contrib"),
+    ("mxnet.contrib.ndarray", "mxnet.ndarray.contrib"),
+    ("mxnet.contrib.sym", "mxnet.symbol.contrib"),
+    ("mxnet.contrib.symbol", "mxnet.symbol.contrib"),
     ("mxnet.ndarray.ndarray", "mxnet.ndarray"),
     ("mxnet.ndarray.op", "mxnet.ndarray"),
     ("mxnet.ndarray.utils", "mxnet.ndarray"),  # save, load, array
