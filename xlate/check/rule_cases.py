@@ -1184,6 +1184,14 @@ CASES = [
             return [nd.contrib.box_nms(x, **kw), nd.contrib.box_nms(x.reshape((1, 1, 5, 6)), topk=0)]
         """, ("const", [[0, 0.5, 0.1, 0.1, 0.2, 0.2], [1, 0.4, 0.1, 0.1, 0.2, 0.2], [0, 0.3, 0.1, 0.1, 0.14, 0.14],
                         [2, 0.6, 0.5, 0.5, 0.7, 0.8], [0, 0.6, -0.12, 0.1, 0.21, 0.2]]), grad=(0,)),
+    # -- MX009 MultiBoxPrior (SSD anchors; only the input's shape is read), MX855 SoftmaxActivation ---------------
+    C("multibox-prior", "MX009", ret("[nd.contrib.MultiBoxPrior(x, sizes=(0.5, 0.25), ratios=(1, 2)), "
+                                     "nd.contrib.MultiBoxPrior(x, sizes=[.3], ratios=[2, 0.5, 1], steps=(0.2, 0.1), "
+                                     "offsets=(0.3, 0.7), clip=True)]"), (2, 3, 3, 5)),
+    C("softmax-activation", "MX855", ret("[nd.SoftmaxActivation(x), nd.SoftmaxActivation(x, mode='channel'), "
+                                         "nd.SoftmaxActivation(x[0, 0])]"), (2, 3, 2, 4), grad=(0,)),
+    # (MXNet's backward of a 1-D input fails an index check; its forward is the softmax of the whole vector)
+    C("softmax-activation-1d", "MX855", ret("nd.SoftmaxActivation(x)"), (5,)),
     # mxnet.contrib.ndarray (and .nd) hold the same contrib operators as nd.contrib
     C("contrib-namespace-spellings", ("MX083", "MX084"), """
         from mxnet.contrib.ndarray import box_nms
