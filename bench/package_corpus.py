@@ -1021,6 +1021,8 @@ def run():
                "inference": f"{sum(c.ok for c in inf)}/{len(inf)}", "training": f"{sum(c.ok for c in rest)}/{len(rest)}"}
         if bad:
             out["error"] = f"{len(bad)} of {len(result.checks)} checks differ; first: {bad[0].mismatch.format()[:200]}"
+            if os.environ.get("XLATE_BENCH_TRACEBACK"):
+                print("\n".join(c.mismatch.format()[:300] for c in bad), file=sys.stderr)
         return out
     except Exception as e:
         return {"stage": stage, **first(e)}

