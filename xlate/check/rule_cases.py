@@ -1188,6 +1188,17 @@ CASES = [
     C("multibox-prior", "MX009", ret("[nd.contrib.MultiBoxPrior(x, sizes=(0.5, 0.25), ratios=(1, 2)), "
                                      "nd.contrib.MultiBoxPrior(x, sizes=[.3], ratios=[2, 0.5, 1], steps=(0.2, 0.1), "
                                      "offsets=(0.3, 0.7), clip=True)]"), (2, 3, 3, 5)),
+    # anchors (1, 4) at two scales; two samples' boxes, the second with one box and a -1 row, ties in IoU
+    C("multibox-target", "MX009", ret("nd.contrib.MultiBoxTarget(x, y, z)"),
+      ("const", [[[0.0, 0.0, 0.5, 0.5], [0.5, 0.0, 1.0, 0.5], [0.25, 0.25, 0.75, 0.75], [0.0, 0.5, 0.5, 1.0]]]),
+      ("const", [[[1.0, 0.1, 0.1, 0.45, 0.5], [0.0, 0.5, 0.1, 0.9, 0.45]], [[2.0, 0.2, 0.3, 0.8, 0.7],
+                                                                             [-1.0, -1.0, -1.0, -1.0, -1.0]]]),
+      (2, 3, 4)),
+    C("multibox-detection", "MX009", ret("[nd.contrib.MultiBoxDetection(nd.softmax(x, axis=1), y, z), "
+                                         "nd.contrib.MultiBoxDetection(nd.softmax(x, axis=1), y, z, nms_threshold=0.1, "
+                                         "force_suppress=True, nms_topk=2, clip=False, threshold=0.2)]"),
+      (2, 3, 4), (2, 16),
+      ("const", [[[0.0, 0.0, 0.5, 0.5], [0.1, 0.0, 0.6, 0.5], [0.25, 0.25, 0.75, 0.75], [0.0, 0.5, 0.5, 1.0]]])),
     C("softmax-activation", "MX855", ret("[nd.SoftmaxActivation(x), nd.SoftmaxActivation(x, mode='channel'), "
                                          "nd.SoftmaxActivation(x[0, 0])]"), (2, 3, 2, 4), grad=(0,)),
     # (MXNet's backward of a 1-D input fails an index check; its forward is the softmax of the whole vector)
