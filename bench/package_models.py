@@ -500,6 +500,13 @@ HTR = [
     dict(name="SSD (word segmentation)", setup=HTR_SETUP,
          build="imp('word_and_line_segmentation').SSD(num_classes=1, ctx=ctx)",
          inputs=["x:float32[1,1,128,128]"]),
+    # the SSD's training targets on its own anchors (MultiBoxTarget): two word boxes and a -1 row
+    dict(name="SSD with its training_targets (MultiBoxTarget)", setup=HTR_SETUP,
+         build="imp('word_and_line_segmentation').SSD(num_classes=1, ctx=ctx)",
+         inputs=["x:float32[1,1,128,128]"],
+         extra={1: [[[0.0, 0.1, 0.1, 0.3, 0.2], [0.0, 0.5, 0.4, 0.9, 0.55], [-1.0, -1.0, -1.0, -1.0, -1.0]]]},
+         call="lambda net, x, y: (lambda anchors, classes, boxes: [classes, boxes, "
+              "*net.training_targets(anchors, classes, y)])(*net(x))"),
     dict(name="Denoiser (transformer encoder-decoder)",
          build="imp('utils.encoder_decoder').Denoiser(alphabet_size=11, embed_size=8, max_src_length=10, "
                "max_tgt_length=10, num_heads=2, num_layers=1)",
