@@ -933,6 +933,15 @@ CASES = [
             a = x.as_in_context(mx.cpu())
             return (a > y) * 2 + (a == a) - (a <= 0.1), (a != y).mean(axis=1), (a < y).sum(axis=0), 1 - (a >= y)
         """, (2, 3), (2, 3)),
+    # names bound by tuple displays keep their elements' kinds (`lo, hi = a[:, 0], a[:, 0] + a[:, 1]`: the IOU
+    # loss of the OCR package), a list display and a nested one too
+    C("comparison-tuple-bound", "MX540", """
+        def f(x, y):
+            a = x.as_in_context(mx.cpu())
+            lo, hi = a[:, 0], a[:, 0] + a[:, 1]
+            [p, (q, r)] = [hi * 2, (lo, 0.5)]
+            return (lo < y[:, 0]) * 3 - (hi > q), 1 - (p >= r)
+        """, (3, 2), (3, 2)),
     # -- starred arrays in a varargs slot: bound statically (Note [starred arguments]) -------------
     C("concat-starred", "MX028", """
         def f(x, y, z):
