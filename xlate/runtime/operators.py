@@ -575,17 +575,17 @@ def _mx_logical_binary(fn, lhs, rhs):
     return int(bool(fn(torch.tensor(lhs), torch.tensor(rhs))))
 
 
-def _mx_logical_and(lhs, rhs):
+def _mx_logical_and(lhs, rhs, name=None):
     """MXNet's nd.logical_and: see _mx_logical_binary."""
     return _mx_logical_binary(torch.logical_and, lhs, rhs)
 
 
-def _mx_logical_or(lhs, rhs):
+def _mx_logical_or(lhs, rhs, name=None):
     """MXNet's nd.logical_or: see _mx_logical_binary."""
     return _mx_logical_binary(torch.logical_or, lhs, rhs)
 
 
-def _mx_logical_xor(lhs, rhs):
+def _mx_logical_xor(lhs, rhs, name=None):
     """MXNet's nd.logical_xor: see _mx_logical_binary."""
     return _mx_logical_binary(torch.logical_xor, lhs, rhs)
 
