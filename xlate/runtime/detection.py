@@ -65,45 +65,46 @@ def _mx_MultiBoxDetection(cls_prob=None, loc_pred=None, anchor=None, clip=True, 
     if clip:
         boxes = boxes.clamp(0.0, 1.0)
     result = torch.full((batch, count, 6), -1.0, dtype=probs.dtype, device=probs.device)
+    if classes < 2:
+        return result
+    # the best class above the background per anchor, the first on ties (MXNet's strict `>` scan)
+    score, best = probs[:, 1:, :].max(dim=1)  # torch gives the first index of a tie, as MXNet's scan
+    best = best + 1
     for b in range(batch):
-        rows = []
-        for i in range(count):
-            score, best = -1.0, 0
-            for j in range(1, classes):
-                value = float(probs[b, j, i])
-                if value > score:
-                    score, best = value, j
-            if best > 0 and score < threshold:
-                best = 0
-            if best > 0:
-                rows.append([float(best - 1), score, *(float(v) for v in boxes[b, i])])
-        valid = len(rows)
+        keep = (score[b] >= threshold).nonzero().flatten()  # a score under threshold is background
+        valid = int(keep.numel())
         if valid < 1:
             continue
+        rows = torch.cat([(best[b, keep] - 1).to(probs.dtype)[:, None], score[b, keep][:, None], boxes[b, keep]], 1)
         if 0 < nms_threshold <= 1:
-            order = sorted(range(valid), key=lambda k: -rows[k][1])  # stable
-            keep = min(valid, nms_topk) if nms_topk > 0 else valid
-            rows = [list(rows[k]) for k in order[:keep]] + [[-1.0] + r[1:] for r in rows[keep:]]
-            for i in range(valid):
-                if rows[i][0] < 0:
+            order = torch.sort(rows[:, 1], descending=True, stable=True).indices
+            top = min(valid, nms_topk) if nms_topk > 0 else valid
+            rest = rows[top:].clone()
+            rest[:, 0] = -1.0  # kept rows past nms_topk: MXNet leaves them in anchor order, class -1
+            rows = torch.cat([rows[order[:top]], rest])
+            alive = rows[:, 0] >= 0
+            for i in range(valid):  # each kept row against the rows after it (a row at a time: no n x n matrix)
+                if not alive[i]:
                     continue
-                for j in range(i + 1, valid):
-                    if rows[j][0] < 0:
-                        continue
-                    if force_suppress or rows[i][0] == rows[j][0]:
-                        if _mx_box_overlap(rows[i][2:], rows[j][2:]) >= nms_threshold:
-                            rows[j][0] = -1.0
-        result[b, :valid] = torch.tensor(rows, dtype=probs.dtype, device=probs.device)
+                hit = _mx_box_overlaps(rows[i:i + 1, 2:], rows[i + 1:, 2:])[0] >= nms_threshold
+                if not force_suppress:
+                    hit &= rows[i + 1:, 0] == rows[i, 0]
+                alive[i + 1:] &= ~hit
+            rows[:, 0] = torch.where(alive, rows[:, 0], torch.full_like(rows[:, 0], -1.0))
+        result[b, :valid] = rows
     return result
 
 
-def _mx_box_overlap(a, b):
-    """IoU of two corner boxes as MXNet's detection operators compute it (0 for an empty union)."""
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = w * h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return 0.0 if union <= 0 else inter / union
+def _mx_box_overlaps(boxes, others):
+    """IoU of each corner box of `boxes` (n, 4) with each of `others` (m, 4), (n, m), as MXNet's
+    detection operators compute it, in the boxes' dtype (0 where the union is empty)."""
+    lo = torch.maximum(boxes[:, None, :2], others[None, :, :2])
+    hi = torch.minimum(boxes[:, None, 2:], others[None, :, 2:])
+    wh = (hi - lo).clamp(min=0)
+    inter = wh[..., 0] * wh[..., 1]
+    union = (boxes[:, 2] - boxes[:, 0])[:, None] * (boxes[:, 3] - boxes[:, 1])[:, None] \
+        + ((others[:, 2] - others[:, 0]) * (others[:, 3] - others[:, 1]))[None, :] - inter
+    return torch.where(union <= 0, torch.zeros_like(inter), inter / union.where(union > 0, torch.ones_like(union)))
 
 
 def _mx_MultiBoxTarget(anchor=None, label=None, cls_pred=None, overlap_threshold=0.5, ignore_label=-1.0,
@@ -121,8 +122,6 @@ def _mx_MultiBoxTarget(anchor=None, label=None, cls_pred=None, overlap_threshold
     No gradient, as in MXNet."""
     if out is not None:
         raise NotImplementedError("MultiBoxTarget(out=...): assign the result instead")
-    import math
-
     if negative_mining_ratio > 0:
         raise NotImplementedError("MultiBoxTarget with negative_mining_ratio > 0 (hard negative mining) has no "
                                   "translation yet: select the negatives by hand")
@@ -133,47 +132,36 @@ def _mx_MultiBoxTarget(anchor=None, label=None, cls_pred=None, overlap_threshold
     loc_target = torch.zeros(batch, count * 4, dtype=dtype, device=device)
     loc_mask = torch.zeros(batch, count * 4, dtype=dtype, device=device)
     cls_target = torch.full((batch, count), float(ignore_label), dtype=dtype, device=device)
-    boxes_of = anchors.tolist()
     for b in range(batch):
-        gts = []
-        for row in labels[b].tolist():
-            if row[0] == -1.0:
-                break
-            gts.append(row)
-        if not gts:
+        ends = (labels[b, :, 0] == -1.0).nonzero().flatten()
+        gts = labels[b, :int(ends[0]) if ends.numel() else labels.shape[1]]
+        if gts.shape[0] == 0:
             continue
-        overlaps = [[_mx_box_overlap(a, g[1:5]) for g in gts] for a in boxes_of]
-        matched, anchor_done, gt_done = {}, [False] * count, [False] * len(gts)
-        while not all(gt_done):
-            best, best_anchor, best_gt = 1e-6, -1, -1
-            for j in range(count):
-                if anchor_done[j]:
-                    continue
-                for k in range(len(gts)):
-                    if not gt_done[k] and overlaps[j][k] > best:
-                        best, best_anchor, best_gt = overlaps[j][k], j, k
-            if best_anchor < 0:
+        overlaps = _mx_box_overlaps(anchors, gts[:, 1:5].to(dtype))  # (A, G)
+        matched = torch.full((count,), -1, dtype=torch.long, device=device)
+        free = overlaps.clone()
+        for _ in range(gts.shape[0]):  # greedy bipartite: the largest IoU left, the first in anchor-major order
+            at = int(torch.argmax(free))
+            j, k = divmod(at, gts.shape[0])
+            if not bool(free[j, k] > 1e-6):
                 break
-            anchor_done[best_anchor], gt_done[best_gt] = True, True
-            matched[best_anchor] = best_gt
+            matched[j] = k
+            free[j, :] = -1.0
+            free[:, k] = -1.0
         if overlap_threshold > 0:
-            for j in range(count):
-                if anchor_done[j]:
-                    continue
-                best, best_gt = -1.0, -1
-                for k in range(len(gts)):
-                    if overlaps[j][k] > best:
-                        best, best_gt = overlaps[j][k], k
-                if best_gt >= 0 and best > overlap_threshold:
-                    matched[j] = best_gt
+            best, best_gt = overlaps.max(dim=1)  # the first box of a tie
+            extra = (matched < 0) & (best > overlap_threshold)
+            matched = torch.where(extra, best_gt, matched)
         cls_target[b] = 0.0
-        for j, k in matched.items():
-            al, at, ar, ab = boxes_of[j]
-            gl, gt, gr, gb = gts[k][1:5]
-            aw, ah, gw, gh = ar - al, ab - at, gr - gl, gb - gt
-            target = [((gl + gr) * 0.5 - (al + ar) * 0.5) / aw / vx, ((gt + gb) * 0.5 - (at + ab) * 0.5) / ah / vy,
-                      math.log(gw / aw) / vw, math.log(gh / ah) / vh]
-            cls_target[b, j] = gts[k][0] + 1
-            loc_mask[b, j * 4:j * 4 + 4] = 1.0
-            loc_target[b, j * 4:j * 4 + 4] = torch.tensor(target, dtype=dtype, device=device)
+        hit = (matched >= 0).nonzero().flatten()
+        if hit.numel() == 0:
+            continue
+        a, g = anchors[hit], gts[matched[hit], 1:5].to(dtype)
+        aw, ah, gw, gh = a[:, 2] - a[:, 0], a[:, 3] - a[:, 1], g[:, 2] - g[:, 0], g[:, 3] - g[:, 1]
+        target = torch.stack([((g[:, 0] + g[:, 2]) * 0.5 - (a[:, 0] + a[:, 2]) * 0.5) / aw / vx,
+                              ((g[:, 1] + g[:, 3]) * 0.5 - (a[:, 1] + a[:, 3]) * 0.5) / ah / vy,
+                              torch.log(gw / aw) / vw, torch.log(gh / ah) / vh], dim=1)
+        cls_target[b, hit] = gts[matched[hit], 0].to(dtype) + 1
+        loc_mask[b].view(count, 4)[hit] = 1.0
+        loc_target[b].view(count, 4)[hit] = target
     return [loc_target, loc_mask, cls_target]
