@@ -198,6 +198,13 @@ CORPORA: dict[str, dict] = {
         # MXNet 1.9.1's oneDNN kernels fail in the supernets' backward ("could not construct a sub-memory", with
         # MXNet alone): the MXNet side of the models runs MXNet's own CPU kernels
         mx_env={"MXNET_MKLDNN_ENABLED": "0"}),
+    # handwriting OCR (bench/htr_extract.py): ocr/ is the package; get_models.py and the notebooks as scripts
+    # (notebooks/, parsed only: each reads the IAM dataset or downloads parameters)
+    "htr": dict(
+        kind="package", packages=["ocr"],
+        source="awslabs/handwritten-text-recognition-for-apache-mxnet master (d0079cb), ocr/ get_models.py, "
+               "its 9 notebooks as scripts under notebooks/",
+        factories=("package_models", "HTR")),
 }
 
 
@@ -792,7 +799,7 @@ def _same_as_installed(corpus: Path, top: str, dotted_name: str) -> bool:
 # -- 4. models, one subprocess each ------------------------------------------------------------
 # what both children start with: their paths, and an exception's first line and converted frame
 CHILD_PRELUDE = r'''
-import importlib, json, sys, traceback
+import importlib, json, os, sys, traceback
 cfg = json.loads(sys.argv[1])
 sys.path[:0] = cfg["paths"]
 def first(e):
@@ -803,6 +810,8 @@ def first(e):
         lines = [l for l in lines if "Check failed" in l or l.startswith("MXNetError")][-1:] or lines[-1:]
     frames = [f for f in traceback.extract_tb(e.__traceback__) if cfg["pt_root"] in f.filename]
     where = f"{frames[-1].filename.split(cfg['pt_root'])[-1]}:{frames[-1].lineno} {(frames[-1].line or '').strip()[:120]}" if frames else ""
+    if os.environ.get("XLATE_BENCH_TRACEBACK"):
+        traceback.print_exception(e)
     return {"error": f"{type(e).__name__}: {lines[0] if lines else ''}"[:300], "where": where}
 '''
 MODEL_CHILD = CHILD_PRELUDE + r'''
@@ -1001,6 +1010,14 @@ def wrapped(net, extra, torch_side, call=None):
             def forward(self, *xs):
                 return fn(self.net, *call_args(xs, extra, lambda v: mx.nd.array(v, dtype="float32")))
     return Wrap(net)
+def setup(imp, torch_side):
+    # an entry's `setup` source defines setup(imp, torch_side) -> names its build reads (harness plumbing: stand-ins
+    # for what downloads)
+    if not cfg.get("setup"):
+        return {}
+    scope = {}
+    exec(cfg["setup"], scope)
+    return scope["setup"](imp, torch_side) or {}
 def run():
     import numpy as np, torch
     torch.set_num_threads(1)
@@ -1020,9 +1037,10 @@ def run():
         sys.path[:0] = flat[0]
     try:
         imp = lambda rel: importlib.import_module(cfg["top"] + "." + rel) if not flat else importlib.import_module(rel)
+        names = setup(imp, False)
         call = cfg.get("call")
         zeros = call and importlib.import_module("mxnet").nd.zeros  # `zeros` in a call: mx.nd.zeros, as translated
-        net = wrapped(eval(cfg["build"], {"imp": imp}), extra, False, call and eval(call, {"imp": imp, "zeros": zeros}))
+        net = wrapped(eval(cfg["build"], {"imp": imp, **names}), extra, False, call and eval(call, {"imp": imp, "zeros": zeros}))
         stage = "converted-import"
         imp = lambda rel: importlib.import_module(cfg["top"] + "_pt." + rel) if not flat else importlib.import_module(rel)
         if flat:
@@ -1032,8 +1050,9 @@ def run():
             sys.path[:] = flat[1] + [p for p in sys.path if not p.startswith(cfg["corpus"] + "/") and p != cfg["corpus"]]
         imp(cfg["build"].split("imp('")[1].split("'")[0])
         stage = "converted-build"
+        names = setup(imp, True)
         zeros = call and imp("_mx_compat")._mx_zeros  # what `mx.nd.zeros` as a value becomes (MX204)
-        pt = wrapped(eval(cfg["build"], {"imp": imp}), extra, True, call and eval(call, {"imp": imp, "zeros": zeros}))
+        pt = wrapped(eval(cfg["build"], {"imp": imp, **names}), extra, True, call and eval(call, {"imp": imp, "zeros": zeros}))
         if not isinstance(pt, torch.nn.Module):
             return {"stage": stage, "error": f"not a torch.nn.Module: {type(pt).__module__}.{type(pt).__name__}"}
         stage = "check"
@@ -1045,6 +1064,8 @@ def run():
                "inference": f"{sum(c.ok for c in inf)}/{len(inf)}", "training": f"{sum(c.ok for c in rest)}/{len(rest)}"}
         if bad:
             out["error"] = f"{len(bad)} of {len(result.checks)} checks differ; first: {bad[0].mismatch.format()[:200]}"
+            if os.environ.get("XLATE_BENCH_TRACEBACK"):
+                print("\n".join(c.mismatch.format()[:300] for c in bad), file=sys.stderr)
         return out
     except Exception as e:
         return {"stage": stage, **first(e)}
@@ -1073,7 +1094,7 @@ def run_factories(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float
     for e in entries:
         c = {"paths": paths, "top": top, "build": e["build"], "flat": flat, "corpus": str(corpus),
              "inputs": e["inputs"], "fixed": e.get("fixed", {}), "extra": e.get("extra", []), "pt_root": str(pt_root),
-             "call": e.get("call")}
+             "call": e.get("call"), "setup": e.get("setup")}
         env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", MXNET_CPU_WORKER_NTHREADS="1",
                    PYTHONWARNINGS="ignore", PYTHONPATH="", MXNET_HOME=str(work / "mxnet_home"))
         env.update(cfg.get("mx_env", {}))

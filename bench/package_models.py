@@ -499,3 +499,93 @@ SPOS = [
     dict(name="NasBatchNorm (channels deferred, scale=False)",
          build="imp('oneshot_nas_blocks').NasBatchNorm(scale=False)", inputs=["x:float32[2,3,4,4]"]),
 ]
+
+
+# handwritten-text-recognition (the corpus "htr"): its networks take a resnet34_v1 with pretrained=True, which
+# downloads. `setup` (run on each side before `build`, with the side's `imp`) puts in its place, in each module
+# that calls it, the same network with random weights, its deferred first convolution shaped by one forward (the
+# checker redraws and pairs every weight anyway), and gives `ctx` (the CPU: Network's default is mx.gpu(0)). The
+# plotting, image and logging libraries these modules import and the harness lacks are stubs, and the modules'
+# `np.seterr(all='raise')` is undone after their import (it would reach the checker's own arithmetic).
+HTR_SETUP = '''
+def setup(imp, torch_side):
+    import importlib.util, sys, types
+    import numpy as np
+    class Stub(types.ModuleType):
+        def __getattr__(self, name):
+            if name.startswith('__'):
+                raise AttributeError(name)
+            return Stub(self.__name__ + '.' + name)
+        def __call__(self, *args, **kwargs):
+            return self
+    import importlib.abc, importlib.machinery
+    missing = {top for top in ('matplotlib', 'mxboard', 'skimage', 'pandas', 'tqdm', 'nltk', 'leven', 'enchant',
+                               'sympound', 'weighted_levenshtein') if importlib.util.find_spec(top) is None}
+    class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+        def find_spec(self, name, path=None, target=None):
+            if name.split('.')[0] in missing:
+                return importlib.machinery.ModuleSpec(name, self, is_package=True)
+        def create_module(self, spec):
+            return Stub(spec.name)
+        def exec_module(self, module):
+            pass
+    if not any(type(f).__name__ == 'Finder' for f in sys.meta_path):
+        sys.meta_path.append(Finder())
+    errors = np.geterr()
+    if torch_side:
+        import torch
+        compat = imp('_mx_compat')
+        make, name, x, ctx = compat._mx_resnet34_v1, '_mx_resnet34_v1', torch.zeros(1, 3, 32, 32), torch.device('cpu')
+        init = compat._mx_initialize
+    else:
+        import mxnet as mx
+        make, name, x, ctx = mx.gluon.model_zoo.vision.resnet34_v1, 'resnet34_v1', mx.nd.zeros((1, 3, 32, 32)), mx.cpu()
+        init = lambda net: net.initialize()
+    def standin(pretrained=False, ctx=None, **kwargs):
+        net = make(**kwargs)
+        init(net)
+        net(x)
+        return net
+    for module in ('handwriting_line_recognition', 'word_and_line_segmentation', 'paragraph_segmentation_dcnn'):
+        setattr(imp(module), name, standin)
+    if not torch_side:
+        mx.gluon.model_zoo.vision.resnet34_v1 = standin  # paragraph_segmentation_dcnn reads it there
+    np.seterr(**errors)
+    return {'ctx': ctx}
+'''
+_BOX = [[0.1, 0.2, 0.3, 0.4], [0.5, 0.1, 0.2, 0.2], [0.2, 0.3, 0.4, 0.3], [0.6, 0.6, 0.3, 0.2]]
+_BOX2 = [[0.2, 0.25, 0.3, 0.3], [0.1, 0.5, 0.2, 0.2], [0.3, 0.2, 0.3, 0.5], [0.65, 0.5, 0.2, 0.4]]
+HTR = [
+    dict(name="Network (CNN-biLSTM line recognition)", setup=HTR_SETUP,
+         build="imp('handwriting_line_recognition').Network(num_downsamples=2, resnet_layer_id=4, "
+               "rnn_hidden_states=6, rnn_layers=1, max_seq_len=8, ctx=ctx)",
+         inputs=["x:float32[2,1,32,64]"]),
+    dict(name="SegmentationNetwork (paragraph box regression)", setup=HTR_SETUP,
+         build="imp('paragraph_segmentation_dcnn').SegmentationNetwork(p_dropout=0.5, ctx=ctx)",
+         inputs=["x:float32[2,1,32,32]"]),
+    dict(name="SSD (word segmentation)", setup=HTR_SETUP,
+         build="imp('word_and_line_segmentation').SSD(num_classes=1, ctx=ctx)",
+         inputs=["x:float32[1,1,128,128]"]),
+    # the SSD's training targets on its own anchors (MultiBoxTarget): two word boxes and a -1 row
+    dict(name="SSD with its training_targets (MultiBoxTarget)", setup=HTR_SETUP,
+         build="imp('word_and_line_segmentation').SSD(num_classes=1, ctx=ctx)",
+         inputs=["x:float32[1,1,128,128]"],
+         extra={1: [[[0.0, 0.1, 0.1, 0.3, 0.2], [0.0, 0.5, 0.4, 0.9, 0.55], [-1.0, -1.0, -1.0, -1.0, -1.0]]]},
+         call="lambda net, x, y: (lambda anchors, classes, boxes: [classes, boxes, "
+              "*net.training_targets(anchors, classes, y)])(*net(x))"),
+    dict(name="Denoiser (transformer encoder-decoder)",
+         build="imp('utils.encoder_decoder').Denoiser(alphabet_size=11, embed_size=8, max_src_length=10, "
+               "max_tgt_length=10, num_heads=2, num_layers=1)",
+         inputs=["src_seq:int32[2,5]<11", "tgt_seq:int32[2,4]<11"], extra={2: [5.0, 3.0], 3: [4.0, 2.0]}),
+    dict(name="IOU_loss", build="imp('utils.iou_loss').IOU_loss()",
+         inputs=["pred:float32[4,4]", "label:float32[4,4]"], fixed={"pred": _BOX, "label": _BOX2}),
+    dict(name="SmoothL1Loss (SSD's)", setup=HTR_SETUP, build="imp('word_and_line_segmentation').SmoothL1Loss()",
+         inputs=["output:float32[2,8]", "label:float32[2,8]", "mask:float32[2,8]"],
+         fixed={"mask": [[1.0] * 6 + [0.0] * 2, [0.0] + [1.0] * 7]}),
+    dict(name="SoftmaxCEMaskedLoss", build="imp('utils.encoder_decoder').SoftmaxCEMaskedLoss()",
+         inputs=["pred:float32[2,4,5]", "label:int32[2,4]<5"], extra={2: [4.0, 2.0]}),
+    # (its custom-operator path, sparse_label=False, fails in MXNet 1.9.1 itself: the operator passes an argument
+    # to CustomOp.__init__, which takes none since 1.x)
+    dict(name="LabelSmoothing (sparse labels)", build="imp('utils.encoder_decoder').LabelSmoothing(units=5)",
+         inputs=["inputs:int32[2,3]<5"]),
+]

@@ -250,16 +250,42 @@ class Doubling(Decoder, mx.gluon.HybridBlock):
         return target + 1, new
     def hybrid_forward(self, F, step_input, states):
         return F.relu(step_input) * 2, [s * 2 for s in states]
+
+class Seq2SeqEncoder(mx.gluon.Block):
+    def forward(self, step_input, states=None):
+        raise NotImplementedError
+
+class Encoding(mx.gluon.HybridBlock, Seq2SeqEncoder):
+    def forward(self, step_input, states):
+        out, new = super(Encoding, self).forward(step_input * 2, states)
+        return out - 1, new
+    def hybrid_forward(self, F, step_input, states):
+        return F.tanh(step_input), [s + step_input for s in states]
+
+class Abstract(Seq2SeqEncoder, mx.gluon.HybridBlock):
+    def forward(self, step_input, states):
+        return super().forward(step_input, states)
+    def hybrid_forward(self, F, step_input, states):
+        return step_input, states
 '''
 
 
-def test_super_forward_past_an_abstract_base_of_the_file_runs_hybrid_forward():
+@pytest.mark.parametrize("name", ["Doubling", "Encoding", "Abstract"])
+def test_super_forward_past_an_abstract_base_of_the_file_runs_hybrid_forward(name):
     """sockeye's `TransformerDecoder(Decoder, HybridBlock).forward` calls `super().forward`, which
     passes Decoder (no forward of its own) and runs HybridBlock's: the class's hybrid_forward.
-    Left as it was, torch's Module.forward raised NotImplementedError."""
+    Left as it was, torch's Module.forward raised NotImplementedError. The MRO takes the bases in
+    the order the class lists them: HybridBlock before a base whose forward raises (gluon-nlp's and
+    the OCR package's `TransformerEncoder(HybridBlock, Seq2SeqEncoder)`) runs hybrid_forward, and
+    after it the base's forward, which raises on both sides."""
     mx_ns, pt_ns = _both(ABSTRACT_BESIDE)
     x = onp.random.default_rng(6).normal(size=(2, 3)).astype("float32")
-    want = mx_ns["Doubling"]()(mx.nd.array(x), [mx.nd.array(x)])
-    got = pt_ns["Doubling"]()(torch.tensor(x), [torch.tensor(x)])
+    if name == "Abstract":
+        for ns, arr in ((mx_ns, mx.nd.array), (pt_ns, torch.tensor)):
+            with pytest.raises(NotImplementedError):
+                ns[name]()(arr(x), [arr(x)])
+        return
+    want = mx_ns[name]()(mx.nd.array(x), [mx.nd.array(x)])
+    got = pt_ns[name]()(torch.tensor(x), [torch.tensor(x)])
     onp.testing.assert_allclose(got[0].numpy(), want[0].asnumpy(), rtol=1e-6)
     onp.testing.assert_allclose(got[1][0].numpy(), want[1][0].asnumpy(), rtol=1e-6)

@@ -275,6 +275,11 @@ CASES = [
     C("logical-or-broadcast", "MX098", ret("nd.broadcast_logical_or(x, y)"), ("cond", (2, 3)), ("cond", (2, 1))),
     C("logical-xor-broadcast", "MX098", ret("nd.broadcast_logical_xor(x, y)"), ("cond", (2, 3)), ("cond", (2, 3))),
     C("logical-not", "MX098", ret("nd.logical_not(x)"), ("cond", (2, 3))),
+    # nd.logical_and/or/xor: ndarray.py's functions, broadcasting, a number on either side, two numbers (the OCR IOU loss)
+    C("logical-or-function", "MX098", ret("nd.logical_or(x, y)"), ("cond", (2, 3)), ("cond", (2, 1))),
+    C("logical-and-scalar", "MX098", ret("nd.logical_and(x, 0.5) + nd.logical_xor(2, y)"), ("cond", (2, 3)),
+      ("cond", (3,))),
+    C("logical-numbers", "MX098", ret("nd.logical_xor(0, 2) + nd.logical_and(3, 0.0) + x"), (2,)),
     C("isnan", "MX098", ret("nd.contrib.isnan(nd.log(x))"), (2, 3)),
     C("gammaln", "MX099", ret("nd.gammaln(x)"), ("pos", (2, 3)), grad=(0,)),
     C("gemm2-batched", "MX099", ret("nd.linalg_gemm2(x, y)"), (2, 3, 4), (2, 4, 5), grad=(0, 1)),
@@ -928,6 +933,15 @@ CASES = [
             a = x.as_in_context(mx.cpu())
             return (a > y) * 2 + (a == a) - (a <= 0.1), (a != y).mean(axis=1), (a < y).sum(axis=0), 1 - (a >= y)
         """, (2, 3), (2, 3)),
+    # names bound by tuple displays keep their elements' kinds (`lo, hi = a[:, 0], a[:, 0] + a[:, 1]`: the IOU
+    # loss of the OCR package), a list display and a nested one too
+    C("comparison-tuple-bound", "MX540", """
+        def f(x, y):
+            a = x.as_in_context(mx.cpu())
+            lo, hi = a[:, 0], a[:, 0] + a[:, 1]
+            [p, (q, r)] = [hi * 2, (lo, 0.5)]
+            return (lo < y[:, 0]) * 3 - (hi > q), 1 - (p >= r)
+        """, (3, 2), (3, 2)),
     # -- starred arrays in a varargs slot: bound statically (Note [starred arguments]) -------------
     C("concat-starred", "MX028", """
         def f(x, y, z):
@@ -1179,6 +1193,33 @@ CASES = [
             return [nd.contrib.box_nms(x, **kw), nd.contrib.box_nms(x.reshape((1, 1, 5, 6)), topk=0)]
         """, ("const", [[0, 0.5, 0.1, 0.1, 0.2, 0.2], [1, 0.4, 0.1, 0.1, 0.2, 0.2], [0, 0.3, 0.1, 0.1, 0.14, 0.14],
                         [2, 0.6, 0.5, 0.5, 0.7, 0.8], [0, 0.6, -0.12, 0.1, 0.21, 0.2]]), grad=(0,)),
+    # -- MX009 MultiBoxPrior (SSD anchors; only the input's shape is read), MX855 SoftmaxActivation ---------------
+    C("multibox-prior", "MX009", ret("[nd.contrib.MultiBoxPrior(x, sizes=(0.5, 0.25), ratios=(1, 2)), "
+                                     "nd.contrib.MultiBoxPrior(x, sizes=[.3], ratios=[2, 0.5, 1], steps=(0.2, 0.1), "
+                                     "offsets=(0.3, 0.7), clip=True)]"), (2, 3, 3, 5)),
+    # anchors (1, 4) at two scales; two samples' boxes, the second with one box and a -1 row, ties in IoU
+    C("multibox-target", "MX009", ret("nd.contrib.MultiBoxTarget(x, y, z)"),
+      ("const", [[[0.0, 0.0, 0.5, 0.5], [0.5, 0.0, 1.0, 0.5], [0.25, 0.25, 0.75, 0.75], [0.0, 0.5, 0.5, 1.0]]]),
+      ("const", [[[1.0, 0.1, 0.1, 0.45, 0.5], [0.0, 0.5, 0.1, 0.9, 0.45]], [[2.0, 0.2, 0.3, 0.8, 0.7],
+                                                                             [-1.0, -1.0, -1.0, -1.0, -1.0]]]),
+      (2, 3, 4)),
+    C("multibox-detection", "MX009", ret("[nd.contrib.MultiBoxDetection(nd.softmax(x, axis=1), y, z), "
+                                         "nd.contrib.MultiBoxDetection(nd.softmax(x, axis=1), y, z, nms_threshold=0.1, "
+                                         "force_suppress=True, nms_topk=2, clip=False, threshold=0.2)]"),
+      (2, 3, 4), (2, 16),
+      ("const", [[[0.0, 0.0, 0.5, 0.5], [0.1, 0.0, 0.6, 0.5], [0.25, 0.25, 0.75, 0.75], [0.0, 0.5, 0.5, 1.0]]])),
+    C("softmax-activation", "MX855", ret("[nd.SoftmaxActivation(x), nd.SoftmaxActivation(x, mode='channel'), "
+                                         "nd.SoftmaxActivation(x[0, 0])]"), (2, 3, 2, 4), grad=(0,)),
+    # (MXNet's backward of a 1-D input fails an index check; its forward is the softmax of the whole vector)
+    C("softmax-activation-1d", "MX855", ret("nd.SoftmaxActivation(x)"), (5,)),
+    # mxnet.contrib.ndarray (and .nd) hold the same contrib operators as nd.contrib
+    C("contrib-namespace-spellings", ("MX083", "MX084"), """
+        from mxnet.contrib.ndarray import box_nms
+        def f(x):
+            return [box_nms(x, overlap_thresh=0.1, id_index=0), mx.contrib.nd.box_iou(x[:, 2:], x[:, 2:]),
+                    mx.contrib.ndarray.box_iou(x[:1, 2:], x[:, 2:])]
+        """, ("const", [[0, 0.5, 0.1, 0.1, 0.2, 0.2], [1, 0.4, 0.1, 0.1, 0.2, 0.2], [0, 0.3, 0.1, 0.1, 0.14, 0.14],
+                        [0, 0.6, 0.12, 0.1, 0.21, 0.2]])),
 ]
 
 
@@ -1251,7 +1292,7 @@ NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 
                                         16, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
                                         52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, 91, 92, 93, *range(94, 100),
                                         4, 5, 8, *range(501, 509),
-                                        530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541, 18)]
+                                        530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541, 18, 9)]
 
 
 # -- frameworks ------------------------------------------------------------------------------

@@ -45,6 +45,12 @@ _REEXPORTS = [
     ("mxnet.nd", "mxnet.ndarray"),
     ("mxnet.sym", "mxnet.symbol"),
     ("mxnet.init", "mxnet.initializer"),
+    # mxnet/contrib/ndarray.py and symbol.py: the namespaces the `_contrib_*` operators are also registered in
+    # (the same operators: `from mxnet.contrib.ndarray import MultiBoxPrior, box_nms`, the OCR package's SSD)
+    ("mxnet.contrib.nd", "mxnet.ndarray.contrib"),
+    ("mxnet.contrib.ndarray", "mxnet.ndarray.contrib"),
+    ("mxnet.contrib.sym", "mxnet.symbol.contrib"),
+    ("mxnet.contrib.symbol", "mxnet.symbol.contrib"),
     ("mxnet.ndarray.ndarray", "mxnet.ndarray"),
     ("mxnet.ndarray.op", "mxnet.ndarray"),
     ("mxnet.ndarray.utils", "mxnet.ndarray"),  # save, load, array
@@ -162,6 +168,15 @@ ScopeKey = tuple  # tuple of (name, occurrence) pairs
 
 BLOCK_CLASSES = ("mxnet.gluon.Block", "mxnet.gluon.HybridBlock")
 PARAMETER_CLASSES = ("mxnet.gluon.Parameter", "mxnet.gluon.parameter.Parameter")  # MX117 translates them
+
+
+def _paired(target, value) -> list:
+    """The elements of a tuple or list display assigned to a tuple or list target of as many
+    names, one for each (neither side starred); else None for each."""
+    if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) and not any(
+            isinstance(e, ast.Starred) for e in (*value.elts, *target.elts)):
+        return list(value.elts)
+    return [None] * len(target.elts)
 
 
 def _missing_fallback(node: ast.Assign) -> bool:
@@ -828,7 +843,9 @@ class _Collector:
                         self._unpacked(target, scope, value)  # Note [namespace in a returned tuple]
                     else:
                         self._target(target, scope, value)
-                    self._self_attr(target, scope, value)
+                    for attr, part in zip(target.elts, _paired(target, value)) \
+                            if isinstance(target, (ast.Tuple, ast.List)) else ((target, value),):
+                        self._self_attr(attr, scope, part)  # `self.a, self.b = x, y` too
                 self._expr(node.value, scope)
             elif isinstance(node, ast.AnnAssign):  # `n: T = v` is `n = v`; `n: T` alone binds nothing
                 if node.value is not None:
@@ -960,8 +977,10 @@ class _Collector:
         if isinstance(target, ast.Name):
             self._bind(scope, target.id, value)
         elif isinstance(target, (ast.Tuple, ast.List)):
-            for elt in target.elts:
-                self._target(elt, scope, None)
+            # `a, b = pred[:, 0], pred[:, 1] + 1`: Python builds the right side's tuple first, so
+            # each name is bound to its own element (the OCR IOU loss's comparisons stayed bool)
+            for elt, part in zip(target.elts, _paired(target, value)):
+                self._target(elt, scope, part)
         elif isinstance(target, ast.Starred):
             self._target(target.value, scope, None)
         else:

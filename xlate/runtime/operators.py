@@ -536,6 +536,66 @@ def _mx_broadcast_logical_xor(lhs=None, rhs=None, out=None, name=None):
     return torch.logical_xor(lhs, rhs).to(lhs.dtype)
 
 
+def _mx_SoftmaxActivation(data=None, mode="instance", out=None, name=None):
+    """MXNet's (deprecated) SoftmaxActivation: 'instance' is a softmax over the last axis (MXNet
+    flattens the leading axes), 'channel' over axis 1 of an input of at least 3 dimensions. MXNet
+    1.9.1's backward always reduces over axis 1 (measured): for 'instance' on 3 or more dimensions
+    that is not the forward's gradient, and the helper gives MXNet's (_mx_SoftmaxAxis1Grad)."""
+    _mx_no_out(out)
+    if mode == "channel":
+        if data.dim() < 3:
+            raise ValueError(f"SoftmaxActivation: Input need to have a least 3 dimensions when mode=channel "
+                             f"(got {data.dim()})")
+        return torch.softmax(data, dim=1)
+    if mode != "instance":
+        raise ValueError(f"SoftmaxActivation: mode must be 'instance' or 'channel', not {mode!r}")
+    if data.dim() < 3:
+        return torch.softmax(data, dim=-1)
+    return _mx_SoftmaxAxis1Grad.apply(data)
+
+
+class _mx_SoftmaxAxis1Grad(torch.autograd.Function):
+    """Softmax over the last axis whose backward is MXNet's SoftmaxActivation's: y * (g - sum(g * y,
+    axis=1)), the channel formula, which MXNet 1.9.1 applies in 'instance' mode too."""
+
+    @staticmethod
+    def forward(ctx, data):
+        y = torch.softmax(data, dim=-1)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return y * (grad - (grad * y).sum(dim=1, keepdim=True))
+
+
+def _mx_logical_binary(fn, lhs, rhs):
+    """MXNet's nd.logical_and/or/xor (ndarray.py's Python functions, not operators): two arrays
+    broadcast (broadcast_logical_*), an array and a number on either side (the *_scalar
+    operators), 0/1 in the array's dtype; two numbers give the int 1 or 0."""
+    if isinstance(lhs, torch.Tensor):
+        return fn(lhs, torch.as_tensor(rhs, device=lhs.device)).to(lhs.dtype)
+    if isinstance(rhs, torch.Tensor):
+        return fn(torch.as_tensor(lhs, device=rhs.device), rhs).to(rhs.dtype)
+    return int(bool(fn(torch.tensor(lhs), torch.tensor(rhs))))
+
+
+def _mx_logical_and(lhs, rhs, name=None):
+    """MXNet's nd.logical_and: see _mx_logical_binary."""
+    return _mx_logical_binary(torch.logical_and, lhs, rhs)
+
+
+def _mx_logical_or(lhs, rhs, name=None):
+    """MXNet's nd.logical_or: see _mx_logical_binary."""
+    return _mx_logical_binary(torch.logical_or, lhs, rhs)
+
+
+def _mx_logical_xor(lhs, rhs, name=None):
+    """MXNet's nd.logical_xor: see _mx_logical_binary."""
+    return _mx_logical_binary(torch.logical_xor, lhs, rhs)
+
+
 def _mx_logical_not(data=None, out=None, name=None):
     """MXNet's logical_not: 1 where the input is 0, else 0, in the input's dtype."""
     _mx_no_out(out)

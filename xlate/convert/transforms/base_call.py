@@ -142,11 +142,22 @@ def _super_forward(site: Site):
 
 
 def _bases_define_neither(conv, cls) -> bool:
-    """Every base of the class that is a block of the tree is a class of this file that defines
-    neither forward nor hybrid_forward, nor do its own such bases (sockeye's abstract `Decoder`
-    beside HybridBlock): `super().forward` then reaches Gluon's HybridBlock.forward."""
+    """`super().forward` reaches Gluon's HybridBlock.forward: every base of the class before HybridBlock
+    itself (in the order the class statement lists them: Python's MRO takes HybridBlock before a later
+    base, gluon-nlp's `TransformerEncoder(HybridBlock, Seq2SeqEncoder)`), or every base where none is
+    HybridBlock, is MXNet's or a class of this file that defines neither forward nor hybrid_forward,
+    nor do its own such bases (sockeye's abstract `Decoder` beside HybridBlock)."""
+    for base in cls.node.bases:
+        if conv.analysis.resolve((), names._dotted(base) or "") in HYBRID:
+            return True
+        if not _defines_neither(conv, base):
+            return False
+    return True
+
+
+def _defines_neither(conv, first) -> bool:
     module = conv.analysis.scopes.get(())
-    todo, seen = list(cls.node.bases), set()
+    todo, seen = [first], set()
     while todo:
         base = todo.pop()
         if not isinstance(base, ast.Name):
