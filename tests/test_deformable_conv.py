@@ -1,0 +1,75 @@
+"""The deformable convolution (MX019 operator, MX185 Gluon layer) against live MXNet 1.9.1.
+
+The layer: Gluon's DeformableConvolution and its translation go
+through check_models (random asymmetric weights, so the offset convolution moves the taps by
+non-integer amounts, some outside the image): outputs, the input gradient and every parameter's
+gradient. The operator: random offsets up to 3 pixels (taps fall between pixels, in the last pixel's
+span and off the image), outputs and the data, offset, weight and bias gradients under one random head
+gradient. (MXNet's CPU build has no ModulatedDeformableConvolution kernel: not translated, not tested.)
+"""
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from mxsupport import import_mxnet, import_numpy, import_torch
+
+np = import_numpy()
+mx = import_mxnet()
+torch = import_torch()
+
+from xlate.check.inputs import InputSpec  # noqa: E402
+from xlate.check.pair import check_models  # noqa: E402
+from xlate.convert.engine import convert_source  # noqa: E402
+
+pytestmark = pytest.mark.mxnet
+HEAD = "from mxnet.gluon.contrib import cnn\n"
+
+
+@pytest.mark.parametrize("src,shape", [
+    ("layer = cnn.DeformableConvolution(4, kernel_size=3, padding=1, in_channels=3)", (2, 3, 5, 6)),
+    ("layer = cnn.DeformableConvolution(4, kernel_size=(3, 2), strides=2, dilation=(1, 2), groups=2, "
+     "num_deformable_group=2, use_bias=False, activation='relu')", (1, 4, 7, 6)),
+    ("layer = cnn.DeformableConvolution(3, kernel_size=3, padding=2, dilation=2)", (2, 2, 4, 5)),
+])
+def test_gluon_deformable_layers_match(src, shape):
+    result = convert_source(HEAD + src + "\n", select=["MX185", "MX001"])
+    assert "mxnet" not in result.output and "_mx_" in result.output, result.output
+    ns: dict = {}
+    exec(compile(result.output, "<converted>", "exec"), ns)
+    gluon: dict = {}
+    exec(HEAD + src, gluon)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = check_models(gluon["layer"], ns["layer"], [InputSpec("x", "float32", shape)], seed=3)
+    failed = [c.mismatch.format() for c in res.checks if not c.ok]
+    assert not failed and len(res.checks) >= 4, "\n".join(failed)
+
+
+def test_deformable_operator_matches_with_its_gradients():
+    rng = np.random.default_rng(7)
+    n, c, h, w, f, k, dg = 2, 4, 5, 6, 6, 3, 2
+    arrays = {"data": rng.standard_normal((n, c, h, w)), "offset": rng.uniform(-3, 3, (n, dg * 2 * k * k, 3, 3)),
+              "weight": rng.standard_normal((f, c // 2, k, k)), "bias": rng.standard_normal(f)}
+    kw = dict(kernel=(k, k), stride=(2, 2), pad=(1, 1), num_filter=f, num_group=2, num_deformable_group=dg)  # as `call`
+    head = rng.standard_normal((n, f, 3, 3)).astype("float32")
+    mx_in = {name: mx.nd.array(v, dtype="float32") for name, v in arrays.items()}
+    for v in mx_in.values():
+        v.attach_grad()
+    with mx.autograd.record():
+        mx_out = mx.nd.contrib.DeformableConvolution(**mx_in, **kw)
+    mx_out.backward(mx.nd.array(head))
+    pt_in = {name: torch.tensor(v, dtype=torch.float32, requires_grad=True) for name, v in arrays.items()}
+    call = ("from mxnet import nd\nout = nd.contrib.DeformableConvolution(data=data, offset=offset, weight=weight, "
+            "bias=bias, kernel=(3, 3), stride=(2, 2), pad=(1, 1), num_filter=6, num_group=2, num_deformable_group=2)\n")
+    result = convert_source(call, select=["MX019", "MX001"])
+    assert "mxnet" not in result.output and "_mx_deformable_convolution(" in result.output, result.output
+    ns = dict(pt_in)
+    exec(compile(result.output, "<converted>", "exec"), ns)
+    pt_out = ns["out"]
+    pt_out.backward(torch.tensor(head))
+    np.testing.assert_allclose(pt_out.detach().numpy(), mx_out.asnumpy(), rtol=1e-4, atol=1e-4)
+    for name in arrays:
+        np.testing.assert_allclose(pt_in[name].grad.numpy(), mx_in[name].grad.asnumpy(), rtol=1e-3, atol=1e-3,
+                                   err_msg=name)

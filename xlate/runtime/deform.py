@@ -1,0 +1,122 @@
+"""MXNet's deformable convolution (contrib DeformableConvolution: the operator and Gluon's layer) in
+torch alone.
+
+Note [deformable sampling]
+MXNet's deformable im2col (DCN v1, CPU, 1.9.1) samples the input at p0 + pk + offset for every output
+position p0 and kernel tap pk; the offsets hold, per deformable group, (dy, dx) pairs in the kernel's
+row-major tap order. A position with a negative coordinate, or one at or past the size, reads 0; one
+in the last pixel's span [size - 1, size) reads the last pixel (its coordinate is clamped there, so
+its offset gets no gradient along that axis); inside, bilinear interpolation. torch's grid_sample
+interpolates towards zero in both margins instead (0.39 apart on a 4x5 input at dy = -0.7): the
+helper gathers the four neighbours itself, and autograd gives MXNet's data and offset gradients. The
+sampled columns (C * taps, L) then meet the weight viewed as (num_filter, C / num_group * taps), the
+order of Convolution's im2col. Measured equal to MXNet 1.9.1 (outputs; data, offset and weight
+gradients) in tests/test_deformable_conv.py. The modulated variant (DCN v2) is left to the report:
+MXNet's CPU build has only its GPU kernel, whose sampling could not be measured here.
+"""
+import torch
+
+
+def _mx_deformable_convolution(data=None, offset=None, weight=None, bias=None, kernel=(), stride=(), dilate=(),
+                               pad=(), num_filter=None, num_group=1, num_deformable_group=1, workspace=1024,
+                               no_bias=False, layout=None, out=None, name=None):
+    """MXNet contrib.DeformableConvolution, NCHW (Note [deformable sampling])."""
+    _mx_no_out(out)
+    if layout not in (None, "NCHW"):
+        raise NotImplementedError(f"layout={layout!r}: the deformable convolution is NCHW here")
+    n, c, h, w = data.shape
+    filters, _, kh, kw = weight.shape
+    sy, sx = _mx_ntuple(stride or 1, 2)
+    py, px = _mx_ntuple(pad or 0, 2)
+    dy, dx = _mx_ntuple(dilate or 1, 2)
+    oh, ow = offset.shape[2:]
+    taps, dg = kh * kw, num_deformable_group
+    dev, dt = data.device, data.dtype
+    ys = (torch.arange(oh, device=dev, dtype=dt) * sy - py).view(1, oh, 1) + \
+        (torch.arange(kh, device=dev, dtype=dt) * dy).repeat_interleave(kw).view(taps, 1, 1)
+    xs = (torch.arange(ow, device=dev, dtype=dt) * sx - px).view(1, 1, ow) + \
+        (torch.arange(kw, device=dev, dtype=dt) * dx).repeat(kh).view(taps, 1, 1)
+    off = offset.reshape(n, dg, taps, 2, oh, ow)
+    cols = _mx_deformable_sample(data.reshape(n * dg, c // dg, h, w),
+                                 (ys + off[:, :, :, 0]).reshape(n * dg, -1), (xs + off[:, :, :, 1]).reshape(n * dg, -1))
+    cols = cols.reshape(n, num_group, c // num_group * taps, oh * ow)
+    result = torch.einsum("gfk,ngkl->ngfl", weight.reshape(num_group, filters // num_group, -1), cols)
+    result = result.reshape(n, filters, oh, ow)
+    return result if bias is None or no_bias else result + bias.view(1, -1, 1, 1)
+
+
+def _mx_deformable_sample(data, ys, xs):
+    """data (N, C, H, W) read at the positions (N, P) as MXNet's deformable im2col reads it: (N, C, P)
+    (Note [deformable sampling])."""
+    n, c, h, w = data.shape
+    inside = ((ys >= 0) & (xs >= 0) & (ys < h) & (xs < w)).to(data.dtype)
+    ys = torch.where(ys >= h - 1, torch.full_like(ys, h - 1), ys).clamp(min=0)
+    xs = torch.where(xs >= w - 1, torch.full_like(xs, w - 1), xs).clamp(min=0)
+    y0, x0 = ys.detach().floor(), xs.detach().floor()
+    ly, lx = ys - y0, xs - x0
+    flat = data.reshape(n, c, h * w)
+    out = 0
+    for yy, wy in ((y0, 1 - ly), (y0 + 1, ly)):
+        for xx, wx in ((x0, 1 - lx), (x0 + 1, lx)):
+            index = (yy.clamp(max=h - 1) * w + xx.clamp(max=w - 1)).long()
+            value = torch.gather(flat, 2, index.unsqueeze(1).expand(n, c, index.shape[1]))
+            out = out + value * (wy * wx * inside).unsqueeze(1)
+    return out
+
+
+class _mx_DeformableConvolution(_mx_Deferred, torch.nn.Module):
+    """Gluon contrib.cnn.DeformableConvolution: a convolution of the input gives the offsets (its
+    weight and bias zero by default, so the layer starts as a plain convolution), then the deformable
+    convolution; Gluon's parameter names."""
+
+    def __init__(self, channels, kernel_size=(1, 1), strides=(1, 1), padding=(0, 0), dilation=(1, 1), groups=1,
+                 num_deformable_group=1, layout="NCHW", use_bias=True, in_channels=0, activation=None,
+                 weight_initializer=None, bias_initializer="zeros", offset_weight_initializer="zeros",
+                 offset_bias_initializer="zeros", offset_use_bias=True, op_name=None, adj=None, prefix=None,
+                 params=None):
+        super().__init__()
+        if layout != "NCHW":
+            raise NotImplementedError(f"layout={layout!r}: the deformable convolution is NCHW here")
+        kernel = _mx_ntuple(kernel_size, 2)
+        self._kwargs = {"kernel": kernel, "stride": _mx_ntuple(strides, 2), "dilate": _mx_ntuple(dilation, 2),
+                        "pad": _mx_ntuple(padding, 2), "num_filter": channels, "num_group": groups,
+                        "num_deformable_group": num_deformable_group}
+        self._channels, self._in_channels, self.activation = channels, in_channels, activation
+        taps = kernel[0] * kernel[1] * num_deformable_group
+        self._offsets = offsets = 2 * taps
+        width = in_channels or groups
+        self.offset_weight = torch.nn.Parameter(torch.empty(offsets, width // groups, *kernel))
+        self.offset_bias = torch.nn.Parameter(torch.empty(offsets)) if offset_use_bias else None
+        self.deformable_conv_weight = torch.nn.Parameter(torch.empty(channels, width // groups, *kernel))
+        self.deformable_conv_bias = torch.nn.Parameter(torch.empty(channels)) if use_bias else None
+        if not in_channels:
+            self._mx_defer("offset_weight", "deformable_conv_weight")
+        else:
+            self.reset_parameters()
+        _mx_setup(self, params, {"offset_weight": offset_weight_initializer, "offset_bias": offset_bias_initializer,
+                                 "deformable_conv_weight": weight_initializer,
+                                 "deformable_conv_bias": bias_initializer})
+
+    def reset_parameters(self):  # Gluon's defaults: zero offsets (a plain convolution at first)
+        if self.has_uninitialized_params():
+            return
+        with torch.no_grad():
+            torch.nn.init.kaiming_uniform_(self.deformable_conv_weight, a=5 ** 0.5)
+            for p in (self.offset_weight, self.offset_bias, self.deformable_conv_bias):
+                if p is not None:
+                    p.zero_()
+
+    def _mx_materialize(self, x):
+        self._in_channels = x.shape[1]
+        groups, kernel = self._kwargs["num_group"], self._kwargs["kernel"]
+        self.offset_weight.materialize((self._offsets, x.shape[1] // groups, *kernel))
+        self.deformable_conv_weight.materialize((self._channels, x.shape[1] // groups, *kernel))
+
+    def forward(self, x):
+        k = self._kwargs
+        offset = torch.nn.functional.conv2d(x, self.offset_weight, self.offset_bias, stride=k["stride"],
+                                            padding=k["pad"], dilation=k["dilate"], groups=k["num_group"])
+        y = _mx_deformable_convolution(x, offset, self.deformable_conv_weight, self.deformable_conv_bias,
+                                       stride=k["stride"], dilate=k["dilate"], pad=k["pad"],
+                                       num_group=k["num_group"], num_deformable_group=k["num_deformable_group"])
+        return _mx_activation(y, self.activation) if self.activation else y
