@@ -11,7 +11,7 @@ interpolates towards zero in both margins instead (0.39 apart on a 4x5 input at 
 helper gathers the four neighbours itself, and autograd gives MXNet's data and offset gradients. The
 sampled columns (C * taps, L) then meet the weight viewed as (num_filter, C / num_group * taps), the
 order of Convolution's im2col. Measured equal to MXNet 1.9.1 (outputs; data, offset and weight
-gradients) in tests/test_deformable_conv.py. The modulated variant (DCN v2) is left to the report:
+gradients) in tests/test_sampling_ops.py. The modulated variant (DCN v2) is left to the report:
 MXNet's CPU build has only its GPU kernel, whose sampling could not be measured here.
 """
 import torch

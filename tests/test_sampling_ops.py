@@ -1,4 +1,5 @@
-"""The deformable convolution (MX019 operator, MX185 Gluon layer) against live MXNet 1.9.1.
+"""Operators that sample an input between its pixels, against live MXNet 1.9.1: the deformable
+convolution (MX019 operator, MX185 Gluon layer) and the spatial-transformer operators (MX865).
 
 The layer: Gluon's DeformableConvolution and its translation go
 through check_models (random asymmetric weights, so the offset convolution moves the taps by
@@ -6,6 +7,8 @@ non-integer amounts, some outside the image): outputs, the input gradient and ev
 gradient. The operator: random offsets up to 3 pixels (taps fall between pixels, in the last pixel's
 span and off the image), outputs and the data, offset, weight and bias gradients under one random head
 gradient. (MXNet's CPU build has no ModulatedDeformableConvolution kernel: not translated, not tested.)
+GridGenerator ('warp' and 'affine') and BilinearSampler: flows and matrices that sample between pixels
+and off the input, outputs and the data, flow and matrix gradients.
 """
 from __future__ import annotations
 
@@ -72,4 +75,36 @@ def test_deformable_operator_matches_with_its_gradients():
     np.testing.assert_allclose(pt_out.detach().numpy(), mx_out.asnumpy(), rtol=1e-4, atol=1e-4)
     for name in arrays:
         np.testing.assert_allclose(pt_in[name].grad.numpy(), mx_in[name].grad.asnumpy(), rtol=1e-3, atol=1e-3,
+                                   err_msg=name)
+
+
+# -- MXNet's spatial-transformer operators (MX865, Note [sampling grids] in xlate/runtime/warp.py) --
+WARP = ("from mxnet import nd\n"
+        "grid = nd.GridGenerator(flow, transform_type='warp')\n"
+        "out = nd.BilinearSampler(data, grid) + nd.BilinearSampler(data, nd.GridGenerator(theta, "
+        "transform_type='affine', target_shape=(4, 5)))\n")
+
+
+def test_grid_generator_and_bilinear_sampler_match_with_their_gradients():
+    rng = np.random.default_rng(11)
+    # flows up to 2 pixels and matrices past the unit square: samples between pixels and off the input
+    arrays = {"data": rng.standard_normal((2, 3, 4, 5)), "flow": rng.uniform(-2, 2, (2, 2, 4, 5)),
+              "theta": np.array([[1.1, 0.2, -0.3, -0.1, 0.9, 0.25], [0.7, -0.4, 0.5, 0.3, 1.3, -0.2]])}
+    head = rng.standard_normal((2, 3, 4, 5)).astype("float32")
+    mx_in = {name: mx.nd.array(v, dtype="float32") for name, v in arrays.items()}
+    for v in mx_in.values():
+        v.attach_grad()
+    with mx.autograd.record():
+        ns_mx = dict(mx_in)
+        exec(WARP, ns_mx)
+    ns_mx["out"].backward(mx.nd.array(head))
+    result = convert_source(WARP, select=["MX865", "MX001"])
+    assert "mxnet" not in result.output and "_mx_bilinear_sampler(" in result.output, result.output
+    pt_in = {name: torch.tensor(v, dtype=torch.float32, requires_grad=True) for name, v in arrays.items()}
+    ns = dict(pt_in)
+    exec(compile(result.output, "<converted>", "exec"), ns)
+    ns["out"].backward(torch.tensor(head))
+    np.testing.assert_allclose(ns["out"].detach().numpy(), ns_mx["out"].asnumpy(), rtol=1e-4, atol=1e-5)
+    for name in arrays:
+        np.testing.assert_allclose(pt_in[name].grad.numpy(), mx_in[name].grad.asnumpy(), rtol=1e-3, atol=1e-4,
                                    err_msg=name)
