@@ -286,6 +286,26 @@ outs.append(out['wh'].asnumpy())
 outs.append(net.hm.weight.grad().asnumpy())
 '''
 
+# MX866: mx.log.get_logger sets a named logger up once (the second call adds no handler) with MXNet's lines
+LOGGER = COMMON + '''
+import logging
+from mxnet.log import get_logger
+
+name = 'xlate_seg_%d' % id(outs)  # each side's own logger: both run in one process
+logger = get_logger(name, level=logging.INFO)
+again = mx.log.get_logger(name, level=logging.DEBUG)
+outs.append([again is logger, logger.level, len(logger.handlers), isinstance(logger.handlers[0], logging.StreamHandler)])
+record = logging.LogRecord(name, logging.WARNING, '/src/train.py', 12, 'epoch %d', (3,), None, func='fit')
+record.created, record.msecs, record.process = 1700000000.0, 0.0, 42
+outs.append([ord(c) for c in logger.handlers[0].formatter.format(record)])
+outs.append(get_logger().level == logging.getLogger().level)
+'''
+
+
+def test_mxnets_logger_is_set_up_once_with_its_line_format():
+    converted = _same_numbers(LOGGER)
+    assert "_mx_get_logger(name, level=logging.INFO)" in converted and "mxnet" not in converted
+
 
 def test_children_set_and_read_by_name_through_dunder_methods():
     converted = _same_numbers(HEADS_BY_NAME)
