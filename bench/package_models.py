@@ -1,5 +1,5 @@
-"""Real model classes of the gluonts (v0.11.12 and v0.6.9), sockeye (2.3.24 and 2.1.7) and gluonnlp-pkg corpora, built
-at small sizes on both sides
+"""Real model classes of the gluonts (v0.11.12 and v0.6.9), sockeye (2.3.24 and 2.1.7), gluonnlp-pkg, mxnetseg and
+centernet corpora, built at small sizes on both sides
 (bench/package_corpus.py, issue 21).
 
 Each entry: `name`; `build`, an expression evaluated with `imp(rel)` importing `<top>.<rel>` (the
@@ -455,7 +455,7 @@ CENTERNET = [
     dict(name="PoseResNet (get_pose_net(18), deformable convolutions)",
          build=f"imp('resnet').get_pose_net(18, {_HEADS}, head_conv=8)", inputs=["x:float32[1,3,64,64]"]),
     dict(name="stacked_hourglass (2 stacks, 2 levels)",
-         build=f"imp('hourglass').stacked_hourglass(2, 2, [256, 16, 16], [1, 1, 1], {_HEADS}, conv_dim=8)",
+         build=f"imp('hourglass').stacked_hourglass(2, 2, [256, 16, 16], [1, 1, 1], {_HEADS}, conv_dim=256)",
          inputs=["x:float32[1,3,32,32]"]),
     dict(name="ResNetV1 (CenterNet's resnet18_v1 classifier)",
          build="imp('resnet').resnet18_v1(classes=5)", inputs=["x:float32[2,3,32,32]"]),
