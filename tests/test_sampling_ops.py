@@ -6,7 +6,8 @@ through check_models (random asymmetric weights, so the offset convolution moves
 non-integer amounts, some outside the image): outputs, the input gradient and every parameter's
 gradient. The operator: random offsets up to 3 pixels (taps fall between pixels, in the last pixel's
 span and off the image), outputs and the data, offset, weight and bias gradients under one random head
-gradient. (MXNet's CPU build has no ModulatedDeformableConvolution kernel: not translated, not tested.)
+gradient. ModulatedDeformableConvolution (MX187 layer, MX867 operator): MXNet's CPU build has no backward
+for it, so outputs only, and its rules are reviews.
 GridGenerator ('warp' and 'affine') and BilinearSampler: flows and matrices that sample between pixels
 and off the input, outputs and the data, flow and matrix gradients.
 """
@@ -108,3 +109,34 @@ def test_grid_generator_and_bilinear_sampler_match_with_their_gradients():
     for name in arrays:
         np.testing.assert_allclose(pt_in[name].grad.numpy(), mx_in[name].grad.asnumpy(), rtol=1e-3, atol=1e-4,
                                    err_msg=name)
+
+
+def test_modulated_deformable_forward_matches_and_its_rules_say_gradients_are_unmeasured():
+    # DCN v2: MXNet's CPU build computes the forward only (no backward kernel), so outputs are compared: the
+    # operator with random offsets and masks, and Gluon's layer with random offset-convolution weights
+    rng = np.random.default_rng(5)
+    arrays = {"data": rng.standard_normal((2, 4, 5, 6)), "offset": rng.uniform(-2, 2, (2, 2 * 2 * 9, 5, 6)),
+              "mask": rng.uniform(0, 2, (2, 2 * 9, 5, 6)), "weight": rng.standard_normal((4, 4, 3, 3)),
+              "bias": rng.standard_normal(4)}
+    call = ("from mxnet import nd\nout = nd.contrib.ModulatedDeformableConvolution(data, offset, mask, weight, bias, "
+            "kernel=(3, 3), pad=(1, 1), num_filter=4, num_deformable_group=2)\n"
+            "from mxnet.gluon.contrib import cnn\nlayer = cnn.ModulatedDeformableConvolution(4, 3, 1, 1, "
+            "num_deformable_group=2, in_channels=4)\n")
+    ns_mx = {k: mx.nd.array(v, dtype="float32") for k, v in arrays.items()}
+    exec(call, ns_mx)
+    result = convert_source(call, select=["MX187", "MX867", "MX001"])
+    assert "mxnet" not in result.output and {d.status for d in result.diagnostics if d.code in ("MX187", "MX867")} \
+        == {"review"}, result.diagnostics
+    ns = {k: torch.tensor(v, dtype=torch.float32) for k, v in arrays.items()}
+    exec(compile(result.output, "<converted>", "exec"), ns)
+    np.testing.assert_allclose(ns["out"].numpy(), ns_mx["out"].asnumpy(), rtol=1e-4, atol=1e-4)
+    gluon, layer = ns_mx["layer"], ns["layer"]
+    gluon.initialize()
+    with torch.no_grad():
+        for name in ("offset_weight", "offset_bias", "deformable_conv_weight", "deformable_conv_bias"):
+            value = rng.standard_normal(getattr(layer, name).shape).astype("float32") * 0.3
+            getattr(gluon, name).set_data(mx.nd.array(value))
+            getattr(layer, name).copy_(torch.tensor(value))
+    x = rng.standard_normal((2, 4, 5, 6)).astype("float32")
+    np.testing.assert_allclose(layer(torch.tensor(x)).detach().numpy(), gluon(mx.nd.array(x)).asnumpy(),
+                               rtol=1e-4, atol=1e-4)

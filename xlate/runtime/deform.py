@@ -1,5 +1,5 @@
-"""MXNet's deformable convolution (contrib DeformableConvolution: the operator and Gluon's layer) in
-torch alone.
+"""MXNet's deformable convolutions (contrib DeformableConvolution and ModulatedDeformableConvolution:
+the operators and Gluon's layers) in torch alone.
 
 Note [deformable sampling]
 MXNet's deformable im2col (DCN v1, CPU, 1.9.1) samples the input at p0 + pk + offset for every output
@@ -11,16 +11,20 @@ interpolates towards zero in both margins instead (0.39 apart on a 4x5 input at 
 helper gathers the four neighbours itself, and autograd gives MXNet's data and offset gradients. The
 sampled columns (C * taps, L) then meet the weight viewed as (num_filter, C / num_group * taps), the
 order of Convolution's im2col. Measured equal to MXNet 1.9.1 (outputs; data, offset and weight
-gradients) in tests/test_sampling_ops.py. The modulated variant (DCN v2) is left to the report:
-MXNet's CPU build has only its GPU kernel, whose sampling could not be measured here.
+gradients) in tests/test_sampling_ops.py. The modulated operator (DCN v2) samples otherwise: its
+im2col interpolates towards zero in both margins, as grid_sample does (measured: 1e-6 from MXNet's
+CPU forward, 3.5 with the v1 sampling), and multiplies each sample by its mask. MXNet's CPU build has
+no backward for it (only a GPU kernel), so its gradients here are autograd's of that sampling,
+unmeasured: the rules say so (review).
 """
 import torch
 
 
 def _mx_deformable_convolution(data=None, offset=None, weight=None, bias=None, kernel=(), stride=(), dilate=(),
                                pad=(), num_filter=None, num_group=1, num_deformable_group=1, workspace=1024,
-                               no_bias=False, layout=None, out=None, name=None):
-    """MXNet contrib.DeformableConvolution, NCHW (Note [deformable sampling])."""
+                               no_bias=False, layout=None, out=None, name=None, mask=None):
+    """MXNet contrib.DeformableConvolution, NCHW (Note [deformable sampling]); with `mask`, the
+    modulated operator's sampling and masks."""
     _mx_no_out(out)
     if layout not in (None, "NCHW"):
         raise NotImplementedError(f"layout={layout!r}: the deformable convolution is NCHW here")
@@ -37,12 +41,29 @@ def _mx_deformable_convolution(data=None, offset=None, weight=None, bias=None, k
     xs = (torch.arange(ow, device=dev, dtype=dt) * sx - px).view(1, 1, ow) + \
         (torch.arange(kw, device=dev, dtype=dt) * dx).repeat(kh).view(taps, 1, 1)
     off = offset.reshape(n, dg, taps, 2, oh, ow)
-    cols = _mx_deformable_sample(data.reshape(n * dg, c // dg, h, w),
-                                 (ys + off[:, :, :, 0]).reshape(n * dg, -1), (xs + off[:, :, :, 1]).reshape(n * dg, -1))
+    ys, xs = (ys + off[:, :, :, 0]).reshape(n * dg, -1), (xs + off[:, :, :, 1]).reshape(n * dg, -1)
+    grouped = data.reshape(n * dg, c // dg, h, w)
+    if mask is None:
+        cols = _mx_deformable_sample(grouped, ys, xs)
+    else:  # DCN v2's im2col: bilinear towards zero in both margins, grid_sample's (Note [deformable sampling])
+        grid = torch.stack([(2 * xs + 1) / w - 1, (2 * ys + 1) / h - 1], dim=-1).reshape(n * dg, -1, 1, 2)
+        cols = torch.nn.functional.grid_sample(grouped, grid, mode="bilinear", padding_mode="zeros",
+                                               align_corners=False).reshape(n * dg, c // dg, -1)
+        cols = cols * mask.reshape(n * dg, 1, -1)
     cols = cols.reshape(n, num_group, c // num_group * taps, oh * ow)
     result = torch.einsum("gfk,ngkl->ngfl", weight.reshape(num_group, filters // num_group, -1), cols)
     result = result.reshape(n, filters, oh, ow)
     return result if bias is None or no_bias else result + bias.view(1, -1, 1, 1)
+
+
+def _mx_modulated_deformable_convolution(data=None, offset=None, mask=None, weight=None, bias=None, kernel=(),
+                                         stride=(), dilate=(), pad=(), num_filter=None, num_group=1,
+                                         num_deformable_group=1, workspace=1024, no_bias=False, im2col_step=64,
+                                         layout=None, out=None, name=None):
+    """MXNet contrib.ModulatedDeformableConvolution (DCN v2): each sample scaled by its mask
+    (Note [deformable sampling])."""
+    return _mx_deformable_convolution(data, offset, weight, bias, kernel, stride, dilate, pad, num_filter, num_group,
+                                      num_deformable_group, workspace, no_bias, layout, out, name, mask=mask)
 
 
 def _mx_deformable_sample(data, ys, xs):
@@ -69,6 +90,8 @@ class _mx_DeformableConvolution(_mx_Deferred, torch.nn.Module):
     weight and bias zero by default, so the layer starts as a plain convolution), then the deformable
     convolution; Gluon's parameter names."""
 
+    _mx_modulated = False
+
     def __init__(self, channels, kernel_size=(1, 1), strides=(1, 1), padding=(0, 0), dilation=(1, 1), groups=1,
                  num_deformable_group=1, layout="NCHW", use_bias=True, in_channels=0, activation=None,
                  weight_initializer=None, bias_initializer="zeros", offset_weight_initializer="zeros",
@@ -83,7 +106,8 @@ class _mx_DeformableConvolution(_mx_Deferred, torch.nn.Module):
                         "num_deformable_group": num_deformable_group}
         self._channels, self._in_channels, self.activation = channels, in_channels, activation
         taps = kernel[0] * kernel[1] * num_deformable_group
-        self._offsets = offsets = 2 * taps
+        self._split = 2 * taps
+        self._offsets = offsets = (3 if self._mx_modulated else 2) * taps
         width = in_channels or groups
         self.offset_weight = torch.nn.Parameter(torch.empty(offsets, width // groups, *kernel))
         self.offset_bias = torch.nn.Parameter(torch.empty(offsets)) if offset_use_bias else None
@@ -116,7 +140,17 @@ class _mx_DeformableConvolution(_mx_Deferred, torch.nn.Module):
         k = self._kwargs
         offset = torch.nn.functional.conv2d(x, self.offset_weight, self.offset_bias, stride=k["stride"],
                                             padding=k["pad"], dilation=k["dilate"], groups=k["num_group"])
-        y = _mx_deformable_convolution(x, offset, self.deformable_conv_weight, self.deformable_conv_bias,
+        mask = None
+        if self._mx_modulated:  # Gluon's ModulatedDeformableConvolution: the last third is a mask, 2 * sigmoid
+            offset, mask = offset[:, :self._split], torch.sigmoid(offset[:, self._split:]) * 2
+        y = _mx_deformable_convolution(x, offset, self.deformable_conv_weight, self.deformable_conv_bias, mask=mask,
                                        stride=k["stride"], dilate=k["dilate"], pad=k["pad"],
                                        num_group=k["num_group"], num_deformable_group=k["num_deformable_group"])
         return _mx_activation(y, self.activation) if self.activation else y
+
+
+class _mx_ModulatedDeformableConvolution(_mx_DeformableConvolution):
+    """Gluon contrib.cnn.ModulatedDeformableConvolution (DCN v2): the offset convolution's last third
+    is a mask, 2 * sigmoid, scaling each sample (Note [deformable sampling])."""
+
+    _mx_modulated = True
