@@ -4,9 +4,8 @@ convolution (MX019 operator, MX185 Gluon layer) and the spatial-transformer oper
 The layer: Gluon's DeformableConvolution and its translation go
 through check_models (random asymmetric weights, so the offset convolution moves the taps by
 non-integer amounts, some outside the image): outputs, the input gradient and every parameter's
-gradient. The operator: random offsets up to 3 pixels (taps fall between pixels, in the last pixel's
-span and off the image), outputs and the data, offset, weight and bias gradients under one random head
-gradient. ModulatedDeformableConvolution (MX187 layer, MX867 operator): MXNet's CPU build has no backward
+gradient. The operator is a row of xlate/check/rule_cases.py's table (`deformable-conv`, outputs and
+the data, offset and weight gradients). ModulatedDeformableConvolution (MX187 layer, MX867 operator): MXNet's CPU build has no backward
 for it, so outputs only, and its rules are reviews.
 GridGenerator ('warp' and 'affine') and BilinearSampler: flows and matrices that sample between pixels
 and off the input, outputs and the data, flow and matrix gradients.
@@ -49,34 +48,6 @@ def test_gluon_deformable_layers_match(src, shape):
         res = check_models(gluon["layer"], ns["layer"], [InputSpec("x", "float32", shape)], seed=3)
     failed = [c.mismatch.format() for c in res.checks if not c.ok]
     assert not failed and len(res.checks) >= 4, "\n".join(failed)
-
-
-def test_deformable_operator_matches_with_its_gradients():
-    rng = np.random.default_rng(7)
-    n, c, h, w, f, k, dg = 2, 4, 5, 6, 6, 3, 2
-    arrays = {"data": rng.standard_normal((n, c, h, w)), "offset": rng.uniform(-3, 3, (n, dg * 2 * k * k, 3, 3)),
-              "weight": rng.standard_normal((f, c // 2, k, k)), "bias": rng.standard_normal(f)}
-    kw = dict(kernel=(k, k), stride=(2, 2), pad=(1, 1), num_filter=f, num_group=2, num_deformable_group=dg)  # as `call`
-    head = rng.standard_normal((n, f, 3, 3)).astype("float32")
-    mx_in = {name: mx.nd.array(v, dtype="float32") for name, v in arrays.items()}
-    for v in mx_in.values():
-        v.attach_grad()
-    with mx.autograd.record():
-        mx_out = mx.nd.contrib.DeformableConvolution(**mx_in, **kw)
-    mx_out.backward(mx.nd.array(head))
-    pt_in = {name: torch.tensor(v, dtype=torch.float32, requires_grad=True) for name, v in arrays.items()}
-    call = ("from mxnet import nd\nout = nd.contrib.DeformableConvolution(data=data, offset=offset, weight=weight, "
-            "bias=bias, kernel=(3, 3), stride=(2, 2), pad=(1, 1), num_filter=6, num_group=2, num_deformable_group=2)\n")
-    result = convert_source(call, select=["MX019", "MX001"])
-    assert "mxnet" not in result.output and "_mx_deformable_convolution(" in result.output, result.output
-    ns = dict(pt_in)
-    exec(compile(result.output, "<converted>", "exec"), ns)
-    pt_out = ns["out"]
-    pt_out.backward(torch.tensor(head))
-    np.testing.assert_allclose(pt_out.detach().numpy(), mx_out.asnumpy(), rtol=1e-4, atol=1e-4)
-    for name in arrays:
-        np.testing.assert_allclose(pt_in[name].grad.numpy(), mx_in[name].grad.asnumpy(), rtol=1e-3, atol=1e-3,
-                                   err_msg=name)
 
 
 # -- MXNet's spatial-transformer operators (MX865, Note [sampling grids] in xlate/runtime/warp.py) --
