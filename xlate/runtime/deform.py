@@ -11,11 +11,11 @@ interpolates towards zero in both margins instead (0.39 apart on a 4x5 input at 
 helper gathers the four neighbours itself, and autograd gives MXNet's data and offset gradients. The
 sampled columns (C * taps, L) then meet the weight viewed as (num_filter, C / num_group * taps), the
 order of Convolution's im2col. Measured equal to MXNet 1.9.1 (outputs; data, offset and weight
-gradients) in tests/test_sampling_ops.py and the `deformable-conv` row of xlate/check/rule_cases.py. The modulated operator (DCN v2) samples otherwise: its
-im2col interpolates towards zero in both margins, as grid_sample does (measured: 1e-6 from MXNet's
-CPU forward, 3.5 with the v1 sampling), and multiplies each sample by its mask. MXNet's CPU build has
-no backward for it (only a GPU kernel), so its gradients here are autograd's of that sampling,
-unmeasured: the rules say so (review).
+gradients) in tests/test_sampling_ops.py and the `deformable-conv` row of xlate/check/rule_cases.py.
+The modulated operator (DCN v2) samples otherwise: its im2col interpolates towards zero in both
+margins, as grid_sample does (measured: 1e-6 from MXNet's CPU forward, 3.5 with the v1 sampling),
+and multiplies each sample by its mask. MXNet's CPU build has no backward for it (only a GPU kernel),
+so its gradients here are autograd's of that sampling, unmeasured: the rules say so (review).
 """
 import torch
 
