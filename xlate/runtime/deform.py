@@ -22,10 +22,15 @@ import torch
 
 def _mx_deformable_convolution(data=None, offset=None, weight=None, bias=None, kernel=(), stride=(), dilate=(),
                                pad=(), num_filter=None, num_group=1, num_deformable_group=1, workspace=1024,
-                               no_bias=False, layout=None, out=None, name=None, mask=None):
-    """MXNet contrib.DeformableConvolution, NCHW (Note [deformable sampling]); with `mask`, the
-    modulated operator's sampling and masks."""
+                               no_bias=False, layout=None, out=None, name=None):
+    """MXNet contrib.DeformableConvolution, NCHW (Note [deformable sampling])."""
     _mx_no_out(out)
+    return _mx_deform_conv(data, offset, weight, None if no_bias else bias, stride, dilate, pad, num_group,
+                           num_deformable_group, layout, None)
+
+
+def _mx_deform_conv(data, offset, weight, bias, stride, dilate, pad, num_group, num_deformable_group, layout, mask):
+    """Both deformable convolutions; with `mask`, the modulated one's sampling and masks."""
     if layout not in (None, "NCHW"):
         raise NotImplementedError(f"layout={layout!r}: the deformable convolution is NCHW here")
     n, c, h, w = data.shape
@@ -53,7 +58,7 @@ def _mx_deformable_convolution(data=None, offset=None, weight=None, bias=None, k
     cols = cols.reshape(n, num_group, c // num_group * taps, oh * ow)
     result = torch.einsum("gfk,ngkl->ngfl", weight.reshape(num_group, filters // num_group, -1), cols)
     result = result.reshape(n, filters, oh, ow)
-    return result if bias is None or no_bias else result + bias.view(1, -1, 1, 1)
+    return result if bias is None else result + bias.view(1, -1, 1, 1)
 
 
 def _mx_modulated_deformable_convolution(data=None, offset=None, mask=None, weight=None, bias=None, kernel=(),
@@ -62,8 +67,9 @@ def _mx_modulated_deformable_convolution(data=None, offset=None, mask=None, weig
                                          layout=None, out=None, name=None):
     """MXNet contrib.ModulatedDeformableConvolution (DCN v2): each sample scaled by its mask
     (Note [deformable sampling])."""
-    return _mx_deformable_convolution(data, offset, weight, bias, kernel, stride, dilate, pad, num_filter, num_group,
-                                      num_deformable_group, workspace, no_bias, layout, out, name, mask=mask)
+    _mx_no_out(out)
+    return _mx_deform_conv(data, offset, weight, None if no_bias else bias, stride, dilate, pad, num_group,
+                           num_deformable_group, layout, mask)
 
 
 def _mx_deformable_sample(data, ys, xs):
@@ -143,9 +149,8 @@ class _mx_DeformableConvolution(_mx_Deferred, torch.nn.Module):
         mask = None
         if self._mx_modulated:  # Gluon's ModulatedDeformableConvolution: the last third is a mask, 2 * sigmoid
             offset, mask = offset[:, :self._split], torch.sigmoid(offset[:, self._split:]) * 2
-        y = _mx_deformable_convolution(x, offset, self.deformable_conv_weight, self.deformable_conv_bias, mask=mask,
-                                       stride=k["stride"], dilate=k["dilate"], pad=k["pad"],
-                                       num_group=k["num_group"], num_deformable_group=k["num_deformable_group"])
+        y = _mx_deform_conv(x, offset, self.deformable_conv_weight, self.deformable_conv_bias, k["stride"],
+                            k["dilate"], k["pad"], k["num_group"], k["num_deformable_group"], None, mask)
         return _mx_activation(y, self.activation) if self.activation else y
 
 
