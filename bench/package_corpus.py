@@ -205,6 +205,23 @@ CORPORA: dict[str, dict] = {
         source="awslabs/handwritten-text-recognition-for-apache-mxnet master (d0079cb), ocr/ get_models.py, "
                "its 9 notebooks as scripts under notebooks/",
         factories=("package_models", "HTR")),
+    # MXNetSeg's models build their backbones with GluonCV's model zoo (resnet18_v1b ...): GluonCV v0.10.0 (the
+    # gluoncv-v0.10.0 corpus) is on the originals' path and converted with the same converter for the converted
+    # side; _segdeps: a stand-in matplotlib (mxnetseg.utils imports pyplot; not installed here); _deps: tqdm and
+    # portalocker, _zoodeps: scipy (what gluoncv imports). The import stage stubs gluoncv on both sides as any
+    # package not installed.
+    "mxnetseg": dict(
+        kind="package", packages=["mxnetseg"],
+        source="BebDong/MXNetSeg master (43cdb70), mxnetseg/ scripts/ (less scripts/NYUv2/labels40.mat)",
+        model_deps=["gluoncv-v0.10.0", "_segdeps", "_deps", "_zoodeps"], convert_deps={"gluoncv": "gluoncv-v0.10.0"},
+        factories=("package_models", "MXNETSEG")),
+    # CenterNet's own folders are top-level packages imported by absolute name (`from models.hourglass import`); the
+    # scripts at its root (train*.py, demo.py, opts.py ...) and unit_test/ are parsed only (bench/centernet_tests.py
+    # runs the unit tests).
+    "centernet": dict(
+        kind="package", packages=["models", "detectors", "utils", "dataset"],
+        source="Guanghan/mxnet-centernet master (82f6ccf)",
+        factories=("package_models", "CENTERNET")),
 }
 
 
@@ -911,9 +928,9 @@ print("\x00RESULT" + json.dumps(run(), default=str))
 STAGES = ["gluon-build", "converted-import", "converted-build", "forward", "pairing", "compare", "gradients", "done"]
 
 
-def make_importable(out: Path, top: str, root: Path, parent: str | None) -> Path:
-    """The converted package as `<top>_pt` (absolute imports of `top` renamed on their lines), or
-    under `parent/` for mxnet-gluon. Returns the folder to put on sys.path."""
+def make_importable(out: Path, top: str, root: Path, parent: str | None, also: tuple = ()) -> Path:
+    """The converted package as `<top>_pt` (absolute imports of `top`, and of the packages in `also`,
+    renamed on their lines), or under `parent/` for mxnet-gluon. Returns the folder to put on sys.path."""
     if root.exists():
         shutil.rmtree(root)
     if parent:
@@ -922,15 +939,16 @@ def make_importable(out: Path, top: str, root: Path, parent: str | None) -> Path
         shutil.copytree(out / top, root / parent / top)
         return root
     shutil.copytree(out / top, root / f"{top}_pt")
-    pattern = re.compile(rf"^(\s*from\s+){top}\b|\bimport(\s+){top}\b")
-    bare = re.compile(rf"^([ \t]*)import[ \t]+{top}((?:\.\w+)*)[ \t]*(#.*)?$")  # binds `top` itself: keep that name
     for path in (root / f"{top}_pt").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
-        text = "".join(bare.sub(lambda m: f"{m.group(1)}import {top}_pt{m.group(2)}; import {top}_pt as {top}", ln)
-                       for ln in text.splitlines(keepends=True))
-        new = "".join(pattern.sub(lambda m: (m.group(1) + f"{top}_pt") if m.group(1) else f"import{m.group(2)}{top}_pt",
-                                  ln) for ln in text.splitlines(keepends=True))
-        path.write_text(new, encoding="utf-8")
+        for name in (top, *also):
+            pattern = re.compile(rf"^(\s*from\s+){name}\b|\bimport(\s+){name}\b")
+            bare = re.compile(rf"^([ \t]*)import[ \t]+{name}((?:\.\w+)*)[ \t]*(#.*)?$")  # binds `name`: keep it
+            text = "".join(bare.sub(lambda m: f"{m.group(1)}import {name}_pt{m.group(2)}; import {name}_pt as {name}", ln)
+                           for ln in text.splitlines(keepends=True))
+            text = "".join(pattern.sub(lambda m: (m.group(1) + f"{name}_pt") if m.group(1) else
+                                       f"import{m.group(2)}{name}_pt", ln) for ln in text.splitlines(keepends=True))
+        path.write_text(text, encoding="utf-8")
     return root
 
 
@@ -1073,22 +1091,39 @@ print("\x00RESULT" + json.dumps(run(), default=str))
 """
 
 
-def run_factories(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float, verbose: bool) -> dict:
+def run_factories(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float, verbose: bool,
+                  xlate_tree: Path = REPO, convert_timeout: float = 1800) -> dict:
     """Real model classes of the corpus built by bench/package_models.py's factories, compared (inference
-    outputs, then input and parameter gradients) with check_models in noise mode."""
+    outputs, then input and parameter gradients) with check_models in noise mode.
+
+    model_deps: folders under the corpus root on both sides' path (an MXNet package the models build on,
+    plain dependencies). convert_deps {top: folder}: such an MXNet package converted with the same
+    converter, as a user converting the corpus converts it too, copied as `<top>_pt`; the corpus's converted
+    imports of `top` are renamed to it on their lines (harness plumbing, as for the corpus itself)."""
     import importlib
 
     sys.path.insert(0, str(HERE))
     module, attr = cfg["factories"]
     entries = getattr(importlib.import_module(module), attr)
-    deps = deps_of(cfg, corpus)
+    deps = deps_of(cfg, corpus) + [str(corpus.parent / d) for d in cfg.get("model_deps", [])]
+    for dep_top, folder in cfg.get("convert_deps", {}).items():
+        dep_out = work / "deps-out" / folder
+        conv = convert(corpus.parent / folder, dep_out, xlate_tree, convert_timeout)
+        if conv["crash"] and verbose:
+            print(f"    converting {folder}: {conv['crash'][:300]}", flush=True)
+        deps.append(str(make_importable(dep_out, dep_top, work / f"importable-{dep_top}", None)))
     flat = None
     if cfg.get("flat"):
         top, pt_root, paths = "", out, [str(REPO)] + deps
         flat = [[str(corpus / f).rstrip("/") for f in cfg["flat"]], [str(out / f).rstrip("/") for f in cfg["flat"]]]
     else:
         top = cfg["packages"][0]
-        pt_root = make_importable(out, top, work / "importable-models", None)
+        pt_root = make_importable(out, top, work / "importable-models", None, tuple(cfg.get("convert_deps", {})))
+        if not (corpus / top / "__init__.py").is_file():
+            # a folder imported as a namespace package from the repository's root (CenterNet's `models`): its
+            # converted files import the helper module by absolute name, found at the converted root; last on the
+            # path, so that the corpus's own names still resolve to the originals
+            deps.append(str(out))
         paths = [str(REPO), str(corpus), str(pt_root)] + deps
     rows = []
     for e in entries:
@@ -1293,7 +1328,8 @@ def measure(name: str, cfg: dict, corpus: Path, opts) -> dict:
     if cfg.get("models") and not opts.no_models and out.is_dir():
         rec["models"] = run_models(cfg, corpus, out, work, opts.model_timeout, opts.models_limit, opts.verbose)
     elif cfg.get("factories") and not opts.no_models and out.is_dir():
-        rec["models"] = run_factories(cfg, corpus, out, work, opts.model_timeout, opts.verbose)
+        rec["models"] = run_factories(cfg, corpus, out, work, opts.model_timeout, opts.verbose, opts.xlate,
+                                       opts.convert_timeout)
     print_corpus(rec)
     return rec
 

@@ -1,5 +1,5 @@
-"""Real model classes of the gluonts (v0.11.12 and v0.6.9), sockeye (2.3.24 and 2.1.7) and gluonnlp-pkg corpora, built
-at small sizes on both sides
+"""Real model classes of the gluonts (v0.11.12 and v0.6.9), sockeye (2.3.24 and 2.1.7), gluonnlp-pkg, mxnetseg and
+centernet corpora, built at small sizes on both sides
 (bench/package_corpus.py, issue 21).
 
 Each entry: `name`; `build`, an expression evaluated with `imp(rel)` importing `<top>.<rel>` (the
@@ -588,4 +588,31 @@ HTR = [
     # to CustomOp.__init__, which takes none since 1.x)
     dict(name="LabelSmoothing (sparse labels)", build="imp('utils.encoder_decoder').LabelSmoothing(units=5)",
          inputs=["inputs:int32[2,3]<5"]),
+]
+
+
+# MXNetSeg (BebDong/MXNetSeg): segmentation models at 64x64 with 3 classes; backbones from GluonCV's zoo (ResNet-18
+# v1b, dilated; MobileNetV2 x0.25) or MXNetSeg's own (EPRNet), random weights (pretrained_base=False). Models whose
+# heads assume ResNet-50's 2048 channels (PSPNet, DenseASPP, CANetv1, DeepLabv3+ on ResNet) are left out.
+_SEG_KW = "nclass=3, height=64, width=64, pretrained_base=False"
+_SEG_IN = ["x:float32[1,3,64,64]"]
+MXNETSEG = [dict(name=f"{cls} ({bb})", build=f"imp('models').{cls}({_SEG_KW}{', backbone=' + repr(bb) if bb else ''})",
+                 inputs=_SEG_IN)
+            for cls, bb in [("FCNResNet", "resnet18"), ("DeepLabv3", "resnet18"), ("SwiftResNet", "resnet18"),
+                            ("SwiftResNetPr", "resnet18"), ("CANetv2", "resnet18"), ("BiSeNetR", "resnet18"),
+                            ("DANet", "resnet18"), ("AttaNet", "resnet18"), ("GFFNet", "resnet18"),
+                            ("SemanticFPN", "resnet18"), ("AlignSeg", "resnet18"), ("ACFNet", "resnet18"),
+                            ("FaPN", "resnet18"), ("FCNMobileNet", "mobilenet_v2_0_25"), ("EPRNet", None)]]
+
+# CenterNet (Guanghan/mxnet-centernet): its ResNet-18 pose network (deformable convolutions in the upsampling
+# path, one head dict) and a small stacked hourglass (2 stacks, 2 levels; the stem fixes 256 channels).
+_HEADS = "{'hm': 3, 'wh': 2, 'reg': 2}"
+CENTERNET = [
+    dict(name="PoseResNet (get_pose_net(18), deformable convolutions)",
+         build=f"imp('resnet').get_pose_net(18, {_HEADS}, head_conv=8)", inputs=["x:float32[1,3,64,64]"]),
+    dict(name="stacked_hourglass (2 stacks, 2 levels)",
+         build=f"imp('hourglass').stacked_hourglass(2, 2, [256, 16, 16], [1, 1, 1], {_HEADS}, conv_dim=256)",
+         inputs=["x:float32[1,3,32,32]"]),
+    dict(name="ResNetV1 (CenterNet's resnet18_v1 classifier)",
+         build="imp('resnet').resnet18_v1(classes=5)", inputs=["x:float32[2,3,32,32]"]),
 ]

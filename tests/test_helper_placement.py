@@ -115,7 +115,8 @@ def test_a_tree_imports_its_helpers_from_one_module_per_package(tmp_path, capsys
     assert "if __package__:\n    from .._mx_compat import _mx_Dense\nelse:\n    from _mx_compat import _mx_Dense" in model
     assert "from _mx_compat import _mx_Dense\n" in (out / "scripts/train.py").read_text()
     modules = sorted(str(p.relative_to(out)) for p in out.rglob("_mx_compat.py"))
-    assert modules == ["pkg/_mx_compat.py", "pkg/sub/_mx_compat.py", "scripts/_mx_compat.py"]
+    # the root is no package: sys.path may start there (Note [one absolute helper module])
+    assert modules == ["_mx_compat.py", "pkg/_mx_compat.py", "pkg/sub/_mx_compat.py", "scripts/_mx_compat.py"]
     helpers = {n.name for n in ast.parse((out / "pkg/_mx_compat.py").read_text()).body
                if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
     assert {"_mx_BatchNorm", "_mx_Dense", "_mx_Deferred"} <= helpers  # with what they use
@@ -127,6 +128,26 @@ def test_a_tree_imports_its_helpers_from_one_module_per_package(tmp_path, capsys
     assert as_module.returncode == 0 and "torch.Size([2, 3])" in as_module.stdout, as_module.stderr
     script = subprocess.run([sys.executable, "scripts/train.py"], **run)
     assert script.returncode == 0 and "_mx_Dense" in script.stdout, script.stderr
+
+
+def test_folders_without_init_imported_as_namespace_packages_find_every_helper(tmp_path):
+    # Note [one absolute helper module]: `from data.sets import DS` run from the root takes the first
+    # `_mx_compat` on sys.path, the root's, written for the root's own script, which needs other helpers
+    write_tree(tmp_path / "src", {
+        "data/sets.py": "import mxnet.gluon.data as data\nfrom mxnet import nd\nclass DS(data.Dataset):\n"
+                        "    def __len__(self):\n        return 3\ndef sparse(a):\n    return nd.sparse.csr_matrix(a)\n",
+        "nets/dense.py": "from mxnet.gluon import nn\nnet = nn.Dense(2, in_units=3)\n",
+        "train.py": "import mxnet as mx\nfrom data.sets import DS\nx = mx.nd.ones((2, 3))\n"})
+    out = tmp_path / "out"
+    assert main(["convert", str(tmp_path / "src"), "-o", str(out), "--exit-zero"]) == 0
+    sets = (out / "data/sets.py").read_text()
+    assert "from _mx_compat import _mx_Dataset" in sets
+    # and its import kept for the code left imports without MXNet (Note [kept MXNet imports])
+    assert "    from mxnet import nd\nexcept ImportError:" in sets
+    modules = sorted(str(p.relative_to(out)) for p in out.rglob("_mx_compat.py"))
+    assert modules == ["_mx_compat.py", "data/_mx_compat.py", "nets/_mx_compat.py"]
+    texts = {(out / m).read_text() for m in modules}
+    assert len(texts) == 1 and "class _mx_Dataset" in texts.pop()
 
 
 def test_converting_the_output_again_changes_nothing(tmp_path):

@@ -39,6 +39,34 @@ def test_reexports_are_canonical(dotted, expected):
     assert names.canonical(dotted) == expected
 
 
+@pytest.mark.mxnet
+def test_each_module_reexport_holds_in_the_installed_mxnet():
+    """A defining module's names (`mxnet.gluon.contrib.cnn.conv_layers.DeformableConvolution`) are read as
+    its package's: each public name of each MXNet module the table maps is the very object of the target."""
+    import importlib
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pytest.importorskip("mxnet")
+        checked = 0
+        for prefix, target in names._REEXPORTS:
+            if not prefix.startswith("mxnet.gluon.") or prefix.rsplit(".", 1)[-1][:1].isupper():
+                continue  # a class re-exported by name, not a module
+            package = importlib.import_module(target)
+            try:
+                module = importlib.import_module(prefix)
+            except ImportError:  # a module held by another's attribute (`gluon.block.ndarray`): the module itself
+                parent, attr = prefix.rsplit(".", 1)
+                assert getattr(importlib.import_module(parent), attr) is package, (prefix, target)
+                continue
+            public = getattr(module, "__all__", None)
+            assert public, prefix
+            assert all(getattr(package, n, None) is getattr(module, n) for n in public), (prefix, target)
+            checked += 1
+    assert checked >= 20
+
+
 @pytest.mark.parametrize("source", [
     "from mxnet import nd\ndef f(nd):\n    return nd.concat(a, b)\n",
     "from mxnet import nd\ndef f():\n    nd = object()\n    return nd.concat(a, b)\n",

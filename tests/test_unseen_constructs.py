@@ -255,6 +255,62 @@ outs.append(first_channel(nd.array(rng.randn(2, 3, 4).astype('float32'))).asnump
 outs.append(sparse_of([nd.array(rng.randn(3, 4).astype('float32') * (rng.rand(3, 4) > 0.5))]).asnumpy())
 '''
 
+# Note [children by __getattribute__]: CenterNet's heads, registered with `self.__setattr__(name, block)` and
+# read with `self.__getattribute__(name)` (torch finds children only in __getattr__)
+HEADS_BY_NAME = COMMON + '''
+class Heads(nn.HybridBlock):
+    def __init__(self, heads):
+        super(Heads, self).__init__()
+        self.heads = heads
+        with self.name_scope():
+            for head in self.heads:
+                self.__setattr__(head, nn.Dense(self.heads[head], in_units=4))
+
+    def hybrid_forward(self, F, x):
+        ret = {}
+        for head in self.heads:
+            ret[head] = self.__getattribute__(head)(x)
+        return [ret]
+
+
+net = Heads({'hm': 3, 'wh': 2})
+net.initialize()
+set_weights(net)
+x = nd.array(rng.randn(2, 4).astype('float32'))
+with autograd.record():
+    out = net(x)[0]
+    loss = (out['hm'] * out['hm']).sum() + out['wh'].sum()
+loss.backward()
+outs.append(out['hm'].asnumpy())
+outs.append(out['wh'].asnumpy())
+outs.append(net.hm.weight.grad().asnumpy())
+'''
+
+# MX866: mx.log.get_logger sets a named logger up once (the second call adds no handler) with MXNet's lines
+LOGGER = COMMON + '''
+import logging
+from mxnet.log import get_logger
+
+name = 'xlate_seg_%d' % id(outs)  # each side's own logger: both run in one process
+logger = get_logger(name, level=logging.INFO)
+again = mx.log.get_logger(name, level=logging.DEBUG)
+outs.append([again is logger, logger.level, len(logger.handlers), isinstance(logger.handlers[0], logging.StreamHandler)])
+record = logging.LogRecord(name, logging.WARNING, '/src/train.py', 12, 'epoch %d', (3,), None, func='fit')
+record.created, record.msecs, record.process = 1700000000.0, 0.0, 42
+outs.append([ord(c) for c in logger.handlers[0].formatter.format(record)])
+outs.append(get_logger().level == logging.getLogger().level)
+'''
+
+
+def test_mxnets_logger_is_set_up_once_with_its_line_format():
+    converted = _same_numbers(LOGGER)
+    assert "_mx_get_logger(name, level=logging.INFO)" in converted and "mxnet" not in converted
+
+
+def test_children_set_and_read_by_name_through_dunder_methods():
+    converted = _same_numbers(HEADS_BY_NAME)
+    assert "getattr(self, head)(x)" in converted
+
 
 def test_a_sliced_sequential_subclass_is_built_with_its_own_defaults():
     converted = _same_numbers(SLICED_SUBCLASS)

@@ -422,6 +422,10 @@ CASES = [
                            "nd.diag(x[0, 0], k=-2)]"), (2, 3, 4), grad=(0,)),
     C("index-array", "MX018", ret("[nd.contrib.index_array(x), nd.contrib.index_array(x, axes=(1,)), "
                                   "nd.contrib.index_array(x, axes=(-1, 0))]"), (2, 3, 4)),
+    # DCN v1 (Note [deformable sampling]): offsets of up to a few pixels, taps between pixels and off the input
+    C("deformable-conv", "MX019", ret("nd.contrib.DeformableConvolution(x, y * 2, z, kernel=(3, 3), stride=(2, 1), "
+                                      "pad=(1, 1), num_filter=4, num_group=2, num_deformable_group=2, no_bias=True)"),
+      (2, 4, 5, 6), (2, 36, 3, 6), (4, 2, 3, 3), grad=(0, 1, 2)),
     C("from-numpy", ("MX093", "MX020"), ret("nd.from_numpy(x.asnumpy() * 2)"), (2, 3)),
     C("from-numpy-copy", ("MX093", "MX020"),
       ret("[nd.from_numpy(x.asnumpy()[:, ::-1], zero_copy=False), nd.from_numpy(x.asnumpy().T, False), "
@@ -1292,7 +1296,7 @@ NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 
                                         16, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
                                         52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, 91, 92, 93, *range(94, 100),
                                         4, 5, 8, *range(501, 509),
-                                        530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541, 18, 9)]
+                                        530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541, 18, 9, 19)]
 
 
 # -- frameworks ------------------------------------------------------------------------------

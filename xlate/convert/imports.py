@@ -224,7 +224,8 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
     root = analysis.scopes[()]
     uses = set(torch_uses)
     helpers = [h for h in helpers if h not in root.other and h not in root.imports]
-    in_package = helper_import is not None and helper_import.level is not None and not helper_import.script \
+    # a tree's file outside any package may be a namespace package's module (Note [kept MXNet imports])
+    in_package = helper_import is not None and (helper_import.level is None or not helper_import.script) \
         or helper_import is not None and _test_module(analysis.context.module)
     guarded = _guarded(fixed, fixer.kept_lines) if in_package and enabled("MX002") else fixed
     if guarded is not fixed:
@@ -298,7 +299,13 @@ def _test_module(name: str) -> bool:
 # GluonCV's metrics) is guarded whole; `from mxnet.x import *` (MX003) binds nothing without
 # MXNet, and the code using its names raises NameError where it runs. A pytest module
 # (`test_*.py`) is such a module wherever it lies: the runner imports it, and without MXNet only
-# the tests that reach code left to translate fail, not the whole file's collection.
+# the tests that reach code left to translate fail, not the whole file's collection. So is a file of
+# a converted tree in a folder without `__init__.py`: research code imports such folders as namespace
+# packages (CenterNet's `from models.tensor_utils import _gather_feat`, from the repository's root),
+# and nothing in the folder tells a module lent that way from a script; a script guarded fails at
+# its first use of the code left to translate, with ImportError naming the API, where it would have
+# failed at its import. A package module that also runs as a script (`if __name__ == "__main__":`)
+# is a script first and stays unguarded.
 def _guarded(module: cst.Module, kept_lines: dict) -> cst.Module:
     """Note [kept MXNet imports]."""
     if not kept_lines:

@@ -100,6 +100,16 @@ _REEXPORTS = [
     ("mxnet.use_np", "mxnet.util.use_np"),
     ("mxnet.test_utils.use_np", "mxnet.util.use_np"),
     ("mxnet.gluon.contrib.rnn.rnn_cell", "mxnet.gluon.contrib.rnn"),
+    # gluon.contrib's modules whose every public name (`__all__`) its package re-exports (measured on MXNet
+    # 1.9.1; tests/test_names.py checks each pair of this list against the installed MXNet): code imports them
+    # from the defining module too (CenterNet: `from mxnet.gluon.contrib.cnn.conv_layers import
+    # DeformableConvolution`, MXNetSeg: `contrib.nn.basic_layers.SyncBatchNorm`)
+    ("mxnet.gluon.contrib.cnn.conv_layers", "mxnet.gluon.contrib.cnn"),
+    ("mxnet.gluon.contrib.nn.basic_layers", "mxnet.gluon.contrib.nn"),
+    ("mxnet.gluon.contrib.rnn.conv_rnn_cell", "mxnet.gluon.contrib.rnn"),
+    ("mxnet.gluon.contrib.data.sampler", "mxnet.gluon.contrib.data"),
+    ("mxnet.gluon.contrib.estimator.batch_processor", "mxnet.gluon.contrib.estimator"),
+    ("mxnet.gluon.contrib.estimator.event_handler", "mxnet.gluon.contrib.estimator"),
     # Gluon's model zoo: vision/__init__.py imports * from each network's module (MX175)
     ("mxnet.gluon.model_zoo.vision.alexnet", "mxnet.gluon.model_zoo.vision"),
     ("mxnet.gluon.model_zoo.vision.densenet", "mxnet.gluon.model_zoo.vision"),

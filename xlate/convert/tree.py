@@ -1,6 +1,17 @@
 """What converting a whole tree adds to converting its files one by one: where each file finds
 the tree's helper module, and the helper modules themselves (Note [helper placement] in
-xlate/convert/placement.py)."""
+xlate/convert/placement.py).
+
+Note [one absolute helper module]
+A file outside any package imports `from _mx_compat import ...` by absolute name, and Python takes
+the first `_mx_compat` on sys.path, which need not be the one beside the file: research code keeps
+its modules in folders without `__init__.py` (`models/`, `dataset/`) and imports them as namespace
+packages from the repository's root (`from dataset.coco import COCO`), where `_mx_compat` is the
+root's, written for the root's scripts, or none at all. So every helper module reached by absolute
+name holds every helper such files need, and one is written in each folder above them, up to the
+tree's root, that is not a package (sys.path may start there). Package files import theirs relatively
+and are not affected.
+"""
 from __future__ import annotations
 
 import ast
@@ -55,15 +66,28 @@ def existing_helpers(text: str) -> Optional[set]:
     return {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name in sources()}
 
 
-def helper_modules(needs: Iterable[tuple[Path, HelperImport, tuple, str]]) -> dict[Path, tuple[set, str]]:
-    """Folder -> (helpers, newline) for every (output file, its import, its helpers, its newline)."""
+def helper_modules(needs: Iterable[tuple[Path, HelperImport, tuple, str]], root: Optional[Path] = None,
+                   packages: frozenset = frozenset()) -> dict[Path, tuple[set, str]]:
+    """Folder -> (helpers, newline) for every (output file, its import, its helpers, its newline).
+    Modules imported by absolute name all hold the same helpers, and so do the folders above them up
+    to `root` that are not packages (Note [one absolute helper module])."""
     modules: dict[Path, tuple[set, str]] = {}
+    absolute: set = set()
     for path, used, helpers, newline in needs:
         if not helpers:
             continue
         for folder in module_folders(path, used):
             names, nl = modules.get(folder, (set(), newline))
             modules[folder] = (names | set(helpers), nl)
+        if used.level is None or used.script:
+            absolute.add(path.parent)
+    if root is not None:
+        absolute |= {up for folder in absolute for up in folder.parents
+                     if _within(up, root) and up not in packages}
+    union = set().union(*(modules[f][0] for f in absolute if f in modules))
+    newline = next((modules[f][1] for f in sorted(absolute) if f in modules), "\n")
+    for folder in absolute:
+        modules[folder] = (union, modules.get(folder, (union, newline))[1])
     return modules
 
 
@@ -80,18 +104,20 @@ class HelperModuleConflict(Exception):
         self.path = path
 
 
-def plan_modules(entries: list[tuple[Path, object]], read) -> dict[Path, str]:
+def plan_modules(entries: list[tuple[Path, object]], read, root: Optional[Path] = None) -> dict[Path, str]:
     """Path -> text of every helper module the converted files need. `entries` pairs each
     file's destination with its FileResult; `read(path)` gives the text already at a path (a
-    file of the tree being converted, or one on disk), or None. A helper module xlate wrote
-    before (a second conversion) keeps its helpers and gains the new ones."""
+    file of the tree being converted, or one on disk), or None; `root`, the converted tree's
+    output folder. A helper module xlate wrote before (a second conversion) keeps its helpers and
+    gains the new ones."""
     needs = []
     for target, result in entries:
         if result.helper_import is not None:
             newline = "\r\n" if "\r\n" in result.output else "\n"
             needs.append((target, result.helper_import, result.helpers, newline))
+    packages = frozenset(target.parent for target, _ in entries if target.name == "__init__.py")
     planned = {}
-    for folder, (helpers, newline) in sorted(helper_modules(needs).items()):
+    for folder, (helpers, newline) in sorted(helper_modules(needs, root, packages).items()):
         path = folder / FILE_NAME
         old = read(path)
         if old is not None:
