@@ -19,8 +19,15 @@ for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 
+_RECURSION_LIMIT = sys.getrecursionlimit()
+
+
 @pytest.fixture(autouse=True)
 def _same_random_state_in_every_order():
+    # and the interpreter's recursion limit, which decides whether Python's parser accepts a deep
+    # expression (tests/test_reliability.py): a test that left it raised made that test's outcome
+    # depend on the worker it ran in
+    sys.setrecursionlimit(_RECURSION_LIMIT)
     random.seed(0)
     numpy = sys.modules.get("numpy")
     if numpy is not None:
