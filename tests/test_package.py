@@ -547,14 +547,15 @@ def test_mxnet_names_taken_with_a_star_import_of_a_tree_module_are_mxnets(tmp_pa
     assert "gluon" not in converted and "class Net(nn.Module)" in converted, converted
     root = tmp_path / "out"
     sys.path.insert(0, str(root))
-    saved = {k: sys.modules.pop(k) for k in list(sys.modules) if k in ("common", "model", "pkg") or k.startswith("pkg.")}
+    mine = ("common", "model", "pkg", "_mx_compat")  # the converted tree's modules, its helper module too
+    saved = {k: sys.modules.pop(k) for k in list(sys.modules) if k.split(".")[0] in mine}
     try:
         mod = __import__("model" if layout == "scripts" else "pkg.model", fromlist=["build"])
         pt = mod.build()
     finally:
         sys.path.remove(str(root))
-        for k in [k for k in sys.modules if k in ("common", "model", "pkg") or k.startswith("pkg.")]:
-            del sys.modules[k]
+        for k in [k for k in sys.modules if k.split(".")[0] in mine]:
+            del sys.modules[k]  # a later test's own `_mx_compat` must not find this one
         sys.modules.update(saved)
     namespace: dict = {}
     exec(compile(common, "common", "exec"), namespace)
