@@ -198,5 +198,18 @@ def transform(site: Site):
                    "previous layer")
     if len(layers) == 1 and not isinstance(layers[0], cst.StarredElement):
         return site.emit("{seq}.append({layer})", seq=site.receiver, layer=layers[0])
-    items = starred_list([n if isinstance(n, cst.StarredElement) else cst.Element(n) for n in layers])
+    items = _as_written(site.node, layers) or \
+        starred_list([n if isinstance(n, cst.StarredElement) else cst.Element(n) for n in layers])
     return site.emit("{seq}.extend({layers})", seq=site.receiver, layers=items)
+
+
+def _as_written(call: cst.Call, layers: list):
+    """The list of `layers` laid out as the call's arguments were (one a line stays one a line,
+    each comment where it was); None when they are not one layer an argument."""
+    args = call.args
+    if len(args) != len(layers) or any(a.star or a.keyword or isinstance(n, cst.StarredElement)
+                                       for a, n in zip(args, layers)):
+        return None
+    elements = [cst.Element(n, comma=a.comma) for a, n in zip(args, layers)]
+    return cst.List(elements, lbracket=cst.LeftSquareBracket(whitespace_after=call.whitespace_before_args),
+                    rbracket=cst.RightSquareBracket(whitespace_before=args[-1].whitespace_after_arg))
