@@ -16,15 +16,13 @@ Exits 0 unless the harness itself breaks.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from example_runs import REPO, RUNNER, run  # noqa: E402
+from example_runs import REPO, RUNNER, convert_with, run, summarise  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -43,9 +41,7 @@ def main(argv=None) -> int:
         runner = work / "runner.py"
         runner.write_text(RUNNER)
         out = work / "converted"
-        conv = subprocess.run([sys.executable, "-m", "xlate", "convert", str(args.corpus), "-o", str(out),
-                               "--exit-zero", "-j", "1"], capture_output=True, text=True,
-                              env=dict(os.environ, PYTHONPATH=str(args.xlate)))
+        conv = convert_with(args.xlate, args.corpus, out, work)
         print(f"convert: exit {conv.returncode}", flush=True)
         for script in sorted((args.corpus / "unit_test").glob("*.py")):
             row = {"script": script.name}
@@ -64,11 +60,7 @@ def main(argv=None) -> int:
                   + (f", converted exit {c['exit']} ({c['seconds']} s)" if c else "")
                   + f"\n    original:  {' | '.join(o['tail'])[:300]}"
                   + (f"\n    converted: {' | '.join(c['tail'])[:300]}" if c else ""), flush=True)
-    ran = [r for r in rows if r["original"]["exit"] == 0]
-    print(f"\n{len(rows)} scripts; {len(ran)} run in MXNet; {sum(r['converted']['exit'] == 0 for r in ran)} of them "
-          "run converted without MXNet")
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=1, default=str))
+    summarise(rows, "scripts", args.json)
     return 0
 
 

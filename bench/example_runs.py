@@ -121,6 +121,23 @@ def mnist_files(folder: Path) -> None:
             f.write(struct.pack(">II", 2049, n) + labels.tobytes())
 
 
+def convert_with(xlate: Path, src: Path, out: Path, work: Path) -> subprocess.CompletedProcess:
+    """`python -m xlate convert SRC -o OUT` with the converter of the tree `xlate`, run from `work`:
+    `-m` puts the working directory before PYTHONPATH, so run from a checkout it would be that
+    checkout's converter whatever `xlate` says."""
+    return subprocess.run([sys.executable, "-m", "xlate", "convert", str(src), "-o", str(out), "--exit-zero", "-j", "1"],
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(xlate)), cwd=str(work))
+
+
+def summarise(rows: list, noun: str, json_path) -> None:
+    """The closing count (those that run in MXNet, and how many of them run converted) and the JSON."""
+    ran = [r for r in rows if r["original"]["exit"] == 0]
+    print(f"\n{len(rows)} {noun}; {len(ran)} run in MXNet; {sum(r['converted']['exit'] == 0 for r in ran)} of them run "
+          "converted without MXNet")
+    if json_path:
+        json_path.write_text(json.dumps(rows, indent=1, default=str))
+
+
 def run(cmd, cwd: Path, env: dict, timeout: float) -> dict:
     start = time.perf_counter()
     try:
@@ -166,9 +183,7 @@ def main(argv=None) -> int:
                 (copy / script).write_text(text, encoding="utf-8")
                 src = copy
             out = work / "converted" / folder.replace("/", "_")
-            conv = subprocess.run([sys.executable, "-m", "xlate", "convert", str(src), "-o", str(out), "--exit-zero",
-                                   "-j", "1"], capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(args.xlate)),
-                                  cwd=str(work))  # not this checkout: `-m` puts the cwd before PYTHONPATH
+            conv = convert_with(args.xlate, src, out, work)
             row = {"example": f"{folder}/{script}", "convert_exit": conv.returncode}
             for side, where, blocked in (("original", src, "open"), ("converted", out, "blocked")):
                 cwd = work / "run" / side / folder.replace("/", "_")
@@ -185,11 +200,7 @@ def main(argv=None) -> int:
             print(f"{row['example']}: original exit {o['exit']} ({o['seconds']} s), converted exit {c['exit']} "
                   f"({c['seconds']} s)\n    original:  {' | '.join(o['tail'])[:300]}\n    converted: "
                   f"{' | '.join(c['tail'])[:300]}", flush=True)
-    ran = [r for r in rows if r["original"]["exit"] == 0]
-    print(f"\n{len(rows)} examples; {len(ran)} run in MXNet; {sum(r['converted']['exit'] == 0 for r in ran)} of them run "
-          "converted without MXNet")
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=1, default=str))
+    summarise(rows, "examples", args.json)
     return 0
 
 
