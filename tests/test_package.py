@@ -133,8 +133,10 @@ def _write(root: Path, files: dict) -> list[Path]:
 
 def _fixed_point_every_file_every_round(analyses, modules):
     """The fixed point as first written: every file analysed again in every round."""
-    from xlate.convert.context import BLOCKS_MODULE, GLUON_ROOTS, LOCAL, REEXPORT, is_mxnet
-    from xlate.convert.kinds import top_level_kinds
+    from xlate.convert.context import BLOCKS_MODULE, GLUON_ROOTS, LENT, LOCAL, REEXPORT, is_mxnet
+    from xlate.convert.kinds import local_modules, top_level_kinds
+
+    tree_modules = {name for name, _ in modules.values() if name}
 
     facts, analysed = {}, 0
     for _ in range(12):
@@ -159,6 +161,10 @@ def _fixed_point_every_file_every_round(analyses, modules):
                     name = key[len(star) + 1:]
                     if key.startswith(star + ".") and "." not in name and not name.startswith(("_", "#")):
                         found.setdefault(name, kinds)
+            for other in local_modules(analysis) - {module}:  # imported by another module of the tree
+                if other in tree_modules and LOCAL + other + LENT not in facts:
+                    facts[LOCAL + other + LENT] = frozenset({"lent"})
+                    changed = True
             for name, kinds in found.items():
                 key = f"{LOCAL}{module}.{name}"
                 if kinds and facts.get(key) != kinds:
@@ -567,3 +573,65 @@ def test_mxnet_names_taken_with_a_star_import_of_a_tree_module_are_mxnets(tmp_pa
         pt.dense.bias.copy_(torch.tensor(ref.dense.bias.data().asnumpy()))
         got = pt(torch.tensor(x)).numpy()
     np.testing.assert_allclose(got, ref(mx.nd.array(x)).asnumpy(), rtol=1e-6, atol=1e-6)
+
+
+BARE = {
+    "pkg/__init__.py": "",
+    "pkg/net.py": """\
+        from mxnet.gluon import nn
+        class Base(nn.HybridBlock):
+            def __init__(self, **kwargs):
+                super(Base, self).__init__(**kwargs)
+                self.dense = nn.Dense(3, in_units=4)
+        def get_net():
+            return Base()
+        """,
+    "pkg/child.py": """\
+        from net import Base
+        class Child(Base):
+            def hybrid_forward(self, F, x):
+                return F.relu(self.dense(x))
+        """,
+    "pkg/tools/__init__.py": "",
+    "pkg/tools/clip.py": """\
+        import os
+        import sys
+        sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        from net import get_net
+        def clip():
+            net = get_net()
+            return net.collect_params()
+        """,
+    "pkg/tools/plain.py": """\
+        from net import get_net
+        def clip():
+            return get_net().collect_params()
+        """,
+}
+
+
+def test_the_trees_modules_imported_by_bare_name_are_the_trees(tmp_path):
+    """Note [bare-name imports of the tree]: a module beside the importer, or the tree's only module
+    of that name where the importer changes sys.path, is the tree's. SPOS's utils/clip_weights.py
+    came back unchanged with `.collect_params()` and `.set_data()` on the factory's network, and
+    nothing reported. Without either sign (`plain.py`), a bare name stays a module of its own."""
+    out = convert_tree(tmp_path, BARE)
+    assert "class Child(Base)" in out["pkg/child.py"] and "def forward(self, x)" in out["pkg/child.py"], out["pkg/child.py"]
+    assert "_mx_collect_params(net)" in out["pkg/tools/clip.py"], out["pkg/tools/clip.py"]
+    assert out["pkg/tools/plain.py"] == textwrap.dedent(BARE["pkg/tools/plain.py"])
+
+
+def test_a_module_with_a_main_guard_that_the_tree_imports_keeps_its_mxnet_import_guarded(tmp_path):
+    """Note [kept MXNet imports]: a package module that runs as a script too stays unguarded, but
+    one another module imports is lent first (sknlp's crf.py and the tagger importing it)."""
+    crf = """\
+        import mxnet as mx
+        def graph():
+            return mx.sym.var('data')
+        if __name__ == '__main__':
+            print(graph())
+        """
+    out = convert_tree(tmp_path, {"pkg/__init__.py": "", "pkg/crf.py": crf, "pkg/solo.py": crf,
+                                  "pkg/tagger.py": "from .crf import graph\n"})
+    assert "except ImportError" in out["pkg/crf.py"], out["pkg/crf.py"]
+    assert "except ImportError" not in out["pkg/solo.py"], out["pkg/solo.py"]

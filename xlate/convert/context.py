@@ -26,6 +26,9 @@ MXNET_MODULES = frozenset(
 LOCAL = "@"  # the prefix of a name that is the converted tree's own code
 # the fact key (LOCAL + module + BLOCKS_MODULE) saying a module of the tree defines or returns Gluon blocks
 BLOCKS_MODULE = ".#blocks"
+# the fact key (LOCAL + module + LENT) saying another module of the tree imports the module
+# (Note [kept MXNet imports] in imports.py)
+LENT = ".#lent"
 ALIAS = "="  # a fact's kind that says the name is bound to this MXNet function (Note [module aliases])
 REEXPORT = "^"  # a fact's kind: the module's top level imports this MXNet name (Note [re-exported MXNet names])
 
@@ -46,6 +49,10 @@ class FileContext:
     # where the tree is MXNet's own package (`outer` is `mxnet`): the MXNet names the catalogue
     # translates, and the modules holding them (Note [a tree of MXNet's own package])
     mxnet_names: frozenset = frozenset()
+    # Note [bare-name imports of the tree]: a bare module name -> ((its package, the module), ...)
+    # for the tree's modules below its top; and whether the file changes sys.path
+    bare: Mapping[str, tuple] = field(default_factory=dict)
+    path_changed: bool = False
 
     def absolute(self, level: int, module: Optional[str]) -> Optional[str]:
         """The module a relative import (`from ..common import x`: level 2) names."""
@@ -92,11 +99,37 @@ class FileContext:
         """The MXNet name `from <module> import <name>` takes where that module of the tree only
         imports it from MXNet (Note [re-exported MXNet names]); None otherwise."""
         absolute = self.absolute(level, module) if level else module
-        if not absolute or LOCAL + absolute != self.localize(absolute) and level == 0:
+        if absolute and level == 0:
+            local = self.localize(absolute)
+            absolute = local[len(LOCAL):] if local.startswith(LOCAL) else None
+        if not absolute:
             return None
         kinds = self.facts.get(f"{LOCAL}{absolute}.{name}") or ()
         kind = next(iter(kinds)) if len(kinds) == 1 else ""
         return kind[len(REEXPORT):] if kind.startswith(REEXPORT) else None
 
     def localize(self, dotted: str) -> str:
-        return LOCAL + dotted if dotted.split(".", 1)[0] in self.local_roots else dotted
+        """The tree's module an absolute import names (behind LOCAL), or `dotted` unchanged."""
+        head = dotted.split(".", 1)[0]
+        if head in self.local_roots:
+            return LOCAL + dotted
+        found = self.bare.get(head)
+        if found and self.module:
+            own = self.module if self.is_package else self.module.rpartition(".")[0]
+            pick = [d for p, d in found if p == own] or ([found[0][1]] if self.path_changed and len(found) == 1 else [])
+            if len(pick) == 1:
+                return LOCAL + pick[0] + dotted[len(head):]
+        return dotted
+
+
+# Note [bare-name imports of the tree]
+# Research code imports its own modules by bare name from below the tree's top: `from
+# oneshot_nas_blocks import SE` beside the importing module (run as a script from its folder,
+# whose folder Python puts first on sys.path, or written for Python 2's implicit relative
+# imports), or `sys.path.append(parent); from oneshot_nas_network import get_net` from a
+# subfolder. Taken for third-party modules, their names had no kinds: a module using the
+# imported factory's blocks without importing MXNet came back unchanged, with nothing
+# reported at `.collect_params()`. A bare name that no top-level name of the tree takes is the
+# tree's module of that name in the importing module's own package; failing that, where the
+# file changes sys.path itself, the tree's only module of that name. The standard library's
+# names and MXNet's are never taken (`bare_modules`).

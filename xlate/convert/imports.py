@@ -12,6 +12,7 @@ from typing import Callable, Optional
 import libcst as cst
 
 from xlate.convert import names
+from xlate.convert.context import LENT, LOCAL
 from xlate.convert.placement import HelperImport, inline_position
 from xlate.convert.visiting import NODES, FastTransformer, children, derives
 from xlate.runtime import HELPER_RE, closure, sources as helper_sources
@@ -225,8 +226,10 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
     uses = set(torch_uses)
     helpers = [h for h in helpers if h not in root.other and h not in root.imports]
     # a tree's file outside any package may be a namespace package's module (Note [kept MXNet imports])
-    in_package = helper_import is not None and (helper_import.level is None or not helper_import.script) \
-        or helper_import is not None and _test_module(analysis.context.module)
+    context = analysis.context
+    lent = bool(context.module) and bool(context.facts.get(LOCAL + context.module + LENT))
+    in_package = helper_import is not None and (helper_import.level is None or not helper_import.script or lent) \
+        or helper_import is not None and _test_module(context.module)
     guarded = _guarded(fixed, fixer.kept_lines) if in_package and enabled("MX002") else fixed
     if guarded is not fixed:
         fixed = guarded
@@ -305,7 +308,9 @@ def _test_module(name: str) -> bool:
 # and nothing in the folder tells a module lent that way from a script; a script guarded fails at
 # its first use of the code left to translate, with ImportError naming the API, where it would have
 # failed at its import. A package module that also runs as a script (`if __name__ == "__main__":`)
-# is a script first and stays unguarded.
+# is a script first and stays unguarded, unless another module of the tree imports it (LENT:
+# sknlp's crf.py keeps a self-test under its main guard, and the tagger importing it failed to
+# import without MXNet): lent, it is a module first.
 def _guarded(module: cst.Module, kept_lines: dict) -> cst.Module:
     """Note [kept MXNet imports]."""
     if not kept_lines:

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import ast
 import functools
+import sys
 from pathlib import Path
 from typing import Optional
 
 from xlate.convert import catalogue, names, namespace_flow, unpacking
-from xlate.convert.context import ALIAS, BLOCKS_MODULE, REEXPORT, GLUON_ROOTS, LOCAL, MX_ROOTS, MXNET_MODULES, FileContext
+from xlate.convert.context import ALIAS, BLOCKS_MODULE, LENT, REEXPORT, GLUON_ROOTS, LOCAL, MX_ROOTS, MXNET_MODULES, FileContext
 from xlate.convert.kinds import NAMESPACES, local_modules, top_level_kinds
 from xlate.convert.parsing import no_gc
 
@@ -145,8 +146,9 @@ class Share:
         self.outer, self.outer_guessed = outer_packages(root, packages)  # a script `model.py` is no package
         self.mxnet_names = translated_names() if self.outer.split(".")[0] == "mxnet" else frozenset()
         roots = self.roots
+        self.bare = bare_modules(self.by_module, roots)
         self.order = {path: i for i, path in enumerate(files)}
-        self.analyses, self.read_first, self.data = {}, {}, {}
+        self.analyses, self.read_first, self.data, self.path_changed = {}, {}, {}, {}
         self.facts: dict[str, frozenset] = {}
         self.stars: dict[str, dict] = {}  # LOCAL + module -> {name: kinds}: what `import *` takes
         self.readers: dict[str, list] = {}  # fact key, or LOCAL + module for `import *` -> files that read it
@@ -161,9 +163,11 @@ class Share:
                     continue  # the conversion reports it
                 name, is_package = modules[path]
                 reads = self.read_first[path] = _Reads({})
+                changed = self.path_changed[path] = _changes_sys_path(tree)
                 self.analyses[path] = names.Analysis(tree, context=FileContext(name, is_package, roots, reads,
                                                                                self.shadows, self.outer,
-                                                                               self.outer_guessed, self.mxnet_names))
+                                                                               self.outer_guessed, self.mxnet_names,
+                                                                               self.bare, changed))
 
     def step(self, updates: dict) -> list:
         """One round: apply the last round's findings (fact key -> kinds), analyse the files
@@ -192,6 +196,9 @@ class Share:
                     continue
                 self.stale.discard(path)
                 self.last[path], read = _kinds_found(analysis, facts, self.stars)
+                for other in local_modules(analysis) - {module}:  # Note [kept MXNet imports] in imports.py
+                    if other in self.by_module:
+                        self.last[path][LOCAL + other + LENT] = _LENT
                 for key in read:
                     self.readers.setdefault(key, []).append(path)
                 place = self.order[path]
@@ -216,10 +223,44 @@ class Share:
                 for m in sorted({name} | {m for m in local_modules(analysis) if m in self.by_module}):
                     mine.update(by_home.get(m, ()))
                 contexts[path] = context = FileContext(name, is_package, self.roots, mine, self.shadows,
-                                                       self.outer, self.outer_guessed, self.mxnet_names)
+                                                       self.outer, self.outer_guessed, self.mxnet_names,
+                                                       self.bare, self.path_changed[path])
                 if keep is not None:
                     keep[path] = (self.data[path], _final(analysis, context, self.read_first[path].keys))
         return contexts
+
+
+_LENT = frozenset({"lent"})
+
+
+def bare_modules(by_module: dict, roots: frozenset) -> dict[str, tuple]:
+    """Bare name -> ((package, module), ...): the tree's modules and packages below its top,
+    by the last part of their names, where no top-level name of the tree, of the standard
+    library or of MXNet's side takes that name (Note [bare-name imports of the tree])."""
+    out: dict[str, list] = {}
+    for dotted in by_module:
+        parts = dotted.split(".")
+        for i in range(1, len(parts)):
+            head = parts[i]
+            if head in roots or head in MX_ROOTS or head in sys.stdlib_module_names:
+                continue
+            entry = (".".join(parts[:i]), ".".join(parts[:i + 1]))
+            if entry not in out.setdefault(head, []):
+                out[head].append(entry)
+    return {head: tuple(found) for head, found in out.items()}
+
+
+def _changes_sys_path(tree: ast.Module) -> bool:
+    """The file changes sys.path (`sys.path.append(...)`, `sys.path.insert(0, ...)`, `sys.path = ...`)."""
+    for node in ast.walk(tree):
+        target = node.func.value if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else \
+            next(iter(node.targets), None) if isinstance(node, ast.Assign) else None
+        if isinstance(target, ast.Subscript):
+            target = target.value
+        if isinstance(target, ast.Attribute) and target.attr == "path" and isinstance(target.value, ast.Name) \
+                and target.value.id == "sys":
+            return True
+    return False
 
 
 # Note [a package named mxnet]
