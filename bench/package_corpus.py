@@ -174,6 +174,12 @@ CORPORA: dict[str, dict] = {
         kind="package", packages=["gluonts"], deps="_deps06", import_mx_only=True,
         source="awslabs/gluonts tag v0.6.9 (68c79be5), src/gluonts/ less torch/ -> gluonts-v0.6/gluonts/",
         factories=("package_models", "GLUONTS_V06")),
+    # gluonts v0.10.10: models still under model/ (as in v0.6), blocks, distributions and the trainer under mx/ (as in
+    # v0.11); the v0.6 factories' paths hold (GLUONTS_V06).
+    "gluonts-v0.10": dict(
+        kind="package", packages=["gluonts"], deps="_deps06", import_mx_only=True,
+        source="awslabs/gluonts tag v0.10.10 (b9834270), src/gluonts/ less nursery/ and torch/ -> gluonts-v0.10/gluonts/, _version.py as the released wheel writes it (__version__ = \"0.10.10\")",
+        factories=("package_models", "GLUONTS_V06")),
     "sockeye2": dict(
         kind="package", packages=["sockeye"], deps="_deps",
         source="awslabs/sockeye tag 2.3.24 (35dd717a), sockeye/ (Gluon; sockeye 3 is PyTorch)",

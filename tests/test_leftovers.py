@@ -446,3 +446,17 @@ def test_a_hybrid_forward_beside_the_classs_own_forward_is_no_leftover(own_forwa
     source = f"import torch\nclass B(torch.nn.Module):\n{forward}    def hybrid_forward(self, x):\n        return x\n"
     kinds = [(f.kind, f.name) for f in leftovers(source, "b.py")]
     assert (("gluon-api", "def hybrid_forward") in kinds) != own_forward, kinds
+
+
+@pytest.mark.parametrize("use,counted", [
+    ("net.hybridize()", True), ("net.collect_params()['w']", True), ("f = net.hybridize", True),
+    ("if trainer.hybridize:\n    pass", False), ("x = not trainer.hybridize", False),
+    ("trainer.hybridize = False", False), ("x = trainer.hybridize and y", False), ("net._children", True),
+])
+def test_a_gluon_method_name_used_as_a_flag_is_no_leftover(use, counted):
+    """gluonts' Trainer keeps a `hybridize` flag: tested or assigned, the name is the user's data,
+    never Gluon's method; called or taken as a value, it is."""
+    from xlate.check.leftovers import leftovers
+
+    kinds = [f.kind for f in leftovers(f"import torch\n{use}\n", "b.py")]
+    assert ("gluon-api" in kinds) == counted, kinds

@@ -234,7 +234,7 @@ def leftovers(source: str, path: str, original: str = "", local: frozenset = fro
                 # a call on a missing name is the name; strip nothing else
                 add(node, "no-torch", resolved)
         elif isinstance(node, ast.Attribute):
-            if node.attr in GLUON_ONLY_ATTRS and node.attr != "hybrid_forward":
+            if node.attr in GLUON_ONLY_ATTRS and node.attr != "hybrid_forward" and not _a_flag(node, parents):
                 add(node, "gluon-api", f".{node.attr}")
             elif node.attr == "get" and isinstance(node.value, ast.Attribute) and node.value.attr == "params":
                 add(node, "gluon-api", ".params.get")
@@ -242,6 +242,18 @@ def leftovers(source: str, path: str, original: str = "", local: frozenset = fro
                     and parents[id(node)].func is node and ast.unparse(node.value) not in sets:
                 add(node, "gluon-api", ".add(...)")
     return found
+
+
+def _a_flag(node: ast.Attribute, parents: dict) -> bool:
+    """A Gluon method's name used as the user's own data: assigned (`self.hybridize = hybridize`)
+    or tested (`if trainer.hybridize:`, gluonts' Trainer flag), never a Gluon method's use."""
+    if node.attr.startswith("_"):  # `_children`, `_reg_params`: Gluon's data attributes
+        return False
+    if not isinstance(node.ctx, ast.Load):
+        return True
+    parent = parents.get(id(node))
+    return isinstance(parent, (ast.If, ast.While, ast.IfExp)) and parent.test is node \
+        or isinstance(parent, (ast.BoolOp, ast.Compare)) or isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
 
 
 def _hollow_helpers(tree: ast.Module) -> None:
