@@ -151,6 +151,9 @@ CORPORA: dict[str, dict] = {
         kind="scripts", source="JONGGON/Mxnet_Tutorial master (9892dbd), Gluon/ (one user's Gluon tutorials, 2017-18)"),
     "cookbook": dict(
         kind="scripts", source="gilbertfrancois/mxnet-cookbook master (c10ebd9), src/ (run: example_runs.py --set cookbook)"),
+    "packt": dict(
+        kind="scripts", source="PacktPublishing/Deep-Learning-with-MXNet-Cookbook master (165248a), a Gluon tutorial "
+                               "book (2023): its notebooks as scripts and its modules (bench/packt_extract.py)"),
     "mxnet-examples": dict(
         kind="scripts",
         source="apache/mxnet tag 1.9.1 (3f8f3be9), example/: every folder holding a .py that mentions gluon"),
@@ -175,11 +178,11 @@ CORPORA: dict[str, dict] = {
         source="awslabs/gluonts tag v0.6.9 (68c79be5), src/gluonts/ less torch/ -> gluonts-v0.6/gluonts/",
         factories=("package_models", "GLUONTS_V06")),
     # gluonts v0.10.10: models still under model/ (as in v0.6), blocks, distributions and the trainer under mx/ (as in
-    # v0.11); the v0.6 factories' paths hold (GLUONTS_V06).
+    # v0.11); the v0.6 factories' paths hold, with v0.10's signatures (GLUONTS_V010).
     "gluonts-v0.10": dict(
         kind="package", packages=["gluonts"], deps="_deps06", import_mx_only=True,
         source="awslabs/gluonts tag v0.10.10 (b9834270), src/gluonts/ less nursery/ and torch/ -> gluonts-v0.10/gluonts/, _version.py as the released wheel writes it (__version__ = \"0.10.10\")",
-        factories=("package_models", "GLUONTS_V06")),
+        factories=("package_models", "GLUONTS_V010")),
     "sockeye2": dict(
         kind="package", packages=["sockeye"], deps="_deps",
         source="awslabs/sockeye tag 2.3.24 (35dd717a), sockeye/ (Gluon; sockeye 3 is PyTorch)",

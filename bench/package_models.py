@@ -435,6 +435,30 @@ GLUONTS_V06 = [
          extra={1: [4.0, 2.0]}),
 ]
 
+
+# gluonts v0.10.10 (corpus gluonts-v0.10): the v0.6 layout; the networks' signatures as of v0.10: DeepAR takes
+# past_is_pad (a constant, as in the v0.11 list), N-BEATS observed values, the GP network no context, DeepVAR no
+# conditioning_length, and WaveNet's training forward is WaveNetTraining's.
+def _v010(entry: dict) -> dict:
+    entry = dict(entry)
+    name = entry["name"]
+    if name.startswith("DeepARTrainingNetwork"):
+        entry["extra"] = {5: [[0.0] * 11, [1.0] * 2 + [0.0] * 9]}
+    elif name == "NBEATSTrainingNetwork":
+        entry["inputs"] = ["past_target:float32[2,8]", "past_observed_values:float32[2,8]",
+                           "future_target:float32[2,4]", "future_observed_values:float32[2,4]"]
+        entry["fixed"] = {"past_observed_values": _OBS8, "future_observed_values": _OBS4}
+    elif name.startswith("GaussianProcess"):
+        entry["build"] = entry["build"].replace("ctx=imp('mx.context').get_mxnet_context(), ", "")
+    elif name.startswith("DeepVAR"):
+        entry["build"] = entry["build"].replace("conditioning_length=8, ", "")
+    elif name == "WaveNet":
+        entry["name"], entry["build"] = "WaveNetTraining", entry["build"].replace(").WaveNet(", ").WaveNetTraining(")
+    return entry
+
+
+GLUONTS_V010 = [_v010(e) for e in GLUONTS_V06]
+
 # sknlp (nanaya-tachibana/sknlp-mxnet, the corpus "sknlp"): its encoders and layers, layout TNC (sequence, batch,
 # features); masks are 0/1 constants (lengths 5 and 3), given without a gradient.
 _MASK = [[1.0, 1.0]] * 3 + [[1.0, 0.0]] * 2

@@ -20,11 +20,14 @@ pytest.importorskip("gluonnlp")
 # ints (MXNet's 1-tuples). gluonnlp's SplitSampler (MX325), seeded, with even_size and shuffle. An
 # adaptive softmax's tail through contrib.cond/boolean_mask/index_copy (MX875), an empty cluster included,
 # its weights rescaled through `enumerate(collect_params().values())` (MX164's run-time set_data).
+# gluonnlp's losses (MX307): MaskedSoftmaxCELoss on ids and on smoothed labels, its gradient, LabelSmoothing with
+# on ids and on distributions, the AR/TAR regularisers (the last state only; a zero factor).
 BLOCKS = COMMON + '''
 import random
 import gluonnlp as nlp
 from gluonnlp.model import Highway, ConvolutionalEncoder, LSTMPCellWithClip
 from gluonnlp.data.sampler import SplitSampler
+from gluonnlp.loss import MaskedSoftmaxCELoss, LabelSmoothing
 from mxnet.gluon import rnn
 
 
@@ -114,6 +117,20 @@ outs.extend([g.asnumpy() for g in got] + [x.grad.asnumpy()])
 for parts, index, even in ((3, 2, True), (3, 0, False)):
     random.seed(3)
     outs.append(np.array(list(SplitSampler(10, num_parts=parts, part_index=index, even_size=even, repeat=2))))
+pred = nd.array(rng.randn(2, 4, 5).astype('float32'))
+pred.attach_grad()
+ids = nd.array([[1, 4, 0, 2], [3, 3, 1, 0]])
+with autograd.record():
+    ce = MaskedSoftmaxCELoss()(pred, ids, nd.array([4, 2]))
+ce.backward()
+soft = LabelSmoothing(epsilon=0.2, units=5)(ids)
+outs.extend([ce.asnumpy(), pred.grad.asnumpy(), soft.asnumpy(),
+             nlp.loss.MaskedSoftmaxCrossEntropyLoss(sparse_label=False)(pred, soft, nd.array([3, 1])).asnumpy(),
+             LabelSmoothing(sparse_label=False, epsilon=0.3, units=5)(soft).asnumpy()])
+h = nd.array(rng.randn(4, 2, 3).astype('float32'))
+outs.extend([nlp.loss.ActivationRegularizationLoss(2.0)(h, h * 2).asnumpy(),
+             nlp.loss.TemporalActivationRegularizationLoss(1.5)(h).asnumpy(),
+             nlp.loss.ActivationRegularizationLoss(0)(h).asnumpy()])
 '''
 
 
@@ -122,4 +139,5 @@ def test_gluonnlp_building_blocks_and_deferred_norm_parameters():
     assert "_mx_ConvolutionalEncoder(" in converted and "_mx_LSTMPCellWithClip(" in converted
     assert "requires_grad=bool(scale)" in converted and "requires_grad=bool(center)" in converted
     assert "_mx_SplitSampler(" in converted and "_mx_set_data_method(param, " in converted
+    assert "_mx_MaskedSoftmaxCrossEntropyLoss(" in converted and "_mx_TemporalActivationRegularizationLoss(" in converted
     assert "import mxnet" not in converted

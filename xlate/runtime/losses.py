@@ -324,3 +324,78 @@ class _mx_SDMLLoss(_mx_Loss):
         labels = gold * (1 - self.smoothing_parameter) + (1 - gold) * self.smoothing_parameter / (batch_size - 1)
         distances = torch.square(x1.unsqueeze(1) - x2.unsqueeze(0)).sum(dim=2)
         return self.kl_loss(torch.log_softmax(-distances, dim=1), labels)
+
+
+# Note [gluonnlp's losses]
+# gluonnlp 0.10's loss module, which its machine-translation and language-model scripts (and the
+# books built on them) train with. MaskedSoftmaxCELoss (MaskedSoftmaxCrossEntropyLoss) is Gluon's
+# SoftmaxCELoss on NTC predictions with a per-step weight of 1 up to each sequence's valid length
+# and 0 past it, averaged over every step, padded ones included (SequenceMask on axis 1).
+# ActivationRegularizationLoss and TemporalActivationRegularizationLoss read only the LAST state
+# passed, alpha * mean(h^2) and beta * mean((h[1:] - h[:-1])^2), shape (1,) as MXNet's mean,
+# and zeros(1) when the factor is 0. LabelSmoothing one-hots class ids (sparse_label) to `units`
+# and gives (1 - epsilon) * y + epsilon / units, the class count read from the input's `axis`
+# when no `units` is known (gluonnlp's custom `_smoothing_with_dim`, whose gradient is the same
+# (1 - epsilon) * dy; MXNet 1.9.1 cannot create that custom operator, which predates its
+# CustomOp's signature, and raises).
+class _mx_MaskedSoftmaxCrossEntropyLoss(_mx_SoftmaxCrossEntropyLoss):
+    """gluonnlp MaskedSoftmaxCELoss (Note [gluonnlp's losses]): `loss(pred, label, valid_length)`."""
+
+    def __init__(self, sparse_label=True, from_logits=False, weight=None, **kwargs):
+        super().__init__(-1, sparse_label, from_logits, weight, 0, **kwargs)
+
+    def forward(self, pred, label, valid_length):
+        if self._sparse_label:
+            sample_weight = torch.ones(label.shape + (1,), dtype=torch.float32, device=label.device)
+        else:
+            sample_weight = torch.ones_like(label)
+        sample_weight = _mx_sequence_mask(sample_weight, valid_length, True, axis=1)
+        return super().forward(pred, label, sample_weight)
+
+
+class _mx_ActivationRegularizationLoss(_mx_Loss):
+    """gluonnlp ActivationRegularizationLoss(alpha) (Note [gluonnlp's losses])."""
+
+    def __init__(self, alpha=0, weight=None, batch_axis=None, **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        self._alpha = alpha
+
+    def forward(self, *states):
+        if self._alpha != 0 and states:
+            return (self._alpha * states[-1].pow(2).mean()).reshape(1)
+        return torch.zeros(1)
+
+
+class _mx_TemporalActivationRegularizationLoss(_mx_Loss):
+    """gluonnlp TemporalActivationRegularizationLoss(beta) (Note [gluonnlp's losses])."""
+
+    def __init__(self, beta=0, weight=None, batch_axis=None, **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        self._beta = beta
+
+    def forward(self, *states):
+        if self._beta != 0 and states:
+            state = states[-1]
+            return (self._beta * (state[1:] - state[:-1]).pow(2).mean()).reshape(1)
+        return torch.zeros(1)
+
+
+class _mx_LabelSmoothing(torch.nn.Module):
+    """gluonnlp LabelSmoothing(axis, epsilon, units, sparse_label) (Note [gluonnlp's losses])."""
+
+    def __init__(self, axis=-1, epsilon=0.1, units=None, sparse_label=True, prefix=None, params=None):
+        super().__init__()
+        self._axis, self._epsilon, self._units, self._sparse_label = axis, epsilon, units, sparse_label
+
+    def forward(self, inputs, units=None):
+        if self._sparse_label:
+            if units is None and self._units is None:
+                raise AssertionError("units needs to be given in function call or instance initialization "
+                                     "when sparse_label is False")
+            units = self._units if units is None else units
+            inputs = _mx_one_hot(inputs, units)
+        if units is None and self._units is None:
+            units = inputs.shape[self._axis]
+        elif units is None:
+            units = self._units
+        return (1 - self._epsilon) * inputs + self._epsilon / float(units)
