@@ -91,7 +91,8 @@ DIALECT_CASES = [
     # -- MX715 shape functions ---------------------------------------------------------------------
     D("reshape-transpose", "MX715", ret("(np.reshape(x, (3, -1)), np.transpose(x), np.transpose(x, (1, 0, 2)))"),
       (2, 3, 2)),
-    D("expand-squeeze-swap", "MX715", ret("(np.expand_dims(x, 1), np.squeeze(y), np.swapaxes(x, 0, 2))"),
+    D("expand-squeeze-swap", "MX715", ret("(np.expand_dims(x, 1), np.squeeze(y), np.swapaxes(x, 0, 2), "
+                                          "np.moveaxis(x, 0, -1), np.moveaxis(x, [0, 2], [1, 0]))"),
       (2, 3, 2), (1, 3, 1)),
     D("ravel-flip-tile-repeat", "MX715",
       ret("(np.ravel(x), np.flip(x, axis=0), np.tile(x, (2, 1)), np.repeat(x, 2, axis=1), np.repeat(x, 2))"),

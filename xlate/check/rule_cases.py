@@ -147,6 +147,9 @@ CASES = [
     C("swapaxes", "MX026", ret("nd.swapaxes(x, 1, 2)"), (2, 3, 4), grad=(0,)),
     C("swapaxis-keywords", "MX026", ret("nd.SwapAxis(x, dim1=0, dim2=2)"), (2, 3, 4)),
     C("swapaxes-defaults", "MX026", ret("nd.swapaxes(x)"), (2, 3)),
+    # -- MX868 moveaxis: one axis, negative ones, sequences -----------------------------------------
+    C("moveaxis", "MX868", ret("[nd.moveaxis(x, 0, -1), nd.moveaxis(x, -1, 1), nd.moveaxis(x, (0, 1), [2, 0])]"),
+      (2, 3, 4), grad=(0,)),
     # -- MX027 flatten -------------------------------------------------------------------------------
     C("flatten-4d", "MX027", ret("nd.flatten(x)"), (2, 3, 4, 5), grad=(0,)),
     C("flatten-method", "MX027", meth("a.flatten()"), (3, 2, 2)),
@@ -1244,6 +1247,7 @@ DRAWS = {
     "transpose-no-axes-fn": same(), "transpose-no-axes-method": same(), "transpose-2d-no-axes": fixed_rank(2),
     "transpose-axes-kw": fixed_rank(3), "transpose-axes-tuple-method": fixed_rank(3),
     "swapaxes": same(min_rank=3), "swapaxis-keywords": same(min_rank=3), "swapaxes-defaults": same(min_rank=2),
+    "moveaxis": fixed_rank(3),
     "flatten-4d": same(min_rank=2), "flatten-method": same(min_rank=2), "flatten-capital": same(min_rank=2),
     "concat-default-dim1": along(2, axis=1), "concat-dim0": along(2, axis=0),
     "concat-three-3d": along(3, axis=1), "concat-capital-num-args": along(2, axis=2),
@@ -1296,7 +1300,7 @@ NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 
                                         16, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
                                         52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, 91, 92, 93, *range(94, 100),
                                         4, 5, 8, *range(501, 509),
-                                        530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541, 18, 9, 19)]
+                                        530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541, 18, 9, 19, 868)]
 
 
 # -- frameworks ------------------------------------------------------------------------------

@@ -10,10 +10,11 @@ _SIGNATURES = {
     "expand_dims": ("a", "axis"), "squeeze": ("a", "axis", "out"), "ravel": ("x", "order"),
     "flip": ("m", "axis", "out"), "tile": ("A", "reps"), "repeat": ("a", "repeats", "axis"),
     "broadcast_to": ("array", "shape"), "pad": ("x", "pad_width", "mode", "constant_values"),
+    "moveaxis": ("a", "source", "destination"),
 }
 
 
-_VIEWS = ("reshape", "transpose", "swapaxes", "expand_dims", "squeeze", "ravel", "broadcast_to")
+_VIEWS = ("reshape", "transpose", "swapaxes", "expand_dims", "squeeze", "ravel", "broadcast_to", "moveaxis")
 
 
 def transform(site: Site):
@@ -41,6 +42,9 @@ def _translate(site: Site):
     if op == "swapaxes":
         return site.emit("torch.swapaxes({x}, {a}, {b})", x=x, a=oa.required(site, "axis1"),
                          b=oa.required(site, "axis2"))
+    if op == "moveaxis":  # one axis or a sequence of them, as torch.movedim takes
+        return site.emit("torch.movedim({x}, {s}, {d})", x=x, s=oa.required(site, "source"),
+                         d=oa.required(site, "destination"))
     if op == "expand_dims":
         if isinstance(site.literal("axis"), (tuple, list)):
             raise Manual("expand_dims with a tuple of axes raises in MXNet 1.9.1")
