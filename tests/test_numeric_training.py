@@ -140,6 +140,81 @@ def test_set_learning_rate_and_stale_gradients(fw):
     assert torch.equal(unused.detach(), before)
 
 
+def test_amp_loss_scaling_steps_as_mxnets(fw):
+    """MX556: MXNet's dynamic loss scaler on the Trainer, step by step: the scaled loss, the step's
+    gradient scale, a step skipped when a gradient overflows (inf), the scale halved after it and
+    doubled after clean steps (a window of 2 here), and `unscale` before a step. MXNet's float16 AMP
+    does not run on CPU, so both sides mark AMP initialised without casting anything."""
+    mx, torch, np, rt = fw
+    from mxnet import autograd
+    from mxnet.contrib import amp
+    from mxnet.contrib.amp import amp as mx_amp
+    from mxnet.contrib.amp.loss_scaler import LossScaler
+
+    saved_mx = (mx_amp._amp_initialized, mx_amp._amp_loss_scale_initialized, mx_amp._loss_scaler)
+    saved_pt = (rt._mx_amp_state.initialized, rt._mx_amp_state.scaler, rt._mx_amp_state.scaler_taken)
+    try:
+        mx_amp._amp_initialized, mx_amp._amp_loss_scale_initialized, mx_amp._loss_scaler = True, False, LossScaler()
+        rt._mx_amp_state.initialized, rt._mx_amp_state.scaler, rt._mx_amp_state.scaler_taken = \
+            True, rt._mx_LossScaler(), False
+        start = np.random.RandomState(1).randn(2, 3).astype("float32")
+        net = mx.gluon.nn.Dense(2, in_units=3, use_bias=False)
+        net.initialize()
+        net.weight.set_data(mx.nd.array(start))
+        mx_trainer = mx.gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 1e-6, "momentum": 0.5})
+        w = torch.nn.Parameter(torch.tensor(start))
+        pt_trainer = rt._mx_Trainer([w], "sgd", {"learning_rate": 1e-6, "momentum": 0.5})
+        amp.init_trainer(mx_trainer)
+        rt._mx_amp_init_trainer(pt_trainer)
+        mx_trainer._amp_loss_scaler._scale_seq_len = pt_trainer._amp_loss_scaler._scale_seq_len = 2
+        x = np.random.RandomState(2).randn(5, 3).astype("float32")
+        for step, head in enumerate([1.0, float("inf"), 0.5, 2.0, -1.0, 0.25]):
+            with autograd.record():
+                with amp.scale_loss((net(mx.nd.array(x)) * head).sum(), mx_trainer) as scaled:
+                    scaled.backward()
+            pt_trainer.zero_grad()
+            with rt._mx_amp_scale_loss((torch.tensor(x) @ w.T * head).sum(), pt_trainer) as scaled_pt:
+                scaled_pt.backward()
+            if np.isfinite(head):
+                _close(np, scaled_pt.detach().reshape(1).numpy(), scaled.asnumpy(), f"scaled loss {step}")
+            if step == 3:
+                amp.unscale(mx_trainer)
+                rt._mx_amp_unscale(pt_trainer)
+                _close(np, w.grad.numpy(), net.weight.grad().asnumpy(), "unscaled gradient")
+            mx_trainer.step(5)
+            pt_trainer.step(5)
+            _close(np, w.detach().numpy(), net.weight.data().asnumpy(), f"step {step + 1}")
+            assert pt_trainer._amp_loss_scaler._next_loss_scale == mx_trainer._amp_loss_scaler._next_loss_scale
+            assert pt_trainer._scale == mx_trainer._scale
+        assert mx_trainer._amp_loss_scaler._next_loss_scale != 2.0 ** 16  # halved, then doubled: both seen
+    finally:
+        mx_amp._amp_initialized, mx_amp._amp_loss_scale_initialized, mx_amp._loss_scaler = saved_mx
+        rt._mx_amp_state.initialized, rt._mx_amp_state.scaler, rt._mx_amp_state.scaler_taken = saved_pt
+
+
+def test_amp_init_switches_autocast_on_for_the_process(fw):
+    """MX555: bfloat16 AMP (MXNet's on CPU) runs a matmul in bfloat16 from amp.init on, outside any
+    context manager, without caching a cast copy of a weight the optimizer then changes."""
+    mx, torch, np, rt = fw
+    saved = (rt._mx_amp_state.initialized, rt._mx_amp_state.scaler, rt._mx_amp_state.scaler_taken)
+    try:
+        rt._mx_amp_state.initialized = False
+        rt._mx_amp_init(target_dtype="bfloat16")
+        w = torch.nn.Parameter(torch.ones(2, 2))
+        assert (torch.ones(1, 2) @ w).dtype == torch.bfloat16
+        with torch.no_grad():
+            w.mul_(3)
+        assert float((torch.ones(1, 2) @ w).detach()[0, 0]) == 6.0  # the updated weight, not a cached cast
+        with pytest.raises(AssertionError):
+            rt._mx_amp_state.initialized = False
+            rt._mx_amp_init(target_dtype="float32")
+    finally:
+        torch.set_autocast_enabled("cpu", False)
+        torch.set_autocast_dtype("cpu", torch.bfloat16)
+        torch.set_autocast_cache_enabled(True)
+        rt._mx_amp_state.initialized, rt._mx_amp_state.scaler, rt._mx_amp_state.scaler_taken = saved
+
+
 # -- schedulers -------------------------------------------------------------------------------------
 SCHEDULERS = [
     ("FactorScheduler", dict(step=3, factor=0.7, base_lr=0.3, stop_factor_lr=0.05, warmup_steps=4,

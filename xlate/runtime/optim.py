@@ -570,6 +570,9 @@ class _mx_Trainer:
         self._update(ignore_stale_grad)
 
     def _update(self, ignore_stale_grad=False):
+        scaler = getattr(self, "_amp_loss_scaler", None)  # Note [MXNet's AMP] in amp.py
+        if scaler is not None and scaler.has_overflow(self._params):
+            return  # skip on overflow
         for i, param in enumerate(self._params):
             if not param.requires_grad:
                 continue
