@@ -74,6 +74,16 @@ def grads(net):
     return [p.grad().asnumpy() for p in net.collect_params().values() if p.grad_req != 'null']
 
 
+def grads_listed(net):
+    # the parameters listed first, then looped over (autogluon's GP regression)
+    params = net.collect_params().values()
+    found = []
+    for param in params:
+        if param.grad_req != 'null':
+            found.append((param.data(ctx=mx.cpu()).asnumpy(), param.grad(ctx=mx.cpu()).asnumpy()))
+    return found
+
+
 def penalty_grad(net):
     with autograd.record():
         reg = (net[0].weight.data() ** 2).sum()
@@ -189,6 +199,10 @@ def test_grad_req_freezes_the_same_parameters(converted):
     mine, theirs = space["grads"](t), original["grads"](g)
     assert len(mine) == len(theirs) == 4
     for a, b in zip(mine, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+    mine, theirs = space["grads_listed"](t), original["grads_listed"](g)
+    assert len(mine) == len(theirs) == 4
+    for a, b in zip([v for pair in mine for v in pair], [v for pair in theirs for v in pair]):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
     space["clear"](t)
     original["clear"](g)
