@@ -173,6 +173,35 @@ def test_clip_global_norm_matches_mxnet(fw):
             _close(np, a.numpy(), b.asnumpy(), f"clip_global_norm({max_norm})")
 
 
+def test_gluonnlp_clip_grad_global_norm_matches(fw):
+    """gluonnlp's clip over Parameters (autogluon's BERT fine-tuning): one parameter frozen, one
+    that no backward reached (MXNet's zeros), the others with asymmetric gradients; below and above
+    the norm."""
+    mx, torch, np, rt = fw
+    import gluonnlp
+    rng = np.random.RandomState(6)
+    values = [rng.uniform(-2, 3, s).astype("float32") for s in ((3, 4), (5,), (2, 2, 2), (4,))]
+    grads = [rng.uniform(-1.5, 2.5, v.shape).astype("float32") for v in values]
+    for max_norm in (0.7, 100.0):
+        mx_params, pt_params = [], []
+        for i, (v, g) in enumerate(zip(values, grads)):
+            p = mx.gluon.Parameter(f"p{i}", shape=v.shape, grad_req="null" if i == 1 else "write")
+            p.initialize(init=mx.init.Constant(0.0))
+            p.set_data(mx.nd.array(v))
+            t = torch.nn.Parameter(torch.tensor(v), requires_grad=i != 1)
+            if i not in (1, 3):  # 3: no backward reached it
+                p.grad()[:] = mx.nd.array(g)
+                t.grad = torch.tensor(g)
+            mx_params.append(p)
+            pt_params.append(t)
+        mx_norm = gluonnlp.utils.clip_grad_global_norm(mx_params, max_norm)
+        pt_norm = rt._mx_clip_grad_global_norm(pt_params, max_norm)
+        _close(np, pt_norm.numpy(), mx_norm.asnumpy(), f"clip_grad_global_norm({max_norm}) norm")
+        for i in (0, 2):
+            _close(np, pt_params[i].grad.numpy(), mx_params[i].grad().asnumpy(), f"clip_grad_global_norm({max_norm})")
+        assert pt_params[1].grad is None and pt_params[3].grad is None
+
+
 # -- losses -------------------------------------------------------------------------------------------
 # (class, constructor kwargs, pred shape, label kind and shape, sample_weight shape or None)
 LOSSES = [
