@@ -299,27 +299,33 @@ def test_ctc_loss_matches_mxnet(fw):
 
 # -- metrics --------------------------------------------------------------------------------------------
 METRICS = [("Accuracy", {}), ("TopKAccuracy", {"top_k": 2}), ("F1", {}), ("MAE", {}), ("MSE", {}), ("RMSE", {}),
-           ("CrossEntropy", {}), ("Perplexity", {"ignore_label": None}), ("NegativeLogLikelihood", {})]
+           ("CrossEntropy", {}), ("Perplexity", {"ignore_label": None}), ("NegativeLogLikelihood", {}),
+           # autogluon's GLUE tasks (MRPC, CoLA, STS-B)
+           ("MCC", {}), ("MCC", {"average": "micro"}), ("PearsonCorrelation", {}),
+           ("PearsonCorrelation", {"average": "micro"})]
 
 
-@pytest.mark.parametrize("name,kwargs", METRICS, ids=[m[0] for m in METRICS])
+@pytest.mark.parametrize("name,kwargs", METRICS, ids=[m[0] + "-".join(["", *m[1].values()]) if m[0] in ("MCC", "PearsonCorrelation")
+                                                      else m[0] for m in METRICS])
 def test_metric_values_match_mxnet(name, kwargs, fw):
     mx, torch, np, rt = fw
     rng = np.random.RandomState(9)
     ours, theirs = getattr(rt, f"_mx_metric_{name}")(**kwargs), getattr(mx.metric, name)(**kwargs)
     for batch in range(3):
-        classes = 2 if name == "F1" else 4
+        classes = 2 if name in ("F1", "MCC") else 4
         scores = rng.uniform(0.05, 1, (6, classes)).astype("float32")
         if name in ("CrossEntropy", "Perplexity", "NegativeLogLikelihood", "F1"):
             scores = scores / scores.sum(axis=1, keepdims=True)
         labels = rng.randint(0, classes, (6,)).astype("float32")
-        if name in ("MAE", "MSE", "RMSE"):
+        if name in ("MAE", "MSE", "RMSE", "PearsonCorrelation"):
             scores, labels = rng.uniform(-1, 2, (6, 1)).astype("float32"), rng.uniform(-1, 2, (6,)).astype("float32")
+            labels = labels.reshape(6, 1) if name == "PearsonCorrelation" else labels  # it checks the shapes
         theirs.update([mx.nd.array(labels)], [mx.nd.array(scores)])
         ours.update([torch.tensor(labels)], [torch.tensor(scores)])
         (n1, v1), (n2, v2) = ours.get(), theirs.get()
         assert n1 == n2
         _close(np, v1, v2, f"{name} after batch {batch + 1}", rtol=1e-5)
+        _close(np, ours.get_global()[1], theirs.get_global()[1], f"{name} global after batch {batch + 1}", rtol=1e-5)
     ours.reset()
     assert np.isnan(ours.get()[1])
 
