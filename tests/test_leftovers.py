@@ -446,3 +446,15 @@ def test_a_hybrid_forward_beside_the_classs_own_forward_is_no_leftover(own_forwa
     source = f"import torch\nclass B(torch.nn.Module):\n{forward}    def hybrid_forward(self, x):\n        return x\n"
     kinds = [(f.kind, f.name) for f in leftovers(source, "b.py")]
     assert (("gluon-api", "def hybrid_forward") in kinds) != own_forward, kinds
+
+
+@pytest.mark.parametrize("line,left", [("net.hybridize()", True), ("x = y.asnumpy()", True), ("k = self._children", True),
+                                       ("flag = args.hybridize", False), ("run(args.hybridize, cfg.asnumpy)", False)])
+def test_a_gluon_method_name_counts_where_it_is_called(line, left):
+    """A Gluon method's name read without a call is a configuration's field (autogluon's
+    `args.hybridize`, gluonts' `trainer.hybridize`), no leftover; its call, or a Gluon data
+    attribute (`_children`), is one."""
+    from xlate.check.leftovers import leftovers
+
+    kinds = [f.kind for f in leftovers(f"import torch\n{line}\n", "m.py")]
+    assert ("gluon-api" in kinds) == left, kinds
