@@ -95,6 +95,13 @@ def clear(net):
     net.collect_params().zero_grad()
 
 
+def clear_each(nets):
+    # a name holding collect_params() of a block xlate cannot type (autogluon's all_model_params)
+    for net in nets:
+        held = net.collect_params()
+        held.zero_grad()
+
+
 def save(net, f):
     net.save_parameters(f)
 
@@ -211,6 +218,12 @@ def test_grad_req_freezes_the_same_parameters(converted):
     original["unfreeze"](g)
     assert all(p.requires_grad for p in t.parameters())
     assert [r for r in original["grad_reqs"](g)].count("write") == 6  # running statistics stay 'null'
+    _backward(g, t, x)
+    assert all(p.grad.abs().sum() > 0 for p in t.parameters())
+    space["clear_each"]([t])
+    original["clear_each"]([g])
+    assert all(p.grad is not None and not p.grad.any() for p in t.parameters())  # zeros, as Gluon's
+    assert len(original["grads"](g)) == 6 and all(not b.any() for b in original["grads"](g))
     # under record() Gluon differentiates through p.data(): the translation must too
     np.testing.assert_allclose(space["penalty_grad"](t), original["penalty_grad"](g), rtol=1e-6)
 
