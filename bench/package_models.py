@@ -664,6 +664,12 @@ AUTOGLUON = [
          build=f"imp('model_zoo.models.efficientnet').EfficientNet({_EFF_ARGS}, dropout_rate=0.0, num_classes=5, "
                "width_coefficient=0.25, depth_coefficient=1.0, depth_divisor=8, drop_connect_rate=0.0, input_size=32)",
          inputs=["x:float32[2,3,32,32]"]),
+    # the Bayesian optimisation searcher's GP kernels: float64 parameters behind an encoding, F handed to helpers
+    dict(name="SquaredDistance (ARD, GP searcher)",
+         build="imp('searcher.bayesopt.gpmxnet.kernel.base').SquaredDistance(3, ARD=True)",
+         inputs=["X1:float64[4,3]", "X2:float64[5,3]"]),
+    dict(name="Matern52 (ARD, GP searcher)", build="imp('searcher.bayesopt.gpmxnet.kernel.base').Matern52(3, ARD=True)",
+         inputs=["X1:float64[4,3]", "X2:float64[5,3]"]),
     dict(name="BERTClassifier (text classification, small BERT)", setup=AGL_BERT_SETUP,
          build="imp('task.text_classification.network').BERTClassifier(bert, num_classes=3, dropout=0.0)",
          inputs=["inputs:int32[2,5]<11", "token_types:int32[2,5]<2", "valid_length:float32[2]"],

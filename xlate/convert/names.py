@@ -435,8 +435,8 @@ class Analysis:
         return scope if scope is not None and scope.gluon else None
 
     def block_params(self, cls: Scope) -> dict[str, ast.Call]:
-        """Attributes a Gluon class assigns from `self.params.get(...)`, `get_constant(...)` or
-        `gluon.Parameter(...)`: Gluon passes them to hybrid_forward as keyword arguments under
+        """Attributes a Gluon class assigns from `self.params.get(...)`, `get_constant(...)`,
+        `gluon.Parameter(...)` or a function handed `self.params`: Gluon passes them to hybrid_forward as keyword arguments under
         these names."""
         found = {}
         for attr, values in cls.attrs.items():
@@ -448,6 +448,9 @@ class Analysis:
                     found[attr] = v
                 elif (dotted := _dotted(v.func)) is not None and self.resolve(cls.key, dotted) in PARAMETER_CLASSES:
                     found[attr] = v
+                elif any(isinstance(a, ast.Attribute) and a.attr == "params" and isinstance(a.value, ast.Name)
+                         and a.value.id == "self" for a in [*v.args, *(k.value for k in v.keywords)]):
+                    found[attr] = v  # made by a helper handed the block's ParameterDict (`register(self.params, 'w')`)
         return found
 
     def constructed_by(self, key: ScopeKey, expr: ast.expr) -> set[str]:

@@ -376,15 +376,23 @@ class _mx_ParameterDict(dict):
         self.prefix = prefix
 
     def get(self, name, **kwargs):
-        """Gluon's `params.get(name)`: the parameter named prefix + name. Gluon would make a new,
-        unattached parameter for a name it does not hold; that is an error here."""
+        """Gluon's `params.get(name, shape=..., init=..., dtype=..., grad_req=...)`: the parameter named
+        prefix + name, or, where the dict holds none, a new one made as Gluon makes it (`_mx_parameter`):
+        the block registers it when the caller assigns it to one of its attributes, as Gluon code does
+        (`self.w = register(self.params, 'w', ...)`). A name alone with nothing to make it from is an error."""
         full = self.prefix + name
         if full in self:
             return self[full]
         if name in self:
             return self[name]
-        raise KeyError(f"no parameter {full!r} in this ParameterDict (its names: {', '.join(self)}); Gluon would "
-                       f"create a new parameter attached to no block")
+        if not kwargs:
+            raise KeyError(f"no parameter {full!r} in this ParameterDict (its names: {', '.join(self)}); Gluon "
+                           f"would create a new parameter attached to no block")
+        differentiable = kwargs.get("differentiable", True) and kwargs.get("grad_req", "write") != "null"
+        param = _mx_parameter(kwargs.get("shape"), init=kwargs.get("init"),
+                              dtype=_mx_dtype(kwargs.get("dtype", "float32")), requires_grad=differentiable)
+        self[full] = param
+        return param
 
     def setattr(self, name, value):
         """Gluon's `setattr(name, value)` on every parameter: grad_req ('null' freezes, 'write'
