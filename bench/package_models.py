@@ -670,6 +670,22 @@ AUTOGLUON = [
          inputs=["X1:float64[4,3]", "X2:float64[5,3]"]),
     dict(name="Matern52 (ARD, GP searcher)", build="imp('searcher.bayesopt.gpmxnet.kernel.base').Matern52(3, ARD=True)",
          inputs=["X1:float64[4,3]", "X2:float64[5,3]"]),
+    dict(name="ProductKernelFunction (Matern52 x Matern52)",
+         build="imp('searcher.bayesopt.gpmxnet.kernel.product_kernel').ProductKernelFunction("
+               "imp('searcher.bayesopt.gpmxnet.kernel.base').Matern52(2, ARD=True), "
+               "imp('searcher.bayesopt.gpmxnet.kernel.base').Matern52(1))",
+         inputs=["X1:float64[4,3]", "X2:float64[5,3]"]),
+    dict(name="ExponentialDecayResourcesKernelFunction (freeze-thaw)",
+         build="imp('searcher.bayesopt.gpmxnet.kernel.exponential_decay').ExponentialDecayResourcesKernelFunction("
+               "imp('searcher.bayesopt.gpmxnet.kernel.base').Matern52(2, ARD=True), "
+               "imp('searcher.bayesopt.gpmxnet.mean').ScalarMeanFunction())",
+         inputs=["X1:float64[4,3]", "X2:float64[5,3]"],
+         fixed={"X1": [[0.1, 0.5, 0.2], [0.7, 0.3, 0.4], [0.2, 0.9, 0.6], [0.5, 0.5, 1.0]],
+                "X2": [[0.3, 0.2, 0.8], [0.6, 0.1, 0.3], [0.9, 0.4, 0.5], [0.2, 0.7, 0.9], [0.4, 0.8, 0.1]]}),
+    dict(name="Warping (Kumaraswamy input warping)",
+         build="imp('searcher.bayesopt.gpmxnet.warping').Warping(3, {0: (0.0, 1.0), 2: (0.0, 1.0)})",
+         inputs=["X:float64[4,3]"],
+         fixed={"X": [[0.1, 0.5, 0.2], [0.7, -0.3, 0.4], [0.2, 0.9, 0.6], [0.5, 0.5, 0.95]]}),
     dict(name="BERTClassifier (text classification, small BERT)", setup=AGL_BERT_SETUP,
          build="imp('task.text_classification.network').BERTClassifier(bert, num_classes=3, dropout=0.0)",
          inputs=["inputs:int32[2,5]<11", "token_types:int32[2,5]<2", "valid_length:float32[2]"],
