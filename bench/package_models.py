@@ -650,6 +650,10 @@ def setup(imp, torch_side):
     exec(compile(src, '<bert>', 'exec'), scope)
     return {'bert': scope['make']()}
 '''
+AGL_ROBERTA_SETUP = AGL_BERT_SETUP.replace(
+    "gluonnlp.model.BERTModel(enc, 11, token_type_vocab_size=2, units=8, embed_size=8,",
+    "gluonnlp.model.RoBERTaModel(enc, 11, units=8, embed_size=8, use_decoder=False)\\n").replace(
+    "use_pooler=True, use_decoder=False, use_classifier=False)", "").replace("'bert'", "'roberta'")
 AUTOGLUON = [
     dict(name="EmbedNet (wide and deep, classification)", build=_tabular("widedeep", "None"),
          inputs=["vector:float32[2,7]"] + _EMBED, call="lambda net, v, e0, e1: net({'vector': v, 'embed': [e0, e1]})"),
@@ -690,4 +694,7 @@ AUTOGLUON = [
          build="imp('task.text_classification.network').BERTClassifier(bert, num_classes=3, dropout=0.0)",
          inputs=["inputs:int32[2,5]<11", "token_types:int32[2,5]<2", "valid_length:float32[2]"],
          fixed={"valid_length": [5.0, 3.0]}),
+    dict(name="RoBERTaClassifier (text classification, small RoBERTa)", setup=AGL_ROBERTA_SETUP,
+         build="imp('task.text_classification.network').RoBERTaClassifier(roberta, num_classes=3, dropout=0.0)",
+         inputs=["inputs:int32[2,5]<11", "valid_length:float32[2]"], fixed={"valid_length": [5.0, 3.0]}),
 ]
