@@ -298,7 +298,8 @@ def _mx_block_params(block):
         return block.params
     own = {id(t) for t in list(block._parameters.values()) + list(block._buffers.values()) if t is not None}
     every = _mx_collect_params(block)
-    return _mx_ParameterDict([(n, t) for n, t in every.items() if id(t) in own], prefix=every.prefix)
+    return _mx_BlockParams([(n, t) for n, t in every.items() if id(t) in own], prefix=every.prefix)
+
 
 
 def _mx_param_data(param, ctx=None):
@@ -376,23 +377,15 @@ class _mx_ParameterDict(dict):
         self.prefix = prefix
 
     def get(self, name, **kwargs):
-        """Gluon's `params.get(name, shape=..., init=..., dtype=..., grad_req=...)`: the parameter named
-        prefix + name, or, where the dict holds none, a new one made as Gluon makes it (`_mx_parameter`):
-        the block registers it when the caller assigns it to one of its attributes, as Gluon code does
-        (`self.w = register(self.params, 'w', ...)`). A name alone with nothing to make it from is an error."""
+        """Gluon's `params.get(name)`: the parameter named prefix + name. Gluon would make a new,
+        unattached parameter for a name it does not hold; that is an error here."""
         full = self.prefix + name
         if full in self:
             return self[full]
         if name in self:
             return self[name]
-        if not kwargs:
-            raise KeyError(f"no parameter {full!r} in this ParameterDict (its names: {', '.join(self)}); Gluon "
-                           f"would create a new parameter attached to no block")
-        differentiable = kwargs.get("differentiable", True) and kwargs.get("grad_req", "write") != "null"
-        param = _mx_parameter(kwargs.get("shape"), init=kwargs.get("init"),
-                              dtype=_mx_dtype(kwargs.get("dtype", "float32")), requires_grad=differentiable)
-        self[full] = param
-        return param
+        raise KeyError(f"no parameter {full!r} in this ParameterDict (its names: {', '.join(self)}); Gluon would "
+                       f"create a new parameter attached to no block")
 
     def setattr(self, name, value):
         """Gluon's `setattr(name, value)` on every parameter: grad_req ('null' freezes, 'write'
@@ -422,6 +415,22 @@ class _mx_ParameterDict(dict):
         lines = "\n".join(f"  {name} {'(not initialised)' if torch.nn.parameter.is_lazy(t) else tuple(t.shape)}"
                           for name, t in self.items())
         return f"{self.prefix} (\n{lines}\n)"
+
+
+
+class _mx_BlockParams(_mx_ParameterDict):
+    """`block.params` of a converted block: its ParameterDict, whose `get` also makes a parameter it
+    does not hold, as Gluon's does (a helper handed `self.params`: `self.w = register(self.params, 'w',
+    shape=..., init=..., dtype=...)`); the block registers it when it is assigned to an attribute."""
+
+    def get(self, name, **kwargs):
+        if self.prefix + name in self or name in self or not kwargs:
+            return super().get(name, **kwargs)
+        differentiable = kwargs.get("differentiable", True) and kwargs.get("grad_req", "write") != "null"
+        param = _mx_parameter(kwargs.get("shape"), init=kwargs.get("init"),
+                              dtype=_mx_dtype(kwargs.get("dtype", "float32")), requires_grad=differentiable)
+        self[self.prefix + name] = param
+        return param
 
 
 def _mx_set_param_attr(tensor, name, value):
