@@ -231,6 +231,17 @@ CORPORA: dict[str, dict] = {
         kind="package", packages=["models", "detectors", "utils", "dataset"],
         source="Guanghan/mxnet-centernet master (82f6ccf)",
         factories=("package_models", "CENTERNET")),
+    # AutoGluon's MXNet-era package: tabular NN (Gluon HybridBlocks and a Gluon training loop), its own model_zoo,
+    # text classification on gluonnlp's BERT, vision tasks on GluonCV. Its third-party imports (ConfigSpace, dask,
+    # distributed, psutil, gluoncv, lightgbm ...) are stubbed on both sides where not installed; _depsknlp brings
+    # scikit-learn and scipy, _deps pandas and tqdm. Its package __init__ imports every task, so one module's
+    # failure is every module's: import_mx_only keeps the import stage to the modules that use MXNet.
+    "autogluon015": dict(
+        kind="package", packages=["autogluon"], deps=["_depsknlp", "_deps"], import_mx_only=True, stub_missing=True,
+        source="autogluon/autogluon tag v0.0.15 (the MXNet-era package), autogluon/ tests/, with a one-line "
+               "autogluon/version.py (setup.py writes it at install) and bo_algorithm.py's NamedTuple without its second "
+               "base (Python >= 3.9 refuses it; marked on its line)",
+        factories=("package_models", "AUTOGLUON")),
 }
 
 
@@ -580,28 +591,8 @@ def _f_reason(scopes, call: str, functional: set) -> str | None:
 
 
 # -- 3. imports, in subprocesses ---------------------------------------------------------------
-IMPORT_CHILD = r'''
-import importlib, importlib.abc, importlib.machinery, importlib.util, json, sys, traceback, types
-cfg = json.loads(sys.argv[1])
-sys.path[len(sys.path):] = cfg["deps"]
-clean_path = list(sys.path)
-sys.path[:0] = cfg["roots"]
-blocked = set(cfg["blocked"])
-stub_inside = cfg["stub_inside"]
-own_tops = set(cfg["own_tops"])
-used = []
-
-class Blocker(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        top = name.split(".")[0]
-        if top in own_tops and top in blocked:  # the tree's own package named like one (gluonnlp): only from the roots
-            if name == top and importlib.machinery.PathFinder.find_spec(top, cfg["roots"]) is None:
-                raise ModuleNotFoundError(f"No module named {name!r} (blocked: not in the tree)", name=name)
-            return None
-        if top in blocked:
-            raise ModuleNotFoundError(f"No module named {name!r} (blocked: MXNet is not installed)", name=name)
-        return None
-
+# stand-ins for third-party modules not installed here: a class of any name, callable, a base, a decorator
+STUB_CLASSES = r'''
 class StubMeta(type):
     def __getattr__(cls, name):
         if name.startswith("__"):
@@ -638,6 +629,30 @@ class StubLoader(importlib.abc.Loader):
         m.__path__ = []
         return m
     def exec_module(self, module): pass
+'''
+IMPORT_CHILD = r'''
+import importlib, importlib.abc, importlib.machinery, importlib.util, json, sys, traceback, types
+cfg = json.loads(sys.argv[1])
+sys.path[len(sys.path):] = cfg["deps"]
+clean_path = list(sys.path)
+sys.path[:0] = cfg["roots"]
+blocked = set(cfg["blocked"])
+stub_inside = cfg["stub_inside"]
+own_tops = set(cfg["own_tops"])
+used = []
+
+class Blocker(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        top = name.split(".")[0]
+        if top in own_tops and top in blocked:  # the tree's own package named like one (gluonnlp): only from the roots
+            if name == top and importlib.machinery.PathFinder.find_spec(top, cfg["roots"]) is None:
+                raise ModuleNotFoundError(f"No module named {name!r} (blocked: not in the tree)", name=name)
+            return None
+        if top in blocked:
+            raise ModuleNotFoundError(f"No module named {name!r} (blocked: MXNet is not installed)", name=name)
+        return None
+
+''' + STUB_CLASSES + r'''
 
 def installed(top):
     return importlib.machinery.PathFinder.find_spec(top, clean_path) is not None or top in sys.builtin_module_names
@@ -1004,7 +1019,29 @@ def run_models(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float, l
 
 
 # -- 4b. real model classes built by factories (bench/package_models.py), one subprocess each --
-FACTORY_CHILD = CHILD_PRELUDE + r"""
+# stub_missing (a corpus option): top-level packages not installed here that the corpus's modules (original or
+# converted) import are stubbed as in the import stage (AutoGluon's package __init__ imports ConfigSpace, dask ...)
+FACTORY_STUBS = r"""
+import importlib.abc, importlib.machinery, importlib.util, types
+""" + STUB_CLASSES + r"""
+class Stubber(importlib.abc.MetaPathFinder):
+    roots = [cfg["corpus"], cfg["pt_root"]]
+    def find_spec(self, name, path=None, target=None):
+        top = name.split(".")[0]
+        if top in ("mxnet", "gluonnlp", "torch") or top in sys.builtin_module_names or \
+                importlib.machinery.PathFinder.find_spec(top) is not None:
+            return None
+        f = sys._getframe(1)
+        while f is not None and (f.f_code.co_filename.startswith(("<frozen", "<string>"))
+                                 or "importlib" in f.f_code.co_filename):
+            f = f.f_back
+        if f is None or not f.f_code.co_filename.startswith(tuple(self.roots)):
+            return None
+        return importlib.util.spec_from_loader(name, StubLoader(), is_package=True)
+if cfg.get("stub_missing"):
+    sys.meta_path.append(Stubber())
+"""
+FACTORY_CHILD = CHILD_PRELUDE + FACTORY_STUBS + r"""
 def call_args(xs, extra, array):
     # the drawn inputs with `extra`: appended (a list), or inserted at their positions (a dict); a
     # list value is a constant float32 array of that side, given without a gradient (DeepAR's
@@ -1138,7 +1175,7 @@ def run_factories(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float
     for e in entries:
         c = {"paths": paths, "top": top, "build": e["build"], "flat": flat, "corpus": str(corpus),
              "inputs": e["inputs"], "fixed": e.get("fixed", {}), "extra": e.get("extra", []), "pt_root": str(pt_root),
-             "call": e.get("call"), "setup": e.get("setup")}
+             "call": e.get("call"), "setup": e.get("setup"), "stub_missing": cfg.get("stub_missing", False)}
         env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", MXNET_CPU_WORKER_NTHREADS="1",
                    PYTHONWARNINGS="ignore", PYTHONPATH="", MXNET_HOME=str(work / "mxnet_home"))
         env.update(cfg.get("mx_env", {}))

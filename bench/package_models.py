@@ -1,5 +1,5 @@
-"""Real model classes of the gluonts (v0.11.12 and v0.6.9), sockeye (2.3.24 and 2.1.7), gluonnlp-pkg, mxnetseg and
-centernet corpora, built at small sizes on both sides
+"""Real model classes of the gluonts (v0.11.12 and v0.6.9), sockeye (2.3.24 and 2.1.7), gluonnlp-pkg, mxnetseg,
+centernet and autogluon015 corpora, built at small sizes on both sides
 (bench/package_corpus.py, issue 21).
 
 Each entry: `name`; `build`, an expression evaluated with `imp(rel)` importing `<top>.<rel>` (the
@@ -639,4 +639,86 @@ CENTERNET = [
          inputs=["x:float32[1,3,32,32]"]),
     dict(name="ResNetV1 (CenterNet's resnet18_v1 classifier)",
          build="imp('resnet').resnet18_v1(classes=5)", inputs=["x:float32[2,3,32,32]"]),
+]
+
+# AutoGluon v0.0.15: the tabular network (EmbedNet over NumericBlock, EmbedBlock, Feedforward/WideAndDeep blocks,
+# rebuilt from an architecture description as AutoGluon does when loading; the forward takes AutoGluon's batch
+# dict), its model_zoo's EfficientNet and MBConv block at small sizes, and text classification's BERTClassifier
+# over a small gluonnlp BERTModel (the torch side: the converted tree's, or xlate's, gluonnlp BERT). Dropout 0.
+def _tabular(network_type, y_range, vector=True):
+    params = {"numeric_embed_dim": 6, "activation": "relu", "layers": [8, 5], "use_batchnorm": True,
+              "dropout_prob": 0.0, "network_type": network_type, "y_range": "Y_RANGE"}
+    desc = {"has_vector_features": vector, "has_embed_features": True, "has_language_features": False,
+            "from_logits": False, "num_net_outputs": 3, "params": params, "num_categs_per_feature": [4, 5],
+            "embed_dims": [3, 2]}
+    return f"imp('utils.tabular.ml.models.tabular_nn.embednet').EmbedNet(architecture_desc={desc!r})".replace(
+        "'Y_RANGE'", y_range)  # source: `float('inf')` has no literal
+
+
+_EMBED = ["e0:int32[2,1]<4", "e1:int32[2,1]<5"]
+_EFF_ARGS = ("[imp('utils').EasyDict(kernel=3, num_repeat=1, channels=8, expand_ratio=1, stride=1, se_ratio=0.25, "
+             "in_channels=8), imp('utils').EasyDict(kernel=5, num_repeat=2, channels=16, expand_ratio=3, stride=2, "
+             "se_ratio=0.25, in_channels=8)]")
+AGL_BERT_SETUP = r'''
+def setup(imp, torch_side):
+    # the BERT a user's script builds with gluonnlp, converted by xlate as a script (its helpers pasted after it)
+    src = ("import gluonnlp\n"
+           "def make():\n"
+           "    enc = gluonnlp.model.BERTEncoder(num_layers=2, units=8, hidden_size=12, max_length=10, num_heads=2)\n"
+           "    return gluonnlp.model.BERTModel(enc, 11, token_type_vocab_size=2, units=8, embed_size=8,\n"
+           "                                    use_pooler=True, use_decoder=False, use_classifier=False)\n")
+    if torch_side:
+        from xlate.convert.engine import convert_source
+        src = convert_source(src).output
+    scope = {}
+    exec(compile(src, '<bert>', 'exec'), scope)
+    return {'bert': scope['make']()}
+'''
+AGL_ROBERTA_SETUP = AGL_BERT_SETUP.replace(
+    "gluonnlp.model.BERTModel(enc, 11, token_type_vocab_size=2, units=8, embed_size=8,",
+    "gluonnlp.model.RoBERTaModel(enc, 11, units=8, embed_size=8, use_decoder=False)\\n").replace(
+    "use_pooler=True, use_decoder=False, use_classifier=False)", "").replace("'bert'", "'roberta'")
+AUTOGLUON = [
+    dict(name="EmbedNet (wide and deep, classification)", build=_tabular("widedeep", "None"),
+         inputs=["vector:float32[2,7]"] + _EMBED, call="lambda net, v, e0, e1: net({'vector': v, 'embed': [e0, e1]})"),
+    dict(name="EmbedNet (feedforward, bounded regression)", build=_tabular("feedforward", "(-1.0, 2.0)"),
+         inputs=["vector:float32[2,7]"] + _EMBED, call="lambda net, v, e0, e1: net({'vector': v, 'embed': [e0, e1]})"),
+    dict(name="EmbedNet (embeddings only, non-negative regression)", build=_tabular("feedforward", "(0.0, float('inf'))", False),
+         inputs=_EMBED, call="lambda net, e0, e1: net({'embed': [e0, e1]})"),
+    dict(name="MBConvBlock (squeeze-excite, shortcut)",
+         build="imp('model_zoo.models.mbconv').MBConvBlock(8, 8, 3, 3, stride=1, se_ratio=0.25, input_size=8)",
+         inputs=["x:float32[2,8,8,8]"]),
+    dict(name="EfficientNet (2 stages, width 0.25)",
+         build=f"imp('model_zoo.models.efficientnet').EfficientNet({_EFF_ARGS}, dropout_rate=0.0, num_classes=5, "
+               "width_coefficient=0.25, depth_coefficient=1.0, depth_divisor=8, drop_connect_rate=0.0, input_size=32)",
+         inputs=["x:float32[2,3,32,32]"]),
+    # the Bayesian optimisation searcher's GP kernels: float64 parameters behind an encoding, F handed to helpers
+    dict(name="SquaredDistance (ARD, GP searcher)",
+         build="imp('searcher.bayesopt.gpmxnet.kernel.base').SquaredDistance(3, ARD=True)",
+         inputs=["X1:float64[4,3]", "X2:float64[5,3]"]),
+    dict(name="Matern52 (ARD, GP searcher)", build="imp('searcher.bayesopt.gpmxnet.kernel.base').Matern52(3, ARD=True)",
+         inputs=["X1:float64[4,3]", "X2:float64[5,3]"]),
+    dict(name="ProductKernelFunction (Matern52 x Matern52)",
+         build="imp('searcher.bayesopt.gpmxnet.kernel.product_kernel').ProductKernelFunction("
+               "imp('searcher.bayesopt.gpmxnet.kernel.base').Matern52(2, ARD=True), "
+               "imp('searcher.bayesopt.gpmxnet.kernel.base').Matern52(1))",
+         inputs=["X1:float64[4,3]", "X2:float64[5,3]"]),
+    dict(name="ExponentialDecayResourcesKernelFunction (freeze-thaw)",
+         build="imp('searcher.bayesopt.gpmxnet.kernel.exponential_decay').ExponentialDecayResourcesKernelFunction("
+               "imp('searcher.bayesopt.gpmxnet.kernel.base').Matern52(2, ARD=True), "
+               "imp('searcher.bayesopt.gpmxnet.mean').ScalarMeanFunction())",
+         inputs=["X1:float64[4,3]", "X2:float64[5,3]"],
+         fixed={"X1": [[0.1, 0.5, 0.2], [0.7, 0.3, 0.4], [0.2, 0.9, 0.6], [0.5, 0.5, 1.0]],
+                "X2": [[0.3, 0.2, 0.8], [0.6, 0.1, 0.3], [0.9, 0.4, 0.5], [0.2, 0.7, 0.9], [0.4, 0.8, 0.1]]}),
+    dict(name="Warping (Kumaraswamy input warping)",
+         build="imp('searcher.bayesopt.gpmxnet.warping').Warping(3, {0: (0.0, 1.0), 2: (0.0, 1.0)})",
+         inputs=["X:float64[4,3]"],
+         fixed={"X": [[0.1, 0.5, 0.2], [0.7, -0.3, 0.4], [0.2, 0.9, 0.6], [0.5, 0.5, 0.95]]}),
+    dict(name="BERTClassifier (text classification, small BERT)", setup=AGL_BERT_SETUP,
+         build="imp('task.text_classification.network').BERTClassifier(bert, num_classes=3, dropout=0.0)",
+         inputs=["inputs:int32[2,5]<11", "token_types:int32[2,5]<2", "valid_length:float32[2]"],
+         fixed={"valid_length": [5.0, 3.0]}),
+    dict(name="RoBERTaClassifier (text classification, small RoBERTa)", setup=AGL_ROBERTA_SETUP,
+         build="imp('task.text_classification.network').RoBERTaClassifier(roberta, num_classes=3, dropout=0.0)",
+         inputs=["inputs:int32[2,5]<11", "valid_length:float32[2]"], fixed={"valid_length": [5.0, 3.0]}),
 ]

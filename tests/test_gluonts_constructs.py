@@ -272,18 +272,23 @@ def test_a_packages_own_python_operator():
     assert "class ScaledSquareProp(_mx_CustomOpProp):" in converted and "_mx_Custom(x, bins" in converted
 
 
-@pytest.mark.parametrize("name", ["Xavier", "msraprelu", "Orthogonal"])
-def test_an_initializer_given_by_its_registered_name(name):
-    """`Dense(..., weight_initializer='Xavier')` (gluonts' low-rank GP head): MXNet's registry
-    creates the initializer with its defaults; the converted layer draws from the same
-    distribution (the streams differ, so the statistics are compared: the spread, the bound, and
-    W W^T for Orthogonal)."""
+@pytest.mark.parametrize("name,bound", [
+    ("'Xavier'", 0.02), ("'msraprelu'", 0.35), ("'Orthogonal'", 0.35),
+    # mx.init.create with the class's arguments, as autogluon's configurations give them (MX527)
+    ("mx.init.create(*['xavier', 'gaussian', 'in', 2.0])", 0.35), ("mx.init.create('MSRAPrelu', 'out', 0.5)", 0.35),
+    ("mx.init.create('[\"orthogonal\", {\"scale\": 0.5, \"rand_type\": \"normal\"}]')", 0.35),
+    ("mx.init.create('uniform', scale=0.3)", 0.02)])
+def test_an_initializer_given_by_its_registered_name(name, bound):
+    """`Dense(..., weight_initializer='Xavier')` (gluonts' low-rank GP head), or the initializer
+    `mx.init.create` makes from a name and its class's arguments: MXNet's registry creates it; the
+    converted layer draws from the same distribution (the streams differ, so the statistics are
+    compared: the spread, the bound, and W W^T for Orthogonal)."""
     from mxsupport import import_mxnet, import_numpy, import_torch
     from xlate.convert.engine import convert_source
     import_mxnet(), import_torch()
     np = import_numpy()
-    source = ("from mxnet.gluon import nn\n"
-              f"layer = nn.Dense(150, in_units=250, weight_initializer={name!r})\n"
+    source = ("import mxnet as mx\nfrom mxnet.gluon import nn\n"
+              f"layer = nn.Dense(150, in_units=250, weight_initializer={name})\n"
               "layer.initialize()\n"
               "w = layer.weight.data().asnumpy()\n")
     converted = convert_source(source).output
@@ -296,7 +301,7 @@ def test_an_initializer_given_by_its_registered_name(name):
         got.append((w.shape, w.std(), np.abs(w).max(), np.abs(w @ w.T - np.diag(np.diag(w @ w.T))).max()))
     (shape_mx, std_mx, max_mx, off_mx), (shape_pt, std_pt, max_pt, off_pt) = got
     assert shape_mx == shape_pt and abs(std_pt / std_mx - 1) < 0.03
-    assert abs(max_pt / max_mx - 1) < (0.02 if name == "Xavier" else 0.35)
+    assert abs(max_pt / max_mx - 1) < bound
     assert (off_pt < 1e-4) == (off_mx < 1e-4)
 
 

@@ -22,6 +22,10 @@ TREE = {
             if isinstance(var, mx.nd.NDArray):
                 return mx.nd
             return mx.sym
+
+        # which namespace it was handed (autogluon's mxnet_is_ndarray): a constant in translated code (MX137)
+        def is_ndarray(F):
+            return F.__name__ == 'mxnet.ndarray'
         """,
     # imports nothing of MXNet: every function calls MXNet through F
     "fpk/ops.py": """\
@@ -58,12 +62,14 @@ TREE = {
         from mxnet import gluon
         from .distr import Gaussian
         from .ops import attend, gate
+        from .util import is_ndarray
         from . import ops
 
         class Net(gluon.HybridBlock):
             def hybrid_forward(self, F, x, y):
                 g = Gaussian(x, F.exp(y), F=F)
-                return g.log_prob(x) + F.batch_dot(attend(F, x, y), y) + gate(F, y) + g.scale() + ops.scale(x, ops=F)
+                return g.log_prob(x) + F.batch_dot(attend(F, x, y), y) + gate(F, y) + g.scale() + ops.scale(x, ops=F) \\
+                    + (x * 2.0 if is_ndarray(F) else x)
         """,
 }
 

@@ -166,3 +166,60 @@ def test_a_cell_unrolled_through_a_returned_namespace_computes_mxnets_numbers(tm
     assert got.shape == expected.shape == (2, 4, 5)
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
 
+
+
+# Note [a package returned by a helper]: MXNet's packages returned by a lazy-import helper of another module
+# (autogluon's try_import_gluonnlp) or of the same one, bound once in a function
+LAZY_TREE = {
+    "lpk/__init__.py": "",
+    "lpk/lazy.py": """\
+        def try_import_gluonnlp():
+            try:
+                import gluonnlp
+            except ImportError:
+                raise ImportError("install gluonnlp")
+            return gluonnlp
+        """,
+    "lpk/batch.py": """\
+        from .lazy import try_import_gluonnlp
+
+        def _mxnet():
+            import mxnet
+            return mxnet
+
+        def batchify(samples):
+            nlp = try_import_gluonnlp()
+            fn = nlp.data.batchify.Tuple(nlp.data.batchify.Pad(axis=0, pad_val=-1), nlp.data.batchify.Stack())
+            return fn(samples)
+
+        def squash(x):
+            m = _mxnet()
+            return m.nd.relu(x) * m.nd.sigmoid(x)
+        """,
+}
+
+
+def test_a_package_a_helper_returns_translates_where_it_is_used(tmp_path):
+    out = convert_tree(tmp_path, LAZY_TREE)
+    assert "nlp.data" not in out["lpk/batch.py"] and "m.nd" not in out["lpk/batch.py"], out["lpk/batch.py"]
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    rng = np.random.default_rng(3)
+    samples = [(rng.integers(0, 9, n).astype("int32"), int(rng.integers(0, 5))) for n in (3, 5, 2)]
+    x = rng.uniform(-2.0, 2.0, (3, 4)).astype("float32")
+
+    def run(root, array):
+        sys.path.insert(0, str(tmp_path / root))
+        try:
+            batch = importlib.import_module("lpk.batch")
+            return batch.batchify(samples), batch.squash(array(x))
+        finally:
+            sys.path.remove(str(tmp_path / root))
+            for name in [n for n in sys.modules if n == "lpk" or n.startswith("lpk.")]:
+                del sys.modules[name]
+
+    (mx_tokens, mx_labels), mx_y = run("src", mx.nd.array)
+    (pt_tokens, pt_labels), pt_y = run("out", torch.tensor)
+    np.testing.assert_array_equal(pt_tokens.numpy(), mx_tokens.asnumpy())
+    np.testing.assert_array_equal(pt_labels.numpy(), mx_labels.asnumpy())
+    assert str(pt_tokens.dtype).split(".")[-1] == np.dtype(mx_tokens.dtype).name and mx_tokens.shape == (3, 5)
+    np.testing.assert_allclose(pt_y.numpy(), mx_y.asnumpy(), rtol=1e-6, atol=1e-7)

@@ -248,6 +248,35 @@ def test_clip_global_norm_matches_mxnet(fw):
             _close(np, a.numpy(), b.asnumpy(), f"clip_global_norm({max_norm})")
 
 
+def test_gluonnlp_clip_grad_global_norm_matches(fw):
+    """gluonnlp's clip over Parameters (autogluon's BERT fine-tuning): one parameter frozen, one
+    that no backward reached (MXNet's zeros), the others with asymmetric gradients; below and above
+    the norm."""
+    mx, torch, np, rt = fw
+    import gluonnlp
+    rng = np.random.RandomState(6)
+    values = [rng.uniform(-2, 3, s).astype("float32") for s in ((3, 4), (5,), (2, 2, 2), (4,))]
+    grads = [rng.uniform(-1.5, 2.5, v.shape).astype("float32") for v in values]
+    for max_norm in (0.7, 100.0):
+        mx_params, pt_params = [], []
+        for i, (v, g) in enumerate(zip(values, grads)):
+            p = mx.gluon.Parameter(f"p{i}", shape=v.shape, grad_req="null" if i == 1 else "write")
+            p.initialize(init=mx.init.Constant(0.0))
+            p.set_data(mx.nd.array(v))
+            t = torch.nn.Parameter(torch.tensor(v), requires_grad=i != 1)
+            if i not in (1, 3):  # 3: no backward reached it
+                p.grad()[:] = mx.nd.array(g)
+                t.grad = torch.tensor(g)
+            mx_params.append(p)
+            pt_params.append(t)
+        mx_norm = gluonnlp.utils.clip_grad_global_norm(mx_params, max_norm)
+        pt_norm = rt._mx_clip_grad_global_norm(pt_params, max_norm)
+        _close(np, pt_norm.numpy(), mx_norm.asnumpy(), f"clip_grad_global_norm({max_norm}) norm")
+        for i in (0, 2):
+            _close(np, pt_params[i].grad.numpy(), mx_params[i].grad().asnumpy(), f"clip_grad_global_norm({max_norm})")
+        assert pt_params[1].grad is None and pt_params[3].grad is None
+
+
 # -- losses -------------------------------------------------------------------------------------------
 # (class, constructor kwargs, pred shape, label kind and shape, sample_weight shape or None)
 LOSSES = [
@@ -345,27 +374,33 @@ def test_ctc_loss_matches_mxnet(fw):
 
 # -- metrics --------------------------------------------------------------------------------------------
 METRICS = [("Accuracy", {}), ("TopKAccuracy", {"top_k": 2}), ("F1", {}), ("MAE", {}), ("MSE", {}), ("RMSE", {}),
-           ("CrossEntropy", {}), ("Perplexity", {"ignore_label": None}), ("NegativeLogLikelihood", {})]
+           ("CrossEntropy", {}), ("Perplexity", {"ignore_label": None}), ("NegativeLogLikelihood", {}),
+           # autogluon's GLUE tasks (MRPC, CoLA, STS-B)
+           ("MCC", {}), ("MCC", {"average": "micro"}), ("PearsonCorrelation", {}),
+           ("PearsonCorrelation", {"average": "micro"})]
 
 
-@pytest.mark.parametrize("name,kwargs", METRICS, ids=[m[0] for m in METRICS])
+@pytest.mark.parametrize("name,kwargs", METRICS, ids=[m[0] + "-".join(["", *m[1].values()]) if m[0] in ("MCC", "PearsonCorrelation")
+                                                      else m[0] for m in METRICS])
 def test_metric_values_match_mxnet(name, kwargs, fw):
     mx, torch, np, rt = fw
     rng = np.random.RandomState(9)
     ours, theirs = getattr(rt, f"_mx_metric_{name}")(**kwargs), getattr(mx.metric, name)(**kwargs)
     for batch in range(3):
-        classes = 2 if name == "F1" else 4
+        classes = 2 if name in ("F1", "MCC") else 4
         scores = rng.uniform(0.05, 1, (6, classes)).astype("float32")
         if name in ("CrossEntropy", "Perplexity", "NegativeLogLikelihood", "F1"):
             scores = scores / scores.sum(axis=1, keepdims=True)
         labels = rng.randint(0, classes, (6,)).astype("float32")
-        if name in ("MAE", "MSE", "RMSE"):
+        if name in ("MAE", "MSE", "RMSE", "PearsonCorrelation"):
             scores, labels = rng.uniform(-1, 2, (6, 1)).astype("float32"), rng.uniform(-1, 2, (6,)).astype("float32")
+            labels = labels.reshape(6, 1) if name == "PearsonCorrelation" else labels  # it checks the shapes
         theirs.update([mx.nd.array(labels)], [mx.nd.array(scores)])
         ours.update([torch.tensor(labels)], [torch.tensor(scores)])
         (n1, v1), (n2, v2) = ours.get(), theirs.get()
         assert n1 == n2
         _close(np, v1, v2, f"{name} after batch {batch + 1}", rtol=1e-5)
+        _close(np, ours.get_global()[1], theirs.get_global()[1], f"{name} global after batch {batch + 1}", rtol=1e-5)
     ours.reset()
     assert np.isnan(ours.get()[1])
 

@@ -74,6 +74,16 @@ def grads(net):
     return [p.grad().asnumpy() for p in net.collect_params().values() if p.grad_req != 'null']
 
 
+def grads_listed(net):
+    # the parameters listed first, then looped over (autogluon's GP regression)
+    params = net.collect_params().values()
+    found = []
+    for param in params:
+        if param.grad_req != 'null':
+            found.append((param.data(ctx=mx.cpu()).asnumpy(), param.grad(ctx=mx.cpu()).asnumpy()))
+    return found
+
+
 def penalty_grad(net):
     with autograd.record():
         reg = (net[0].weight.data() ** 2).sum()
@@ -83,6 +93,13 @@ def penalty_grad(net):
 
 def clear(net):
     net.collect_params().zero_grad()
+
+
+def clear_each(nets):
+    # a name holding collect_params() of a block xlate cannot type (autogluon's all_model_params)
+    for net in nets:
+        held = net.collect_params()
+        held.zero_grad()
 
 
 def save(net, f):
@@ -190,6 +207,10 @@ def test_grad_req_freezes_the_same_parameters(converted):
     assert len(mine) == len(theirs) == 4
     for a, b in zip(mine, theirs):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+    mine, theirs = space["grads_listed"](t), original["grads_listed"](g)
+    assert len(mine) == len(theirs) == 4
+    for a, b in zip([v for pair in mine for v in pair], [v for pair in theirs for v in pair]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
     space["clear"](t)
     original["clear"](g)
     assert all(not a.any() for a in space["grads"](t)) and all(not b.any() for b in original["grads"](g))
@@ -197,6 +218,12 @@ def test_grad_req_freezes_the_same_parameters(converted):
     original["unfreeze"](g)
     assert all(p.requires_grad for p in t.parameters())
     assert [r for r in original["grad_reqs"](g)].count("write") == 6  # running statistics stay 'null'
+    _backward(g, t, x)
+    assert all(p.grad.abs().sum() > 0 for p in t.parameters())
+    space["clear_each"]([t])
+    original["clear_each"]([g])
+    assert all(p.grad is not None and not p.grad.any() for p in t.parameters())  # zeros, as Gluon's
+    assert len(original["grads"](g)) == 6 and all(not b.any() for b in original["grads"](g))
     # under record() Gluon differentiates through p.data(): the translation must too
     np.testing.assert_allclose(space["penalty_grad"](t), original["penalty_grad"](g), rtol=1e-6)
 

@@ -89,6 +89,19 @@ class B(gluon.HybridBlock):
     def hybrid_forward(self, F, x):
         return self.a(x) + 2 * self.b(x)
 """,
+    # made by a helper handed the block's ParameterDict, float64 (autogluon's GP kernels: register_parameter)
+    "made by a helper": """
+import numpy as np
+def register(params, name, shape=(1,), dtype=np.float64):
+    return params.get(name + '_internal', shape=shape, init=mx.init.Constant(0.5), dtype=dtype)
+class B(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.scale_internal = register(self.params, 'scale', shape=(4,), dtype='float32')
+    def hybrid_forward(self, F, x, scale_internal):
+        return F.broadcast_mul(x, F.exp(scale_internal))
+""",
     # registered on a line of its own, looked up by name where it is used
     "registered, looked up": """
 class B(gluon.Block):

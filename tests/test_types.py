@@ -114,6 +114,11 @@ TEST = {
                  lambda t: _call(t, "register").args[0]),
     "except": ("def probe(f):\n    try:\n        return f()\n    except (T, KeyError):\n        return None\n",
                lambda t: _first(t, ast.ExceptHandler).type.elts[0]),
+    # the classes a test expects raised, or code suppresses (autogluon's tests: `pytest.raises(mx.base.MXNetError)`)
+    "raises": ("def probe(f):\n    with pytest.raises(T):\n        f()\n", lambda t: _call(t, "raises").args[0]),
+    "assertRaises": ("def probe(case, f):\n    case.assertRaises(T, f)\n", lambda t: _call(t, "assertRaises").args[0]),
+    "suppress": ("def probe(f):\n    with contextlib.suppress(KeyError, T):\n        f()\n",
+                 lambda t: _call(t, "suppress").args[1]),
 }
 
 

@@ -13,7 +13,8 @@ one `ast` pass), and five kinds of leftovers are collected:
   undefined    a name the converted file uses and defines nowhere, where the original
                defined it (hybrid_forward's `F` after its parameter went: `F.contrib.X`);
   gluon-api    attributes only a Gluon object has (`x.asnumpy()`, `self._children`,
-               `self.params.get`, `net.collect_params()`), a method still named
+               `self.params.get`, `net.collect_params()`; a method's name only where it is
+               called: `args.hybridize` is a configuration's flag), a method still named
                `hybrid_forward` in a class with no forward (torch never calls it; beside
                the class's own forward, which calls it, it is the class's method), and
                `.add(...)` on anything the file
@@ -53,6 +54,9 @@ GLUON_ONLY_ATTRS = frozenset(
     "asnumpy asscalar as_in_context as_in_ctx attach_grad collect_params hybridize name_scope "
     "register_child reset_ctx list_ctx set_data wait_to_read tostype _children _reg_params "
     "hybrid_forward infer_shape infer_type optimize_for register_op_hook".split())
+# the attributes of these that are no methods; a method name read without a call is no leftover (a
+# configuration's `args.hybridize` flag, gluonts' `trainer.hybridize`)
+GLUON_ONLY_DATA = frozenset({"_children", "_reg_params"})
 
 
 @dataclass
@@ -234,7 +238,9 @@ def leftovers(source: str, path: str, original: str = "", local: frozenset = fro
                 # a call on a missing name is the name; strip nothing else
                 add(node, "no-torch", resolved)
         elif isinstance(node, ast.Attribute):
-            if node.attr in GLUON_ONLY_ATTRS and node.attr != "hybrid_forward" and not _a_flag(node, parents):
+            if node.attr in GLUON_ONLY_ATTRS and node.attr != "hybrid_forward" and (
+                    node.attr in GLUON_ONLY_DATA or isinstance(parents.get(id(node)), ast.Call)
+                    and parents[id(node)].func is node):
                 add(node, "gluon-api", f".{node.attr}")
             elif node.attr == "get" and isinstance(node.value, ast.Attribute) and node.value.attr == "params":
                 add(node, "gluon-api", ".params.get")
@@ -242,18 +248,6 @@ def leftovers(source: str, path: str, original: str = "", local: frozenset = fro
                     and parents[id(node)].func is node and ast.unparse(node.value) not in sets:
                 add(node, "gluon-api", ".add(...)")
     return found
-
-
-def _a_flag(node: ast.Attribute, parents: dict) -> bool:
-    """A Gluon method's name used as the user's own data: assigned (`self.hybridize = hybridize`)
-    or tested (`if trainer.hybridize:`, gluonts' Trainer flag), never a Gluon method's use."""
-    if node.attr.startswith("_"):  # `_children`, `_reg_params`: Gluon's data attributes
-        return False
-    if not isinstance(node.ctx, ast.Load):
-        return True
-    parent = parents.get(id(node))
-    return isinstance(parent, (ast.If, ast.While, ast.IfExp)) and parent.test is node \
-        or isinstance(parent, (ast.BoolOp, ast.Compare)) or isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
 
 
 def _hollow_helpers(tree: ast.Module) -> None:

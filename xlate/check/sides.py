@@ -97,7 +97,8 @@ def mx_run(net, arrays, train: bool, heads=None):
             x.attach_grad()
     with mx.autograd.record():
         outs = flatten(net(*xs))
-    head_arrays = [mx_array(mx)(h) for h in heads]
+    # each cotangent in its output's dtype: a float64 model's backward refuses float32 heads
+    head_arrays = [mx_array(mx)(h, dtype=o.dtype) for h, o in zip(heads, outs)]
     try:
         mx.autograd.backward(outs, head_arrays)
     except mx.base.MXNetError as e:

@@ -12,6 +12,7 @@ from xlate.convert import func_values, names, sequential_base, table, untyped
 from xlate.convert.transforms import back_slice, nd_element
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.fstrings import FStrings
+from xlate.convert.kinds import PACKAGES
 from xlate.convert.leftovers import Leftovers, array_name, is_array
 from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Manual, Site, Skip, bind, node_literal,
                                    unknown_receiver)
@@ -38,6 +39,7 @@ DTYPE_EQUAL = ".dtype=="  # ... for `x.dtype == v` / `!=`, a converted value's t
 FUNCTION_VALUE_ROOTS = ("mxnet.ndarray.", "mxnet.context.", "mxnet.autograd.", *names.NP_ROOTS)
 NO_RULE = "MX900"
 AMBIGUOUS_NAME = "MX901"
+PACKAGE_FROM_HELPER = "MX891"  # `nlp = try_import_gluonnlp()`: MXNet's package a helper returns (names.py)
 NAMESPACE_BY_NAME = "MX174"
 CACHED_METHOD = "MX184"
 
@@ -883,6 +885,13 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             scope = self.analysis.scopes.get(self.scopes[-1])
             if scope is not None and target.value in scope.aliases:
                 self.alias_values.add(id(value))
+                package = scope.imports.get(target.value)
+                if package in PACKAGES and isinstance(value, cst.Call) and self.rules.enabled(PACKAGE_FROM_HELPER):
+                    # Note [a package returned by a helper] in names.py
+                    self.report(value, PACKAGE_FROM_HELPER, "review",
+                                f"`{target.value}` is MXNet's `{package}`, which `{cst.Module([]).code_for_node(value.func)}()` returns: "
+                                f"its uses are translated where they are made; the call still imports `{package}` and "
+                                f"fails without it: drop it once nothing left reads `{target.value}`")
 
     def leave_AnnAssign(self, original: cst.AnnAssign, updated: cst.AnnAssign):
         """`n: T = value` flows as `n = value` (names.py binds it the same way)."""

@@ -15,6 +15,17 @@ NAMESPACES = {"mxnet.ndarray": "mxnet.ndarray", "mxnet.symbol": "mxnet.ndarray",
               "mxnet.numpy_extension": "mxnet.numpy_extension"}
 
 
+# MXNet's packages as values: a lazy-import helper returns one (`def try_import_gluonnlp(): import
+# gluonnlp; return gluonnlp`) and its callers bind it (`nlp = try_import_gluonnlp()`): Note [a package
+# returned by a helper] in names.py
+PACKAGES = frozenset({"mxnet", "gluonnlp", "gluoncv"})
+
+
+def package_of(kinds: Optional[frozenset]) -> Optional[str]:
+    """The MXNet package a value of these kinds always is (None: not always the same one)."""
+    return next(iter(kinds)) if kinds and len(kinds) == 1 and kinds <= PACKAGES else None
+
+
 def namespace_of(kinds: Optional[frozenset]) -> Optional[str]:
     """The namespace a value of these kinds always is (None: not always one, or two)."""
     if not kinds or not kinds <= NAMESPACES.keys():
@@ -87,7 +98,7 @@ def _kinds(analysis, key, expr, seen) -> Optional[frozenset]:
         return frozenset().union(*found) if all(k is not None for k in found) else None
     if isinstance(expr, (ast.Name, ast.Attribute)) and (dotted := ast_dotted(expr)) is not None:
         resolved = analysis.resolve(key, dotted)
-        if isinstance(resolved, str) and resolved in NAMESPACES:  # `mx.nd`, hybrid_forward's F
+        if isinstance(resolved, str) and (resolved in NAMESPACES or resolved in PACKAGES):  # `mx.nd`, F, `gluonnlp`
             return frozenset([resolved])
     if isinstance(expr, ast.Call):
         func = expr.func
@@ -139,6 +150,7 @@ def _values(analysis, key, expr) -> list:
         where = analysis.attr_scopes
         if scope is None:
             return []
+        scope = _assigning_class(analysis, scope, expr.attr)
         if expr.attr not in scope.attrs:  # `@property def F(self): return getF(self.mu)`: what it returns
             getter = _property(analysis, scope, expr.attr)
             if getter is not None and expr.attr == "F" and _abstract(getter.node):
@@ -180,6 +192,20 @@ def _abstract(node) -> bool:
     """A function whose body (past its docstring) only raises."""
     body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     return len(body) == 1 and isinstance(body[0], ast.Raise)
+
+
+def _assigning_class(analysis, cls, attr: str):
+    """The class whose methods assign `self.attr`: `cls` itself, else the nearest base class of this
+    file that does (`self.F = getF(x)` in a base's __init__, `F = self.F` in the subclass's methods)."""
+    seen, here = set(), cls
+    while here is not None and id(here) not in seen:
+        seen.add(id(here))
+        if attr in here.attrs:
+            return here
+        bases = [ast_dotted(b) for b in here.node.bases] if isinstance(here.node, ast.ClassDef) else []
+        local = [_defined(analysis, here.parent.key, b) for b in bases if b]
+        here = next((s for s in local if s is not None and s.is_class), None)
+    return cls
 
 
 def _property(analysis, cls, name: str):

@@ -36,7 +36,7 @@ from typing import Optional
 from xlate.convert import astwalk, held_modules, namespace_flow
 from xlate.convert.context import (ALIAS, AMBIGUOUS, BLOCKS_MODULE, GLUON_ROOTS, LOCAL, MX_ROOTS, REEXPORT, FileContext,
                                    is_mxnet)
-from xlate.convert.kinds import NAMESPACES as _NAMESPACES, ast_dotted as _dotted, kinds_of, namespace_of
+from xlate.convert.kinds import NAMESPACES as _NAMESPACES, ast_dotted as _dotted, kinds_of, namespace_of, package_of
 from xlate.convert.unpacking import RETURNS_NAMESPACE, Element, may_return_namespace
 
 
@@ -435,8 +435,8 @@ class Analysis:
         return scope if scope is not None and scope.gluon else None
 
     def block_params(self, cls: Scope) -> dict[str, ast.Call]:
-        """Attributes a Gluon class assigns from `self.params.get(...)`, `get_constant(...)` or
-        `gluon.Parameter(...)`: Gluon passes them to hybrid_forward as keyword arguments under
+        """Attributes a Gluon class assigns from `self.params.get(...)`, `get_constant(...)`,
+        `gluon.Parameter(...)` or a function handed `self.params`: Gluon passes them to hybrid_forward as keyword arguments under
         these names."""
         found = {}
         for attr, values in cls.attrs.items():
@@ -448,6 +448,9 @@ class Analysis:
                     found[attr] = v
                 elif (dotted := _dotted(v.func)) is not None and self.resolve(cls.key, dotted) in PARAMETER_CLASSES:
                     found[attr] = v
+                elif any(isinstance(a, ast.Attribute) and a.attr == "params" and isinstance(a.value, ast.Name)
+                         and a.value.id == "self" for a in [*v.args, *(k.value for k in v.keywords)]):
+                    found[attr] = v  # made by a helper handed the block's ParameterDict (`register(self.params, 'w')`)
         return found
 
     def constructed_by(self, key: ScopeKey, expr: ast.expr) -> set[str]:
@@ -1130,6 +1133,16 @@ def _pure_dotted(node: ast.AST) -> bool:
 # bound in the function to the same namespace again (gluonts' NanMixture: `def __init__(self, p,
 # F=None): F = getF(p)`) is that namespace too. A name bound to something else too, declared
 # global or nonlocal, or bound at module level (other modules may import it) stays a plain value.
+#
+# Note [a package returned by a helper]
+# Packages import MXNet's libraries lazily through a helper that imports and returns one
+# (autogluon: `def try_import_gluonnlp(): import gluonnlp; ...; return gluonnlp`) and bind what it
+# returns in each function that needs it (`nlp = try_import_gluonnlp()`, then `nlp.data.batchify
+# .Pad(...)`, `nlp.model.get_model(...)`). What the helper returns is known by kinds.py (MXNet's
+# packages are kinds of their own, kinds.PACKAGES), in the same module or, through the package
+# pass's facts, from another one; a name a function binds exactly once to such a call resolves as
+# `import gluonnlp as nlp` would, so its uses go through the rules. Before, each use stayed MXNet's
+# with no report at its line. The call stays (it may do more than import) and is reported (MX891).
 
 
 def _namespace_aliases(analysis: Analysis) -> None:
@@ -1153,7 +1166,7 @@ def _namespace_aliases(analysis: Analysis) -> None:
             found = [kinds_of(analysis, key, v) if v is not None else None for v in values]
             # `F = mx.nd`, `F = getF(x)` (a function of the tree returning the namespace), `F = self.F`
             # or bound on each path to namespaces whose operators mean the same (`F = symbol` / `F = ndarray`)
-            targets = {namespace_of(k) for k in found}
+            targets = {namespace_of(k) or package_of(k) for k in found}
             target = targets.pop() if len(targets) == 1 else None
             if target is None or not function or name in scope.declared:
                 if any(k and k & _NAMESPACES.keys() for k in found) or any(  # the namespace or something else

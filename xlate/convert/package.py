@@ -25,7 +25,7 @@ from typing import Optional
 
 from xlate.convert import catalogue, names, namespace_flow, unpacking
 from xlate.convert.context import ALIAS, BLOCKS_MODULE, LENT, REEXPORT, GLUON_ROOTS, LOCAL, MX_ROOTS, MXNET_MODULES, FileContext
-from xlate.convert.kinds import NAMESPACES, local_modules, top_level_kinds
+from xlate.convert.kinds import NAMESPACES, PACKAGES, local_modules, top_level_kinds
 from xlate.convert.parsing import no_gc
 
 def module_names(root: Path, files: list[Path]) -> dict[Path, tuple[str, bool]]:
@@ -305,8 +305,9 @@ def merge(found: list[list]) -> dict:
 def _final(analysis, context: FileContext, read_keys: set):
     facts = context.facts
     # a fact that says Gluon, or MXNet's namespace (`getF` of another module: Note [namespace aliases])
-    # or an MXNet function another module binds (Note [module aliases])
-    if any(any(k.startswith((*GLUON_ROOTS, ALIAS, REEXPORT)) or k in NAMESPACES for k in facts.get(key, ()))
+    # or an MXNet function another module binds (Note [module aliases]), or an MXNet package a helper returns
+    if any(any(k.startswith((*GLUON_ROOTS, ALIAS, REEXPORT)) or k in NAMESPACES or k in PACKAGES
+               for k in facts.get(key, ()))
            for key in read_keys):
         return names.Analysis(analysis.tree, context=context)
     analysis.context, analysis.facts, analysis._kinds = context, facts, {}

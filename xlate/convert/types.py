@@ -7,7 +7,8 @@ type alias `Tensor = Union[nd.NDArray, sym.Symbol]`), in a string annotation
 (`"mx.nd.NDArray"`), in `typing.cast(T, v)` and `TypeVar(..., bound=T)` (all *static*: only
 type checkers read them), and as a class tested at run time: isinstance/issubclass's classes,
 an `except` clause, what a `raise` raises (`raise mx.base.MXNetError(msg)`: what an `except` elsewhere
-tests for), `f.register(T)` of a functools.singledispatch function (a *test*). There
+tests for), the classes `pytest.raises`, `assertRaises` and `contextlib.suppress` catch, `f.register(T)`
+of a functools.singledispatch function (a *test*). There
 it must become the torch CLASS every translation of it is an instance of (`torch.device`,
 `torch.Tensor`, `nn.Module`), never the Gluon-signature helper a call or a value gets
 (`_mx_Context` is a function: singledispatch and pydantic reject it when the module is
@@ -37,6 +38,14 @@ Coroutine ClassVar Final Annotated DefaultDict OrderedDict Deque Counter ChainMa
 type""".split())
 STATIC, TEST, DISPATCH = "static", "test", "dispatch"
 _CLASS_CALL = re.compile(r"((?:torch\.)?nn\.[A-Z]\w*)\(.*\)")  # a call template that constructs one torch class
+
+
+# callables whose (first, or for suppress every) argument is an exception class they catch
+_EXPECTS_EXCEPTION = frozenset({"raises", "assertRaises", "assertRaisesRegex", "suppress"})
+
+
+def _callee_name(func: cst.BaseExpression) -> Optional[str]:
+    return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
 
 
 def _generic(node: cst.BaseExpression) -> bool:
@@ -124,6 +133,12 @@ class TypePositions:
         func, args = node.func, node.args
         if isinstance(func, cst.Name) and func.value in ("isinstance", "issubclass") and len(args) == 2:
             self.mark_type(args[1].value, TEST)
+        elif _callee_name(func) in _EXPECTS_EXCEPTION and args and args[0].keyword is None and not args[0].star:
+            # `pytest.raises(mx.base.MXNetError)`, `self.assertRaises(E, f)`, `contextlib.suppress(E, F)`: the
+            # classes of what is caught, as in an `except` clause
+            for arg in (args if _callee_name(func) == "suppress" else args[:1]):
+                if arg.keyword is None and not arg.star:
+                    self.mark_type(arg.value, TEST)
         elif isinstance(func, cst.Attribute) and func.attr.value == "register" and len(args) == 1 \
                 and args[0].keyword is None and not args[0].star:
             self.mark_type(args[0].value, DISPATCH)  # singledispatch; ABC.register(T) too

@@ -423,6 +423,46 @@ class _mx_Initializer:
         return f"{type(self).__name__}({self._kwargs})"
 
 
+def _mx_init_create(*args, **kwargs):
+    """`mx.init.create(name, *args, **kwargs)`: the initializer registered under `name` (any case), made
+    with the arguments its MXNet class takes: the classes registered with `@mx.init.register` first,
+    then MXNet's own (Xavier's rnd_type, factor_type, magnitude; MSRAPrelu's factor_type, slope; ...).
+    An initializer itself is returned as it is; a dict is keyword arguments and a JSON string
+    `'["xavier", {...}]'` is decoded, as mx.registry's create does."""
+    import json
+
+    name = args[0] if args else kwargs.pop("initializer")
+    args = args[1:]
+    if callable(name) and not isinstance(name, type):
+        assert not args and not kwargs, "initializer is already an instance. Additional arguments are invalid"
+        return name
+    if isinstance(name, dict):
+        return _mx_init_create(**name)
+    if name.startswith("["):
+        name, kwargs = json.loads(name)
+        return _mx_init_create(name, **kwargs)
+    if name.startswith("{"):
+        return _mx_init_create(**json.loads(name))
+    key = name.lower()
+    registered = _mx_registry.table.get(_mx_Initializer, {})
+    if key in registered:
+        return registered[key](*args, **kwargs)
+    own = {
+        "zero": lambda: torch.nn.init.zeros_, "zeros": lambda: torch.nn.init.zeros_,
+        "one": lambda: torch.nn.init.ones_, "ones": lambda: torch.nn.init.ones_,
+        "constant": _mx_constant, "xavier": _mx_xavier, "orthogonal": _mx_orthogonal, "bilinear": _mx_bilinear,
+        "lstmbias": _mx_lstm_bias,
+        "uniform": lambda scale=0.07: (lambda t: torch.nn.init.uniform_(t, -scale, scale)),
+        "normal": lambda sigma=0.01: (lambda t: torch.nn.init.normal_(t, 0.0, sigma)),
+        # MXNet's MSRAPrelu is Xavier('gaussian', factor_type, 2 / (1 + slope ** 2))
+        "msraprelu": lambda factor_type="avg", slope=0.25: _mx_xavier("gaussian", factor_type, 2.0 / (1 + slope ** 2)),
+    }
+    if key not in own:  # Mixed, Load, FusedRNN select by Gluon parameter names (MX520)
+        raise NotImplementedError(f"mx.init.create({name!r}): initializer {key!r} has no translation "
+                                  "(registered ones and MXNet's own built-ins do)")
+    return own[key](*args, **kwargs)
+
+
 def _mx_init_register(klass, name=None):
     """`@mx.init.register`: a custom initializer registered under its lower-cased class name, so that
     a parameter given that name as a string (`weight_initializer='truncnorm'`) draws with it

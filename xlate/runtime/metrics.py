@@ -236,6 +236,19 @@ class _mx_metric_BinaryStats:
         r = self._ratio(self.global_true_positives, self.global_false_negatives)
         return 2 * p * r / (p + r) if p + r > 0 else 0.0
 
+    def matthewscc(self, use_global=False):
+        """MXNet's Matthews correlation coefficient; a factor of the denominator that is 0 is left out."""
+        prefix = "global_" if use_global else ""
+        if not (self.global_total_examples if use_global else self.total_examples):
+            return 0.0
+        tp, fp, fn, tn = (float(getattr(self, prefix + k)) for k in
+                          ("true_positives", "false_positives", "false_negatives", "true_negatives"))
+        denom = 1.0
+        for t in (tp + fp, tp + fn, tn + fp, tn + fn):
+            if t != 0.0:
+                denom *= t
+        return (tp * tn - fp * fn) / denom ** 0.5
+
     @property
     def total_examples(self):
         return self.false_negatives + self.false_positives + self.true_negatives + self.true_positives
@@ -287,6 +300,97 @@ class _mx_metric_F1(_mx_metric_EvalMetric):
         self.sum_metric = 0.0
         self.num_inst = 0
         self.metrics.local_reset_stats()
+
+
+class _mx_metric_MCC(_mx_metric_EvalMetric):
+    """MXNet MCC (binary): 'macro' averages the coefficient of each update (batch); 'micro' pools counts."""
+
+    def __init__(self, name="mcc", output_names=None, label_names=None, average="macro"):
+        self._average = average
+        self._metrics = _mx_metric_BinaryStats()
+        super().__init__(name, output_names=output_names, label_names=label_names, has_global_stats=True)
+
+    def update(self, labels, preds):
+        labels, preds = _mx_metric_wrap(labels, preds)
+        for label, pred in zip(labels, preds):
+            self._metrics.update_binary_stats(label, pred)
+        if self._average == "macro":
+            self.sum_metric += self._metrics.matthewscc()
+            self.global_sum_metric += self._metrics.matthewscc(use_global=True)
+            self.num_inst += 1
+            self.global_num_inst += 1
+            self._metrics.reset_stats()
+        else:
+            self.sum_metric = self._metrics.matthewscc() * self._metrics.total_examples
+            self.global_sum_metric = self._metrics.matthewscc(use_global=True) * self._metrics.global_total_examples
+            self.num_inst = self._metrics.total_examples
+            self.global_num_inst = self._metrics.global_total_examples
+
+    def reset(self):
+        super().reset()
+        if hasattr(self, "_metrics"):
+            self._metrics.reset_stats()
+
+    def reset_local(self):
+        super().reset_local()
+        self._metrics.local_reset_stats()
+
+
+class _mx_metric_PearsonCorrelation(_mx_metric_EvalMetric):
+    """MXNet PearsonCorrelation: 'macro' averages the coefficient of each (label, pred) pair (float64);
+    'micro' pools every value with MXNet's running update of the means, squared deviations and
+    co-deviation (its own formula, kept as written)."""
+
+    def __init__(self, name="pearsonr", output_names=None, label_names=None, average="macro"):
+        self.average = average
+        super().__init__(name, output_names=output_names, label_names=label_names, has_global_stats=True)
+
+    def reset_micro(self):
+        self._sse_p = self._mean_p = self._sse_l = self._mean_l = 0.0
+        self._pred_nums = self._label_nums = 0
+        self._conv = 0.0
+
+    def reset(self):
+        super().reset()
+        if self.average == "micro":
+            self.reset_micro()
+
+    @staticmethod
+    def update_variance(new_values, count, mean, m_2):
+        count += len(new_values)
+        delta = new_values - mean
+        mean += float((delta / count).sum())
+        m_2 += float((delta * (new_values - mean)).sum())
+        return count, mean, m_2
+
+    def update(self, labels, preds):
+        labels, preds = _mx_metric_wrap(labels, preds)
+        for label, pred in zip(labels, preds):
+            label, pred = _mx_metric_values(label), _mx_metric_values(pred)
+            if label.shape != pred.shape:
+                raise ValueError(f"Shape of labels {tuple(label.shape)} does not match shape of predictions "
+                                 f"{tuple(pred.shape)}")
+            label, pred = label.reshape(-1), pred.reshape(-1)
+            self.num_inst += 1
+            self.global_num_inst += 1
+            if self.average == "macro":
+                corr = float(torch.corrcoef(torch.stack([pred, label]))[0, 1])
+                self.sum_metric += corr
+                self.global_sum_metric += corr
+            else:
+                self._label_nums, self._mean_l, self._sse_l = self.update_variance(
+                    label, self._label_nums, self._mean_l, self._sse_l)
+                self._conv += float(((label - self._mean_l) * (pred - self._mean_p)).sum())
+                self._pred_nums, self._mean_p, self._sse_p = self.update_variance(
+                    pred, self._pred_nums, self._mean_p, self._sse_p)
+
+    def get(self):
+        if self.num_inst == 0:
+            return self.name, float("nan")
+        if self.average == "macro":
+            return self.name, self.sum_metric / self.num_inst
+        n = self._label_nums
+        return self.name, self._conv / ((n - 1) * (self._sse_p / (n - 1)) ** 0.5 * (self._sse_l / (n - 1)) ** 0.5)
 
 
 class _mx_metric_Perplexity(_mx_metric_EvalMetric):
@@ -446,7 +550,9 @@ def _mx_metric_create(metric, *args, **kwargs):
              "rmse": _mx_metric_RMSE, "ce": _mx_metric_CrossEntropy, "crossentropy": _mx_metric_CrossEntropy,
              "nll_loss": _mx_metric_NegativeLogLikelihood,
              "negativeloglikelihood": _mx_metric_NegativeLogLikelihood, "loss": _mx_metric_Loss,
-             "composite": _mx_metric_CompositeEvalMetric, "compositeevalmetric": _mx_metric_CompositeEvalMetric}
+             "composite": _mx_metric_CompositeEvalMetric, "compositeevalmetric": _mx_metric_CompositeEvalMetric,
+             "mcc": _mx_metric_MCC, "pearsonr": _mx_metric_PearsonCorrelation,
+             "pearsoncorrelation": _mx_metric_PearsonCorrelation}
     if metric.lower() not in named:
         raise ValueError(f"Cannot find metric {metric}")
     return named[metric.lower()](*args, **kwargs)

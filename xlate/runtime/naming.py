@@ -298,7 +298,8 @@ def _mx_block_params(block):
         return block.params
     own = {id(t) for t in list(block._parameters.values()) + list(block._buffers.values()) if t is not None}
     every = _mx_collect_params(block)
-    return _mx_ParameterDict([(n, t) for n, t in every.items() if id(t) in own], prefix=every.prefix)
+    return _mx_BlockParams([(n, t) for n, t in every.items() if id(t) in own], prefix=every.prefix)
+
 
 
 def _mx_param_data(param, ctx=None):
@@ -414,6 +415,22 @@ class _mx_ParameterDict(dict):
         lines = "\n".join(f"  {name} {'(not initialised)' if torch.nn.parameter.is_lazy(t) else tuple(t.shape)}"
                           for name, t in self.items())
         return f"{self.prefix} (\n{lines}\n)"
+
+
+
+class _mx_BlockParams(_mx_ParameterDict):
+    """`block.params` of a converted block: its ParameterDict, whose `get` also makes a parameter it
+    does not hold, as Gluon's does (a helper handed `self.params`: `self.w = register(self.params, 'w',
+    shape=..., init=..., dtype=...)`); the block registers it when it is assigned to an attribute."""
+
+    def get(self, name, **kwargs):
+        if self.prefix + name in self or name in self or not kwargs:
+            return super().get(name, **kwargs)
+        differentiable = kwargs.get("differentiable", True) and kwargs.get("grad_req", "write") != "null"
+        param = _mx_parameter(kwargs.get("shape"), init=kwargs.get("init"),
+                              dtype=_mx_dtype(kwargs.get("dtype", "float32")), requires_grad=differentiable)
+        self[self.prefix + name] = param
+        return param
 
 
 def _mx_set_param_attr(tensor, name, value):

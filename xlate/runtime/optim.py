@@ -750,6 +750,32 @@ class _mx_CosineScheduler(_mx_LRScheduler):
         return self.base_lr
 
 
+def _mx_clip_grad_global_norm(parameters, max_norm, check_isfinite=True):
+    """gluonnlp's `utils.clip_grad_global_norm(parameters, max_norm)`: the gradients of the parameters
+    that have one (Gluon's grad_req != 'null': torch's requires_grad) scaled in place by 1 / max(1,
+    total norm / max_norm), with no epsilon (MXNet's clip_global_norm adds 1e-8, torch's
+    clip_grad_norm_ 1e-6); a total norm that is not finite scales by itself, with gluonnlp's warning.
+    The total norm is returned as gluonnlp 0.10 returns it, a tensor of shape (1,)."""
+    import warnings
+
+    params = [p for p in parameters if p.requires_grad]
+    if not params:
+        raise AssertionError("No parameter found available for gradient norm.")
+    with torch.no_grad():
+        grads = [p.grad if p.grad is not None else torch.zeros_like(p) for p in params]  # MXNet's zeros
+        device = grads[0].device
+        total = torch.stack([g.float().pow(2).sum().to(device) for g in grads]).sum().sqrt().reshape(1)
+        scale = total / max_norm
+        finite = bool(torch.isfinite(scale).all())
+        if check_isfinite and not finite:
+            warnings.warn(UserWarning("nan or inf is detected. Clipping results will be undefined."), stacklevel=2)
+        chosen = torch.maximum(torch.ones(1, device=device), scale) if finite else scale
+        for p in params:
+            if p.grad is not None:
+                p.grad.mul_((1 / chosen).to(p.grad.device, p.grad.dtype))
+    return total
+
+
 def _mx_clip_global_norm(arrays, max_norm, check_isfinite=True):
     """`gluon.utils.clip_global_norm`: scales the arrays (gradients, in place) by max_norm /
     (total norm + 1e-8) when that is below 1 and returns the total norm before clipping (a

@@ -29,7 +29,7 @@ def transform(site: Site):
         if site.matched == ".zero_grad" and not param_evidence.is_param_dict(original, known) \
                 and not param_evidence.is_param(original, known):
             raise Skip()  # torch's module.zero_grad() / optimizer.zero_grad() in mixed code
-        if param_evidence.is_collect_call(original):
+        if param_evidence.is_param_dict(original, known):  # a selection, or a name holding `collect_params()`
             return _selection(site)
         raise Manual(f"`{site.matched}` on a ParameterDict or Parameter xlate cannot trace to its block: "
                      f"{_RECIPES[site.matched]}")
@@ -71,10 +71,16 @@ def _rewrite(site: Site, block):
 
 
 def _selection(site: Site):
-    """`net.collect_params('regex').setattr(...)`: the selection is `_mx_collect_params(net, 'regex')`
-    (MX160), whose setattr is Gluon's for grad_req, lr_mult and wd_mult."""
-    if site.matched != ".setattr":
-        return site.node  # zero_grad / reset_ctx of the ParameterDict itself
+    """`net.collect_params('regex').setattr(...)`, or the method on a name assigned `net.collect_params()`
+    (autogluon's `all_model_params.zero_grad()`): the dict is `_mx_collect_params(net, ...)` (MX160), whose
+    setattr (grad_req, lr_mult, wd_mult), zero_grad and reset_ctx are Gluon's."""
+    if site.matched == ".reset_ctx" and param_evidence.single_device(site, "ctx") == "no":
+        raise Manual(_DATA_PARALLEL)
+    if site.matched != ".setattr":  # zero_grad / reset_ctx of the ParameterDict itself
+        site.fixed(f"`{site.matched}()` on the ParameterDict `_mx_collect_params` gives (held by a name, or a "
+                   "selection): Gluon's method, kept (zero_grad leaves zeros, as MXNet, where torch's sets None; "
+                   "reset_ctx moves each tensor in place)")
+        return site.node
     name = site.literal("name")
     if name not in ("grad_req", "lr_mult", "wd_mult"):
         raise Manual(f"setattr({site.code(site.value('name'))}, ...) on a selection: xlate translates grad_req, "

@@ -7,7 +7,8 @@ Python methods too, so these rules rewrite only receivers that are evidently Glu
 `collect_params()` call or a name assigned from one (a ParameterDict); a layer attribute with
 a Gluon parameter name (`net.dense.weight`), an attribute assigned from `params.get(...)`
 anywhere in the file, a `params.get(...)` call, an element of a ParameterDict (`params[k]`),
-or a name bound by a loop over a ParameterDict's `.values()` / `.items()` or assigned from
+or a name bound by a loop over a ParameterDict's `.values()` / `.items()` (or over a name assigned
+`d.values()`, `list(d.values())`) or assigned from
 one of those (a Parameter), or a name annotated as one (`p: gluon.Parameter`, `params:
 gluon.ParameterDict`, as an argument or a variable). A Block is a name or attribute assigned a Gluon (gluoncv,
 gluonnlp) call or an instance of a class of this file deriving from a Gluon block, anything
@@ -116,7 +117,11 @@ def facts(conv) -> Facts:
         if isinstance(target, ast.Attribute) and _a_params_get(value):
             found.param_attrs.add(target.attr)
     for _ in range(2):  # a name assigned from a loop variable needs the loop first
+        # `params = net.collect_params().values()`, then `for p in params` (autogluon's GP regression)
+        lists = {t.id for t, v in scan.assigns if isinstance(t, ast.Name) and _a_values(v, found)}
         for target, it in scan.loops:
+            if isinstance(it, ast.Name) and it.id in lists and isinstance(target, ast.Name):
+                found.param_names.add(target.id)
             if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and not it.args
                     and not it.keywords and _a_dict(it.func.value, found)):
                 continue
@@ -175,6 +180,15 @@ def _annotated_kind(conv, annotation) -> Optional[str]:
     if resolved in _PARAMETER_DICTS:
         return "dict"
     return None
+
+
+def _a_values(node, known: Facts) -> bool:
+    """`d.values()` of a ParameterDict, or `list(...)` of it: the Parameters themselves."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "tuple") \
+            and len(node.args) == 1:
+        node = node.args[0]
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "values"
+            and not node.args and _a_dict(node.func.value, known))
 
 
 def _a_dict(node, known: Facts) -> bool:
