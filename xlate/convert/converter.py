@@ -171,6 +171,13 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             self.helper_uses[name] -= 1
         self.forget_left(node)
 
+    def replaced(self, old: cst.CSTNode, new: cst.CSTNode) -> None:
+        """`old` gave way to `new`, built from it (a layer rebuilt with its deferred size): the helpers
+        `new` names count again, or a helper only `new` still calls was never imported."""
+        self.dropped(old)
+        for name in HELPER_RE.findall(self.module.code_for_node(new)):
+            self.use_helper(name)
+
     def drop_decorator(self, expr: cst.CSTNode) -> bool:
         """Remove the decorator whose expression `expr` is (False: it is not a decorator)."""
         if id(expr) not in self.decorator_exprs:
