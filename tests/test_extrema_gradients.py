@@ -53,6 +53,8 @@ npx.reset_np()
     (HEAD, "nd.sum(x, axis=1, exclude=data.ndim > 2) + nd.max(x, axis=(0, 2), exclude=data.ndim < 2, keepdims=data.ndim > 2).sum()"),
     (HEAD, "x.mean(axis=(0, 1, 2), exclude=data.ndim > 2) * nd.sum(x, exclude=data.ndim > 2)"),
     (HEAD, "nd.min(x, axis=(1, 2), exclude=data.ndim > 2, keepdims=data.ndim > 2) * nd.mean(x, keepdims=data.ndim > 2)"),
+    # keywords MXNet's parameterless operators ignore (Note [keywords MXNet ignores] in rulectx.py)
+    (HEAD, "nd.relu(x, axis=0) * 3 + nd.abs(x, foo=1) * nd.sign(x, axis='bogus') + nd.square(x, axis=-1)"),
     # (MXNet's backward with a kernel= given beside global_pool=True sends the gradient to fixed
     # places, a bug of its own; without one it goes to the first maximum)
     (HEAD, "nd.Pooling(x.reshape((2, 3, 2, 2)), pool_type='max', global_pool=True)"),

@@ -14,7 +14,7 @@ from xlate.convert.catalogue import RuleSet
 from xlate.convert.fstrings import FStrings
 from xlate.convert.leftovers import Leftovers, array_name, is_array
 from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Manual, Site, Skip, bind, node_literal,
-                                   unknown_receiver)
+                                   unknown_receiver, without_ignored)
 from xlate.convert.statements import Statements
 from xlate.convert.rebinding import Rebindings
 from xlate.convert.types import TEST, TypePositions, merged_classes
@@ -667,6 +667,11 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             if kind not in ("nd", "mxnp") and (site.rule.receiver == "ndarray"
                                  or (receiver is not None and isinstance(why, ForeignKeyword))):
                 return site.node  # numpy's method, or torch's: MXNet's would reject these arguments
+            if isinstance(why, ForeignKeyword) and site.rule.ignores_keywords and receiver is None \
+                    and (dropped := without_ignored(site)):  # Note [keywords MXNet ignores]
+                site.review(f"{site.rule.summary}; MXNet's operator has no parameters and ignores "
+                            + ", ".join(f"`{d}=`" for d in dropped) + ": dropped")
+                return self._bound(site, **kw)
             return self._left(site, str(why), kw.get("head"))
         return self._apply(site, **kw)
 
