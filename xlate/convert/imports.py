@@ -234,7 +234,8 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
     # a tree's file outside any package may be a namespace package's module (Note [kept MXNet imports])
     context = analysis.context
     lent = bool(context.module) and bool(context.facts.get(LOCAL + context.module + LENT))
-    in_package = helper_import is not None and (helper_import.level is None or not helper_import.script or lent) \
+    in_package = helper_import is not None and (helper_import.level is None or not helper_import.script or lent
+                                                or helper_import.namespace) \
         or helper_import is not None and _test_module(context.module)
     guarded = _guarded(fixed, fixer.kept_lines) if in_package and enabled("MX002") else fixed
     if guarded is not fixed:
