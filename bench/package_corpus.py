@@ -242,6 +242,16 @@ CORPORA: dict[str, dict] = {
                "autogluon/version.py (setup.py writes it at install) and bo_algorithm.py's NamedTuple without its second "
                "base (Python >= 3.9 refuses it; marked on its line)",
         factories=("package_models", "AUTOGLUON")),
+    # MXNet-Detector: six detectors, each folder a root of its own whose scripts import its package `core` by
+    # absolute name (`from core import Yolov3`), so six packages named `core` (roots). core/__init__ imports GluonCV's
+    # dataloader and VOC metric, matplotlib, onnx and plotly at module level: GluonCV v0.10.0 as for mxnetseg;
+    # _detdeps holds docstring-only stand-ins for onnx and plotly (not installed here).
+    "mxdet": dict(
+        kind="package", packages=["core"], roots=["Center", "Efficient", "GaussianYoloV3", "RETINA", "SSD", "YoloV3"],
+        source="DeepFocuser/MXNet-Detector master (de94796), every .py (less the reference PDF and datasets)",
+        deps=["_detdeps", "_segdeps", "_deps"],
+        model_deps=["gluoncv-v0.10.0", "_zoodeps"], convert_deps={"gluoncv": "gluoncv-v0.10.0"},
+        factories=("package_models", "MXDET")),
 }
 
 
@@ -748,8 +758,8 @@ def run_imports(name: str, cfg: dict, corpus: Path, out: Path, work: Path, timeo
         rels = sorted(p.relative_to(corpus).as_posix() for f in cfg["flat"] for p in (corpus / f).glob("*.py")
                       if p.name != "__init__.py")
     else:
-        rels = sorted(p.relative_to(corpus).as_posix() for top in cfg.get("packages", [])
-                      for p in (corpus / top).rglob("*.py"))
+        rels = sorted(p.relative_to(corpus).as_posix() for root in cfg.get("roots", [""])
+                      for top in cfg.get("packages", []) for p in (corpus / root / top).rglob("*.py"))
     if cfg.get("import_mx_only"):
         rels = [r for r in rels if r in mx_files]
     if cfg.get("import_inits_only"):
@@ -793,10 +803,19 @@ def run_imports(name: str, cfg: dict, corpus: Path, out: Path, work: Path, timeo
         before_roots, after_roots = [corpus / f for f in cfg["flat"]], [out / f for f in cfg["flat"]]
         own_tops = sorted(set(own_tops) | {Path(r).stem for r in rels})
         plumbing.append(f"flat modules, imported by bare name with {', '.join(f or '.' for f in cfg['flat'])} on sys.path")
+    roots_of = lambda rel: ([before_roots, after_roots], before_name, after_name)  # noqa: E731
+    if cfg.get("roots"):  # several sys.path roots, each with its own packages named alike (`core` of each detector)
+        plumbing.append(f"{', '.join(cfg['roots'])}: each a sys.path root of its own, imported one at a time")
+        own_tops = sorted({Path(p).stem for root in cfg["roots"] for p in os.listdir(corpus / root)})
+
+        def roots_of(rel):
+            root, sub = rel.split("/", 1)
+            return [[corpus / root], [out / root]], lambda _: module_name(sub), lambda _: module_name(sub)
     rows = []
     for i, rel in enumerate(rels):
-        b = reuse.get(rel) or import_one(before_name(rel), before_roots, [], stub_inside, own_tops, timeout, deps)
-        a = import_one(after_name(rel), after_roots, list(MX_TOPS), stub_inside,
+        (b_roots, a_roots), b_name, a_name = roots_of(rel)
+        b = reuse.get(rel) or import_one(b_name(rel), b_roots, [], stub_inside, own_tops, timeout, deps)
+        a = import_one(a_name(rel), a_roots, list(MX_TOPS), stub_inside,
                        own_tops + ([cfg["parent_pt"]] if cfg.get("parent_pt") else []), timeout, deps) \
             if (out / rel).is_file() else {"ok": False, "error": "missing: no converted file", "stubs": []}
         rows.append({"module": rel, "before": b, "after": a})
@@ -1162,6 +1181,8 @@ def run_factories(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float
     if cfg.get("flat"):
         top, pt_root, paths = "", out, [str(REPO)] + deps
         flat = [[str(corpus / f).rstrip("/") for f in cfg["flat"]], [str(out / f).rstrip("/") for f in cfg["flat"]]]
+    elif cfg.get("roots"):  # each entry names its root (`root`), made importable there as `<top>_pt`
+        top, pt_root, paths = cfg["packages"][0], None, None
     else:
         top = cfg["packages"][0]
         pt_root = make_importable(out, top, work / "importable-models", None, tuple(cfg.get("convert_deps", {})))
@@ -1173,6 +1194,10 @@ def run_factories(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float
         paths = [str(REPO), str(corpus), str(pt_root)] + deps
     rows = []
     for e in entries:
+        if cfg.get("roots"):
+            pt_root = make_importable(out / e["root"], top, work / f"importable-{e['root']}", None,
+                                      tuple(cfg.get("convert_deps", {})))
+            paths = [str(REPO), str(corpus / e["root"]), str(pt_root)] + deps
         c = {"paths": paths, "top": top, "build": e["build"], "flat": flat, "corpus": str(corpus),
              "inputs": e["inputs"], "fixed": e.get("fixed", {}), "extra": e.get("extra", []), "pt_root": str(pt_root),
              "call": e.get("call"), "setup": e.get("setup"), "stub_missing": cfg.get("stub_missing", False)}

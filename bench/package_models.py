@@ -722,3 +722,59 @@ AUTOGLUON = [
          build="imp('task.text_classification.network').RoBERTaClassifier(roberta, num_classes=3, dropout=0.0)",
          inputs=["inputs:int32[2,5]<11", "valid_length:float32[2]"], fixed={"valid_length": [5.0, 3.0]}),
 ]
+
+# MXNet-Detector (DeepFocuser): each detector's network at a small input, pretrained=False (each root's own
+# backbone: ResNetV2, EfficientNet + BiFPN, Darknet53, VGG16); `root`: the detector's folder (a sys.path root).
+_DET_ANCH = "[8, 16, 32, 64, 128], [1, 2 ** 0.5], [0.5, 1, 2]"
+_YOLO_ANCH = "{'shallow': [(10, 13), (16, 30), (33, 23)], 'middle': [(30, 61), (62, 45), (59, 119)], 'deep': [(116, 90), (156, 198), (373, 326)]}"
+MXDET = [
+    dict(name="CenterNet (ResNetV2-18 up-convolutions)", root="Center",
+         build="imp('model.Center').CenterNet(base=18, heads=__import__('collections').OrderedDict([('heatmap', "
+               "{'num_output': 3, 'bias': -2.19}), ('offset', {'num_output': 2}), ('wh', {'num_output': 2})]), "
+               "head_conv_channel=8, pretrained=False, use_dcnv2=False)",
+         inputs=["x:float32[1,3,64,64]"]),
+    dict(name="Efficient (EfficientNet-B0 + BiFPN)", root="Efficient",
+         build=f"imp('model.Efficient').Efficient(version=0, input_size=(128, 128), anchor_sizes=[8, 16, 32, 64, 128], "
+               "anchor_size_ratios=[1, 2 ** 0.5], anchor_aspect_ratios=[0.5, 1, 2], num_classes=3, alloc_size=[16, 16])",
+         inputs=["x:float32[1,3,128,128]"]),
+    dict(name="RetinaNet (ResNetV2-18 FPN)", root="RETINA",
+         build="imp('model.RETINA').RetinaNet(version=18, input_size=(128, 128), anchor_sizes=[8, 16, 32, 64, 128], "
+               "anchor_size_ratios=[1, 2 ** 0.5], anchor_aspect_ratios=[0.5, 1, 2], num_classes=3, pretrained=False, "
+               "alloc_size=[16, 16])",
+         inputs=["x:float32[1,3,128,128]"]),
+    dict(name="SSD_VGG16 (300)", root="SSD",
+         build="imp('model.SSD').SSD_VGG16(version=300, input_size=(300, 300), box_sizes=[21, 45, 101.25, 157.5, "
+               "213.75, 270, 326.25], box_ratios=[[1, 2, 0.5]] + [[1, 2, 0.5, 3, 1.0 / 3]] * 3 + [[1, 2, 0.5]] * 2, "
+               "num_classes=3, pretrained=False, alloc_size=[38, 38])",
+         inputs=["x:float32[1,3,300,300]"]),
+    dict(name="Yolov3 (Darknet53)", root="YoloV3",
+         build=f"imp('model.YOLOv3').Yolov3(Darknetlayer=53, input_size=(64, 64), anchors={_YOLO_ANCH}, num_classes=3, "
+               "pretrained=False, alloc_size=(8, 8))",
+         inputs=["x:float32[1,3,64,64]"]),
+    dict(name="Gaussian Yolov3 (Darknet53)", root="GaussianYoloV3",
+         build=f"imp('model.YOLOv3').Yolov3(Darknetlayer=53, input_size=(64, 64), anchors={_YOLO_ANCH}, num_classes=3, "
+               "pretrained=False, alloc_size=(8, 8))",
+         inputs=["x:float32[1,3,64,64]"]),
+]
+# the detectors' losses (HybridBlocks of each LOSS.py), labels and masks given where their values mean something
+_HM_LABEL = [[[[1.0, 0.5, 0.0], [0.2, 1.0, 0.7], [0.0, 0.3, 0.9]], [[0.1, 0.0, 1.0], [0.4, 0.8, 0.0], [1.0, 0.6, 0.2]]]]
+_MASK3 = [[[[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 0.0]]] * 2]
+_SIGMA = [[[0.2, 0.5], [0.9, 0.3], [0.7, 0.1], [0.4, 0.6]]]
+MXDET += [
+    dict(name="HeatmapFocalLoss (Center, from logits)", root="Center",
+         build="imp('model.LOSS').HeatmapFocalLoss(from_sigmoid=False)",
+         inputs=["pred:float32[1,2,3,3]", "label:float32[1,2,3,3]"], fixed={"label": _HM_LABEL}),
+    dict(name="NormedL1Loss (Center)", root="Center", build="imp('model.LOSS').NormedL1Loss()",
+         inputs=["pred:float32[1,2,3,3]", "label:float32[1,2,3,3]", "mask:float32[1,2,3,3]"], fixed={"mask": _MASK3}),
+    dict(name="FocalLoss (Efficient, sparse labels)", root="Efficient",
+         build="imp('model.LOSS').FocalLoss(num_class=3)", inputs=["pred:float32[2,6,3]", "label:int64[2,6]<4"]),
+    dict(name="HuberLoss (RETINA)", root="RETINA", build="imp('model.LOSS').HuberLoss(rho=0.5)",
+         inputs=["pred:float32[2,6,4]", "label:float32[2,6,4]"]),
+    dict(name="SoftmaxCrossEntropyLoss (SSD)", root="SSD", build="imp('model.LOSS').SoftmaxCrossEntropyLoss()",
+         inputs=["pred:float32[2,6,4]", "label:int64[2,6]<4"]),
+    dict(name="SigmoidBinaryCrossEntropyLoss (YoloV3)", root="YoloV3",
+         build="imp('model.LOSS').SigmoidBinaryCrossEntropyLoss()", inputs=["pred:float32[2,6,3]", "label:float32[2,6,3]"]),
+    dict(name="NegativeLogLikelihoodLoss (GaussianYoloV3)", root="GaussianYoloV3",
+         build="imp('model.LOSS').NegativeLogLikelihoodLoss()",
+         inputs=["u:float32[1,4,2]", "sigma:float32[1,4,2]", "x:float32[1,4,2]"], fixed={"sigma": _SIGMA}),
+]

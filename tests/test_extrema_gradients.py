@@ -23,6 +23,7 @@ with autograd.record():
     y = {expr}
 y.backward(nd.array(onp.arange(1, y.size + 1, dtype='float32').reshape(y.shape)))
 grad = x.grad.asnumpy()
+value = y.asnumpy()
 """
 
 NP_HEAD = """
@@ -47,6 +48,13 @@ npx.reset_np()
     (HEAD, "x.max(axis=1) * 2"),
     (HEAD, "nd.max(x) + nd.min(x, keepdims=True).reshape((1,))"),
     (HEAD, "nd.max(x, axis=1, exclude=True)"),
+    # flags known only at run time (Note [reduction flags known at run time] in transforms/reduce.py): exclude
+    # over one axis, over every axis (nothing reduced), with no axis (all reduced), keepdims of a full reduction
+    (HEAD, "nd.sum(x, axis=1, exclude=data.ndim > 2) + nd.max(x, axis=(0, 2), exclude=data.ndim < 2, keepdims=data.ndim > 2).sum()"),
+    (HEAD, "x.mean(axis=(0, 1, 2), exclude=data.ndim > 2) * nd.sum(x, exclude=data.ndim > 2)"),
+    (HEAD, "nd.min(x, axis=(1, 2), exclude=data.ndim > 2, keepdims=data.ndim > 2) * nd.mean(x, keepdims=data.ndim > 2)"),
+    # keywords MXNet's parameterless operators ignore (Note [keywords MXNet ignores] in rulectx.py)
+    (HEAD, "nd.relu(x, axis=0) * 3 + nd.abs(x, foo=1) * nd.sign(x, axis='bogus') + nd.square(x, axis=-1)"),
     # (MXNet's backward with a kernel= given beside global_pool=True sends the gradient to fixed
     # places, a bug of its own; without one it goes to the first maximum)
     (HEAD, "nd.Pooling(x.reshape((2, 3, 2, 2)), pool_type='max', global_pool=True)"),
@@ -69,3 +77,6 @@ def test_tied_extrema_give_mxnets_gradient(head, expr):
     exec(compile(source, "<mx>", "exec"), expected)
     exec(compile(converted, "<pt>", "exec"), got)
     np_.testing.assert_allclose(got["grad"], expected["grad"], rtol=0, atol=0, err_msg=converted)
+    if "value" in expected:  # the values, and MXNet's shapes (never 0-d; keepdims and exclude as MXNet reads them)
+        assert got["value"].shape == expected["value"].shape, converted
+        np_.testing.assert_allclose(got["value"], expected["value"], rtol=1e-6, atol=1e-6, err_msg=converted)

@@ -150,6 +150,43 @@ def test_folders_without_init_imported_as_namespace_packages_find_every_helper(t
     assert len(texts) == 1 and "class _mx_Dataset" in texts.pop()
 
 
+def test_a_namespace_folder_inside_a_package_imports_the_packages_helpers(tmp_path):
+    """Note [namespace folders inside a package]: MXNet-Detector's `core/utils/dataprocessing/` has no
+    `__init__.py` below the package `core`, which imports it as `core.utils.dataprocessing`; its modules
+    imported their helpers by absolute name, which nothing on sys.path held. The layer built with the size
+    of the one before it (Note [deferred input sizes]) keeps the helper its initializer calls."""
+    write_tree(tmp_path / "src", {
+        "core/__init__.py": "from core.utils.heads.head import build\n",
+        "core/utils/__init__.py": "",
+        "core/utils/heads/head.py": "import mxnet as mx\nfrom mxnet.gluon import nn\ndef build(bias=-2.19):\n"
+                                    "    seq = nn.HybridSequential()\n    seq.add(nn.Conv2D(4, 3, in_channels=2))\n"
+                                    "    seq.add(nn.Conv2D(3, 1, bias_initializer=mx.init.Constant(bias)))\n"
+                                    "    return seq\n",
+        # a script beside it, no module imports: nothing in a namespace folder tells the two apart, so
+        # its kept import is guarded (Note [kept MXNet imports])
+        "core/utils/heads/tool.py": "from mxnet import nd\ndef sparse(a):\n    return nd.sparse.csr_matrix(a)\n"
+                                    "if __name__ == '__main__':\n    print(sparse([[1.0]]))\n"})
+    out = tmp_path / "out"
+    assert main(["convert", str(tmp_path / "src"), "-o", str(out), "--exit-zero"]) == 0
+    head = (out / "core/utils/heads/head.py").read_text()
+    assert "from ..._mx_compat import _mx_constant, _mx_init_params, _mx_named\n" in head, head
+    assert "    from mxnet import nd\nexcept ImportError:" in (out / "core/utils/heads/tool.py").read_text()
+    assert "core/_mx_compat.py" in [str(p.relative_to(out)) for p in out.rglob("_mx_compat.py")]
+    sys.path.insert(0, str(out))
+    saved = {k: sys.modules.pop(k) for k in list(sys.modules) if k.split(".")[0] in ("core", "_mx_compat")}
+    try:
+        import torch
+
+        net = __import__("core", fromlist=["build"]).build()
+        net(torch.ones(1, 2, 5, 5))  # the deferred initialisers run
+        assert net[1].bias.tolist() == pytest.approx([-2.19] * 3)  # MXNet's Constant(-2.19)
+    finally:
+        sys.path.remove(str(out))
+        for k in [k for k in sys.modules if k.split(".")[0] in ("core", "_mx_compat")]:
+            del sys.modules[k]
+        sys.modules.update(saved)
+
+
 def test_converting_the_output_again_changes_nothing(tmp_path):
     write_tree(tmp_path / "src", TREE)
     assert main(["convert", str(tmp_path / "src"), "-o", str(tmp_path / "once")]) == 0

@@ -123,6 +123,10 @@ def test_gpu_count(frameworks):
     _assert_equal(rule_cases.check_gpu_count())
 
 
+def test_gpu_memory(frameworks):
+    _assert_equal(rule_cases.check_gpu_memory())
+
+
 # -- MX020 asnumpy on a tensor that requires grad ------------------------------------------------
 
 def test_asnumpy_of_a_tensor_in_the_graph(frameworks):

@@ -525,7 +525,10 @@ def test_mxnet_names_taken_with_a_star_import_of_a_tree_module_are_mxnets(tmp_pa
     mx = pytest.importorskip("mxnet")
     torch = pytest.importorskip("torch")
     np = pytest.importorskip("numpy")
-    common = "import mxnet as mx\nimport mxnet.gluon as gluon\nfrom mxnet import nd\n_hidden = 1\n"
+    # its `__all__` lists the MXNet imports it hands on (Note [__all__ of removed imports]): converted, the
+    # entries go with the imports, or the star import raises AttributeError
+    common = ("import mxnet as mx\nimport mxnet.gluon as gluon\nfrom mxnet import nd\n_hidden = 1\nscale = 2\n"
+              "__all__ = ['mx', 'gluon', 'nd', 'scale']\n")
     model = """\
         from common import *
 
@@ -535,7 +538,7 @@ def test_mxnet_names_taken_with_a_star_import_of_a_tree_module_are_mxnets(tmp_pa
                 with self.name_scope():
                     self.dense = gluon.nn.Dense(3, in_units=4)
             def hybrid_forward(self, F, x):
-                return F.relu(self.dense(x)) + nd.ones((1, 3))
+                return F.relu(self.dense(x)) + nd.ones((1, 3)) * scale
 
         def build():
             net = Net()
@@ -543,7 +546,7 @@ def test_mxnet_names_taken_with_a_star_import_of_a_tree_module_are_mxnets(tmp_pa
             return net
         """
     if layout != "scripts":
-        star = "from .common import *" if layout == "package" else "from .common import mx, gluon, nd"
+        star = "from .common import *" if layout == "package" else "from .common import mx, gluon, nd, scale"
         files = {"pkg/__init__.py": "", "pkg/common.py": common,
                  "pkg/model.py": textwrap.dedent(model).replace("from common import *", star)}
     else:

@@ -92,11 +92,18 @@ class Out(gluon.HybridBlock):
 '''
 
 
-def test_a_rebound_gluon_parameter_is_read_once_at_the_top():
-    result, Outpt = _converted(YOLO_OUTPUT, "Out")
+# the constant registered by a base class of the same file, hybrid_forward in the subclass (MXNet-Detector's SSD:
+# VGGAtrousBase registers init_scale, VGGAtrousExtractor reads it): Gluon passes it all the same
+IN_A_BASE = YOLO_OUTPUT.replace("class Out(gluon.HybridBlock):", "class Base(gluon.HybridBlock):").replace(
+    "    def hybrid_forward", "class Out(Base):\n    def hybrid_forward")
+
+
+@pytest.mark.parametrize("source", [YOLO_OUTPUT, IN_A_BASE], ids=["own", "base"])
+def test_a_rebound_gluon_parameter_is_read_once_at_the_top(source):
+    result, Outpt = _converted(source, "Out")
     assert "offsets = self.offsets\n" in result.output
     ns = {}
-    exec(YOLO_OUTPUT, ns)
+    exec(source, ns)
     block = ns["Out"]()
     block.initialize()
     x = np.arange(4, dtype="float32").reshape(2, 2) - 1.5

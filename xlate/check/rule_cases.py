@@ -1299,7 +1299,7 @@ for _id, _draw in DRAWS.items():
 NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
                                         16, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
                                         52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, 91, 92, 93, *range(94, 100),
-                                        4, 5, 8, *range(501, 509),
+                                        4, 5, 8, *range(501, 509), 524,
                                         530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541, 18, 9, 19, 868)]
 
 
@@ -1720,6 +1720,32 @@ def check_gpu_count() -> list:
     return []
 
 
+def check_gpu_memory() -> list:
+    """MX524: torch's (free, total) bytes of GPU 0, both read by cudaMemGetInfo; without CUDA (torch or
+    MXNet built for the CPU) both sides raise."""
+    torch = import_torch()
+    source = HEADER + ret("[mx.context.gpu_memory_info(0), mx.context.gpu_memory_info()]")
+    result = convert(source)
+    check_codes(result, ["MX524"])
+
+    def outcome(fn):
+        try:
+            return fn()
+        except Exception as e:  # noqa: BLE001 (MXNetError, torch's AssertionError without CUDA)
+            return e
+    got, expected = outcome(load(result.output)), outcome(load(source))
+    if not torch.cuda.is_available():
+        assert isinstance(got, Exception), f"torch without CUDA returned {got}"
+        assert isinstance(expected, Exception), f"MXNet returned {expected} where torch has no GPU"
+        return []
+    assert not isinstance(got, Exception), got
+    total = torch.cuda.mem_get_info(0)[1]
+    assert [t for _, t in got] == [total, total] and all(0 <= f <= total for f, _ in got), got
+    if not isinstance(expected, Exception):  # (a CPU build of MXNet next to a CUDA build of torch raises)
+        assert [t for _, t in expected] == [total, total], f"totals {expected} and {got}"
+    return []
+
+
 def check_test_utils(seed: int) -> list:
     """MX088 / MX089: the translated assert_almost_equal fails where MXNet's fails (default
     tolerances by dtype, given ones, broadcasting), and same() is NumPy's array_equal; on
@@ -1997,6 +2023,7 @@ SPECIAL_CHECKS = [
       for c in RANDOM_LEGACY_CASES),
     Special("seed-repeats", "MX507", lambda seed: check_seed(seed=5 + seed)),
     Special("gpu-count", "MX503", lambda seed: check_gpu_count()),
+    Special("gpu-memory", "MX524", lambda seed: check_gpu_memory()),
     Special("asnumpy-in-graph", "MX020", lambda seed: check_asnumpy_in_graph()),
     Special("detach-statement", "MX008", lambda seed: check_detach_statement()),
     Special("test-utils-verdicts", "MX088", check_test_utils),

@@ -105,8 +105,14 @@ def mx_run(net, arrays, train: bool, heads=None):
         if "Cannot differentiate node" not in str(e):
             raise
         # an output off the graph (a constant length handed back, as torch's pt_run skips one
-        # that needs no gradient): the backward runs from the others
+        # that needs no gradient): the backward runs from the others. MXNet updates BatchNorm's
+        # running statistics in the backward, so each probe did it once more (a Darknet beside
+        # constant anchors, MXNet-Detector): they are put back before the one that counts
+        aux = [p for p in net.collect_params().values() if p.grad_req == "null" and p._data is not None]
+        saved = [p.data().copy() for p in aux]
         live = [(o, h) for o, h in zip(outs, head_arrays) if _recorded(mx, o, h)]
+        for p, value in zip(aux, saved):
+            p.set_data(value)
         if live:
             mx.autograd.backward([o for o, _ in live], [h for _, h in live])
     grads = [x.grad.asnumpy() if np.issubdtype(x.dtype, np.floating) else None for x in xs]

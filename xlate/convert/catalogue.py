@@ -114,6 +114,8 @@ class Rule:
     as_value: Mapping[str, str] = field(default_factory=dict)
     # a member reference rule that also applies inside a longer chain (`self._children.values()`)
     chained: bool = False
+    # Note [keywords MXNet ignores] (xlate/convert/rulectx.py): the operators have no parameters at all
+    ignores_keywords: bool = False
     family_file: str = ""
 
     @property
@@ -199,6 +201,7 @@ def _rule(entry: dict[str, Any], source: str) -> Rule:
         method_runtime=entry.get("method_runtime") or entry.get("untyped"),
         as_value=dict(entry.get("as_value", {})),
         chained=bool(entry.get("chained", False)),
+        ignores_keywords=bool(entry.get("ignores_keywords", False)),
         family_file=source,
     )
 

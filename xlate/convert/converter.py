@@ -15,7 +15,7 @@ from xlate.convert.fstrings import FStrings
 from xlate.convert.kinds import PACKAGES
 from xlate.convert.leftovers import Leftovers, array_name, is_array
 from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Manual, Site, Skip, bind, node_literal,
-                                   unknown_receiver)
+                                   unknown_receiver, without_ignored)
 from xlate.convert.statements import Statements
 from xlate.convert.rebinding import Rebindings
 from xlate.convert.types import TEST, TypePositions, merged_classes
@@ -172,6 +172,13 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         for name in HELPER_RE.findall(self.module.code_for_node(node)):
             self.helper_uses[name] -= 1
         self.forget_left(node)
+
+    def replaced(self, old: cst.CSTNode, new: cst.CSTNode) -> None:
+        """`old` gave way to `new`, built from it (a layer rebuilt with its deferred size): the helpers
+        `new` names count again, or a helper only `new` still calls was never imported."""
+        self.dropped(old)
+        for name in HELPER_RE.findall(self.module.code_for_node(new)):
+            self.use_helper(name)
 
     def drop_decorator(self, expr: cst.CSTNode) -> bool:
         """Remove the decorator whose expression `expr` is (False: it is not a decorator)."""
@@ -662,6 +669,11 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             if kind not in ("nd", "mxnp") and (site.rule.receiver == "ndarray"
                                  or (receiver is not None and isinstance(why, ForeignKeyword))):
                 return site.node  # numpy's method, or torch's: MXNet's would reject these arguments
+            if isinstance(why, ForeignKeyword) and site.rule.ignores_keywords and receiver is None \
+                    and (dropped := without_ignored(site)):  # Note [keywords MXNet ignores]
+                site.review(f"{site.rule.summary}; MXNet's operator has no parameters and ignores "
+                            + ", ".join(f"`{d}=`" for d in dropped) + ": dropped")
+                return self._bound(site, **kw)
             return self._left(site, str(why), kw.get("head"))
         return self._apply(site, **kw)
 

@@ -11,7 +11,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from xlate.convert import names
+from xlate.convert import export_list, names
 from xlate.convert.context import LENT, LOCAL
 from xlate.convert.placement import HelperImport, inline_position
 from xlate.convert.visiting import NODES, FastTransformer, children, derives
@@ -76,6 +76,7 @@ class _ImportFixer(FastTransformer):
         # Pass nodes standing in for removed imports, by id (kept alive here: a freed node's
         # id is reused by the next node made)
         self.dropped: dict[int, cst.Pass] = {}
+        self.gone: dict[str, cst.CSTNode] = {}  # name -> the import it was removed from (Note [__all__ of removed imports])
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         kind = type(node)
@@ -113,6 +114,7 @@ class _ImportFixer(FastTransformer):
                 self.kept.setdefault(id(node), []).append((name, target))
             else:
                 dropped.append(name)
+                self.gone.setdefault(name, node)
         if dropped:
             self.notes.append((node, "MX001", "fixed", "removed MXNet import of " +
                                ", ".join(f"`{d}`" for d in dropped)))
@@ -223,12 +225,17 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
     fixer = _ImportFixer(survivors, enabled, analysis.context.local_roots, analysis.context)
     fixed = module.visit(fixer)
     root = analysis.scopes[()]
+    kept = {name for pairs in fixer.kept.values() for name, _ in pairs}
+    fixed, struck = export_list.prune(fixed, {n for n in fixer.gone.keys() - kept if n not in root.other})
+    fixer.notes += [(fixer.gone[n], "MX001", "fixed", f"removed `{n}` from `__all__` with its MXNet import")
+                    for n in struck]
     uses = set(torch_uses)
     helpers = [h for h in helpers if h not in root.other and h not in root.imports]
     # a tree's file outside any package may be a namespace package's module (Note [kept MXNet imports])
     context = analysis.context
     lent = bool(context.module) and bool(context.facts.get(LOCAL + context.module + LENT))
-    in_package = helper_import is not None and (helper_import.level is None or not helper_import.script or lent) \
+    in_package = helper_import is not None and (helper_import.level is None or not helper_import.script or lent
+                                                or helper_import.namespace) \
         or helper_import is not None and _test_module(context.module)
     guarded = _guarded(fixed, fixer.kept_lines) if in_package and enabled("MX002") else fixed
     if guarded is not fixed:

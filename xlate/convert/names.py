@@ -434,11 +434,19 @@ class Analysis:
             scope = scope.parent
         return scope if scope is not None and scope.gluon else None
 
-    def block_params(self, cls: Scope) -> dict[str, ast.Call]:
+    def block_params(self, cls: Scope, _seen: frozenset = frozenset()) -> dict[str, ast.Call]:
         """Attributes a Gluon class assigns from `self.params.get(...)`, `get_constant(...)`,
-        `gluon.Parameter(...)` or a function handed `self.params`: Gluon passes them to hybrid_forward as keyword arguments under
-        these names."""
+        `gluon.Parameter(...)` or a function handed `self.params`: Gluon passes them to hybrid_forward
+        as keyword arguments under these names. Those its base classes of the same file register
+        count too: Gluon passes every parameter the instance registered (SSD's VGGAtrousExtractor
+        reads its base's `init_scale`)."""
         found = {}
+        for base in (cls.node.bases if isinstance(cls.node, ast.ClassDef) and not cls.parent.is_class else ()):
+            keys = [k for k in self.scopes if len(k) == len(cls.key) and k[:-1] == cls.key[:-1]
+                    and isinstance(base, ast.Name) and k[-1][0] == base.id]
+            scope = self.scopes[max(keys, key=lambda k: k[-1][1])] if keys else None
+            if scope is not None and scope.is_class and scope.key not in _seen and scope is not cls:
+                found.update(self.block_params(scope, _seen | {cls.key}))
         for attr, values in cls.attrs.items():
             for v in values:
                 if not isinstance(v, ast.Call):

@@ -27,6 +27,7 @@ from xlate.convert import catalogue, names, namespace_flow, unpacking
 from xlate.convert.context import ALIAS, BLOCKS_MODULE, LENT, REEXPORT, GLUON_ROOTS, LOCAL, MX_ROOTS, MXNET_MODULES, FileContext
 from xlate.convert.kinds import NAMESPACES, PACKAGES, local_modules, top_level_kinds
 from xlate.convert.parsing import no_gc
+from xlate.convert.tree import packaged
 
 def module_names(root: Path, files: list[Path]) -> dict[Path, tuple[str, bool]]:
     """File -> (dotted module name, is a package's __init__), as Python imports it with the
@@ -36,7 +37,7 @@ def module_names(root: Path, files: list[Path]) -> dict[Path, tuple[str, bool]]:
     out = {}
     for path in files:
         folder, parts = path.parent, []
-        while (folder / "__init__.py").is_file() and folder != top and (folder == root or root in folder.parents):
+        while folder != top and (folder == root or root in folder.parents) and packaged(folder, top):
             parts.insert(0, folder.name)
             folder = folder.parent
         is_package = path.name == "__init__.py"

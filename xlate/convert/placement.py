@@ -35,6 +35,9 @@ class HelperImport:
 
     level: Optional[int] = None
     script: bool = False
+    # its folder has no `__init__.py` (a namespace folder inside a package, Note [namespace folders inside a
+    # package]): nothing tells a module lent from a script there, so its kept imports are guarded
+    namespace: bool = False
 
     def statements(self, names: list[str]) -> list[cst.BaseStatement]:
         listed = ", ".join(names)

@@ -349,6 +349,26 @@ def bind(rule: Rule, call: cst.Call, receiver: Optional[cst.BaseExpression] = No
     return args, varargs
 
 
+# Note [keywords MXNet ignores]
+# An MXNet operator without parameters (relu, sigmoid, exp and the other elementwise functions of MX044)
+# takes any keyword and ignores it, in nd and sym alike: MXNet-Detector's decoders write
+# `F.sigmoid(cls_preds, axis=-1)`, which is the plain sigmoid (measured: MXNet 1.9.1 gives the same values
+# for `axis=-1`, `axis='bogus'`, `foo=1`). The rule says so (`ignores_keywords`): such keywords are dropped,
+# reported for review at the call, rather than leaving the call to a human.
+def without_ignored(site) -> list:
+    """The call of `site` without the keywords its rule's signature lacks (out= and name= stay for
+    their own handling); the names dropped."""
+    names = {s.lstrip("*") for s in site.rule.signature} | {"out", "name"}
+    args = list(site.node.args)
+    keep = [a for a in args if a.keyword is None or a.keyword.value in names]
+    dropped = [a.keyword.value for a in args if a.keyword is not None and a.keyword.value not in names]
+    if dropped:
+        if keep:
+            keep[-1] = keep[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        site.node = site.node.with_changes(args=keep)
+    return dropped
+
+
 def starred_list(elements: list) -> cst.BaseExpression:
     """A list display of `elements`; a lone `*[...]` (a list display or comprehension) is that list."""
     if len(elements) == 1 and isinstance(elements[0], cst.StarredElement) \

@@ -24,17 +24,33 @@ from xlate.runtime import MODULE_DOC, module_text, sources
 FILE_NAME = MODULE_NAME + ".py"
 
 
+# Note [namespace folders inside a package]
+# A folder without `__init__.py` below a package (MXNet-Detector's Center/core/utils/dataprocessing/, beside
+# its siblings' regular packages) is a namespace portion of that package: Python imports
+# `core.utils.dataprocessing.dataloader` from it. Named by its stem as a script, such a module imported
+# its helpers as `from _mx_compat import ...`, which no sys.path entry holds where the package imports
+# it; named as Python names it, it imports them as the package's other modules do. Nothing there tells a
+# module the package lends from a script kept beside it (SPOS's MicroNetChallenge/inference.py, in a tree
+# whose root is a package), so a kept MXNet import stays guarded in such a folder (HelperImport.namespace).
+def packaged(folder: Path, top: Path) -> bool:
+    """The folder is a package, or a namespace folder (an identifier) below one, below `top` (the folder
+    sys.path holds: the tree's root, or its parent when the root is a package)."""
+    if (folder / "__init__.py").is_file():
+        return True
+    return folder.name.isidentifier() and folder.parent != top and folder != top and packaged(folder.parent, top)
+
+
 def helper_import(root: Path, path: Path) -> HelperImport:
     """How `path` (a file under `root`) imports the helper module: relatively from the top of
     its package (within the tree), or, outside any package, from its own folder."""
     folder = path.parent
-    if not (folder / "__init__.py").is_file():
+    outer = root.parent if (root / "__init__.py").is_file() else root
+    if not packaged(folder, outer):
         return HelperImport(level=None)
     top, level = folder, 1
-    while top != root and top.parent != top and (top.parent / "__init__.py").is_file() \
-            and _within(top.parent, root):
+    while top != root and top.parent != top and packaged(top.parent, outer) and _within(top.parent, root):
         top, level = top.parent, level + 1
-    return HelperImport(level=level, script=False)
+    return HelperImport(level=level, script=False, namespace=not (folder / "__init__.py").is_file())
 
 
 def _within(path: Path, root: Path) -> bool:

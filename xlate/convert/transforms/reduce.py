@@ -16,8 +16,8 @@ def transform(site: Site):
     has_axis = site.has("axis") and axis is not None and axis != ()
     keepdims = _flag(site.literal("keepdims", False))
     exclude = _flag(site.literal("exclude", False))
-    if exclude is NOT_LITERAL:
-        raise Manual("`exclude=` is not a literal")
+    if exclude is NOT_LITERAL or (keepdims not in (True, False) and not has_axis):
+        return _run_time(site, op)
     if exclude is True and not has_axis:
         exclude = False
     if site.receiver_kind is None:
@@ -59,8 +59,6 @@ def transform(site: Site):
             return site.emit(text + ", keepdim={keep})", **holes)
         # reducing every axis there is gives (1,) in MXNet, 0-d in torch
         return site.emit("torch.atleast_1d(" + text + "))", **holes)
-    if keepdims not in (True, False):
-        raise Manual("a full reduction with a `keepdims=` that is not a literal: the shape is (1,) or (1, ..., 1)")
     if keepdims is True and op in _TORCH:
         return site.emit(call + ", keepdim=True)", **holes)
     if keepdims is True:
@@ -91,6 +89,23 @@ def _untyped_full(site: Site, op: str):
         space = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
         call = call.with_changes(args=[call.args[0], call.args[1].with_changes(comma=space), *args])
     return call
+
+
+# Note [reduction flags known at run time]
+# `F.sum(loss, axis=self._batch_axis, exclude=self._exclude)`: every Gluon loss written after gluon.loss's
+# (MXNet-Detector's six LOSS.py, 20 lines) takes `exclude=` (and some `keepdims=`) from its constructor. Which
+# axes go, and whether the result is (1,) or (1, ..., 1), is known only when it runs: the call goes to
+# `_mx_reduce_method`, which binds MXNet's (axis, keepdims, exclude) and reduces a tensor as MXNet does.
+def _run_time(site: Site, op: str):
+    site.fixed(f"`{op}` with `exclude=`/`keepdims=` known only at run time -> `_mx_reduce_method(...)`: MXNet's "
+               f"axes and shape, decided when it runs")
+    holes = {"x": site.value("data")}
+    text = f'_mx_reduce_method({{x}}, "{op}"'
+    for name in ("axis", "keepdims", "exclude"):
+        if site.value(name) is not None:
+            holes[name] = site.value(name)
+            text += f", {name}={{{name}}}"
+    return site.emit(text + ")", **holes)
 
 
 def _flag(value):

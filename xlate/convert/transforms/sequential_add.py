@@ -187,7 +187,7 @@ def transform(site: Site):
         if info is not None and info.resolve is not None and start is not None:
             eager = info.resolve(start)
             if eager is not None:
-                conv.dropped(node)
+                conv.replaced(node, eager)
                 node, filled = eager, filled + 1
         shape = info.out(start) if info is not None and not concurrent else None
         layers.append(node)
