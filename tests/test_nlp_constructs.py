@@ -20,8 +20,14 @@ pytest.importorskip("gluonnlp")
 # ints (MXNet's 1-tuples). gluonnlp's SplitSampler (MX325), seeded, with even_size and shuffle. An
 # adaptive softmax's tail through contrib.cond/boolean_mask/index_copy (MX875), an empty cluster included,
 # its weights rescaled through `enumerate(collect_params().values())` (MX164's run-time set_data).
+# A quantization library's per-instance patches (MX157, MX839; Quantization.MXNet): Conv2D, BatchNorm, Activation and
+# Dense whose hybrid_forward is replaced by `types.MethodType(f, m)`, f fake-quantizing through a straight-through
+# autograd.Function and calling the layer's own hybrid_forward read before the patch with the weights it computed
+# (a BatchNorm's by Gluon's names gamma/beta), a parameter registered on the layer after it was built: outputs
+# in training and predict mode, the input's and the weights' gradients.
 BLOCKS = COMMON + '''
 import random
+import types
 import gluonnlp as nlp
 from gluonnlp.model import Highway, ConvolutionalEncoder, LSTMPCellWithClip
 from gluonnlp.data.sampler import SplitSampler
@@ -114,6 +120,57 @@ outs.extend([g.asnumpy() for g in got] + [x.grad.asnumpy()])
 for parts, index, even in ((3, 2, True), (3, 0, False)):
     random.seed(3)
     outs.append(np.array(list(SplitSampler(10, num_parts=parts, part_index=index, even_size=even, repeat=2))))
+
+
+class STE(autograd.Function):  # fake quantization with a straight-through gradient
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+
+    def forward(self, x):
+        return (x / self.scale).round() * self.scale
+
+    def backward(self, dy):
+        return dy
+
+
+def _quantized(self, F, x, weight, bias=None, input_max=None):
+    x = STE(input_max.asscalar() / 15)(x)
+    w = STE(F.max(F.abs(weight)).asscalar() / 7)(weight)
+    return self.origin_forward(F, x, w, bias)
+
+
+def _bn_scaled(self, F, x, gamma, beta, running_mean, running_var):
+    return self.origin_forward(F, x, gamma * 0.5, beta, running_mean, running_var)
+
+
+def _capped(self, F, x):
+    return F.clip(self.origin_forward(F, x), 0, 0.5)
+
+
+def patch(m, fn):
+    m.origin_forward = m.hybrid_forward
+    m.hybrid_forward = types.MethodType(fn, m)
+
+
+qnet = nn.HybridSequential()
+qnet.add(nn.Conv2D(3, 3, in_channels=2), nn.BatchNorm(in_channels=3), nn.Activation('relu'), nn.Dense(4, in_units=12))
+qnet.initialize()
+set_weights(qnet)
+for m in (qnet[0], qnet[3]):
+    m.input_max = m.params.get('input_max', shape=(1,), init='zeros', differentiable=False)
+    m.input_max.initialize()
+    m.input_max.set_data(nd.array([2.0]))
+    patch(m, _quantized)
+patch(qnet[1], _bn_scaled)
+patch(qnet[2], _capped)
+qx = nd.array(rng.randn(2, 2, 4, 4).astype('float32'))
+qx.attach_grad()
+with autograd.record():
+    qy = qnet(qx)
+qy.backward(nd.array(det(qy.shape)))
+outs.extend([qy.asnumpy(), qx.grad.asnumpy(), qnet[0].weight.grad().asnumpy(), qnet[1].gamma.grad().asnumpy(),
+             qnet[3].bias.grad().asnumpy(), qnet(qx).asnumpy()])
 '''
 
 
@@ -123,3 +180,4 @@ def test_gluonnlp_building_blocks_and_deferred_norm_parameters():
     assert "requires_grad=bool(scale)" in converted and "requires_grad=bool(center)" in converted
     assert "_mx_SplitSampler(" in converted and "_mx_set_data_method(param, " in converted
     assert "import mxnet" not in converted
+    assert "_mx_set_hybrid_forward(m, types.MethodType(fn, m))" in converted
