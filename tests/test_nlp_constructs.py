@@ -24,7 +24,9 @@ pytest.importorskip("gluonnlp")
 # Dense whose hybrid_forward is replaced by `types.MethodType(f, m)`, f fake-quantizing through a straight-through
 # autograd.Function and calling the layer's own hybrid_forward read before the patch with the weights it computed
 # (a BatchNorm's by Gluon's names gamma/beta), a parameter registered on the layer after it was built: outputs
-# in training and predict mode, the input's and the weights' gradients.
+# in training and predict mode, the input's and the weights' gradients. A parameter declared only when a flag
+# says so (`self.bias = self.params.get(...) if use_bias else None`) is still read from the block, and an
+# NDArray's `.pad` method (MX065).
 BLOCKS = COMMON + '''
 import random
 import types
@@ -171,6 +173,27 @@ with autograd.record():
 qy.backward(nd.array(det(qy.shape)))
 outs.extend([qy.asnumpy(), qx.grad.asnumpy(), qnet[0].weight.grad().asnumpy(), qnet[1].gamma.grad().asnumpy(),
              qnet[3].bias.grad().asnumpy(), qnet(qx).asnumpy()])
+
+
+class CondBias(gluon.HybridBlock):
+    def __init__(self, use_bias, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.weight = self.params.get('weight', shape=(3, 4))
+            self.bias = self.params.get('bias', shape=(3,), init='zeros') if use_bias else None
+
+    def hybrid_forward(self, F, x, weight, bias=None):
+        y = F.dot(x, weight, transpose_b=True)
+        if bias is not None:
+            y = y + bias
+        return y.reshape((1, 1, 2, 3)).pad(mode='constant', constant_value=0.5, pad_width=(0, 0, 0, 0, 1, 2, 0, 1))
+
+
+for flag in (True, False):
+    cb = CondBias(flag)
+    cb.initialize()
+    set_weights(cb)
+    outs.append(cb(nd.array(rng.randn(2, 4).astype('float32'))).asnumpy())
 '''
 
 
