@@ -23,7 +23,8 @@ pytest.importorskip("gluonnlp")
 # A quantization library's per-instance patches (MX157, MX839; Quantization.MXNet): Conv2D, BatchNorm, Activation and
 # Dense whose hybrid_forward is replaced by `types.MethodType(f, m)`, f fake-quantizing through a straight-through
 # autograd.Function and calling the layer's own hybrid_forward read before the patch with the weights it computed
-# (a BatchNorm's by Gluon's names gamma/beta), a parameter registered on the layer after it was built: outputs
+# (a BatchNorm's by Gluon's names gamma/beta), a parameter registered on the layer after it was built, the layers
+# picked by their exact Gluon class (a table keyed by classes, `type(m) in (...)`: MX158): outputs
 # in training and predict mode, the input's and the weights' gradients. A parameter declared only when a flag
 # says so (`self.bias = self.params.get(...) if use_bias else None`) is still read from the block, and an
 # NDArray's `.pad` method (MX065).
@@ -159,13 +160,19 @@ qnet = nn.HybridSequential()
 qnet.add(nn.Conv2D(3, 3, in_channels=2), nn.BatchNorm(in_channels=3), nn.Activation('relu'), nn.Dense(4, in_units=12))
 qnet.initialize()
 set_weights(qnet)
-for m in (qnet[0], qnet[3]):
-    m.input_max = m.params.get('input_max', shape=(1,), init='zeros', differentiable=False)
-    m.input_max.initialize()
-    m.input_max.set_data(nd.array([2.0]))
-    patch(m, _quantized)
-patch(qnet[1], _bn_scaled)
-patch(qnet[2], _capped)
+PATCHES = {nn.Conv2D: _quantized, nn.Dense: _quantized, nn.BatchNorm: _bn_scaled, nn.Activation: _capped}
+
+
+def _convert(m):  # layers picked by their exact Gluon class
+    if type(m) in (nn.Conv2D, nn.Dense):
+        m.input_max = m.params.get('input_max', shape=(1,), init='zeros', differentiable=False)
+        m.input_max.initialize()
+        m.input_max.set_data(nd.array([2.0]))
+    if PATCHES.get(type(m)) is not None:
+        patch(m, PATCHES[type(m)])
+
+
+qnet.apply(_convert)
 qx = nd.array(rng.randn(2, 2, 4, 4).astype('float32'))
 qx.attach_grad()
 with autograd.record():
@@ -204,3 +211,4 @@ def test_gluonnlp_building_blocks_and_deferred_norm_parameters():
     assert "_mx_SplitSampler(" in converted and "_mx_set_data_method(param, " in converted
     assert "import mxnet" not in converted
     assert "_mx_set_hybrid_forward(m, types.MethodType(fn, m))" in converted
+    assert "if _mx_type(m) in (_mx_Conv2D, _mx_Dense):" in converted
