@@ -166,13 +166,15 @@ PATCHES = {nn.Conv2D: _quantized, nn.Dense: _quantized, nn.BatchNorm: _bn_scaled
 def _convert(m):  # layers picked by their exact Gluon class
     if type(m) in (nn.Conv2D, nn.Dense):
         m.input_max = m.params.get('input_max', shape=(1,), init='zeros', differentiable=False)
-        m.input_max.initialize()
-        m.input_max.set_data(nd.array([2.0]))
     if PATCHES.get(type(m)) is not None:
         patch(m, PATCHES[type(m)])
 
 
 qnet.apply(_convert)
+for m in qnet:
+    for name in ('input_max', 'act_max'):
+        if hasattr(m, name):
+            getattr(m, name).initialize(init.Constant(2.0))  # a parameter, on a receiver xlate cannot type
 qx = nd.array(rng.randn(2, 2, 4, 4).astype('float32'))
 qx.attach_grad()
 with autograd.record():
