@@ -152,6 +152,28 @@ def test_a_layer_class_compared_as_a_type_is_the_helper_on_both_sides():
     assert ns["head_index"]() == (2, True)  # what MXNet gives
 
 
+def test_exact_layer_types_across_copies_of_the_helper_module():
+    """`_mx_type` (MX158) gives this helper module's class for a torch layer a Gluon layer became and for a
+    helper class of another copy of the module (a tree converted with one `_mx_compat` per top-level
+    package, a model built by one given to a function of another); other values keep their type."""
+    import types
+
+    import torch
+
+    from xlate.runtime import module_text
+
+    copies = []
+    for name in ("copy_a", "copy_b"):
+        module = types.ModuleType(name)
+        exec(compile(module_text(["_mx_type", "_mx_Dense", "_mx_Conv2D", "_mx_Activation"]), name, "exec"),
+             module.__dict__)
+        copies.append(module)
+    a, b = copies
+    assert b._mx_type(a._mx_Dense(3, in_units=2)) is b._mx_Dense is not a._mx_Dense
+    assert b._mx_type(torch.nn.Conv2d(1, 2, 3)) is b._mx_Conv2D and b._mx_type(torch.nn.Tanh()) is b._mx_Activation
+    assert b._mx_type(torch.nn.GRU(2, 3)) is torch.nn.GRU and b._mx_type(3) is int
+
+
 def test_relu6_passes_the_gradient_at_its_bounds_as_mxnets_clip():
     """MobileNet's RELU6 is `F.clip(x, 0, 6)` in Gluon: its gradient is 1 at 0 and 6 themselves
     (torch's ReLU6 gives 0 there), which a BatchNorm channel constant over the batch reaches."""

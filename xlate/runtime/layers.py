@@ -635,8 +635,14 @@ def _mx_type(value):
     `type(m) == nn.Activation`): an instance of the plain torch class a Gluon layer built from literal
     arguments became (`nn.Conv2d`, `nn.ReLU`) has the type of that layer's Gluon-signature helper
     (`_mx_Conv2D`, `_mx_Activation`), the class its Gluon class is as a value, when this program holds
-    it (Note [exact layer types] in xlate/convert/layer_types.py); anything else its own type."""
+    it (Note [exact layer types] in xlate/convert/layer_types.py). A helper class from another copy
+    of the helper module (a tree converted with one `_mx_compat` per top-level package: a model built
+    in one, converted by functions of another) is this copy's class of that name. Anything else its
+    own type."""
     kind = type(value)
+    if kind.__name__.startswith("_mx_"):
+        found = globals().get(kind.__name__)
+        return found if isinstance(found, type) else kind
     if not kind.__module__.startswith("torch.nn.modules."):
         return kind
     name = kind.__name__
