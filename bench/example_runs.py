@@ -67,8 +67,23 @@ COOKBOOK = [
     ("image_classifier", "mnist_gluon_mod.py", [], "fashion-mnist", 240),
     ("export_import_model", "main.py", [], None, 120),
 ]
+# miraclewkf/MXNet-Deep-Learning-in-Action (fetched by hand as /work/corpus/mxbook): the book's scripts that run on
+# the data they make themselves: chapter 6's layers called imperatively on arange inputs (their printed numbers
+# are deterministic, so the tails compare), chapter 11's Gluon blocks and transforms, chapter 3's Module API on
+# random data (symbol API: reported, not translated; mx.gpu(0) there and in nn_hybridblock.py fails in MXNet here).
+_CH6, _CH11 = "chapter6-layer-and-network", "chapter11-Gluon/11.1-GluonBasis"
+MXBOOK = [(_CH6, f"{name}.py", [], None, 120) for name in (
+    "activation", "batchnorm", "concat", "convolution", "elementwisesum", "fullyconnected", "lossfunction",
+    "pooling")] + [
+    (f"{_CH11}/11.1.2-nn-API", "nn_block.py", [], None, 180),
+    (f"{_CH11}/11.1.2-nn-API", "nn_hybridblock.py", [], None, 180),
+    (f"{_CH11}/11.1.2-nn-API", "nn_sequential.py", [], None, 120),
+    (f"{_CH11}/11.1.1-data-API", "data_vision_transforms.py", [], None, 120),
+    ("chapter3-baseKnowledge-of-MXNet", "Module_code3-2.py", [], None, 120),
+]
 SETS = {"mxnet-examples": (Path("/work/corpus/mxnet-examples"), EXAMPLES, {}),
-        "cookbook": (Path("/work/corpus/cookbook/src"), COOKBOOK, SHRINK)}
+        "cookbook": (Path("/work/corpus/cookbook/src"), COOKBOOK, SHRINK),
+        "mxbook": (Path("/work/corpus/mxbook"), MXBOOK, {})}
 
 RUNNER = r'''
 import runpy, sys, os

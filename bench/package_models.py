@@ -668,8 +668,9 @@ def setup(imp, torch_side):
             net.initialize()
         convert = imp("quantize.convert")
         fns = dict(convert.default_convert_fn)
-        if with_act:  # keyed by the class Gluon's Activation is as a value on each side
-            fns[L._mx_Activation if torch_side else nn.Activation] = convert.gen_act_converter()
+        if with_act:  # the table's own key for Activation, the class Gluon's Activation is as a value on each side
+            act = next(k for k in fns if k.__name__ in ("Activation", "_mx_Activation"))
+            fns[act] = convert.gen_act_converter()
         convert.convert_model(net, convert_fn=fns)
         imp("quantize.initialize").qparams_init(net)
         return net
