@@ -863,3 +863,13 @@ def _mx_round_method(x, *args, **kwargs):
     if isinstance(x, torch.Tensor) and not args and not kwargs:
         return _mx_round(x)
     return x.round(*args, **kwargs)
+
+
+def _mx_softmax_cross_entropy(data=None, label=None, out=None, name=None):
+    """MXNet's softmax_cross_entropy: 2-D scores and class ids (float, truncated), the cross entropy of the
+    softmax summed over the batch, as one value of shape (1,) in the scores' dtype."""
+    _mx_no_out(out)
+    if data.dim() != 2:
+        raise ValueError(f"softmax_cross_entropy only accepts 2-D data, got {data.dim()}-D (MXNet refuses it too)")
+    picked = torch.log_softmax(data, dim=-1).gather(1, label.long().reshape(-1, 1))
+    return (-picked.sum()).reshape(1)
