@@ -229,8 +229,17 @@ def _mx_initialize(net, init=None, *, force_reinit=False):
     model then follows MXNet's training flag (Note [MXNet's mode]): it predicts unless
     autograd.record() or train_mode() says otherwise. A parameter (`m.input_max.initialize(...)` where
     xlate could not tell the receiver from a block) is initialised as Gluon's Parameter.initialize."""
-    if isinstance(net, torch.Tensor):
-        return _mx_param_initialize(net, init, force_reinit=force_reinit)
+    if isinstance(net, torch.Tensor):  # as Gluon's Parameter.initialize does with an initializer function
+        if getattr(net, "_mx_ready", False) and not force_reinit:
+            return net
+        chosen = init or getattr(net, "_mx_init", None) or _mx_default_init
+        if torch.nn.parameter.is_lazy(net):
+            net._mx_global_init = chosen  # Note [deferred parameters]
+        else:
+            with torch.no_grad():
+                chosen(net)
+            net._mx_ready = True
+        return net
     init = _mx_default_init if init is None else init
     for module in net.modules():
         _mx_init_module(module, init, force_reinit)
