@@ -11,8 +11,9 @@ shrink the runs (one epoch, small batches). Datasets are synthetic: MNIST's four
 written (256 training and 32 test images of random pixels) under $MXNET_HOME/datasets/mnist and
 ./data, and on both sides the download functions are stubbed to return the file that is there and
 the SHA-1 check to pass (harness plumbing: MXNet and the converted `_mx_compat` would fetch the real
-files), and matplotlib, not installed here, is stubbed on both sides. A run counts when the original runs too; the numbers printed differ (another random
-initialisation), so only the exit status and the last lines are reported.
+files), and matplotlib, not installed here, is stubbed on both sides. A run counts when the original runs too; the
+numbers each side prints are compared in order (rtol 1e-4; how an array is stored, MXNet's `<NDArray 2x3 @cpu(0)>`
+or torch's `dtype=`, left out): they agree where the program draws no random numbers.
 Exits 0 unless the harness itself breaks.
 """
 from __future__ import annotations
@@ -67,8 +68,23 @@ COOKBOOK = [
     ("image_classifier", "mnist_gluon_mod.py", [], "fashion-mnist", 240),
     ("export_import_model", "main.py", [], None, 120),
 ]
+# miraclewkf/MXNet-Deep-Learning-in-Action (fetched by hand as /work/corpus/mxbook): the book's scripts that run on
+# the data they make themselves: chapter 6's layers called imperatively on arange inputs (their printed numbers
+# are deterministic, so the tails compare), chapter 11's Gluon blocks and transforms, chapter 3's Module API on
+# random data (symbol API: reported, not translated; mx.gpu(0) there and in nn_hybridblock.py fails in MXNet here).
+_CH6, _CH11 = "chapter6-layer-and-network", "chapter11-Gluon/11.1-GluonBasis"
+MXBOOK = [(_CH6, f"{name}.py", [], None, 120) for name in (
+    "activation", "batchnorm", "concat", "convolution", "elementwisesum", "fullyconnected", "lossfunction",
+    "pooling")] + [
+    (f"{_CH11}/11.1.2-nn-API", "nn_block.py", [], None, 180),
+    (f"{_CH11}/11.1.2-nn-API", "nn_hybridblock.py", [], None, 180),
+    (f"{_CH11}/11.1.2-nn-API", "nn_sequential.py", [], None, 120),
+    (f"{_CH11}/11.1.1-data-API", "data_vision_transforms.py", [], None, 120),
+    ("chapter3-baseKnowledge-of-MXNet", "Module_code3-2.py", [], None, 120),
+]
 SETS = {"mxnet-examples": (Path("/work/corpus/mxnet-examples"), EXAMPLES, {}),
-        "cookbook": (Path("/work/corpus/cookbook/src"), COOKBOOK, SHRINK)}
+        "cookbook": (Path("/work/corpus/cookbook/src"), COOKBOOK, SHRINK),
+        "mxbook": (Path("/work/corpus/mxbook"), MXBOOK, {})}
 
 RUNNER = r'''
 import runpy, sys, os
@@ -133,7 +149,8 @@ def summarise(rows: list, noun: str, json_path) -> None:
     """The closing count (those that run in MXNet, and how many of them run converted) and the JSON."""
     ran = [r for r in rows if r["original"]["exit"] == 0]
     print(f"\n{len(rows)} {noun}; {len(ran)} run in MXNet; {sum(r['converted']['exit'] == 0 for r in ran)} of them run "
-          "converted without MXNet")
+          f"converted without MXNet, {sum(bool(r.get('same_numbers')) for r in ran)} printing MXNet's numbers (programs that "
+          "draw random numbers print others)")
     if json_path:
         json_path.write_text(json.dumps(rows, indent=1, default=str))
 
@@ -146,7 +163,25 @@ def run(cmd, cwd: Path, env: dict, timeout: float) -> dict:
     except subprocess.TimeoutExpired as e:
         code, out = "timeout", str(e.stdout or "")[-500:]
     lines = [ln for ln in out.splitlines() if ln.strip() and "Warning" not in ln]
-    return {"exit": code, "seconds": round(time.perf_counter() - start, 1), "tail": lines[-3:]}
+    return {"exit": code, "seconds": round(time.perf_counter() - start, 1), "tail": lines[-3:],
+            "numbers": numbers(lines)}
+
+
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+)")
+_NOT_DATA = re.compile(r"<NDArray[^>]*>|dtype=[\w.]+|device=[\w:'\"()]+|requires_grad=\w+|grad_fn=<\w+>")
+
+
+def numbers(lines: list) -> list:
+    """The numbers a run printed, in order, with what only says how an array is stored left out (MXNet's
+    `<NDArray 2x3 @cpu(0)>`, torch's `dtype=`/`device=`/`grad_fn=`): what two runs of the same program
+    on MXNet and converted must print alike."""
+    return [float(n) for ln in lines for n in _NUMBER.findall(_NOT_DATA.sub(" ", ln))]
+
+
+def same_numbers(a: list, b: list) -> bool:
+    import numpy as np
+
+    return len(a) == len(b) and bool(np.allclose(a, b, rtol=1e-4, atol=1e-5))
 
 
 def main(argv=None) -> int:
@@ -197,8 +232,11 @@ def main(argv=None) -> int:
                 row[side] = run([sys.executable, str(runner), blocked, str(where / script), *argv_], cwd, env, timeout)
             rows.append(row)
             o, c = row["original"], row["converted"]
+            printed = same_numbers(o.pop("numbers"), c.pop("numbers"))
+            row["same_numbers"] = o["exit"] == 0 == c["exit"] and printed
             print(f"{row['example']}: original exit {o['exit']} ({o['seconds']} s), converted exit {c['exit']} "
-                  f"({c['seconds']} s)\n    original:  {' | '.join(o['tail'])[:300]}\n    converted: "
+                  f"({c['seconds']} s), the same numbers printed: {row['same_numbers']}"
+                  f"\n    original:  {' | '.join(o['tail'])[:300]}\n    converted: "
                   f"{' | '.join(c['tail'])[:300]}", flush=True)
     summarise(rows, "examples", args.json)
     return 0

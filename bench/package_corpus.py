@@ -199,7 +199,7 @@ CORPORA: dict[str, dict] = {
         factories=("package_models", "SKNLP")),
     # flat: folders whose modules import each other by bare name (the scripts put their folders on sys.path
     # themselves); each is a sys.path root, its modules imported by bare name, before from the corpus and
-    # after from the converted tree.
+    # after from the converted tree. models_flat: the same for the model factories alone.
     "spos": dict(
         kind="package", packages=[], flat=["", "utils", "quantization", "MicroNetChallenge"],
         source="CanyonWind/Single-Path-One-Shot-NAS-MXNet (364cd33), every .py",
@@ -252,6 +252,17 @@ CORPORA: dict[str, dict] = {
         deps=["_detdeps", "_segdeps", "_deps"],
         model_deps=["gluoncv-v0.10.0", "_zoodeps"], convert_deps={"gluoncv": "gluoncv-v0.10.0"},
         factories=("package_models", "MXDET")),
+    # the code of a published MXNet book (chapters: symbol/Module API, Gluon, GluonCV); scripts in folders with
+    # hyphens, parsed only (example_runs.py --set mxbook runs the Gluon ones on synthetic data)
+    "mxbook": dict(
+        kind="scripts", source="miraclewkf/MXNet-Deep-Learning-in-Action master (HEAD), every .py (data blobs absent)",
+        models_flat=[""], factories=("package_models", "MXBOOK")),
+    # a Gluon quantization-aware-training library: top-level packages nn/ and quantize/ beside tests/ (pytest, its
+    # modules put `..` on sys.path and import `quantize`, `nn` by absolute name) and examples/ (parsed only)
+    "quantmx": dict(
+        kind="package", packages=["nn", "quantize"], models_flat=["", "tests"],
+        source="hey-yahei/Quantization.MXNet master (HEAD), every .py",
+        factories=("package_models", "QUANTMX")),
 }
 
 
@@ -1131,7 +1142,8 @@ def run():
                 if (getattr(m, "__file__", None) or "").startswith(cfg["corpus"] + "/"):
                     del sys.modules[name]
             sys.path[:] = flat[1] + [p for p in sys.path if not p.startswith(cfg["corpus"] + "/") and p != cfg["corpus"]]
-        imp(cfg["build"].split("imp('")[1].split("'")[0])
+        if "imp('" in cfg["build"]:  # a build from a script's statements (setup) imports no module first
+            imp(cfg["build"].split("imp('")[1].split("'")[0])
         stage = "converted-build"
         names = setup(imp, True)
         zeros = call and imp("_mx_compat")._mx_zeros  # what `mx.nd.zeros` as a value becomes (MX204)
@@ -1177,10 +1189,10 @@ def run_factories(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float
         if conv["crash"] and verbose:
             print(f"    converting {folder}: {conv['crash'][:300]}", flush=True)
         deps.append(str(make_importable(dep_out, dep_top, work / f"importable-{dep_top}", None)))
-    flat = None
-    if cfg.get("flat"):
+    flat, roots = None, cfg.get("models_flat", cfg.get("flat"))  # models_flat: only the models by bare name
+    if roots:
         top, pt_root, paths = "", out, [str(REPO)] + deps
-        flat = [[str(corpus / f).rstrip("/") for f in cfg["flat"]], [str(out / f).rstrip("/") for f in cfg["flat"]]]
+        flat = [[str(corpus / f).rstrip("/") for f in roots], [str(out / f).rstrip("/") for f in roots]]
     elif cfg.get("roots"):  # each entry names its root (`root`), made importable there as `<top>_pt`
         top, pt_root, paths = cfg["packages"][0], None, None
     else:

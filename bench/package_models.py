@@ -778,3 +778,75 @@ MXDET += [
          build="imp('model.LOSS').NegativeLogLikelihoodLoss()",
          inputs=["u:float32[1,4,2]", "sigma:float32[1,4,2]", "x:float32[1,4,2]"], fixed={"sigma": _SIGMA}),
 ]
+
+# MXNet-Deep-Learning-in-Action (the corpus "mxbook"): the book's Gluon networks are built at the top level of its
+# chapter scripts, which then run them (one on mx.gpu(0)). `setup` gives `script(rel, upto)`: the script's statements
+# before the first one whose text starts with `upto` (its imports, classes and network, not its run), executed from
+# the side's tree (the corpus, or the converted one): harness plumbing, the same on both sides.
+MXBOOK_SETUP = '''
+def setup(imp, torch_side):
+    import ast, json, sys
+    cfg = json.loads(sys.argv[1])
+    root = cfg["pt_root"] if torch_side else cfg["corpus"]
+    def script(rel, upto):
+        tree = ast.parse(open(root + "/" + rel, encoding="utf-8").read())
+        body = []
+        for node in tree.body:
+            if ast.unparse(node).startswith(upto):
+                break
+            body.append(node)
+        scope = {"__name__": "mxbook_script"}
+        exec(compile(ast.Module(body, []), root + "/" + rel, "exec"), scope)
+        return scope
+    return {"script": script}
+'''
+_NN_API = "chapter11-Gluon/11.1-GluonBasis/11.1.2-nn-API/"
+MXBOOK = [
+    dict(name="Bottleneck (nn.Block, 11.1.2)", setup=MXBOOK_SETUP,
+         build=f"script('{_NN_API}nn_block.py', 'net = ')['Bottleneck']()", inputs=["x:float32[2,256,6,6]"]),
+    dict(name="Bottleneck (nn.HybridBlock, F.Activation, 11.1.2)", setup=MXBOOK_SETUP,
+         build=f"script('{_NN_API}nn_hybridblock.py', 'data = ')['Bottleneck']()", inputs=["x:float32[2,256,6,6]"]),
+    dict(name="LeNet-like nn.Sequential (11.1.2)", setup=MXBOOK_SETUP,
+         build=f"script('{_NN_API}nn_sequential.py', 'net.initialize()')['net']", inputs=["x:float32[2,1,28,28]"]),
+]
+
+# Quantization.MXNet (the corpus "quantmx"): its im2col Conv2D (float, and quantized to uint8/int8 inside the
+# forward), the quantized MobileNet of its tests (depthwise convolutions quantized), and a Gluon network put through
+# its quantization-aware-training conversion (`convert_model`: Conv2D, Dense and Activation get a fake-quantizing
+# hybrid_forward patched in per instance, with straight-through autograd.Functions, then `qparams_init`). Modules by
+# bare name from the corpus root and tests/ (`flat`), as its tests arrange it with sys.path.
+QUANTMX_SETUP = '''
+def setup(imp, torch_side):
+    def qat(with_act=False):
+        if torch_side:
+            L = imp("_mx_compat")
+            import torch
+            net = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.ReLU(), L._mx_Dense(5, in_units=64))
+        else:
+            from mxnet.gluon import nn
+            net = nn.HybridSequential()
+            net.add(nn.Conv2D(4, 3, in_channels=3), nn.Activation("relu"), nn.Dense(5, in_units=64))
+            net.initialize()
+        convert = imp("quantize.convert")
+        fns = dict(convert.default_convert_fn)
+        if with_act:  # the table's own key for Activation, the class Gluon's Activation is as a value on each side
+            act = next(k for k in fns if k.__name__ in ("Activation", "_mx_Activation"))
+            fns[act] = convert.gen_act_converter()
+        convert.convert_model(net, convert_fn=fns)
+        imp("quantize.initialize").qparams_init(net)
+        return net
+    return {"qat": qat}
+'''
+QUANTMX = [
+    dict(name="Conv2D (im2col, float, 2 groups, bias)",
+         build="imp('nn.quantized_conv').Conv2D(4, 3, 1, 1, in_channels=2, groups=2)", inputs=["x:float32[2,2,5,5]"]),
+    dict(name="Conv2D (im2col, quantized uint8 x int8)",
+         build="imp('nn.quantized_conv').Conv2D(4, 3, 1, 1, in_channels=2, quantized=True, input_dtype='uint8', "
+               "weight_dtype='int8')", inputs=["x:float32[2,2,5,5]"]),
+    dict(name="MobileNet 0.25 (quantized depthwise convolutions)",
+         build="imp('models.quantized_mobilenet').mobilenet0_25(classes=5)", inputs=["x:float32[1,3,32,32]"]),
+    dict(name="QAT network (convert_model: Conv2D, Dense)", setup=QUANTMX_SETUP, build="qat()",
+         inputs=["x:float32[2,3,6,6]"]),
+    dict(name="QAT network (convert_model, Activation quantized too)", setup=QUANTMX_SETUP, build="qat(True)",
+         inputs=["x:float32[2,3,6,6]"]),
+]

@@ -1,6 +1,7 @@
 """The pair checker: equal translations pass, wrong ones fail naming the cause."""
 import json
 import textwrap
+import types
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -385,6 +386,42 @@ def test_a_block_shared_by_two_parents_pairs_once():
 
     result = check_models(Gluon(), Torch(), [parse("x:float32[2,4]")], seed=0)
     assert result.ok and result.checks
+
+
+def test_a_parameter_added_to_a_layer_after_it_was_built_pairs_by_its_name():
+    """A quantizer registers `m.input_max = m.params.get(...)` on a built Dense or Conv2D; converted,
+    the torch layer holds a parameter of that name. It pairs by the name, its value copied and its
+    gradient compared (before: 'parameters that do not map')."""
+    pytest.importorskip("mxnet")
+    torch = pytest.importorskip("torch")
+    from mxnet.gluon import nn as gnn
+
+    from xlate.check.inputs import parse
+    from xlate.check.pair import check_models
+
+    class Gluon(gnn.Block):
+        def __init__(self):
+            super().__init__()
+            self.fc = gnn.Dense(3, in_units=4)
+
+        def forward(self, x):
+            return self.fc(x)
+
+    class Torch(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Linear(4, 3)
+
+        def forward(self, x):
+            return self.fc(x) * self.fc.scale
+
+    net, pt = Gluon(), Torch()
+    net.fc.scale = net.fc.params.get('scale', shape=(3,), init='ones')
+    net.fc.hybrid_forward = types.MethodType(  # Gluon passes the new parameter to hybrid_forward by its name
+        lambda self, F, x, weight, bias, scale: F.FullyConnected(x, weight, bias, num_hidden=3) * scale, net.fc)
+    pt.fc.scale = torch.nn.Parameter(torch.ones(3))
+    result = check_models(net, pt, [parse("x:float32[2,4]")], seed=0)
+    assert result.ok and any("scale" in c.what for c in result.checks)
 
 
 OWN_GROUPNORM_MX = '''

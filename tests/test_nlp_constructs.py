@@ -20,10 +20,19 @@ pytest.importorskip("gluonnlp")
 # ints (MXNet's 1-tuples). gluonnlp's SplitSampler (MX325), seeded, with even_size and shuffle. An
 # adaptive softmax's tail through contrib.cond/boolean_mask/index_copy (MX875), an empty cluster included,
 # its weights rescaled through `enumerate(collect_params().values())` (MX164's run-time set_data).
-# gluonnlp's losses (MX307): MaskedSoftmaxCELoss on ids and on smoothed labels, its gradient, LabelSmoothing with
+# gluonnlp's losses (MX307): MaskedSoftmaxCELoss on ids and on smoothed labels, its gradient, LabelSmoothing
 # on ids and on distributions, the AR/TAR regularisers (the last state only; a zero factor).
+# A quantization library's per-instance patches (MX157, MX839; Quantization.MXNet): Conv2D, BatchNorm, Activation and
+# Dense whose hybrid_forward is replaced by `types.MethodType(f, m)`, f fake-quantizing through a straight-through
+# autograd.Function and calling the layer's own hybrid_forward read before the patch with the weights it computed
+# (a BatchNorm's by Gluon's names gamma/beta), a parameter registered on the layer after it was built, the layers
+# picked by their exact Gluon class (a table keyed by classes, `type(m) in (...)`: MX158): outputs
+# in training and predict mode, the input's and the weights' gradients. A parameter declared only when a flag
+# says so (`self.bias = self.params.get(...) if use_bias else None`) is still read from the block, and an
+# NDArray's `.pad` method (MX065).
 BLOCKS = COMMON + '''
 import random
+import types
 import gluonnlp as nlp
 from gluonnlp.model import Highway, ConvolutionalEncoder, LSTMPCellWithClip
 from gluonnlp.data.sampler import SplitSampler
@@ -131,6 +140,86 @@ h = nd.array(rng.randn(4, 2, 3).astype('float32'))
 outs.extend([nlp.loss.ActivationRegularizationLoss(2.0)(h, h * 2).asnumpy(),
              nlp.loss.TemporalActivationRegularizationLoss(1.5)(h).asnumpy(),
              nlp.loss.ActivationRegularizationLoss(0)(h).asnumpy()])
+
+
+class STE(autograd.Function):  # fake quantization with a straight-through gradient
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+
+    def forward(self, x):
+        return (x / self.scale).round() * self.scale
+
+    def backward(self, dy):
+        return dy
+
+
+def _quantized(self, F, x, weight, bias=None, input_max=None):
+    x = STE(input_max.asscalar() / 15)(x)
+    w = STE(F.max(F.abs(weight)).asscalar() / 7)(weight)
+    return self.origin_forward(F, x, w, bias)
+
+
+def _bn_scaled(self, F, x, gamma, beta, running_mean, running_var):
+    return self.origin_forward(F, x, gamma * 0.5, beta, running_mean, running_var)
+
+
+def _capped(self, F, x):
+    return F.clip(self.origin_forward(F, x), 0, 0.5)
+
+
+def patch(m, fn):
+    m.origin_forward = m.hybrid_forward
+    m.hybrid_forward = types.MethodType(fn, m)
+
+
+qnet = nn.HybridSequential()
+qnet.add(nn.Conv2D(3, 3, in_channels=2), nn.BatchNorm(in_channels=3), nn.Activation('relu'), nn.Dense(4, in_units=12))
+qnet.initialize()
+set_weights(qnet)
+PATCHES = {nn.Conv2D: _quantized, nn.Dense: _quantized, nn.BatchNorm: _bn_scaled, nn.Activation: _capped}
+
+
+def _convert(m):  # layers picked by their exact Gluon class
+    if type(m) in (nn.Conv2D, nn.Dense):
+        m.input_max = m.params.get('input_max', shape=(1,), init='zeros', differentiable=False)
+    if PATCHES.get(type(m)) is not None:
+        patch(m, PATCHES[type(m)])
+
+
+qnet.apply(_convert)
+for m in qnet:
+    for name in ('input_max', 'act_max'):
+        if hasattr(m, name):
+            getattr(m, name).initialize(init.Constant(2.0))  # a parameter, on a receiver xlate cannot type
+qx = nd.array(rng.randn(2, 2, 4, 4).astype('float32'))
+qx.attach_grad()
+with autograd.record():
+    qy = qnet(qx)
+qy.backward(nd.array(det(qy.shape)))
+outs.extend([qy.asnumpy(), qx.grad.asnumpy(), qnet[0].weight.grad().asnumpy(), qnet[1].gamma.grad().asnumpy(),
+             qnet[3].bias.grad().asnumpy(), qnet(qx).asnumpy()])
+
+
+class CondBias(gluon.HybridBlock):
+    def __init__(self, use_bias, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.weight = self.params.get('weight', shape=(3, 4))
+            self.bias = self.params.get('bias', shape=(3,), init='zeros') if use_bias else None
+
+    def hybrid_forward(self, F, x, weight, bias=None):
+        y = F.dot(x, weight, transpose_b=True)
+        if bias is not None:
+            y = y + bias
+        return y.reshape((1, 1, 2, 3)).pad(mode='constant', constant_value=0.5, pad_width=(0, 0, 0, 0, 1, 2, 0, 1))
+
+
+for flag in (True, False):
+    cb = CondBias(flag)
+    cb.initialize()
+    set_weights(cb)
+    outs.append(cb(nd.array(rng.randn(2, 4).astype('float32'))).asnumpy())
 '''
 
 
@@ -141,3 +230,5 @@ def test_gluonnlp_building_blocks_and_deferred_norm_parameters():
     assert "_mx_SplitSampler(" in converted and "_mx_set_data_method(param, " in converted
     assert "_mx_MaskedSoftmaxCrossEntropyLoss(" in converted and "_mx_TemporalActivationRegularizationLoss(" in converted
     assert "import mxnet" not in converted
+    assert "_mx_set_hybrid_forward(m, types.MethodType(fn, m))" in converted
+    assert "if _mx_type(m) in (_mx_Conv2D, _mx_Dense):" in converted

@@ -420,14 +420,17 @@ def test_what_made_an_expression_is_not_another_expressions_answer():
 
 def test_an_array_method_in_a_module_without_mxnet_is_reported(tmp_path):
     """MX905: a helper module that imports nothing of MXNet but calls `.asnumpy()` on arrays the
-    converted modules pass it (MXNet's sn_gan utils.py) is left as it is, with each such call
-    reported at its line; a module with none of them stays silent and unchanged."""
+    converted modules pass it (MXNet's sn_gan utils.py), or a Gluon block's `.collect_params()` on a
+    network (Quantization.MXNet's utils.py), is left as it is, with each such call reported at its
+    line; a module with none of them stays silent and unchanged."""
     src = tmp_path / "src"
     _write(src, {"pkg/__init__.py": "", "pkg/helpers.py": """\
         def show(x, y):
             return x.asnumpy().sum() + y.asscalar()
         def plain(values):
             return values.copy()
+        def qparams(net):
+            return net.collect_params('.*max')
         """, "pkg/main.py": """\
         import mxnet as mx
         from .helpers import show
@@ -437,8 +440,9 @@ def test_an_array_method_in_a_module_without_mxnet_is_reported(tmp_path):
     with redirect_stderr(err):
         main(["convert", str(src), "-o", str(tmp_path / "out"), "--exit-zero"])
     lines = [line.split("/pkg/")[1] for line in err.getvalue().splitlines() if "MX905 [manual]" in line]
-    assert [line.split(": ")[0] for line in lines] == ["helpers.py:2:12", "helpers.py:2:32"]
+    assert [line.split(": ")[0] for line in lines] == ["helpers.py:2:12", "helpers.py:2:32", "helpers.py:6:12"]
     assert "`.detach().cpu().numpy().copy()`" in lines[0] and "`.item()`" in lines[1]
+    assert "Gluon block method" in lines[2] and "`.named_parameters()`" in lines[2]
     assert (tmp_path / "out" / "pkg" / "helpers.py").read_text() == (src / "pkg" / "helpers.py").read_text()
 
 

@@ -138,23 +138,47 @@ def head_index(norm_layer=nn.BatchNorm):
 '''
 
 
-def test_a_layer_class_compared_as_a_type_is_the_torch_class_and_flagged():
+def test_a_layer_class_compared_as_a_type_is_the_helper_on_both_sides():
     """`[type(l) for l in feat].index(nn.GlobalAvgPool2D)` found nothing: the class became its
-    Gluon-signature helper while the layer built from literal arguments is the torch class.
-    Compared with type(...), it is the torch class now, and the line is flagged (a layer made
-    from run-time arguments would be the helper, a subclass). A class compared with another
-    class value (`norm_layer != nn.BatchNorm`) stays the value both sides are."""
+    Gluon-signature helper while the layer built from literal arguments is the torch class. In a
+    file that uses layer classes as values (`norm_layer=nn.BatchNorm`), `type(l)` is `_mx_type(l)`,
+    the helper's class for a layer built as the torch class (MX158, Note [exact layer types]), and
+    the class compared is the helper: exact whether the layer was built from literal or run-time
+    arguments, so nothing is left to review. A class compared with another class value
+    (`norm_layer != nn.BatchNorm`) stays the value both sides are."""
     result = convert_source(TYPE_LOOKUP)
     assert "norm_layer != _mx_BatchNorm" in result.output
-    assert ".index(nn.AdaptiveAvgPool2d)" in result.output and "== nn.AdaptiveAvgPool2d" in result.output
-    flagged = sorted(d.line for d in result.diagnostics if d.code == "MX124" and d.status == "review")
-    assert flagged == [11, 12]
+    assert "[_mx_type(l) for l in feat].index(_mx_GlobalAvgPool2D)" in result.output
+    assert "_mx_type(feat[idx]) == _mx_GlobalAvgPool2D" in result.output
+    assert not [d for d in result.diagnostics if d.status == "review"]
     namespace = dict(vars(load()))
     exec(compile(result.output, "<converted>", "exec"), namespace)
     assert namespace["head_index"]() == (2, True)
     ns = {}
     exec(TYPE_LOOKUP, ns)
     assert ns["head_index"]() == (2, True)  # what MXNet gives
+
+
+def test_exact_layer_types_across_copies_of_the_helper_module():
+    """`_mx_type` (MX158) gives this helper module's class for a torch layer a Gluon layer became and for a
+    helper class of another copy of the module (a tree converted with one `_mx_compat` per top-level
+    package, a model built by one given to a function of another); other values keep their type."""
+    import types
+
+    import torch
+
+    from xlate.runtime import module_text
+
+    copies = []
+    for name in ("copy_a", "copy_b"):
+        module = types.ModuleType(name)
+        exec(compile(module_text(["_mx_type", "_mx_Dense", "_mx_Conv2D", "_mx_Activation"]), name, "exec"),
+             module.__dict__)
+        copies.append(module)
+    a, b = copies
+    assert b._mx_type(a._mx_Dense(3, in_units=2)) is b._mx_Dense is not a._mx_Dense
+    assert b._mx_type(torch.nn.Conv2d(1, 2, 3)) is b._mx_Conv2D and b._mx_type(torch.nn.Tanh()) is b._mx_Activation
+    assert b._mx_type(torch.nn.GRU(2, 3)) is torch.nn.GRU and b._mx_type(3) is int
 
 
 def test_relu6_passes_the_gradient_at_its_bounds_as_mxnets_clip():

@@ -11,7 +11,9 @@ the same declarations.
 Models are paired leaf by leaf in registration order: every block that owns parameters on
 the MXNet side, every module that owns parameters on the PyTorch side. A block of a type no
 family declares (a custom `self.params.get(...)`) maps its own parameters by name. A pairing
-that does not fit fails with the names and shapes on both sides, never silently.
+that does not fit fails with the names and shapes on both sides, never silently. A parameter a
+program added to a declared layer (`m.input_max = m.params.get(...)`) maps by its name when the
+torch module holds one of that name.
 """
 from __future__ import annotations
 
@@ -111,6 +113,10 @@ def pair(mx_model, pt_model) -> list[Pair]:
                 f"is paired with {ppath} ({type(pmod).__name__}: {_describe(_pt_state(pmod))}); "
                 f"expected one of {', '.join(fam.pt_types)}")
         maps = fam.maps(mblock, pmod) if fam else tuple(ParamMap(n, n) for n in mblock._reg_params)
+        # a parameter a program registered on a declared layer after building it (a quantizer's `input_max` on
+        # a Conv2D) has the attribute's name on both sides: it maps by that name
+        state, mapped = _pt_state(pmod), {m.mx for m in maps}
+        maps = tuple(maps) + tuple(ParamMap(n, n) for n in mblock._reg_params if n not in mapped and n in state)
         _check_names(mpath, mblock, ppath, pmod, maps)
         pairs.append(Pair(mpath, ppath, mblock, pmod, fam, maps))
     return pairs

@@ -762,6 +762,16 @@ CASES = [
     C("pad-5d", "MX065", ret("[nd.pad(x, mode='constant', pad_width=(0, 0, 0, 0, 1, 0, 0, 2, 3, 1)), "
                              "nd.pad(x, mode='reflect', pad_width=(0, 0, 0, 0, 1, 1, 2, 0, 0, 1))]"),
       (1, 2, 3, 4, 5), grad=(0,)),
+    # the NDArray method (Quantization.MXNet's im2col convolution pads its input so)
+    C("pad-method", "MX065", meth("a.pad(mode='constant', constant_value=0.5, pad_width=(0, 0, 0, 0, 2, 1, 0, 1))"),
+      (1, 2, 3, 4), grad=(0,)),
+    # -- MX896 round, rint: MXNet's ties -----------------------------------------------------------
+    C("round-ties", "MX896", ret("[nd.round(x), nd.rint(x), x.as_in_context(mx.cpu()).round()]"),
+      ("const", [[0.5, 1.5, 2.5, -0.5], [-1.5, -2.5, 0.49, 3.7], [8388609.0, -3.5, 7.0, -0.51]])),
+    C("round-quantized", "MX896", meth("(a / 0.25).round() * 0.25"), (3, 4)),
+    # -- MX897 softmax_cross_entropy: summed over the batch, shape (1,) --------------------------
+    C("softmax-cross-entropy", "MX897", ret("nd.softmax_cross_entropy(x, y)"), (5, 4),
+      ("const", [1.0, 0.0, 3.0, 3.0, 0.0]), grad=(0,)),
     # -- MX066 take, MX067 gather_nd: float ids ----------------------------------------------------
     C("take-clip-float-ids", "MX066", ret("nd.take(x, y)"), (4, 3),
       ("const", [[2.7, -1.0, 5.0], [0.0, -0.5, 2.0]]), grad=(0,)),

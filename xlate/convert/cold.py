@@ -71,6 +71,8 @@ def hot_words(analysis, rules) -> Optional[Hot]:
                      if analysis.classify(scope.key, ast.Name(id=name)) in ("nd", "mxnp"))
         if analysis.mx_imports and "range" in scope.index_names:  # d2l's pick `y_hat[range(n), y]` (MX085)
             words.add("range")
+    if analysis.mx_imports and rules.enabled("MX158"):  # `type(m)` where layer classes are values (MX158)
+        words.add("type")
     members, operators = _rule_words(rules)
     patterns = (re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words))) + r")\b"), _operators(operators))
     return Hot(patterns, frozenset(words), members, _compare_ops(operators))

@@ -8,7 +8,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from xlate.convert import func_values, names, sequential_base, table, untyped
+from xlate.convert import func_values, layer_types, names, sequential_base, table, untyped
 from xlate.convert.transforms import back_slice, nd_element
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.fstrings import FStrings
@@ -555,6 +555,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         if id(original) in self.type_tests and rule.instance_for(resolved):
             target = rule.instance_for(resolved)
             message = f"`{short}` in a type test -> `{target}`, the torch class every translation of it is"
+        elif id(original) in self.type_compares and layer_types.in_use(self) and rule.runtime_for(resolved):
+            target = rule.runtime_for(resolved)  # `_mx_type(m) == _mx_Conv2D`: Note [exact layer types]
+            message = f"`{short}` compared as a type -> `{target}`, as `_mx_type` gives for every translation of it"
         elif id(original) in self.type_compares and rule.instance_for(resolved):
             # an exact type: a layer xlate built from literal arguments is the torch class, one
             # built from run-time arguments its Gluon-signature subclass
@@ -573,6 +576,10 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         return site.emit(target)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call):
+        if isinstance(original.func, cst.Name) and original.func.value == "type":  # Note [exact layer types]
+            typed = layer_types.type_call(self, original, updated)
+            if typed is not None:
+                return typed
         dotted = self.dotted(original.func, self.analysis.imported)
         if dotted is not None:
             head = dotted.split(".", 1)[0]

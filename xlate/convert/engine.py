@@ -130,7 +130,12 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
 # (`utils.py`: `def show(x): return x.asnumpy()`) may receive MXNet arrays from the modules that
 # do import it: after the conversion they are torch tensors, and the method fails there. These
 # methods belong to MXNet's arrays alone (NumPy and torch have none of them), so each call is
-# reported at its line (MX905) rather than left silently.
+# reported at its line (MX905) rather than left silently. So are the methods of Gluon blocks alone
+# (a quantization library's `utils.py`: `net.collect_params('.*max')` on the network it is handed).
+_BLOCK_ONLY = {"collect_params": "`.named_parameters()` (Gluon's names, prefixed: `_mx_collect_params(net, select)`)",
+               "hybridize": "nothing (torch runs eagerly; `torch.compile(net)` compiles)",
+               "save_parameters": "`torch.save(net.state_dict(), path)`",
+               "load_parameters": "`net.load_state_dict(torch.load(path))`"}
 _ARRAY_ONLY = {"asnumpy": "`.detach().cpu().numpy().copy()`", "asscalar": "`.item()`", "as_in_context": "`.to(device)`",
                "attach_grad": "`.requires_grad_()`", "wait_to_read": "nothing (torch computes eagerly)",
                "as_nd_ndarray": "the tensor itself", "as_np_ndarray": "the tensor itself"}
@@ -145,14 +150,17 @@ def _array_methods_left(tree: ast.Module, path: str, select, ignore) -> list:
            and node.name in helper_sources()]
     found = sorted((node for part in [n for n in tree.body if not any(n is o for o in own)]
                     for node in astwalk.walk(part) if isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Attribute) and node.func.attr in _ARRAY_ONLY),
+                    and isinstance(node.func, ast.Attribute) and node.func.attr in {**_ARRAY_ONLY, **_BLOCK_ONLY}),
                    key=lambda node: (node.lineno, node.col_offset))
     if not found or not RuleSet(catalogue.load(), _enabled(select, ignore)).enabled(ARRAY_METHOD_OUTSIDE):
         return []
     return [Diagnostic(path, node.lineno, node.col_offset + 1, ARRAY_METHOD_OUTSIDE, "manual",
                        f"`.{node.func.attr}()` is an MXNet array method, in a module that does not import MXNet: "
                        f"an array passed in from converted code is a torch tensor here; its counterpart is "
-                       f"{_ARRAY_ONLY[node.func.attr]}")
+                       f"{_ARRAY_ONLY[node.func.attr]}" if node.func.attr in _ARRAY_ONLY else
+                       f"`.{node.func.attr}()` is a Gluon block method, in a module that does not import MXNet: a "
+                       f"block passed in from converted code is a torch module here; its counterpart is "
+                       f"{_BLOCK_ONLY[node.func.attr]}")
             for node in found]
 
 

@@ -448,6 +448,9 @@ class Analysis:
             if scope is not None and scope.is_class and scope.key not in _seen and scope is not cls:
                 found.update(self.block_params(scope, _seen | {cls.key}))
         for attr, values in cls.attrs.items():
+            # `self.bias = self.params.get('bias', ...) if use_bias else None`: a parameter the block may
+            # not hold is still passed under its name when it does (and the signature's default stands in)
+            values = [b for v in values for b in ((v.body, v.orelse) if isinstance(v, ast.IfExp) else (v,))]
             for v in values:
                 if not isinstance(v, ast.Call):
                     continue

@@ -114,23 +114,73 @@ def _mx_reg_params(block, exclude=()):
     return {name: value for name, value in own.items() if value is not None and name not in exclude}
 
 
+def _mx_forward_params(block):
+    """The block's own parameters and running statistics by the names Gluon's hybrid_forward
+    receives them under (Note [hybrid_forward patched]), in Gluon's order: a norm layer's
+    `weight`/`bias` are Gluon's `gamma`/`beta`; torch's own counter `num_batches_tracked` is no
+    Gluon parameter. Maps each Gluon name to the torch attribute that holds it."""
+    norm = (torch.nn.modules.batchnorm._NormBase, torch.nn.LayerNorm, torch.nn.GroupNorm)
+    renamed = {"weight": "gamma", "bias": "beta"} if isinstance(block, norm) else {}
+    return {renamed.get(name, name): name for name in _mx_reg_params(block) if name != "num_batches_tracked"}
+
+
 def _mx_hybrid_forward(block):
-    """`block.hybrid_forward` read as a value (gluonts reads the names of a network's inputs from
-    its signature): a converted block's forward, whose signature gains MXNet's `F` first, as the
-    hybrid_forward it was; any other object's own attribute."""
+    """`block.hybrid_forward` read as a value: a converted block's forward as of this read, whose
+    signature gains MXNet's `F` first, as the hybrid_forward it was (gluonts reads the names of a
+    network's inputs from it). Called with parameters after the inputs (positionally, in Gluon's
+    order, or by Gluon's names: `origin(F, x, weight_q, bias)` of a quantizing patch), the forward
+    runs with those tensors in place of the block's own, as Gluon's hybrid_forward computes with
+    what it is given. Any other object's own attribute."""
     if not isinstance(block, torch.nn.Module) or not hasattr(block, "forward"):
         return block.hybrid_forward
     import inspect
 
     forward = block.forward
+    signature = inspect.signature(forward)
+    positional = [p for p in signature.parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    takes_varargs = any(p.kind == p.VAR_POSITIONAL for p in signature.parameters.values())
 
     def hybrid_forward(F, *args, **kwargs):
-        return forward(*args, **kwargs)
+        names = _mx_forward_params(block)
+        given = {k: kwargs.pop(k) for k in list(kwargs) if k in names and k not in signature.parameters}
+        if len(args) > len(positional) and not takes_varargs:
+            given.update(zip(names, args[len(positional):]))
+            args = args[:len(positional)]
+        if not given:
+            return forward(*args, **kwargs)
+        swapped = {}
+        try:
+            for gluon_name, value in given.items():
+                name = names[gluon_name]
+                table = block._parameters if name in block._parameters else block._buffers
+                swapped[name] = (table, table[name])
+                table[name] = value
+            return forward(*args, **kwargs)
+        finally:
+            for name, (table, value) in swapped.items():
+                table[name] = value
 
-    signature = inspect.signature(forward)
     first = inspect.Parameter("F", inspect.Parameter.POSITIONAL_OR_KEYWORD)
     hybrid_forward.__signature__ = signature.replace(parameters=[first, *signature.parameters.values()])
     return hybrid_forward
+
+
+def _mx_set_hybrid_forward(block, function):
+    """`block.hybrid_forward = function` (a quantizing patch, `types.MethodType(f, block)`): from
+    now on the block's forward calls `function(F, *inputs, **params)` as Gluon's forward calls
+    hybrid_forward, its own parameters and running statistics by Gluon's names, read at each call
+    (one registered after the patch is passed too). `F` is None: converted code reads no
+    namespace from it. Any other object gets the attribute."""
+    if not isinstance(block, torch.nn.Module):
+        block.hybrid_forward = function
+        return
+
+    def forward(*args, **kwargs):
+        params = {gluon_name: getattr(block, name) for gluon_name, name in _mx_forward_params(block).items()}
+        return function(None, *args, **{**params, **kwargs})
+
+    block.forward = forward
 
 
 def _mx_summary(block, *inputs):

@@ -313,7 +313,10 @@ def _mx_bilinear_resize(data=None, like=None, height=1, width=1, scale_height=No
 
 
 def _mx_pad(data=None, mode="constant", pad_width=(), constant_value=0.0, out=None, name=None):
-    """MXNet pad: pad_width lists (before, after) per axis from the first; torch's F.pad from the last."""
+    """MXNet pad: pad_width lists (before, after) per axis from the first; torch's F.pad from the last.
+    The method form on a value the converter could not type: anything not a tensor pads itself."""
+    if not isinstance(data, torch.Tensor) and hasattr(data, "pad"):
+        return data.pad(mode=mode, pad_width=pad_width, constant_value=constant_value)
     _mx_no_out(out)
     pairs = [tuple(pad_width[i:i + 2]) for i in range(4, len(pad_width), 2)]
     flat = [w for pair in reversed(pairs) for w in pair]

@@ -227,7 +227,19 @@ def _mx_initialize(net, init=None, *, force_reinit=False):
     PReLU its init, biases 0); the rest `init`, default Uniform(0.07). Already initialised
     tensors are kept unless force_reinit; lazy ones are drawn after the first forward. The
     model then follows MXNet's training flag (Note [MXNet's mode]): it predicts unless
-    autograd.record() or train_mode() says otherwise."""
+    autograd.record() or train_mode() says otherwise. A parameter (`m.input_max.initialize(...)` where
+    xlate could not tell the receiver from a block) is initialised as Gluon's Parameter.initialize."""
+    if isinstance(net, torch.Tensor):  # as Gluon's Parameter.initialize does with an initializer function
+        if getattr(net, "_mx_ready", False) and not force_reinit:
+            return net
+        chosen = init or getattr(net, "_mx_init", None) or _mx_default_init
+        if torch.nn.parameter.is_lazy(net):
+            net._mx_global_init = chosen  # Note [deferred parameters]
+        else:
+            with torch.no_grad():
+                chosen(net)
+            net._mx_ready = True
+        return net
     init = _mx_default_init if init is None else init
     for module in net.modules():
         _mx_init_module(module, init, force_reinit)
@@ -239,7 +251,9 @@ def _mx_initialize_method(obj, *args, **kwargs):
     trainer: `net.initialize(ctx=self.ctx, init=self.init)`): a torch module (a converted block) is
     initialised as Gluon's Block.initialize(init, ctx, verbose, force_reinit) does, `init` an
     initializer function, a registered name or None, then moved to the context; any other object
-    calls its own initialize with the same arguments."""
+    calls its own initialize with the same arguments (a parameter: Gluon's Parameter.initialize)."""
+    if isinstance(obj, torch.Tensor):
+        return _mx_param_initialize(obj, *args, **kwargs)
     if not isinstance(obj, torch.nn.Module):
         return obj.initialize(*args, **kwargs)
 

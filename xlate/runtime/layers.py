@@ -627,3 +627,37 @@ class _mx_ReflectionPad2D(torch.nn.ReflectionPad2d):
                 raise ValueError(f"ReflectionPad2D pads H and W only: pad_width {pad}")
             padding = (pad[6], pad[7], pad[4], pad[5])  # torch: left, right, top, bottom
         super().__init__(padding)
+
+
+
+def _mx_type(value):
+    """`type(m)` in code that tests layers by their exact Gluon class (`{nn.Conv2D: f}.get(type(m))`,
+    `type(m) == nn.Activation`): an instance of the plain torch class a Gluon layer built from literal
+    arguments became (`nn.Conv2d`, `nn.ReLU`) has the type of that layer's Gluon-signature helper
+    (`_mx_Conv2D`, `_mx_Activation`), the class its Gluon class is as a value, when this program holds
+    it (Note [exact layer types] in xlate/convert/layer_types.py). A helper class from another copy
+    of the helper module (a tree converted with one `_mx_compat` per top-level package: a model built
+    in one, converted by functions of another) is this copy's class of that name. Anything else its
+    own type."""
+    kind = type(value)
+    if kind.__name__.startswith("_mx_"):
+        found = globals().get(kind.__name__)
+        return found if isinstance(found, type) else kind
+    if not kind.__module__.startswith("torch.nn.modules."):
+        return kind
+    name = kind.__name__
+    helpers = {"Linear": "_mx_Dense", "Flatten": "_mx_Flatten", "Dropout": "_mx_Dropout", "Embedding": "_mx_Embedding",
+               "LeakyReLU": "_mx_LeakyReLU", "PReLU": "_mx_PReLU", "ELU": "_mx_ELU", "SELU": "_mx_SELU",
+               "GELU": "_mx_GELU", "SiLU": "_mx_Swish", "ReflectionPad2d": "_mx_ReflectionPad2D"}
+    if name in ("ReLU", "Sigmoid", "Tanh", "Softplus", "Softsign"):
+        helper = "_mx_Activation"
+    elif name.startswith("BatchNorm"):
+        helper = "_mx_BatchNorm"
+    elif name[:-1] in ("Conv1", "Conv2", "Conv3", "ConvTranspose1", "ConvTranspose2", "ConvTranspose3") or \
+            name.endswith(("Pool1d", "Pool2d", "Pool3d")):  # Conv2d -> _mx_Conv2D, AdaptiveAvgPool2d -> _mx_GlobalAvgPool2D
+        stem = name[:-1].replace("Adaptive", "Global")
+        helper = f"_mx_{stem}D" if not stem.startswith("ConvTranspose") else f"_mx_Conv{stem[-1]}DTranspose"
+    else:
+        helper = helpers.get(name, "")
+    found = globals().get(helper)
+    return found if isinstance(found, type) else kind

@@ -839,3 +839,37 @@ def _mx_gamma(data=None, out=None, name=None):
     _mx_no_out(out)
     sign = torch.where((data > 0) | (torch.floor(data) % 2 == 0), 1.0, -1.0).to(data.dtype)
     return sign * torch.exp(torch.lgamma(data))
+
+
+def _mx_round(data=None, out=None, name=None):
+    """MXNet's round: halves away from zero (2.5 -> 3, -0.5 -> -1), where torch's round gives the even
+    neighbour (2.5 -> 2). Elsewhere the two agree; the gradient is zero in both."""
+    _mx_no_out(out)
+    trunc = torch.trunc(data)
+    return torch.where((data - trunc).abs() == 0.5, trunc + torch.sign(data), torch.round(data))
+
+
+def _mx_rint(data=None, out=None, name=None):
+    """MXNet's rint: halves toward minus infinity (0.5 -> 0, 1.5 -> 1, -0.5 -> -1; measured on MXNet 1.9.1),
+    where torch's round gives the even neighbour."""
+    _mx_no_out(out)
+    return torch.where((data - torch.trunc(data)).abs() == 0.5, torch.floor(data), torch.round(data))
+
+
+def _mx_round_method(x, *args, **kwargs):
+    """`x.round()` on a value the converter could not type: a tensor (an MXNet array, converted) rounds
+    halves away from zero as MXNet's method does; anything else (a NumPy array, a torch tensor given
+    decimals) uses its own round."""
+    if isinstance(x, torch.Tensor) and not args and not kwargs:
+        return _mx_round(x)
+    return x.round(*args, **kwargs)
+
+
+def _mx_softmax_cross_entropy(data=None, label=None, out=None, name=None):
+    """MXNet's softmax_cross_entropy: 2-D scores and class ids (float, truncated), the cross entropy of the
+    softmax summed over the batch, as one value of shape (1,) in the scores' dtype."""
+    _mx_no_out(out)
+    if data.dim() != 2:
+        raise ValueError(f"softmax_cross_entropy only accepts 2-D data, got {data.dim()}-D (MXNet refuses it too)")
+    picked = torch.log_softmax(data, dim=-1).gather(1, label.long().reshape(-1, 1))
+    return (-picked.sum()).reshape(1)
