@@ -18,6 +18,8 @@ from typing import Optional
 
 import libcst as cst
 
+from xlate.convert.kinds import ast_dotted
+
 CODE = "MX158"
 
 
@@ -48,20 +50,10 @@ def _scan(conv) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in called and id(node) not in tested \
                 and isinstance(getattr(node, "ctx", None), ast.Load):
-            dotted = _dotted(node)
+            dotted = ast_dotted(node)
             if dotted is not None and conv.analysis.resolve((), dotted) in conv.rules.classes:
                 return True
     return False
-
-
-def _dotted(node) -> Optional[str]:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    return ".".join([node.id] + parts[::-1])
 
 
 def type_call(conv, original: cst.Call, updated: cst.Call) -> Optional[cst.BaseExpression]:
