@@ -340,3 +340,27 @@ def test_a_dtype_known_only_at_run_time_is_mapped_then(frameworks):
     for dtype in ("float64", onp.float16):  # the draws differ (MX015): shape and dtype
         e, g = reference["drawn"](dtype), namespace["drawn"](dtype)
         assert tuple(g.shape) == e.shape and str(g.dtype).split(".")[-1] == onp.dtype(e.dtype).name
+
+
+def test_a_float_cast_of_an_integer_cast_is_reviewed_where_mxnet_passes_the_gradient(frameworks):
+    """Note [gradients through integer casts]: MXNet passes the gradient straight through a round
+    trip through an integer type (fake quantization relies on it); torch's integer tensors carry
+    none. The round trip, typed or decided at run time, is reviewed at its line; an integer cast
+    used as an index, and a float cast of a plain array, are not."""
+    from xlate.convert.engine import convert_source
+
+    mx, torch, onp = frameworks
+    x = mx.nd.array([0.7, 1.6, -2.2])
+    x.attach_grad()
+    with mx.autograd.record():
+        y = (mx.nd.cast(mx.nd.cast(x * 3, "int32"), "float32") * 2).sum()
+    y.backward()
+    onp.testing.assert_array_equal(x.grad.asnumpy(), [6.0, 6.0, 6.0])  # the premise, measured
+    source = ("from mxnet import nd\n\ndef q(x, i):\n"
+              "    a = nd.cast(nd.cast(x * 3, 'int32'), 'float32') * 2\n"
+              "    b = x.astype('int8').astype('float16')\n"
+              "    c = x[i.astype('int32')].astype('float32')\n"
+              "    d = nd.ones(3).astype('float32')\n"
+              "    return a, b, c, d\n")
+    reviewed = {d.line for d in convert_source(source).diagnostics if d.code == "MX022" and d.status == "review"}
+    assert reviewed == {4, 5}, reviewed
