@@ -197,6 +197,8 @@ def test_amp_init_switches_autocast_on_for_the_process(fw):
     context manager, without caching a cast copy of a weight the optimizer then changes."""
     mx, torch, np, rt = fw
     saved = (rt._mx_amp_state.initialized, rt._mx_amp_state.scaler, rt._mx_amp_state.scaler_taken)
+    autocast = {d: (torch.is_autocast_enabled(d), torch.get_autocast_dtype(d)) for d in ("cpu", "cuda")}
+    cache = torch.is_autocast_cache_enabled()
     try:
         rt._mx_amp_state.initialized = False
         rt._mx_amp_init(target_dtype="bfloat16")
@@ -208,10 +210,11 @@ def test_amp_init_switches_autocast_on_for_the_process(fw):
         with pytest.raises(AssertionError):
             rt._mx_amp_state.initialized = False
             rt._mx_amp_init(target_dtype="float32")
-    finally:
-        torch.set_autocast_enabled("cpu", False)
-        torch.set_autocast_dtype("cpu", torch.bfloat16)
-        torch.set_autocast_cache_enabled(True)
+    finally:  # the process-wide switches back as they were, for every device (MX844's test reads CUDA's)
+        for device, (enabled, dtype) in autocast.items():
+            torch.set_autocast_enabled(device, enabled)
+            torch.set_autocast_dtype(device, dtype)
+        torch.set_autocast_cache_enabled(cache)
         rt._mx_amp_state.initialized, rt._mx_amp_state.scaler, rt._mx_amp_state.scaler_taken = saved
 
 
