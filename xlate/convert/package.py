@@ -25,7 +25,7 @@ from typing import Optional
 
 from xlate.convert import catalogue, names, namespace_flow, unpacking
 from xlate.convert.context import ALIAS, BLOCKS_MODULE, LENT, REEXPORT, GLUON_ROOTS, LOCAL, MX_ROOTS, MXNET_MODULES, FileContext
-from xlate.convert.kinds import NAMESPACES, PACKAGES, local_modules, top_level_kinds
+from xlate.convert.kinds import NAMESPACES, PACKAGES, ast_dotted, local_modules, top_level_kinds
 from xlate.convert.parsing import no_gc
 from xlate.convert.tree import packaged
 
@@ -256,10 +256,7 @@ def _changes_sys_path(tree: ast.Module) -> bool:
     for node in ast.walk(tree):
         target = node.func.value if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else \
             next(iter(node.targets), None) if isinstance(node, ast.Assign) else None
-        if isinstance(target, ast.Subscript):
-            target = target.value
-        if isinstance(target, ast.Attribute) and target.attr == "path" and isinstance(target.value, ast.Name) \
-                and target.value.id == "sys":
+        if ast_dotted(target.value if isinstance(target, ast.Subscript) else target) == "sys.path":
             return True
     return False
 
