@@ -64,31 +64,31 @@ def test_rule_examples_convert_alike():
             _same(example.before)
 
 
-@settings(max_examples=40, **PROFILE)
+@settings(max_examples=25, **PROFILE)
 @given(mx_programs())
 def test_odd_programs_convert_alike(source):
     _same(source)
 
 
-@settings(max_examples=30, **PROFILE)
+@settings(max_examples=20, **PROFILE)
 @given(gluon_programs())
 def test_generated_gluon_models_convert_alike(source):
     _same(source)
 
 
-@settings(max_examples=25, **PROFILE)
+@settings(max_examples=15, **PROFILE)
 @given(training_scripts())
 def test_generated_training_scripts_convert_alike(source):
     _same(source)
 
 
-@settings(max_examples=25, **PROFILE)
+@settings(max_examples=15, **PROFILE)
 @given(dialect_programs())
 def test_generated_dialect_code_converts_alike(source):
     _same(source)
 
 
-@settings(max_examples=25, **PROFILE)
+@settings(max_examples=15, **PROFILE)
 @given(sequence_programs())
 def test_generated_sequence_models_convert_alike(source):
     _same(source)

@@ -141,7 +141,7 @@ def gluon_programs(draw):
     ])
 
 
-@settings(max_examples=60, **PROFILE)
+@settings(max_examples=40, **PROFILE)
 @given(gluon_programs())
 def test_generated_gluon_models_leave_nothing_unreported(source):
     assert silent(source) == [], source
@@ -244,7 +244,7 @@ def training_scripts(draw):
     return TRAIN_HEADER + "\n".join(lines)
 
 
-@settings(max_examples=60, **PROFILE)
+@settings(max_examples=40, **PROFILE)
 @given(training_scripts())
 def test_generated_training_scripts_leave_nothing_unreported(source):
     assert silent(source) == [], source
@@ -336,7 +336,7 @@ def dialect_programs(draw):
     ])
 
 
-@settings(max_examples=60, **PROFILE)
+@settings(max_examples=40, **PROFILE)
 @given(dialect_programs())
 def test_generated_dialect_code_leaves_nothing_unreported(source):
     assert silent(source) == [], source
@@ -423,7 +423,7 @@ def sequence_programs(draw):
     ])
 
 
-@settings(max_examples=60, **PROFILE)
+@settings(max_examples=40, **PROFILE)
 @given(sequence_programs())
 def test_generated_sequence_models_leave_nothing_unreported(source):
     assert silent(source) == [], source

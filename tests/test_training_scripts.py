@@ -64,8 +64,8 @@ def _rollover_data(rng):  # 21 rows in batches of 8: 5 rows roll over into the n
     return rng.uniform(-1, 1, (21, 4)).astype("float32"), rng.uniform(-1, 1, (21, 2)).astype("float32")
 
 
-def _imagenet_data(rng):  # GluonCV's train_imagenet.py on 32 x 32 synthetic images, 10 classes
-    return rng.uniform(-1, 1, (24, 3, 32, 32)).astype("float32"), rng.randint(0, 10, 24).astype("float32")
+def _imagenet_data(rng):  # GluonCV's train_imagenet.py on 16 x 16 synthetic images, 10 classes
+    return rng.uniform(-1, 1, (24, 3, 16, 16)).astype("float32"), rng.randint(0, 10, 24).astype("float32")
 
 
 SCRIPTS = [
@@ -74,7 +74,7 @@ SCRIPTS = [
     Script("train_two_ctx", _two_ctx_data, steps=3, contexts=2),
     Script("train_dataloader_rollover", _rollover_data, steps=3),  # steps are epochs here
     Script("train_np_softmax", _classes_data, steps=4, numpy=True),
-    # ResNet on 32 x 32 images costs the most: after 1 and 3 steps (2 is between them)
+    # ResNet on 16 x 16 images costs the most: after 1 and 3 steps (2 is between them)
     Script("train_imagenet", _imagenet_data, steps=3, contexts=1, batchnorm=True, skip=(2,)),
 ]
 
