@@ -194,6 +194,18 @@ def test_data_dir_is_mxnets(monkeypatch, tmp_path):
     assert helper() == mx.base.data_dir() == str(tmp_path)
 
 
+def test_numeric_types_are_mxnets():
+    """MX139: the classes `mxnet.base.numeric_types` names, and what they accept."""
+    import numpy as np
+    from mxsupport import import_mxnet
+    mx = import_mxnet()
+    from xlate.runtime import load
+    ours = load()._mx_numeric_types()
+    assert ours == mx.base.numeric_types
+    for value in (1, 2.5, np.float32(1), np.int8(3), np.bool_(True), True, "1", [1], np.ones(2)):
+        assert isinstance(value, ours) == isinstance(value, mx.base.numeric_types), value
+
+
 def test_replace_file_moves_as_mxnet_does(tmp_path):
     from mxsupport import import_mxnet
     mx = import_mxnet()

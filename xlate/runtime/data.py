@@ -545,6 +545,13 @@ def _mx_data_dir():
     return os.getenv("MXNET_HOME", default)
 
 
+def _mx_numeric_types():
+    """mxnet.base.numeric_types: the scalar classes MXNet's functions take for a number."""
+    import numpy
+
+    return (float, int, numpy.generic)
+
+
 class _mx_DownloadedDataset(_mx_Dataset):
     """Gluon's base of the downloaded datasets: `_get_data()` fills `_data` and `_label`."""
 
