@@ -206,3 +206,17 @@ def start(pool: multiprocessing.pool.Pool = None, n: int = 2):
     assert "import multiprocessing\nimport multiprocessing.pool  # MXNet's import loaded it" in out
     assert "import os.path" not in out  # os is no package: os.path is its attribute
     assert convert_source(out).output == out
+
+
+def test_the_text_filter_before_the_submodule_parse_misses_no_read():
+    """`_may_read` lets import_submodules skip its parse; a read spelled with spaces, a line
+    break or parentheses between the two words still gets its import."""
+    from xlate.convert.submodules import MXNET_LOADED, _may_read, import_submodules
+
+    for i, dotted in enumerate(sorted(MXNET_LOADED)):
+        root, sub = dotted.split(".")
+        spelling = [f"{root}.{sub}", f"{root} . {sub}", f"({root}).{sub}", f"{root}.\\\n    {sub}"][i % 4]
+        text = f"import {root}\nx = {spelling}\n"
+        assert _may_read(text), text
+        assert f"import {dotted}  #" in import_submodules(text), text
+    assert not _may_read("import multiprocessing\nx = multiprocessing.cpu_count()\n")
