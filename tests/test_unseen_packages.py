@@ -220,3 +220,21 @@ def test_the_text_filter_before_the_submodule_parse_misses_no_read():
         assert _may_read(text), text
         assert f"import {dotted}  #" in import_submodules(text), text
     assert not _may_read("import multiprocessing\nx = multiprocessing.cpu_count()\n")
+
+
+@pytest.mark.parametrize("minimum", ["1.4.0", "1.9.1", "1.9.2", "1.10", "2.0.0"])
+def test_a_check_of_mxnets_version_goes_exactly_where_mxnet_191_passes_it(minimum):
+    """MX546: gluonnlp's `check_version(min, library=mx)` is dropped only where MXNet 1.9.1 (which
+    the translation reproduces) passes it; gluonnlp's own check is the reference."""
+    from mxsupport import import_mxnet
+    mx = import_mxnet()
+    nlp = pytest.importorskip("gluonnlp")
+    try:
+        nlp.utils.version.check_version(minimum, library=mx)
+        passes = True
+    except AssertionError:
+        passes = False
+    src = f"import mxnet as mx\nimport gluonnlp as nlp\nnlp.utils.check_version('{minimum}', library=mx)\n"
+    result = convert_source(src)
+    assert ("check_version" not in result.output) == passes, result.output
+    assert [d.status for d in result.diagnostics if d.code == "MX546"] == ["fixed" if passes else "manual"]
