@@ -546,10 +546,12 @@ def _mx_data_dir():
 
 
 def _mx_numeric_types():
-    """mxnet.base.numeric_types: the scalar classes MXNet's functions take for a number."""
-    import numpy
+    """mxnet.base.numeric_types: the scalar classes MXNet's functions take for a number. No
+    value is a NumPy scalar while NumPy is not loaded, so the runtime needs no NumPy."""
+    import sys
 
-    return (float, int, numpy.generic)
+    numpy = sys.modules.get("numpy")
+    return (float, int, numpy.generic) if numpy is not None else (float, int)
 
 
 class _mx_DownloadedDataset(_mx_Dataset):
