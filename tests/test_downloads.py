@@ -7,6 +7,7 @@ kept files, re-downloads and errors. MXNet fetches with requests, the translatio
 from __future__ import annotations
 
 import functools
+import os
 import hashlib
 import http.server
 import threading
@@ -248,3 +249,41 @@ def test_get_mnist_reads_as_mxnet(sides, tmp_path, monkeypatch):
         assert actual[key].dtype == expected[key].dtype and actual[key].shape == expected[key].shape, key
         np.testing.assert_array_equal(actual[key], expected[key])
     assert expected["train_data"].shape == (7, 1, 28, 28) and expected["train_data"].max() > 0.5
+
+
+def test_library_folder_helpers_are_the_libraries(monkeypatch, tmp_path):
+    """MX547: gluonnlp's get_home_dir and mkdir against gluonnlp 0.10; GluonCV's makedirs (not
+    installed here) against its own contract: mkdir -p, and an existing path, a file too, is kept."""
+    import warnings
+    nlp = pytest.importorskip("gluonnlp")
+    from xlate.runtime import load
+    helpers = load()
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for home in (None, "~/mx", str(tmp_path / "h")):
+        if home is None:
+            monkeypatch.delenv("MXNET_HOME", raising=False)
+        else:
+            monkeypatch.setenv("MXNET_HOME", home)
+        assert helpers._mx_nlp_home_dir() == nlp.base.get_home_dir()
+    for name in ("~/a/b", str(tmp_path / "c" / "d")):
+        helpers._mx_nlp_mkdir(name)
+        made = os.path.expanduser(name)
+        assert os.path.isdir(made)
+        os.rmdir(made)
+        nlp.utils.mkdir(name)
+        assert os.path.isdir(made)
+        helpers._mx_nlp_mkdir(name)  # exists: no error, as in gluonnlp
+    with warnings.catch_warnings(record=True) as ours:
+        warnings.simplefilter("always")
+        helpers._mx_nlp_mkdir("s3://bucket/x")
+    with warnings.catch_warnings(record=True) as theirs:
+        warnings.simplefilter("always")
+        nlp.utils.mkdir("s3://bucket/x")
+    assert [str(w.message) for w in ours] == [str(w.message) for w in theirs] != []
+    helpers._mx_makedirs(str(tmp_path / "e" / "f"))
+    assert (tmp_path / "e" / "f").is_dir()
+    helpers._mx_makedirs(str(tmp_path / "e" / "f"))
+    (tmp_path / "file").write_text("x")
+    helpers._mx_makedirs(str(tmp_path / "file"))
+    with pytest.raises(OSError):
+        helpers._mx_makedirs(str(tmp_path / "file" / "below"))

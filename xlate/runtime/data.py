@@ -545,6 +545,37 @@ def _mx_data_dir():
     return os.getenv("MXNET_HOME", default)
 
 
+def _mx_makedirs(path):
+    """gluoncv.utils.makedirs: `mkdir -p`; a path that exists already (a file too) is no error."""
+    import errno
+    import os
+
+    try:
+        os.makedirs(path)
+    except OSError as exc:
+        if exc.errno != errno.EEXIST:
+            raise
+
+
+def _mx_nlp_mkdir(dirname):
+    """gluonnlp.utils.mkdir: `mkdir -p` of the path with ~ expanded; an S3 URL is warned about
+    and not created."""
+    import os
+    import warnings
+
+    if "s3://" in dirname:
+        warnings.warn("Directory %s is not created because it contains %s" % (dirname, "s3://"))
+        return
+    os.makedirs(os.path.expanduser(dirname), exist_ok=True)
+
+
+def _mx_nlp_home_dir():
+    """gluonnlp.base.get_home_dir: $MXNET_HOME, else ~/.mxnet, with ~ expanded."""
+    import os
+
+    return os.path.expanduser(os.environ.get("MXNET_HOME", os.path.join("~", ".mxnet")))
+
+
 def _mx_numeric_types():
     """mxnet.base.numeric_types: the scalar classes MXNet's functions take for a number. No
     value is a NumPy scalar while NumPy is not loaded, so the runtime needs no NumPy."""
