@@ -90,3 +90,49 @@ def test_steps_with_rules_is_validated(capsys):
     assert main(["check", "--rules", "--steps", "-1"]) == 2
     assert "--steps" in capsys.readouterr().err
     assert main(["check", "--rules", "--mx-step", "a.py:f"]) == 2
+
+
+# GluonCV 0.10.5's utils/lr_scheduler.py, run on MXNet 1.9.1 (GluonCV itself does not install
+# beside torch 2 without MXNet): its schedules at update counts 0..13, recorded once so
+GLUONCV_SCHEDULES = {
+    "poly": ([0.1, 0.09177968934335337, 0.08347661728055418, 0.07508057183121132, 0.06657862463602231,
+              0.0579539055553173, 0.049183517719015586, 0.04023468222037112, 0.031056729012261863,
+              0.021561232338687286, 0.011554378320092191, 0.0, 0.0, 0.0],
+             lambda h: h._mx_gcv_LRScheduler("poly", base_lr=0.1, nepochs=3, iters_per_epoch=4, power=0.9)),
+    "cosine": ([0.4, 0.38824006105325215, 0.3543786664082007, 0.3025, 0.23886139464505146, 0.1711386053549486,
+                0.10750000000000004, 0.05562133359179931, 0.02175993894674788] + [0.01] * 5,
+               lambda h: h._mx_gcv_LRScheduler("cosine", base_lr=0.4, target_lr=0.01, niters=10)),
+    "step-epochs": ([0.1] * 3 + [0.05] * 6 + [0.025] * 5,
+                    lambda h: h._mx_gcv_LRScheduler("step", base_lr=0.1, nepochs=4, iters_per_epoch=3,
+                                                    step_epoch=[1, 3], step_factor=0.5)),
+    "step-iters": ([0.1] * 2 + [0.010000000000000002] * 3 + [0.0010000000000000002] * 9,
+                   lambda h: h._mx_gcv_LRScheduler("step", base_lr=0.1, niters=9, step_iter=[2, 5])),
+    "constant": ([0.05] * 14, lambda h: h._mx_gcv_LRScheduler("constant", base_lr=0.05, niters=5)),
+    "sequential": ([0.0, 0.06666666666666665, 0.13333333333333333, 0.2, 0.2, 0.19009688679024192,
+                    0.16234898018587338, 0.12225209339563144, 0.07774790660436857, 0.037651019814126656,
+                    0.009903113209758098, 0.0, 0.0, 0.0],
+                   lambda h: h._mx_gcv_LRSequential([
+                       h._mx_gcv_LRScheduler("linear", base_lr=0, target_lr=0.2, nepochs=1, iters_per_epoch=4),
+                       h._mx_gcv_LRScheduler("cosine", base_lr=0.2, nepochs=2, iters_per_epoch=4)])),
+}
+
+
+@pytest.mark.parametrize("name", GLUONCV_SCHEDULES)
+def test_gluoncv_schedules_are_gluoncvs(name):
+    """MX548: every rate GluonCV's scheduler gives, to the last bit."""
+    from xlate.runtime import load
+    expected, build = GLUONCV_SCHEDULES[name]
+    schedule = build(load())
+    assert [schedule(t) for t in range(14)] == expected
+
+
+def test_a_gluoncv_schedule_in_the_trainer_takes_the_trainers_rate():
+    """MXNet's optimizer overwrites a scheduler's base_lr with its own learning_rate (recorded
+    with GluonCV: linear from 0.3, not 0.1, over 6 updates); the Trainer helper does the same."""
+    torch = pytest.importorskip("torch")
+    from xlate.runtime import load
+    h = load()
+    schedule = h._mx_gcv_LRScheduler("linear", base_lr=0.1, niters=6)
+    weight = torch.nn.Parameter(torch.ones(2))
+    h._mx_Trainer([weight], "sgd", {"learning_rate": 0.3, "lr_scheduler": schedule})
+    assert [schedule(t) for t in range(8)] == [0.3, 0.24, 0.18, 0.12, 0.059999999999999984, 0.0, 0.0, 0.0]

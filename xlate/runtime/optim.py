@@ -750,6 +750,87 @@ class _mx_CosineScheduler(_mx_LRScheduler):
         return self.base_lr
 
 
+class _mx_gcv_LRScheduler(_mx_LRScheduler):
+    """GluonCV's `utils.LRScheduler(mode, base_lr, target_lr, niters, nepochs, iters_per_epoch,
+    offset, power, step_iter, step_epoch, step_factor)`: 'constant', 'step', 'linear', 'poly' or
+    'cosine' from base_lr to target_lr over niters updates (nepochs * iters_per_epoch when that is
+    positive), starting `offset` updates in; called with the update count, it returns the rate and
+    keeps it in `learning_rate`. An optimizer's learning_rate overwrites base_lr, as for MXNet's."""
+
+    def __init__(self, mode, base_lr=0.1, target_lr=0, niters=0, nepochs=0, iters_per_epoch=0, offset=0,
+                 power=2, step_iter=None, step_epoch=None, step_factor=0.1, baselr=None, targetlr=None):
+        import warnings
+
+        super().__init__()
+        if mode not in ("constant", "step", "linear", "poly", "cosine"):
+            raise AssertionError()
+        if mode == "step" and step_iter is None and step_epoch is None:
+            raise AssertionError()
+        if baselr is not None:
+            warnings.warn("baselr is deprecated. Please use base_lr.")
+            base_lr = baselr if base_lr == 0.1 else base_lr
+        if targetlr is not None:
+            warnings.warn("targetlr is deprecated. Please use target_lr.")
+            target_lr = targetlr if target_lr == 0 else target_lr
+        self.mode, self.base_lr = mode, base_lr
+        self.target_lr = base_lr if mode == "constant" else target_lr
+        self.niters, self.step = niters, step_iter
+        if nepochs * iters_per_epoch > 0:
+            self.niters = nepochs * iters_per_epoch
+            if step_epoch is not None:
+                self.step = [s * iters_per_epoch for s in step_epoch]
+        self.offset, self.power, self.step_factor = offset, power, step_factor
+
+    def __call__(self, num_update):
+        self.update(num_update)
+        return self.learning_rate
+
+    def update(self, num_update):
+        import math
+
+        last = self.niters - 1
+        t = min(max(0, num_update - self.offset), last)
+        if self.mode == "step":
+            count = sum(1 for s in self.step if s <= t) if self.step is not None else 0
+            self.learning_rate = self.base_lr * pow(self.step_factor, count)
+            return
+        factor = {"constant": lambda: 0, "linear": lambda: 1 - t / last,
+                  "poly": lambda: pow(1 - t / last, self.power),
+                  "cosine": lambda: (1 + math.cos(math.pi * t / last)) / 2}[self.mode]()
+        self.learning_rate = self.target_lr + (self.base_lr - self.target_lr) * factor
+
+
+class _mx_gcv_LRSequential(_mx_LRScheduler):
+    """GluonCV's `utils.LRSequential(schedulers)`: each LRScheduler for its own `niters` updates,
+    one after another (each one's offset is the updates before it), the last one after them all."""
+
+    def __init__(self, schedulers):
+        super().__init__()
+        if not len(schedulers) > 0:
+            raise AssertionError()
+        self.update_sep, self.count, self.learning_rate, self.schedulers = [], 0, 0, []
+        for scheduler in schedulers:
+            self.add(scheduler)
+
+    def add(self, scheduler):
+        if not isinstance(scheduler, _mx_gcv_LRScheduler):
+            raise AssertionError()
+        scheduler.offset = self.count
+        self.count += scheduler.niters
+        self.update_sep.append(self.count)
+        self.schedulers.append(scheduler)
+
+    def __call__(self, num_update):
+        self.update(num_update)
+        return self.learning_rate
+
+    def update(self, num_update):
+        num_update = min(num_update, self.count - 1)
+        index = next((i for i, sep in enumerate(self.update_sep) if sep > num_update), len(self.schedulers) - 1)
+        self.schedulers[index].update(num_update)
+        self.learning_rate = self.schedulers[index].learning_rate
+
+
 def _mx_clip_grad_global_norm(parameters, max_norm, check_isfinite=True):
     """gluonnlp's `utils.clip_grad_global_norm(parameters, max_norm)`: the gradients of the parameters
     that have one (Gluon's grad_req != 'null': torch's requires_grad) scaled in place by 1 / max(1,
