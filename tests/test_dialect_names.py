@@ -117,3 +117,38 @@ def test_dialect_functions_passed_as_values():
     result = convert_source("from mxnet import np\nexp = np.exp\nr = np.round\n")
     assert "exp = lambda x: torch.exp(torch.as_tensor(x))" in result.output
     assert [d.status for d in result.diagnostics if d.line == 3] == ["manual"]  # round takes decimals too
+
+
+def test_the_methods_an_mx_np_array_lacks_are_mxnets():
+    """MXNP_ABSENT: each raises AttributeError on an mx.np array in MXNet 1.9.1; a method that
+    works there (and NumPy shares) is not in it."""
+    from mxsupport import import_mxnet
+    from xlate.convert.names import MXNP_ABSENT
+    mx = import_mxnet()
+    array = mx.np.ones((2, 3))
+    import inspect
+    for method in sorted(MXNP_ABSENT):
+        bound = getattr(array, method)
+        required = [p for p in inspect.signature(bound).parameters.values()
+                    if p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD]
+        with pytest.raises(AttributeError, match="no attribute"):
+            bound(*[array] * len(required))
+    for method in ("flatten", "sum", "reshape", "astype", "clip", "argmax"):
+        assert method not in MXNP_ABSENT
+
+
+@pytest.mark.parametrize("method,code", [(".slice(begin=(0, 1), end=(2, 3))", "MX070"),
+                                         (".expand_dims(axis=1)", None), (".flatten()", "MX741")])
+def test_a_method_an_mx_np_array_lacks_takes_ndarrays_rule_in_a_numpy_mode_file(method, code):
+    """In a numpy-mode file (MXNet's own tests: `use_np` imported) a block's input is taken for an
+    mx.np array; a method such an array lacks says it is an NDArray, so NDArray's rule applies,
+    while a method NumPy shares still takes the dialect's rule (MX741)."""
+    src = ("from mxnet import gluon\nfrom mxnet.test_utils import use_np\n\n\n"
+           "class Net(gluon.HybridBlock):\n"
+           f"    def hybrid_forward(self, F, x):\n        return x{method}\n")
+    result = convert_source(src)
+    codes = [d.code for d in result.diagnostics if d.line == 7]
+    assert "MX798" not in codes, (codes, result.output)
+    assert "x.expand_dims" not in result.output and "x.slice" not in result.output
+    if code is not None:
+        assert code in codes, codes

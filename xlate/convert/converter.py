@@ -634,7 +634,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         """The rule for `.member` on `receiver`, and the name it matches (Note [numpy dialect] in
         names.py): on an mx.np array (or, in a numpy-mode file, a receiver of unknown kind) the
         dialect's rule for `mxnet.numpy.ndarray.member` where there is one; an NDArray rule for a
-        method numpy shares never translates an mx.np array (a rule that says so stands in)."""
+        method numpy shares never translates an mx.np array (a rule that says so stands in). A
+        method an mx.np array lacks (MXNP_ABSENT) says the receiver is an NDArray: its rule applies."""
         rule = index.get(member)
         dialect = index.get(names.NP_ARRAY + member)
         if rule is None and dialect is None:
@@ -642,7 +643,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         kind = self.classify(receiver)
         if dialect is not None and (kind == "mxnp" or (kind is None and self.analysis.np_mode)):
             return dialect, names.NP_ARRAY + member
-        if kind == "mxnp" and rule is not None and rule.receiver == "ndarray":
+        if kind == "mxnp" and rule is not None and rule.receiver == "ndarray" and member[1:] not in names.MXNP_ABSENT:
             return self.rules.all[NP_METHOD_LEFT], member
         return rule, member
 
