@@ -238,3 +238,25 @@ def test_a_check_of_mxnets_version_goes_exactly_where_mxnet_191_passes_it(minimu
     result = convert_source(src)
     assert ("check_version" not in result.output) == passes, result.output
     assert [d.status for d in result.diagnostics if d.code == "MX546"] == ["fixed" if passes else "manual"]
+
+
+def test_a_contexts_fields_are_mxnets_on_the_device_it_becomes():
+    """MX549: the converted program reads MXNet's device_type/device_id/device_typeid off the
+    torch.device each Context becomes (as MX501/MX502 write them); other values keep their own."""
+    import types
+    from mxsupport import import_mxnet
+    mx = import_mxnet()
+    torch = pytest.importorskip("torch")
+    from xlate.runtime import load
+    field = load()._mx_context_field
+    pairs = [(mx.cpu(), torch.device("cpu")), (mx.cpu(3), torch.device("cpu", 3)), (mx.gpu(0), torch.device("cuda", 0)),
+             (mx.gpu(2), torch.device("cuda", 2))]
+    for context, device in pairs:
+        for name in ("device_type", "device_id", "device_typeid"):
+            assert field(device, name) == getattr(context, name), (context, name)
+    assert field(types.SimpleNamespace(device_id=7), "device_id") == 7
+    src = "import mxnet as mx\ndef ids(cs):\n    return [(c.device_type, c.device_id) for c in cs]\n"
+    out = convert_source(src).output
+    namespace = {}
+    exec(out, namespace)  # the helper is pasted after the code
+    assert namespace["ids"]([torch.device("cuda", 1), torch.device("cpu")]) == [("gpu", 1), ("cpu", 0)]

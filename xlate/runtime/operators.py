@@ -745,6 +745,23 @@ def _mx_device_of(value, name="context"):
     return value.device if isinstance(value, torch.Tensor) else getattr(value, name)
 
 
+def _mx_context_field(value, name):
+    """A Context's `device_type`, `device_id` or `device_typeid` on a value the converter could not
+    type: for a torch.device (an MXNet Context, converted) MXNet's values, 'gpu' for CUDA, the
+    device number (0 for the CPU; the current device for an unnumbered CUDA one) and MXNet's type
+    ids (cpu 1, gpu 2); anything else's own attribute of that name."""
+    if not isinstance(value, torch.device):
+        return getattr(value, name)
+    kind = "gpu" if value.type == "cuda" else value.type
+    if name == "device_type":
+        return kind
+    if name == "device_typeid":
+        return {"cpu": 1, "gpu": 2, "cpu_pinned": 3, "cpu_shared": 5}[kind]
+    if value.index is not None:
+        return value.index
+    return torch.cuda.current_device() if kind == "gpu" else 0
+
+
 def _mx_diag(data=None, k=0, axis1=0, axis2=1, out=None, name=None):
     """MXNet's diag: a 1-D array becomes the matrix with it on diagonal k; an array of two or more
     dimensions gives its diagonal k over (axis1, axis2), appended as the last axis, a copy (as
