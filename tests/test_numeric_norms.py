@@ -107,7 +107,7 @@ def batchnorm_configs(draw):
     return shape, kwargs
 
 
-@settings(max_examples=200, **PROFILE)
+@settings(max_examples=120, **PROFILE)
 @given(batchnorm_configs())
 def test_batchnorm_drawn(config):
     shape, kwargs = config
@@ -181,7 +181,7 @@ def layernorm_configs(draw):
     return tuple(shape), kwargs
 
 
-@settings(max_examples=100, **PROFILE)
+@settings(max_examples=70, **PROFILE)
 @given(layernorm_configs())
 def test_layernorm_drawn(config):
     shape, kwargs = config
@@ -217,7 +217,7 @@ def instancenorm_configs(draw):
     return shape, kwargs
 
 
-@settings(max_examples=100, **PROFILE)
+@settings(max_examples=70, **PROFILE)
 @given(instancenorm_configs())
 def test_instancenorm_drawn(config):
     shape, kwargs = config
@@ -240,7 +240,7 @@ def groupnorm_configs(draw):
     return (draw(st.integers(1, 3)), groups * per, *rest), kwargs
 
 
-@settings(max_examples=100, **PROFILE)
+@settings(max_examples=70, **PROFILE)
 @given(groupnorm_configs())
 def test_groupnorm_drawn(config):
     shape, kwargs = config
