@@ -415,3 +415,45 @@ def test_parameters_known_by_their_annotations(converted):
     space["scale_each"](space["_mx_collect_params"](t), 0.5)
     for gp, tp in zip([p for n, p in g.collect_params().items() if not n.endswith(RUNNING)], t.parameters()):
         np.testing.assert_allclose(tp.detach().numpy(), gp.data().asnumpy(), rtol=1e-6)
+
+
+ZERO_ONE = '''
+import mxnet as mx
+from mxnet import autograd, nd
+from mxnet.gluon import nn
+
+
+def grads_after(x, zero):
+    net = nn.Dense(2, in_units=3)
+    net.initialize(mx.init.Constant(0.5))
+    for _ in range(2):
+        with autograd.record():
+            y = (net(x) * x[:, :2]).sum()
+        y.backward()
+        if zero:
+            for p in net.collect_params().values():
+                p.zero_grad()
+    return [p.grad().asnumpy() for p in net.collect_params().values()]
+'''
+
+
+def test_zero_grad_of_one_parameter_zeroes_it_as_gluon_does():
+    """MXNet-Detector's `for p in net.collect_params().values(): p.zero_grad()` after the step:
+    each gradient zeroed in place, as in MXNet (MX169, was left for a human)."""
+    import numpy as np
+
+    from xlate.runtime import load
+
+    result = convert_source(ZERO_ONE)
+    assert [d.status for d in result.diagnostics if d.code == "MX169"] == ["fixed"]
+    mx_space, pt_space = {}, dict(vars(load()))
+    exec(compile(ZERO_ONE, "<mxnet>", "exec"), mx_space)
+    exec(compile(result.output, "<converted>", "exec"), pt_space)
+    data = np.arange(6, dtype="float32").reshape(2, 3) / 6
+    torch = import_torch()
+    for zero in (False, True):
+        expected = mx_space["grads_after"](mx.nd.array(data), zero)
+        actual = pt_space["grads_after"](torch.tensor(data), zero)
+        assert [a.shape for a in actual] == [e.shape for e in expected]
+        for a, e in zip(actual, expected):
+            np.testing.assert_allclose(a, e, rtol=1e-6)

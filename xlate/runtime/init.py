@@ -534,6 +534,13 @@ def _mx_param_attr(module, name, value):
         setattr(param, f"_mx_{name}", value)
 
 
+def _mx_param_zero_grad(param):
+    """Gluon's `param.zero_grad()` on one parameter: its gradient set to zeros in place (a
+    gradient not made yet stays unmade, as `_mx_collect_params(net).zero_grad()` leaves it)."""
+    if param.grad is not None:
+        param.grad.zero_()
+
+
 def _mx_param_reset_ctx(param, ctx):
     """Gluon's `param.reset_ctx(ctx)` on one parameter: its data (and gradient) moved to the
     device in place, so the module holding it sees it there (a lazy parameter not yet sized

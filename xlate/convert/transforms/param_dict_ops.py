@@ -25,6 +25,10 @@ def transform(site: Site):
     site.bind(*_SIGNATURES[site.matched], evident=evident)  # pytest's monkeypatch.setattr(a, b, c)
     if block is None and site.matched == ".reset_ctx" and param_evidence.is_param(original, known):
         return _one_parameter(site)
+    if block is None and site.matched == ".zero_grad" and param_evidence.is_param(original, known):
+        site.fixed("`param.zero_grad()` -> `_mx_param_zero_grad(param)`: its gradient zeroed in place, as Gluon's "
+                   "(torch's zero_grad belongs to modules and optimizers)")
+        return site.emit("_mx_param_zero_grad({p})", p=site.value("params"))
     if block is None:
         if site.matched == ".zero_grad" and not param_evidence.is_param_dict(original, known) \
                 and not param_evidence.is_param(original, known):
