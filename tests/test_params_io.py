@@ -457,3 +457,51 @@ def test_zero_grad_of_one_parameter_zeroes_it_as_gluon_does():
         assert [a.shape for a in actual] == [e.shape for e in expected]
         for a, e in zip(actual, expected):
             np.testing.assert_allclose(a, e, rtol=1e-6)
+
+
+RESET_MANY = '''
+import mxnet as mx
+from mxnet import autograd, gluon, nd
+from mxnet.gluon import nn
+
+
+def train(x, y, ctx):
+    net = nn.HybridSequential()
+    net.add(nn.Dense(4, in_units=3), nn.BatchNorm(in_channels=4), nn.Dense(1, in_units=4))
+    net.initialize(mx.init.Constant(0.3))
+    net.collect_params().reset_ctx(ctx)
+    trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.5})
+    for _ in range(2):
+        xs = gluon.utils.split_and_load(x, ctx)
+        ys = gluon.utils.split_and_load(y, ctx)
+        with autograd.record():
+            losses = [((net(a) - b) ** 2).sum() for a, b in zip(xs, ys)]
+        for l in losses:
+            l.backward()
+        trainer.step(x.shape[0])
+    return [p.data().asnumpy() for p in net.collect_params('.*').values()]  # the running statistics too
+'''
+
+
+def test_reset_ctx_to_a_list_of_contexts_trains_as_mxnet_does():
+    """MX170: `collect_params().reset_ctx([ctx0, ctx1])` is translated as initialize(ctx=[...]) is
+    (`_mx_to_ctx`, one process computing MXNet's numbers); two CPU contexts in MXNet, two slices
+    of the batch, BatchNorm statistics per context."""
+    import numpy as np
+
+    from xlate.runtime import load
+
+    result = convert_source(RESET_MANY)
+    assert "_mx_to_ctx(net, ctx)" in result.output
+    assert [d.status for d in result.diagnostics if d.code == "MX170"] == ["fixed"]
+    mx_space, pt_space = {}, dict(vars(load()))
+    exec(compile(RESET_MANY, "<mxnet>", "exec"), mx_space)
+    exec(compile(result.output, "<converted>", "exec"), pt_space)
+    rng = np.random.RandomState(3)
+    x, y = rng.uniform(-1, 1, (6, 3)).astype("float32"), rng.uniform(-1, 1, (6, 1)).astype("float32")
+    torch = import_torch()
+    expected = mx_space["train"](mx.nd.array(x), mx.nd.array(y), [mx.cpu(0), mx.cpu(1)])
+    actual = pt_space["train"](torch.tensor(x), torch.tensor(y), [torch.device("cpu")] * 2)
+    assert len(actual) == len(expected)
+    for a, e in zip(actual, expected):
+        np.testing.assert_allclose(a, e, rtol=1e-5, atol=1e-6)

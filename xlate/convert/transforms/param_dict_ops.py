@@ -53,9 +53,16 @@ def _rewrite(site: Site, block):
         return site.emit("{net}.zero_grad(set_to_none=False)", net=block)
     if site.matched == ".reset_ctx":
         ctx = site.value("ctx")
-        if param_evidence.single_device(site, "ctx") == "no":
-            raise Manual(_DATA_PARALLEL)
-        return site.emit("{net}.to({ctx})", net=block, ctx=ctx)
+        if param_evidence.single_device(site, "ctx") == "yes":
+            return site.emit("{net}.to({ctx})", net=block, ctx=ctx)
+        # a list of contexts, or a value that may be one: as initialize(ctx=...) does (MX521, MX560)
+        if site.conv.options.get("multi_device") == "distributed":
+            site.fixed("`collect_params().reset_ctx(ctx)` -> `_mx_to_ctx_distributed(net, ctx)`: one process per "
+                       "context (torchrun), the model on this process's device (MX560)")
+            return site.emit("_mx_to_ctx_distributed({net}, {ctx})", net=block, ctx=ctx)
+        site.fixed("`collect_params().reset_ctx(ctx)` -> `_mx_to_ctx(net, ctx)`: the model on the device, or on the "
+                   "first of a list of them, where split_and_load puts every slice (MX560)")
+        return site.emit("_mx_to_ctx({net}, {ctx})", net=block, ctx=ctx)
     name, value = site.literal("name"), site.literal("value")
     if name in ("lr_mult", "wd_mult"):
         site.fixed(f"setattr({name!r}, ...) -> recorded on each parameter as `_mx_{name}`, which `_mx_Trainer` "
