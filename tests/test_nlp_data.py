@@ -183,3 +183,65 @@ def test_corpus_batchify_gives_gluonnlps_batches(corpus, batch_size, seq_len, la
     for (data, label), (mx_data, mx_label) in zip(ours, theirs):
         same(data, mx_data)
         same(label, mx_label)
+
+
+# GluonCV 0.10.5's data/batchify.py run on MXNet 1.9.1 (GluonCV does not install beside torch 2
+# without MXNet), recorded once: (dtype, values) of each output (Note [GluonCV's batchify])
+GLUONCV_BATCHIFY = {
+    "stack-lists": ("Stack", {}, [[1, 2], [3, 4]], ("float32", [[1.0, 2.0], [3.0, 4.0]])),
+    "stack-float64": ("Stack", {}, "f64", ("float32", [[1.5, 2.0], [3.0, 4.25]])),
+    "stack-int32": ("Stack", {}, "i32", ("float32", [[1.0, 2.0], [3.0, 4.0]])),
+    "stack-arrays": ("Stack", {}, "t32", ("int32", [[1, 2], [3, 4]])),
+    "pad-lengths": ("Pad", dict(pad_val=-1, ret_length=True), "cols",
+                    [("int64", [[[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]], [[1, 1], [2, 2], [3, 3], [-1, -1], [-1, -1]]]),
+                     ("int32", [5, 3])]),
+    "pad-lists": ("Pad", {}, [[1, 2, 3], [4]], ("int64", [[1, 2, 3], [4, 0, 0]])),
+    "pad-float-lists": ("Pad", dict(pad_val=-1), [[1.5, 2.5], [4.0]], ("float64", [[1.5, 2.5], [4.0, -1.0]])),
+    "pad-two-axes": ("Pad", dict(axis=(0, 1), pad_val=7), "2d",
+                     ("float32", [[[1.0, 1.0, 1.0], [1.0, 1.0, 1.0], [7.0, 7.0, 7.0]],
+                                  [[0.0, 7.0, 7.0], [0.0, 7.0, 7.0], [0.0, 7.0, 7.0]]])),
+    "pad-shards": ("Pad", dict(num_shards=2, ret_length=True), [[1, 2, 3], [4], [5, 6], [7]],
+                   [[("int64", [[1, 2, 3], [4, 0, 0]]), ("int64", [[5, 6], [7, 0]])],
+                    [("int32", [3, 1]), ("int32", [2, 1])]]),
+    "pad-uneven-shards": ("Pad", dict(num_shards=2, pad_val=9), [[1, 2, 3], [4], [5, 6], [7], [8, 8, 8, 8]],
+                          [("int64", [[1, 2, 3], [4, 9, 9], [5, 6, 9]]), ("int64", [[7, 9, 9, 9], [8, 8, 8, 8]])]),
+    "pad-int-val-float": ("Pad", dict(pad_val=-1.7), "i32ragged", ("int32", [[1, 2], [3, -1]])),
+    "append": ("Append", {}, "mixed", [("float32", [[[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]]), ("float32", [[[0.0, 0.0, 0.0]]])]),
+    "append-axis1": ("Append", dict(batch_axis=1), "t2d",
+                     [("float32", [[[1.0, 2.0]]]), ("float32", [[[3.0, 4.0]], [[5.0, 6.0]]])]),
+}
+_SAMPLES = {
+    "f64": lambda: [np.array([1.5, 2.0]), np.array([3.0, 4.25])],
+    "i32": lambda: [np.array([1, 2], dtype="int32"), np.array([3, 4], dtype="int32")],
+    "t32": lambda: [torch.tensor([1, 2], dtype=torch.int32), torch.tensor([3, 4], dtype=torch.int32)],
+    "cols": lambda: [np.array([[1, 2, 3, 4, 5]] * 2).T, np.array([[1, 2, 3]] * 2).T],
+    "2d": lambda: [np.ones((2, 3), "float32"), np.zeros((3, 1), "float32")],
+    "i32ragged": lambda: [np.array([1, 2], "int32"), np.array([3], "int32")],
+    "mixed": lambda: [np.ones((2, 3), "int64"), np.zeros((1, 3))],
+    "t2d": lambda: [torch.tensor([[1.0, 2.0]]), torch.tensor([[3.0, 4.0], [5.0, 6.0]])],
+}
+
+
+def _recorded(actual, expected):
+    if isinstance(expected, list):
+        assert isinstance(actual, (list, tuple)) and len(actual) == len(expected), actual
+        for a, e in zip(actual, expected):
+            _recorded(a, e)
+        return
+    dtype, values = expected
+    assert isinstance(actual, torch.Tensor) and str(actual.dtype) == f"torch.{dtype}", (actual, dtype)
+    assert actual.tolist() == values
+
+
+@pytest.mark.parametrize("case", GLUONCV_BATCHIFY)
+def test_gluoncv_batchify_gives_gluoncvs_batches(case):
+    kind, kwargs, samples, expected = GLUONCV_BATCHIFY[case]
+    helper = getattr(runtime.load(), f"_mx_gcv_{kind}")
+    data = _SAMPLES[samples]() if isinstance(samples, str) else samples
+    _recorded(helper(**kwargs)(data), expected)
+
+
+def test_gluoncv_tuple_is_gluonnlps():
+    rt = runtime.load()
+    batch = rt._mx_Tuple(rt._mx_gcv_Stack(), rt._mx_gcv_Pad(pad_val=-1))([(np.ones(2), [1, 2]), (np.zeros(2), [3])])
+    _recorded(list(batch), [("float32", [[1.0, 1.0], [0.0, 0.0]]), ("int64", [[1, 2], [3, -1]])])

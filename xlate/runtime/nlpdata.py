@@ -519,3 +519,89 @@ class _mx_CorpusBPTTBatchify:
         count = (data.shape[0] - length) // step + 1
         batches = [data[i * step:i * step + length] for i in range(count)]
         return [(b[:-1, :], b[1:, :]) for b in batches]
+
+
+# Note [GluonCV's batchify]
+# GluonCV's Stack, Pad and Append differ from gluonnlp's: anything not yet an array becomes
+# float32 (MXNet's nd.array, whatever numpy read), Pad fills in the first sample's own dtype (Python
+# lists as numpy reads them: int64, float64), pads several axes at once (a tuple `axis`) and can
+# cut the batch into `num_shards` shards padded one by one (numpy's array_split sizes), and Append
+# returns the samples as a list, each with a new batch axis. Tuple is gluonnlp's, `_mx_Tuple`.
+# Recorded from GluonCV 0.10.5's batchify.py on MXNet 1.9.1 in tests/test_nlp_data.py.
+def _mx_gcv_is_array(value):
+    return isinstance(value, torch.Tensor) or (type(value).__module__ == "numpy" and type(value).__name__ == "ndarray")
+
+
+class _mx_gcv_Stack:
+    """gluoncv.data.batchify.Stack: tensors stacked as they are; other samples read as numpy reads
+    them and made float32, as MXNet's nd.array makes them."""
+
+    def __call__(self, data):
+        if isinstance(data[0], torch.Tensor):
+            return torch.stack(list(data))
+        if _mx_gcv_is_array(data[0]):
+            return torch.stack([_mx_as_batch_tensor(d) for d in data]).to(torch.float32)
+        return _mx_as_batch_tensor(list(data)).to(torch.float32)
+
+
+class _mx_gcv_Pad:
+    """gluoncv.data.batchify.Pad: every sample padded with pad_val to the longest along `axis` (a
+    tuple pads several axes), in the first sample's dtype, stacked; `num_shards` > 1 gives lists of
+    shards, each padded to its own longest; ret_length adds the int32 lengths."""
+
+    def __init__(self, axis=0, pad_val=0, num_shards=1, ret_length=False):
+        if not isinstance(axis, (int, tuple, list)):
+            raise AssertionError(f"axis must be an integer, tuple or list! Received axis={axis}, type={type(axis)}.")
+        self._axis, self._pad_val, self._num_shards, self._ret_length = axis, pad_val, num_shards, ret_length
+
+    def __call__(self, data):
+        if not (_mx_gcv_is_array(data[0]) or isinstance(data[0], list)):
+            raise NotImplementedError
+        padded, lengths = _mx_gcv_pad_arrays(list(data), self._axis, self._pad_val, self._num_shards)
+        return (padded, lengths) if self._ret_length else padded
+
+
+def _mx_gcv_pad_arrays(arrs, pad_axis, pad_val, num_shards):
+    """GluonCV's _pad_arrs_to_max_length: (padded, int32 lengths), lists of them for several shards."""
+    import logging
+
+    arrs = [_mx_as_batch_tensor(a) for a in arrs]
+    axes = list(pad_axis) if isinstance(pad_axis, tuple) else [pad_axis]
+    lengths = torch.tensor([[a.shape[axis] for axis in axes] for a in arrs], dtype=torch.int64)
+    if not isinstance(pad_axis, tuple):
+        lengths = lengths[:, 0]
+    if len(lengths) % num_shards != 0:
+        logging.warning("Batch size cannot be evenly split. Trying to shard %d items into %d shards", len(lengths),
+                        num_shards)
+    each, extra = divmod(len(lengths), num_shards)  # numpy's array_split: the first `extra` one longer
+    shards = list(torch.split(lengths, [each + 1] * extra + [each] * (num_shards - extra)))
+    padded = []
+    for shard in shards:
+        shape = [shard.shape[0]] + list(arrs[0].shape)
+        longest = shard.max(dim=0).values.reshape(-1)
+        for j, axis in enumerate(axes):
+            shape[1 + axis] = int(longest[j])
+        padded.append(torch.full(shape, float(pad_val), dtype=torch.float64).to(arrs[0].dtype))
+    size = padded[0].shape[0]
+    for i, arr in enumerate(arrs):
+        target = padded[i // size][i % size]
+        if target.shape == arr.shape:
+            target[...] = arr.to(target.dtype)
+        else:
+            target[tuple(slice(0, n) for n in arr.shape)] = arr.to(target.dtype)
+    lengths = [shard.to(torch.int32) for shard in shards]
+    if len(padded) == len(lengths) == 1:
+        return padded[0], lengths[0]
+    return padded, lengths
+
+
+class _mx_gcv_Append:
+    """gluoncv.data.batchify.Append: the samples as a list, each a tensor (float32 where it was not
+    an array yet, as MXNet's nd.array makes it), with a new `batch_axis` when `expand`."""
+
+    def __init__(self, expand=True, batch_axis=0):
+        self._expand, self._batch_axis = expand, batch_axis
+
+    def __call__(self, data):
+        out = [d if isinstance(d, torch.Tensor) else _mx_as_batch_tensor(d).to(torch.float32) for d in data]
+        return [x.unsqueeze(self._batch_axis) for x in out] if self._expand else out
