@@ -287,3 +287,32 @@ def test_library_folder_helpers_are_the_libraries(monkeypatch, tmp_path):
     helpers._mx_makedirs(str(tmp_path / "file"))
     with pytest.raises(OSError):
         helpers._mx_makedirs(str(tmp_path / "file" / "below"))
+
+
+@pytest.mark.parametrize("case", ["no-path", "folder", "kept-with-its-hash", "stale-hash", "overwrite",
+                                  "hash-mismatch", "missing-url"])
+def test_gluoncv_download_does_what_gluoncvs_does(case, server, tmp_path, monkeypatch, capsys):
+    """MX564's GluonCV form (`gluoncv.utils.download`, not installed here): its source's contract.
+    Unlike Gluon's, `overwrite=True` always fetches again, and a failed fetch is not retried."""
+    from xlate.runtime import load
+    fetch = load()._mx_gcv_download
+    monkeypatch.chdir(tmp_path)
+    url = f"{server}/data.bin"
+    if case == "no-path":
+        assert fetch(url) == "data.bin" and (tmp_path / "data.bin").read_bytes() == PAYLOAD
+        assert capsys.readouterr().out == f"Downloading data.bin from {url}...\n"
+    elif case == "folder":
+        (tmp_path / "d").mkdir()
+        assert fetch(url, path=str(tmp_path / "d")) == str(tmp_path / "d" / "data.bin")
+    elif case in ("kept-with-its-hash", "stale-hash", "overwrite"):
+        (tmp_path / "data.bin").write_bytes(b"old")
+        digest = {"kept-with-its-hash": _sha1(b"old"), "stale-hash": _sha1(PAYLOAD), "overwrite": _sha1(b"old")}[case]
+        fetch(url, sha1_hash=digest if case != "overwrite" else None, overwrite=case == "overwrite")
+        assert (tmp_path / "data.bin").read_bytes() == (b"old" if case == "kept-with-its-hash" else PAYLOAD)
+    elif case == "hash-mismatch":
+        with pytest.raises(UserWarning, match="content hash does not match"):
+            fetch(url, path=str(tmp_path / "x.bin"), sha1_hash=_sha1(b"other"))
+    else:
+        with pytest.raises(RuntimeError, match="Failed downloading url"):
+            fetch(f"{server}/missing.bin")
+        assert not (tmp_path / "missing.bin").exists()

@@ -387,6 +387,43 @@ def _mx_check_sha1(filename, sha1_hash):
     return sha1.hexdigest() == sha1_hash
 
 
+def _mx_gcv_download(url, path=None, overwrite=False, sha1_hash=None):
+    """gluoncv.utils.download: Gluon's file naming and hash check, but no retries (a failed fetch
+    raises RuntimeError at once), the file written in place, and `overwrite` always fetching again."""
+    import os
+    import urllib.error
+    import urllib.request
+
+    if path is None:
+        fname = url.split("/")[-1]
+    else:
+        path = os.path.expanduser(path)
+        fname = os.path.join(path, url.split("/")[-1]) if os.path.isdir(path) else path
+    if overwrite or not os.path.exists(fname) or (sha1_hash and not _mx_check_sha1(fname, sha1_hash)):
+        dirname = os.path.dirname(os.path.abspath(os.path.expanduser(fname)))
+        if not os.path.exists(dirname):
+            os.makedirs(dirname)
+        print("Downloading %s from %s..." % (fname, url))
+        try:
+            response = urllib.request.urlopen(url)
+        except urllib.error.HTTPError as e:  # GluonCV: any status but 200
+            raise RuntimeError("Failed downloading url %s" % url) from e
+        with response:
+            if getattr(response, "status", 200) != 200:
+                raise RuntimeError("Failed downloading url %s" % url)
+            with open(fname, "wb") as f:
+                while True:
+                    chunk = response.read(1 << 20)
+                    if not chunk:
+                        break
+                    f.write(chunk)
+        if sha1_hash and not _mx_check_sha1(fname, sha1_hash):
+            raise UserWarning("File {} is downloaded but the content hash does not match. The repo may be outdated "
+                              "or download may be incomplete. If the \"repo_url\" is overridden, consider switching to "
+                              "the default repo.".format(fname))
+    return fname
+
+
 def _mx_download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_ssl=True):
     """Gluon's `gluon.utils.download`: fetch `url` to `path` (a folder, a file, or the URL's file
     name here) unless the file is there with the right hash; returns the file's path."""
