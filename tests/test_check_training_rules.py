@@ -136,3 +136,37 @@ def test_a_gluoncv_schedule_in_the_trainer_takes_the_trainers_rate():
     weight = torch.nn.Parameter(torch.ones(2))
     h._mx_Trainer([weight], "sgd", {"learning_rate": 0.3, "lr_scheduler": schedule})
     assert [schedule(t) for t in range(8)] == [0.3, 0.24, 0.18, 0.12, 0.059999999999999984, 0.0, 0.0, 0.0]
+
+
+# GluonCV 0.10.5's utils/sync_loader_helper.split_data on MXNet 1.9.1, recorded: the slice shapes
+GLUONCV_SPLITS = [
+    ((10, 2), 3, 0, False, 1, [(3, 2), (3, 2), (4, 2)]),
+    ((12, 2), 3, 0, True, 1, [(4, 2), (4, 2), (4, 2)]),
+    ((2, 10), 3, 1, False, 1, [(2, 3), (2, 3), (2, 4)]),
+    ((2, 12), 4, 1, True, 1, [(2, 3), (2, 3), (2, 3), (2, 3)]),
+    ((2, 3), 3, 0, False, 1, [(1, 3), (1, 3)]),
+    ((13, 1), 2, 0, False, 4, [(4, 1), (9, 1)]),
+    ((16, 1), 2, 0, True, 4, [(8, 1), (8, 1)]),
+]
+
+
+@pytest.mark.parametrize("shape,n,axis,even,multiplier,expected", GLUONCV_SPLITS)
+def test_gluoncv_split_data_cuts_gluoncvs_slices(shape, n, axis, even, multiplier, expected):
+    """MX574: GluonCV's slices (3-3-4 where Gluon's are 4-3-3), in order, and its split_and_load
+    puts them on the first device with their device index, as `_mx_split_and_load` does."""
+    torch = pytest.importorskip("torch")
+    from xlate.runtime import load
+    h = load()
+    data = torch.arange(int(torch.tensor(shape).prod())).reshape(shape)
+    pieces = h._mx_gcv_split_data(data, n, axis, even, multiplier)
+    assert [tuple(p.shape) for p in pieces] == expected
+    assert torch.equal(torch.cat(pieces, dim=axis), data)
+    loaded = h._mx_gcv_split_and_load(data, [torch.device("cpu")] * n, axis, even, multiplier)
+    assert [tuple(p.shape) for p in loaded] == expected and [p._mx_device for p in loaded] == list(range(len(loaded)))
+
+
+def test_gluoncv_split_refuses_an_uneven_batch_as_gluoncv_does():
+    torch = pytest.importorskip("torch")
+    from xlate.runtime import load
+    with pytest.raises(ValueError, match="cannot be evenly split"):
+        load()._mx_gcv_split_data(torch.ones(10, 2), 3)

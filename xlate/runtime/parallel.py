@@ -68,6 +68,40 @@ def _mx_split_and_load(data, ctx_list, batch_axis=0, even_split=True):
     return pieces
 
 
+def _mx_gcv_split_data(data, num_slice, batch_axis=0, even_split=True, multiplier=1):
+    """GluonCV's `utils.split_data`: not Gluon's sizes: each slice `(size // multiplier) //
+    num_slice * multiplier` long and the last one the rest (10 rows on 3: 3-3-4, where Gluon gives
+    4-3-3); with even_split=False and fewer rows than slices, one slice a row."""
+    size = data.shape[batch_axis]
+    if even_split and size % num_slice != 0:
+        raise ValueError(f"data with shape {tuple(data.shape)} cannot be evenly split into {num_slice} slices "
+                         f"along axis {batch_axis}. Use a batch size that's multiple of {num_slice} or set "
+                         "even_split=False to allow uneven partitioning of data.")
+    step = (int(size / multiplier) // num_slice) * multiplier
+    if not even_split and size < num_slice:
+        step, num_slice = 1, size
+    if even_split and batch_axis != 0:
+        return list(torch.chunk(data, num_slice, dim=batch_axis))
+    return [data.narrow(batch_axis, i * step, (step if i < num_slice - 1 else size - i * step))
+            for i in range(num_slice)]
+
+
+def _mx_gcv_split_and_load(data, ctx_list, batch_axis=0, even_split=True, multiplier=1):
+    """GluonCV's `utils.split_and_load`: its slices (`_mx_gcv_split_data`), all on the first
+    context's device, where the model is (Note [one process, several devices])."""
+    if not isinstance(data, torch.Tensor):
+        data = torch.as_tensor(data, dtype=torch.float32)
+    ctx_list = list(ctx_list) if isinstance(ctx_list, (list, tuple)) else [ctx_list]
+    device = ctx_list[0]
+    if len(ctx_list) == 1:
+        return [data.to(device)]
+    pieces = [piece.to(device) for piece in
+              _mx_gcv_split_data(data, len(ctx_list), batch_axis, even_split, multiplier)]
+    for i, piece in enumerate(pieces):
+        piece._mx_device = i  # whose BatchNorm statistics it moves (Note [a BatchNorm per device])
+    return pieces
+
+
 def _mx_to_ctx(net, ctx):
     """`net.initialize(ctx=...)` / `collect_params().reset_ctx(...)`: the model on the context,
     or on the first of a list of them (Note [one process, several devices])."""
