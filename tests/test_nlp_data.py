@@ -245,3 +245,60 @@ def test_gluoncv_tuple_is_gluonnlps():
     rt = runtime.load()
     batch = rt._mx_Tuple(rt._mx_gcv_Stack(), rt._mx_gcv_Pad(pad_val=-1))([(np.ones(2), [1, 2]), (np.zeros(2), [3])])
     _recorded(list(batch), [("float32", [[1.0, 1.0], [0.0, 0.0]]), ("int64", [[1, 2], [3, -1]])])
+
+
+class _MxToyDecoder:
+    """A deterministic decoder for gluonnlp's sampler: log_softmax(E[word] + h W), h' = tanh(h + E[word]);
+    its states are a list (gluonnlp's hybridized step takes lists), one of them time-major (TNC)
+    when `layouts`."""
+
+    def __init__(self, emb, w, layouts):
+        self.emb, self.w, self.layouts = mx.nd.array(emb), mx.nd.array(w), layouts
+
+    def state_info(self, batch_size=None):
+        return [{"__layout__": "NC"}, {"__layout__": "TNC"}] if self.layouts else None
+
+    def __call__(self, step_input, states):
+        h, mem = states
+        e = mx.nd.take(self.emb, step_input)
+        logits = e + mx.nd.dot(h, self.w) + mx.nd.mean(mem, axis=0)
+        return mx.nd.log_softmax(logits), [mx.nd.tanh(h + e), mem * 0.5]
+
+
+class _PtToyDecoder(_MxToyDecoder):
+    def __init__(self, emb, w, layouts):
+        self.emb, self.w, self.layouts = torch.tensor(emb), torch.tensor(w), layouts
+
+    def __call__(self, step_input, states):
+        h, mem = states
+        e = self.emb[step_input.long()]
+        logits = e + h @ self.w + mem.mean(dim=0)
+        return torch.log_softmax(logits, dim=-1), [torch.tanh(h + e), mem * 0.5]
+
+
+@pytest.mark.parametrize("beam_size,alpha,max_length,layouts", [(3, 1.0, 6, True), (1, 0.6, 4, False),
+                                                                 (4, 0.0, 12, True)])
+def test_beam_search_gives_gluonnlps_samples_scores_and_lengths(beam_size, alpha, max_length, layouts):
+    """MX308: samples, scores and valid lengths equal to gluonnlp 0.10's sampler on the same decoder,
+    hypotheses that end (eos 0) and ones that run to max_length alike."""
+    rng = np.random.RandomState(beam_size)
+    vocab, hidden, batch = 7, 7, 2
+    emb = rng.uniform(-2, 2, (vocab, hidden)).astype("float32")
+    emb[:, 0] += 0.8  # the end token is likely enough that some beams finish
+    w = rng.uniform(-1, 1, (hidden, vocab)).astype("float32")
+    h0 = rng.uniform(-1, 1, (batch, hidden)).astype("float32")
+    mem = rng.uniform(-1, 1, (3, batch, hidden)).astype("float32")
+    inputs = np.array([2, 5], dtype="float32")
+    theirs = nlp.model.BeamSearchSampler(beam_size, _MxToyDecoder(emb, w, layouts), eos_id=0,
+                                         scorer=nlp.model.BeamSearchScorer(alpha=alpha, K=5),
+                                         max_length=max_length)(
+        mx.nd.array(inputs), [mx.nd.array(h0), mx.nd.array(mem if layouts else mem[0])])
+    rt = runtime.load()
+    ours = rt._mx_BeamSearchSampler(beam_size, _PtToyDecoder(emb, w, layouts), eos_id=0,
+                                    scorer=rt._mx_BeamSearchScorer(alpha=alpha, K=5), max_length=max_length)(
+        torch.tensor(inputs), [torch.tensor(h0), torch.tensor(mem if layouts else mem[0])])
+    for name, a, e in zip(("samples", "scores", "valid_length"), ours, theirs):
+        expected = e.asnumpy()
+        assert str(a.dtype).replace("torch.", "") == str(expected.dtype), name
+        np.testing.assert_allclose(a.numpy(), expected, rtol=1e-5, atol=1e-5, err_msg=name)
+    assert (theirs[2].asnumpy() < theirs[0].shape[2]).any() or beam_size == 1  # some beam ended early

@@ -9,13 +9,9 @@ REPLACEMENTS = {
                      "check that both give the same wordpieces on your data",
     "BERTSPTokenizer": "sentencepiece itself (`sentencepiece.SentencePieceProcessor(model_file=path)`) with the "
                        "vocabulary's token indices",
-    "BeamSearchSampler": "a beam search over the translated decoder: torch has none built in; port gluonnlp's "
-                         "sequence_sampler.py loop onto torch (topk over log-probabilities, state reordering by "
-                         "beam index) or use a library's (transformers' `generate`)",
-    "BeamSearchScorer": "the length penalty ((K + length) / (K + 1)) ** alpha of gluonnlp's scorer, in the "
-                        "ported beam search",
     "SequenceSampler": "torch.multinomial over the translated decoder's softmax, step by step",
-    "HybridBeamSearchSampler": "a beam search over the translated decoder (see BeamSearchSampler)",
+    "HybridBeamSearchSampler": "`_mx_BeamSearchSampler(beam_size, decoder, eos_id, scorer, max_length)` (MX308), "
+                               "gluonnlp's beam search on the translated decoder (batch_size and vocab_size go)",
     "from_json": "json of `vocab.idx_to_token` and the special tokens, rebuilt with the translated Vocab's "
                  "token_to_idx=",
 }
