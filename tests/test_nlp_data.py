@@ -302,3 +302,37 @@ def test_beam_search_gives_gluonnlps_samples_scores_and_lengths(beam_size, alpha
         assert str(a.dtype).replace("torch.", "") == str(expected.dtype), name
         np.testing.assert_allclose(a.numpy(), expected, rtol=1e-5, atol=1e-5, err_msg=name)
     assert (theirs[2].asnumpy() < theirs[0].shape[2]).any() or beam_size == 1  # some beam ended early
+
+
+def test_seq2seq_scaffolding_is_gluonnlps():
+    """MX309: _nested_sequence_last against gluonnlp's on nested steps, the encoder base's call
+    order, and the cells _get_cell_type names."""
+    from gluonnlp.model import seq2seq_encoder_decoder as s2s
+    from gluonnlp.model.utils import _get_cell_type
+    rt = runtime.load()
+    rng = np.random.RandomState(4)
+    steps = [[rng.uniform(-1, 1, (3, 2)).astype("float32") for _ in range(2)] for _ in range(4)]
+    lengths = np.array([4, 1, 2], dtype="float32")
+    theirs = s2s._nested_sequence_last([[mx.nd.array(a) for a in step] for step in steps], mx.nd.array(lengths))
+    ours = rt._mx_nested_sequence_last([[torch.tensor(a) for a in step] for step in steps], torch.tensor(lengths))
+    for a, e in zip(ours, theirs):
+        np.testing.assert_array_equal(a.numpy(), e.asnumpy())
+    flat = s2s._nested_sequence_last([mx.nd.array(step[0]) for step in steps], mx.nd.array(lengths))
+    np.testing.assert_array_equal(rt._mx_nested_sequence_last([torch.tensor(step[0]) for step in steps],
+                                                               torch.tensor(lengths)).numpy(), flat.asnumpy())
+
+    class Echo(rt._mx_Seq2SeqEncoder):
+        def forward(self, inputs, valid_length=None, states=None):
+            return inputs, valid_length, states
+
+    class MxEcho(s2s.Seq2SeqEncoder):
+        def forward(self, inputs, valid_length=None, states=None):
+            return inputs, valid_length, states
+
+    x = torch.ones(1)
+    assert Echo()(x, "v", "s")[1:] == MxEcho()(mx.nd.ones(1), "v", "s")[1:] == ("v", "s")
+    assert Echo()(x, states="s")[1:] == MxEcho()(mx.nd.ones(1), states="s")[1:]
+    assert rt._mx_get_cell_type("lstm") is rt._mx_LSTMCell and rt._mx_get_cell_type("gru") is rt._mx_GRUCell
+    relu, theirs_relu = rt._mx_get_cell_type("relu_rnn")(3, input_size=2), _get_cell_type("relu_rnn")(3, input_size=2)
+    assert relu._activation == theirs_relu._activation == "relu"
+    assert rt._mx_get_cell_type(rt._mx_GRUCell) is rt._mx_GRUCell and rt._mx_as_list(3) == [3]

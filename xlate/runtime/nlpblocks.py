@@ -164,3 +164,71 @@ class _mx_SplitSampler(torch.utils.data.Sampler):
 
     def __len__(self):
         return self._len * self._repeat
+
+
+# Note [gluonnlp's seq2seq scaffolding]
+# gluonnlp's translation models (its GNMT, the book's) derive their encoder and decoders from
+# three abstract Blocks and build their cells with two private helpers. The bases only fix the call
+# order of the encoder, (inputs, valid_length, states) handed on to forward in that order, as
+# gluonnlp's __call__ does; `_get_cell_type` names Gluon's recurrent cells, here the translated
+# ones; `_nested_sequence_last` takes each sequence's last valid step of a list of steps (nested
+# lists alike); MXNet's `base._as_list` wraps anything but a list in one.
+class _mx_Seq2SeqEncoder(torch.nn.Module):
+    """gluonnlp.model.Seq2SeqEncoder: called with (inputs, valid_length, states)."""
+
+    def __call__(self, inputs, valid_length=None, states=None):
+        return super().__call__(inputs, valid_length, states)
+
+    def forward(self, inputs, valid_length=None, states=None):
+        raise NotImplementedError
+
+
+class _mx_Seq2SeqDecoder(torch.nn.Module):
+    """gluonnlp.model.Seq2SeqDecoder: init_state_from_encoder and forward are the subclass's."""
+
+    def init_state_from_encoder(self, encoder_outputs, encoder_valid_length=None):
+        raise NotImplementedError
+
+    def forward(self, step_input, states, valid_length=None):
+        raise NotImplementedError
+
+
+class _mx_Seq2SeqOneStepDecoder(torch.nn.Module):
+    """gluonnlp.model.Seq2SeqOneStepDecoder: one decoding step, the subclass's."""
+
+    def init_state_from_encoder(self, encoder_outputs, encoder_valid_length=None):
+        raise NotImplementedError
+
+    def forward(self, step_input, states):
+        raise NotImplementedError
+
+
+def _mx_get_cell_type(cell_type):
+    """gluonnlp.model.utils._get_cell_type: 'lstm', 'gru', 'relu_rnn', 'tanh_rnn' -> the cell class."""
+    import functools
+
+    if not isinstance(cell_type, str):
+        return cell_type
+    cells = {"lstm": _mx_LSTMCell, "gru": _mx_GRUCell,
+             "relu_rnn": functools.partial(_mx_RNNCell, activation="relu"),
+             "tanh_rnn": functools.partial(_mx_RNNCell, activation="tanh")}
+    if cell_type not in cells:
+        raise NotImplementedError
+    return cells[cell_type]
+
+
+def _mx_nested_sequence_last(data, valid_length):
+    """gluonnlp's _nested_sequence_last: of a list of steps (each an array, or a list of them),
+    each sequence's step at valid_length - 1."""
+    if not isinstance(data, list):
+        raise AssertionError()
+    if isinstance(data[0], torch.Tensor):
+        return _mx_sequence_last(torch.stack(data, dim=0), valid_length)
+    if isinstance(data[0], list):
+        return [_mx_nested_sequence_last([step[i] for step in data], valid_length) for i in range(len(data[0]))]
+    raise NotImplementedError
+
+
+def _mx_as_list(obj):
+    """mxnet.base._as_list: a list stays, anything else becomes a one-element list."""
+    return obj if isinstance(obj, list) else [obj]
