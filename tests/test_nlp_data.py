@@ -336,3 +336,79 @@ def test_seq2seq_scaffolding_is_gluonnlps():
     relu, theirs_relu = rt._mx_get_cell_type("relu_rnn")(3, input_size=2), _get_cell_type("relu_rnn")(3, input_size=2)
     assert relu._activation == theirs_relu._activation == "relu"
     assert rt._mx_get_cell_type(rt._mx_GRUCell) is rt._mx_GRUCell and rt._mx_as_list(3) == [3]
+
+
+class _MxEnc(mx.gluon.Block):
+    def forward(self, inputs, states=None, valid_length=None):
+        return [inputs * 2], ["enc"]
+
+
+class _MxDec(mx.gluon.Block):
+    def init_state_from_encoder(self, encoder_outputs, encoder_valid_length=None):
+        return [encoder_outputs[0].mean(axis=1)]
+
+    def forward(self, inputs, states, valid_length=None):
+        return inputs + states[0].expand_dims(1), states, ["dec"]
+
+
+class _MxStep(_MxDec):
+    def forward(self, step_input, states):
+        return step_input + states[0], states, ["step"]
+
+
+class _PtEnc(torch.nn.Module):
+    def forward(self, inputs, states=None, valid_length=None):
+        return [inputs * 2], ["enc"]
+
+
+class _PtDec(torch.nn.Module):
+    def init_state_from_encoder(self, encoder_outputs, encoder_valid_length=None):
+        return [encoder_outputs[0].mean(dim=1)]
+
+    def forward(self, inputs, states, valid_length=None):
+        return inputs + states[0].unsqueeze(1), states, ["dec"]
+
+
+class _PtStep(_PtDec):
+    def forward(self, step_input, states):
+        return step_input + states[0], states, ["step"]
+
+
+@pytest.mark.parametrize("tie,share,prefix", [(False, False, None), (True, False, None), (True, True, "nmt_")])
+def test_nmt_model_computes_and_names_what_gluonnlp_does(tie, share, prefix):
+    """MX310: NMTModel's parameters (Gluon's names, tied and shared ones alike), its forward and
+    decode_step, with parameter-free encoder and decoders on both sides and the same weights."""
+    rt = runtime.load()
+    src = list("abcdef")
+    tgt = src if share else list("wxyz")  # one shared embedding tied to the projection: one vocabulary
+    kwargs = dict(embed_size=5, embed_dropout=0.0, tie_weights=tie, share_embed=share, prefix=prefix)
+    theirs = nlp.model.translation.NMTModel(src, tgt, _MxEnc(), _MxDec(), _MxStep(), **kwargs)
+    theirs.initialize(mx.init.Xavier())
+    ours = rt._mx_NMTModel(src, tgt, _PtEnc(), _PtDec(), _PtStep(), **kwargs)
+    src_ids = np.array([[1, 2, 3], [0, 4, 3]], dtype="float32")
+    tgt_ids = np.array([[1, 2], [3, 0]], dtype="float32")
+    ours(torch.tensor(src_ids).long(), torch.tensor(tgt_ids).long())  # sizes the lazy projection
+    theirs(mx.nd.array(src_ids), mx.nd.array(tgt_ids))  # and Gluon's deferred one
+    names = list(theirs.collect_params().keys())
+    mine = rt._mx_collect_params(ours)
+    if prefix is None:  # Gluon's counter of NMTModels is process-wide
+        assert [n.split("_", 1)[1] for n in mine.keys()] == [n.split("_", 1)[1] for n in names]
+    else:
+        assert list(mine.keys()) == names
+    with torch.no_grad():
+        for name, value in zip(mine.keys(), names):
+            mine[name].copy_(torch.tensor(theirs.collect_params()[value].data().asnumpy()))
+    with mx.autograd.record():
+        out, extra = theirs(mx.nd.array(src_ids), mx.nd.array(tgt_ids))
+    out.backward()
+    got, got_extra = ours(torch.tensor(src_ids).long(), torch.tensor(tgt_ids).long())
+    got.sum().backward()
+    np.testing.assert_allclose(got.detach().numpy(), out.asnumpy(), rtol=1e-5, atol=1e-6)
+    assert got_extra == extra == [["enc"], ["dec"]]
+    for name, value in zip(mine.keys(), names):
+        np.testing.assert_allclose(mine[name].grad.numpy(), theirs.collect_params()[value].grad().asnumpy(),
+                                   rtol=1e-5, atol=1e-6, err_msg=name)
+    states = [mx.nd.ones((2, 5))]
+    step, _, _ = theirs.decode_step(mx.nd.array([1, 2]), states)
+    ours_step, _, _ = ours.decode_step(torch.tensor([1, 2]), [torch.ones(2, 5)])
+    np.testing.assert_allclose(ours_step.detach().numpy(), step.asnumpy(), rtol=1e-5, atol=1e-6)

@@ -232,3 +232,69 @@ def _mx_nested_sequence_last(data, valid_length):
 def _mx_as_list(obj):
     """mxnet.base._as_list: a list stays, anything else becomes a one-element list."""
     return obj if isinstance(obj, list) else [obj]
+
+
+class _mx_NMTModel(torch.nn.Module):
+    """gluonnlp.model.translation.NMTModel(src_vocab, tgt_vocab, encoder, decoder,
+    one_step_ahead_decoder, embed_size, embed_dropout, embed_initializer, src_embed, tgt_embed,
+    share_embed, tie_weights, tgt_proj): source and target embeddings (Embedding then Dropout,
+    named src_embed_/tgt_embed_ as in Gluon), the translated encoder and decoders, and the target
+    projection (tgt_proj_, or the target embedding's weight when tie_weights); encode, decode_seq,
+    decode_step and forward as gluonnlp's."""
+
+    def __init__(self, src_vocab, tgt_vocab, encoder, decoder, one_step_ahead_decoder, embed_size=None,
+                 embed_dropout=0.0, embed_initializer=None, src_embed=None, tgt_embed=None, share_embed=False,
+                 tie_weights=False, tgt_proj=None, prefix=None, params=None):
+        import warnings
+
+        super().__init__()
+        _mx_named(self, prefix=prefix, alias="nmtmodel")
+        if embed_initializer is None:  # gluonnlp's default, mx.init.Uniform(0.1)
+            embed_initializer = lambda w: torch.nn.init.uniform_(w, -0.1, 0.1)  # noqa: E731
+        self.tgt_vocab, self.src_vocab = tgt_vocab, src_vocab
+        self.encoder, self.decoder, self.one_step_ahead_decoder = encoder, decoder, one_step_ahead_decoder
+        self._shared_embed = share_embed
+        embed_dropout = 0.0 if embed_dropout is None else embed_dropout
+        if share_embed and tgt_embed is not None:
+            warnings.warn('"share_embed" is turned on and "tgt_embed" is not None. In this case, the provided '
+                          '"tgt_embed" will be overwritten by the "src_embed". Is this intended?')
+
+        def embedding(vocab, name):
+            if embed_size is None:
+                raise AssertionError(f'"embed_size" cannot be None if "{name}" is not given.')
+            block = _mx_named(torch.nn.Sequential(), prefix=f"{name}_")
+            block.append(_mx_Embedding(input_dim=len(vocab), output_dim=embed_size,
+                                       weight_initializer=embed_initializer))
+            block.append(torch.nn.Dropout(embed_dropout))
+            return block
+
+        self.src_embed = src_embed if src_embed is not None else embedding(src_vocab, "src_embed")
+        if share_embed:
+            self.tgt_embed = self.src_embed
+        else:
+            self.tgt_embed = tgt_embed if tgt_embed is not None else embedding(tgt_vocab, "tgt_embed")
+        if tie_weights:  # Gluon names the tied Dense's parameters (its bias too) under the embedding's prefix
+            own = "src_embed" if share_embed else ("tgt_embed" if tgt_embed is None else None)
+            prefix = f"{own}_embedding0_" if own is not None else "tgt_proj_"
+            self.tgt_proj = _mx_shared(_mx_named(torch.nn.LazyLinear(len(tgt_vocab)), prefix=prefix),
+                                       _mx_block_params(self.tgt_embed[0]))
+        else:
+            self.tgt_proj = tgt_proj if tgt_proj is not None else \
+                _mx_named(torch.nn.LazyLinear(len(tgt_vocab)), prefix="tgt_proj_")
+
+    def encode(self, inputs, states=None, valid_length=None):
+        return self.encoder(self.src_embed(inputs), states, valid_length)
+
+    def decode_seq(self, inputs, states, valid_length=None):
+        outputs, states, additional_outputs = self.decoder(self.tgt_embed(inputs), states, valid_length)
+        return self.tgt_proj(outputs), states, additional_outputs
+
+    def decode_step(self, step_input, states):
+        step_output, states, step_additional_outputs = self.one_step_ahead_decoder(self.tgt_embed(step_input), states)
+        return self.tgt_proj(step_output), states, step_additional_outputs
+
+    def forward(self, src_seq, tgt_seq, src_valid_length=None, tgt_valid_length=None):
+        encoder_outputs, encoder_additional_outputs = self.encode(src_seq, valid_length=src_valid_length)
+        decoder_states = self.decoder.init_state_from_encoder(encoder_outputs, encoder_valid_length=src_valid_length)
+        outputs, _, decoder_additional_outputs = self.decode_seq(tgt_seq, decoder_states, tgt_valid_length)
+        return outputs, [encoder_additional_outputs, decoder_additional_outputs]
