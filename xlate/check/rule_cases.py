@@ -538,6 +538,8 @@ CASES = [
             a = nd.ones(3)
             return a.context, a.ctx
         """),
+    C("context-fields", ("MX549", "MX501", "MX502"),
+      ret("[(c.device_type, c.device_id, c.device_typeid) for c in [mx.cpu(), mx.cpu(2), mx.gpu(1), mx.gpu()]]")),
     C("context-roundtrip", ("MX505", "MX504"), """
         def f(x):
             a = x.as_in_context(mx.cpu())
@@ -1310,7 +1312,7 @@ NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 
                                         16, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
                                         52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, 91, 92, 93, *range(94, 100),
                                         4, 5, 8, *range(501, 509), 524,
-                                        530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541, 18, 9, 19, 868)]
+                                        530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541, 18, 9, 19, 868, 549)]
 
 
 # -- frameworks ------------------------------------------------------------------------------
@@ -1504,6 +1506,9 @@ def compare_outputs(actual, expected, *, what: str = "out", check_dtype: bool = 
                 actual.type == "cuda" and (actual.index or 0) != expected.device_id):
             return _wrong(what, f"{actual} for {expected}")
         return [(what, None, None)]
+    if isinstance(expected, str):  # a name MXNet gives (a Context's device_type)
+        return [(what, None if actual == expected else Mismatch(what, f"{actual!r} where MXNet gives {expected!r}"),
+                 None)]
     if expected is None or isinstance(expected, (bool, int, np.integer)):
         same = (actual == expected and isinstance(actual, (bool, int, np.integer)) or actual is expected) \
             and isinstance(actual, bool) == isinstance(expected, bool)
