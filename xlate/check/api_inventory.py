@@ -46,7 +46,10 @@ def inventory() -> list[str]:
         module = sys.modules[name]
         if module is None or any(p.startswith("_") for p in name.split(".")[1:]) or _SKIPPED.search(name):
             continue
-        lines.append(" ".join(["module", name, *_public(dir(module))]))
+        # every submodule is a name of its package, imported or not (`mx.test_utils` before anything imports it),
+        # so the list does not depend on what ran before it in the process
+        subs = {info.name for info in pkgutil.iter_modules(getattr(module, "__path__", None) or [])}
+        lines.append(" ".join(["module", name, *_public(set(dir(module)) | subs)]))
     for dotted in CLASSES:
         owner, _, attr = dotted.rpartition(".")
         lines.append(" ".join(["class", dotted, *_public(dir(getattr(sys.modules[owner], attr)))]))
