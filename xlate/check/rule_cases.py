@@ -165,6 +165,17 @@ CASES = [
                     p.reciprocal(), a.relu(), p.rsqrt(), a.sigmoid(), a.sign(), a.sin(), a.sinh(), p.sqrt(),
                     a.square(), a.tan(), a.tanh(), a.trunc()]
         """, (2, 5), grad=(0,)),
+    # -- MX162 `p.data().grad`: MXNet's gradient of the Parameter (torch's `p.data.grad` is always None) ------------
+    C("param-data-grad", ("MX162", "MX164"), """
+        def f(x, y):
+            net = mx.gluon.nn.Dense(3, in_units=4, use_bias=False)
+            net.initialize()
+            net.weight.set_data(x)
+            with mx.autograd.record():
+                out = (net(y) * y.sum()).sum()
+            out.backward()
+            return [net.weight.data().grad, net.weight.list_data()[0].grad]
+        """, (3, 4), (2, 4)),
     # -- MX868 moveaxis: one axis, negative ones, sequences -----------------------------------------
     C("moveaxis", "MX868", ret("[nd.moveaxis(x, 0, -1), nd.moveaxis(x, -1, 1), nd.moveaxis(x, (0, 1), [2, 0])]"),
       (2, 3, 4), grad=(0,)),
