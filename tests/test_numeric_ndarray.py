@@ -382,3 +382,20 @@ def test_the_converters_list_of_mxnets_names_is_the_installed_mxnets(frameworks)
     assert mx_api.absent("mxnet.gluon.nn.QConv2D") and not hasattr(mx.gluon.nn, "QConv2D")
     assert not mx_api.absent("mxnet.gluon.nn.Conv2D") and not mx_api.array_method("det_sign")
     assert mx_api.fluent_op("clip") == "clip" and mx.nd.ones((2,)).clip(a_min=0, a_max=0.5).asnumpy().tolist() == [0.5] * 2
+
+
+def test_a_device_probe_falls_back_to_the_cpu_where_mxnets_does(frameworks):
+    """Note [device probes]: d2l's try_all_gpus, converted, crashed on a CPU-only torch (AssertionError
+    where MXNet raised MXNetError); both now give the CPU when no GPU answers, and the GPUs when they do."""
+    from xlate.convert.engine import convert_source
+
+    mx, torch, _ = frameworks
+    src = ("import mxnet as mx\nfrom mxnet import nd\ndef try_all_gpus():\n    ctxes = []\n    try:\n"
+           "        for i in range(16):\n            ctx = mx.gpu(i)\n            _ = nd.array([0], ctx=ctx)\n"
+           "            ctxes.append(ctx)\n    except mx.base.MXNetError:\n        pass\n"
+           "    return ctxes or [mx.cpu()]\n")
+    mx_scope, pt_scope = {}, {}
+    exec(src, mx_scope)
+    exec(convert_source(src).output, pt_scope)
+    found, converted = mx_scope["try_all_gpus"](), pt_scope["try_all_gpus"]()
+    assert [c.device_type for c in found] == [d.type.replace("cuda", "gpu") for d in converted]
