@@ -153,6 +153,10 @@ CASES = [
     C("method-fluent-keywords", ("MX038", "MX052", "MX078", "MX026"),
       meth("[a.clip(a_min=-0.5, a_max=0.5), a.sort(axis=0), a.flip(axis=1), a.swapaxes(dim1=0, dim2=1)]"), (3, 4),
       grad=(0,)),
+    # on a value xlate cannot type (a parameter), MXNet's own keywords decide it at run time (_mx_fluent_method)
+    C("method-untyped-mxnet-keywords", ("MX078", "MX026", "MX052", "MX038"),
+      ret("[x.flip(axis=1), x.swapaxes(dim1=0, dim2=1), x.sort(axis=0, is_ascend=False), "
+          "x.argsort(axis=1, is_ascend=False), x.clip(a_min=-0.5, a_max=0.5)]"), (3, 4)),
     C("method-argsort-squeeze-diag", ("MX052", "MX054", "MX092"),
       meth("[a.argsort(axis=2, is_ascend=False), a.squeeze(axis=1), a.reshape((3, 4)).diag(k=1)]"), (3, 1, 4)),
     C("method-same-in-torch", (), """

@@ -15,7 +15,12 @@ NDArray, every method now ends in one of four places:
   `x.sign()`; compared with MXNet in the rule-case table), stays;
 - a method MXNet 1.9.1's NDArray does not have is MX917 (Note [MXNet's own names]);
 - any other is MX900 at its line.
-A receiver xlate cannot type is not touched here: it may be a NumPy array or a torch tensor.
+A receiver xlate cannot type may be a NumPy array, a torch tensor or a string: it is left, unless
+the call passes a keyword that only MXNet's method of that name takes (`x.flip(axis=0)`: torch's
+flip takes `dims`, NumPy arrays have no flip method; `swapaxes(dim1=, dim2=)`, `sort(is_ascend=)`,
+`clip(a_min=, a_max=)`); then `_mx_fluent_method` decides at run time: a tensor as MXNet's method,
+any other value its own (Note [untyped receivers]). gluonts and gluon-nlp's scripts call these on
+function parameters, where torch raised a TypeError no report foretold.
 """
 from __future__ import annotations
 
@@ -35,10 +40,41 @@ SAME_WITHOUT_ARGUMENTS = frozenset(
 _NO_RULE, _NOT_IN_MXNET = "MX900", "MX917"
 
 
+# keywords no other type's method of that name takes (NumPy's, torch's, a string's): they show an MXNet array
+MXNET_KEYWORDS = {"flip": {"axis"}, "swapaxes": {"dim1", "dim2"}, "sort": {"is_ascend"}, "argsort": {"is_ascend"},
+                  "clip": {"a_min", "a_max"}}
+
+
+def _untyped(conv, original: cst.Call, updated: cst.Call) -> Optional[cst.BaseExpression]:
+    """`x.flip(axis=0)` on a value xlate cannot type, with MXNet's own keywords: `_mx_fluent_method`
+    decides at run time (Note [untyped receivers] in untyped.py)."""
+    method = names.ident(original.func.attr.value)
+    keywords = {a.keyword.value for a in original.args if a.keyword is not None}
+    if not keywords & MXNET_KEYWORDS.get(method, set()) or any(a.star for a in original.args):
+        return None
+    rule = conv.rules.calls.get(f"mxnet.ndarray.{mx_api.fluent_op(method) or method}")
+    if rule is None or conv._suppressed(rule.code) or not conv.rules.enabled(rule.code):
+        return None
+    site = Site(conv, rule, original, updated)
+    call = site.emit(f'_mx_fluent_method({{x}}, "{method}")', x=updated.func.value)
+    space = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    args = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in updated.args]
+    call = call.with_changes(args=[call.args[0], call.args[1].with_changes(comma=space), *args])
+    conv.report(original, rule.code, "fixed", f"`.{method}(...)` with MXNet's keywords on a value xlate could not "
+                f"type -> `_mx_fluent_method(x, \"{method}\", ...)`, decided at run time: a tensor (an MXNet array, "
+                f"converted) as MXNet's `{method}`, any other value its own")
+    return call
+
+
 def leave_method(conv, original: cst.Call, updated: cst.Call) -> Optional[cst.BaseExpression]:
     """The translation of `x.method(...)` with no method rule, on an NDArray `x`; None: not such a call."""
     func = original.func
-    if not isinstance(func, cst.Attribute) or conv.classify(func.value) != "nd":
+    if not isinstance(func, cst.Attribute):
+        return None
+    kind = conv.classify(func.value)
+    if kind is None:
+        return _untyped(conv, original, updated)
+    if kind != "nd":
         return None
     method = names.ident(func.attr.value)
     if method.startswith("_"):

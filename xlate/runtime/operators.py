@@ -294,6 +294,26 @@ def _mx_reverse(data=None, axis=None, out=None, name=None):
     return torch.flip(data, (axis,) if isinstance(axis, int) else tuple(axis))
 
 
+def _mx_fluent_method(x, _mx_method, *args, **kwargs):
+    """`x.flip(axis=...)`, `x.swapaxes(dim1=, dim2=)`, `x.sort/argsort(is_ascend=...)`, `x.clip(a_min=,
+    a_max=)` (MXNet's own keywords) on a value the converter could not type: a tensor (an MXNet array,
+    converted) as MXNet's fluent method computes it, any other value its own method (Note [array methods
+    without a method rule])."""
+    if not isinstance(x, torch.Tensor):
+        return getattr(x, _mx_method)(*args, **kwargs)
+    if _mx_method == "flip":
+        return _mx_reverse(x, *args, **kwargs)
+    if _mx_method == "clip":
+        return _mx_clip(x, *args, **kwargs)
+    if _mx_method == "swapaxes":
+        return (lambda dim1=0, dim2=0: torch.swapaxes(x, dim1, dim2))(*args, **kwargs)
+
+    def ordered(axis=-1, is_ascend=True, dtype="float32"):
+        found = torch.sort(x, dim=axis, descending=not is_ascend, stable=True)
+        return found.values if _mx_method == "sort" else found.indices.to(_mx_dtype(dtype))
+    return ordered(*args, **kwargs)
+
+
 def _mx_shape_array(data=None, out=None, name=None):
     """MXNet shape_array: the shape as an int64 array on the input's device."""
     _mx_no_out(out)
