@@ -153,6 +153,10 @@ CASES = [
     C("method-fluent-keywords", ("MX038", "MX052", "MX078", "MX026"),
       meth("[a.clip(a_min=-0.5, a_max=0.5), a.sort(axis=0), a.flip(axis=1), a.swapaxes(dim1=0, dim2=1)]"), (3, 4),
       grad=(0,)),
+    # -- MX808 cbrt, rcbrt, degrees, radians, softmin (functions and fluent methods) -------------------------------
+    C("cbrt-degrees-softmin", "MX808",
+      meth("[nd.cbrt(x), a.rcbrt(), nd.degrees(x), a.radians(), nd.softmin(x, axis=0), a.softmin(temperature=2.0)]"),
+      (3, 4), grad=(0,)),
     # on a value xlate cannot type (a parameter), MXNet's own keywords decide it at run time (_mx_fluent_method)
     C("method-untyped-mxnet-keywords", ("MX078", "MX026", "MX052", "MX038"),
       ret("[x.flip(axis=1), x.swapaxes(dim1=0, dim2=1), x.sort(axis=0, is_ascend=False), "

@@ -885,6 +885,38 @@ def _mx_round_method(x, *args, **kwargs):
     return x.round(*args, **kwargs)
 
 
+def _mx_cbrt(data=None, out=None, name=None):
+    """MXNet cbrt: the real cube root, negative for a negative input (torch has no cbrt)."""
+    _mx_no_out(out)
+    return torch.sign(data) * torch.abs(data).pow(1.0 / 3.0)
+
+
+def _mx_rcbrt(data=None, out=None, name=None):
+    """MXNet rcbrt: 1 / cbrt(x)."""
+    return 1.0 / _mx_cbrt(data, out, name)
+
+
+def _mx_degrees(data=None, out=None, name=None):
+    """MXNet degrees: radians to degrees."""
+    _mx_no_out(out)
+    return torch.rad2deg(data)
+
+
+def _mx_radians(data=None, out=None, name=None):
+    """MXNet radians: degrees to radians."""
+    _mx_no_out(out)
+    return torch.deg2rad(data)
+
+
+def _mx_softmin(data=None, axis=-1, temperature=None, dtype=None, use_length=False, out=None, name=None):
+    """MXNet softmin: the softmax of -x / temperature along axis, in `dtype` when given."""
+    _mx_no_out(out)
+    if use_length:
+        raise NotImplementedError("softmin(use_length=True) has no translation: mask the lengths by hand")
+    scaled = -data if temperature is None else -data / temperature
+    return torch.softmax(scaled if dtype is None else scaled.to(_mx_dtype(dtype)), dim=axis)
+
+
 def _mx_softmax_cross_entropy(data=None, label=None, out=None, name=None):
     """MXNet's softmax_cross_entropy: 2-D scores and class ids (float, truncated), the cross entropy of the
     softmax summed over the batch, as one value of shape (1,) in the scores' dtype."""
