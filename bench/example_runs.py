@@ -82,9 +82,32 @@ MXBOOK = [(_CH6, f"{name}.py", [], None, 120) for name in (
     (f"{_CH11}/11.1.1-data-API", "data_vision_transforms.py", [], None, 120),
     ("chapter3-baseKnowledge-of-MXNet", "Module_code3-2.py", [], None, 120),
 ]
+# dunzeng/FeaderatedLearning-Mxnet (fetched by hand as /work/corpus/fedlearn): its clients talk to a server over
+# sockets and read MNIST, so a driver kept here (written into a copy of the project's root before conversion, and
+# converted with it) runs one client's local training as Client.py does: the handler built on the project's MLP,
+# trained two epochs on 64 random images, then the gradient it would send. Xavier's draws and the shuffled
+# iterator make the numbers differ between the sides; the run itself is what counts.
+FEDLEARN_DRIVER = """\
+import os, sys
+import numpy as np
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import Tools.utils  # Client_data_handler reads Tools.utils through `import Tools`, as Client.py imports it first
+from Algorithm.MLP import MLP
+from Fed_Client.Client_data_handler import Client_data_handler
+rng = np.random.RandomState(0)
+np.save("data.npy", rng.rand(64, 1, 28, 28).astype("float32"))
+np.save("label.npy", rng.randint(0, 10, 64).astype("float32"))
+handler = Client_data_handler(MLP(), (1, 1, 28, 28), {"data": "data.npy", "label": "label.npy"})
+handler.local_train(batch_size=16, learning_rate=0.1, epoch=2)
+gradient = handler.get_gradient()
+print("layers", len(gradient["weight"]), "gradient shapes", [tuple(w.shape) for w in gradient["weight"]])
+"""
+FEDLEARN = [("", "xlate_local_train.py", [], None, 180)]
 SETS = {"mxnet-examples": (Path("/work/corpus/mxnet-examples"), EXAMPLES, {}),
         "cookbook": (Path("/work/corpus/cookbook/src"), COOKBOOK, SHRINK),
-        "mxbook": (Path("/work/corpus/mxbook"), MXBOOK, {})}
+        "mxbook": (Path("/work/corpus/mxbook"), MXBOOK, {}),
+        "fedlearn": (Path("/work/corpus/fedlearn"), FEDLEARN, {})}
+DRIVERS = {"fedlearn": {"xlate_local_train.py": FEDLEARN_DRIVER}}  # harness files written into the copy
 
 RUNNER = r'''
 import runpy, sys, os
@@ -97,7 +120,7 @@ if blocked:
     sys.meta_path.insert(0, _Blocker())
 import importlib.util
 from unittest import mock
-for absent in ("matplotlib", "mpl_toolkits", "mxboard", "sklearn"):  # plots, logs, toy data: not installed here, stubbed on both sides
+for absent in ("matplotlib", "mpl_toolkits", "mxboard", "sklearn", "tqdm"):  # plots, logs, toy data: not installed here, stubbed on both sides
     if importlib.util.find_spec(absent) is None:
         sys.modules[absent] = mock.MagicMock()
 for sub in ("matplotlib.pyplot", "mpl_toolkits.mplot3d"):
@@ -206,12 +229,15 @@ def main(argv=None) -> int:
             if args.only and script not in args.only:
                 continue
             src = args.corpus / folder
-            if not (src / script).is_file():
+            drivers = DRIVERS.get(args.set, {})
+            if not (src / script).is_file() and script not in drivers:
                 print(f"{folder}/{script}: missing")
                 continue
-            if shrink:  # a shrunken copy of the folder, converted and run on both sides
-                copy = work / "shrunk" / folder.replace("/", "_") / script.replace(".py", "")
+            if shrink or drivers:  # a shrunken copy of the folder (or one given a driver), converted and run on both sides
+                copy = work / "shrunk" / (folder.replace("/", "_") or "root") / script.replace(".py", "")
                 shutil.copytree(src, copy)
+                for name, text in drivers.items():
+                    (copy / name).write_text(text, encoding="utf-8")
                 text = (copy / script).read_text(encoding="utf-8")
                 for pattern, replacement in shrink.items():
                     text = re.sub(pattern, replacement, text, flags=re.M)

@@ -263,6 +263,27 @@ CORPORA: dict[str, dict] = {
         kind="package", packages=["nn", "quantize"], models_flat=["", "tests"],
         source="hey-yahei/Quantization.MXNet master (HEAD), every .py",
         factories=("package_models", "QUANTMX")),
+    # BMXNet v2's examples: Gluon models of binary networks written for BMXNet, a fork of MXNet whose gluon.nn has
+    # QConv2D, QDense, QActivation, activated_conv, set_binary_layer_config and NDArray.det_sign; MXNet 1.9.1 has
+    # none of them, so the binary models build on neither side (the fork's operators are reported at their lines).
+    # binary_models/, datasets/, util/ are packages imported by absolute name from the root; the scripts at the root,
+    # mnist/ and model_converter/ are parsed only.
+    "bmx2": dict(
+        kind="package", packages=["binary_models", "datasets", "util"],
+        source="hpi-xnor/BMXNet-v2-examples master (a5cd3be), every .py",
+        factories=("package_models", "BMX2")),
+    # one user's logo classifier: scripts (trainer/, data/), GluonCV's model zoo and cv2 imported at the top
+    # (stubbed where not installed); data blobs absent
+    "matchbox": dict(
+        kind="scripts", source="gregbugaj/mxnet-matchbox master (44f7bf6), every .py (data archives absent)",
+        models_flat=["trainer"], stub_missing=True, factories=("package_models", "MATCHBOX")),
+    # federated learning over sockets: Tools/, Fed_Client/, Fed_Server/ are packages from the root, Algorithm/ a
+    # folder without __init__.py imported as `from Algorithm import CNN` (a namespace package) and its modules by
+    # bare name in the models (models_flat)
+    "fedlearn": dict(
+        kind="package", packages=["Tools", "Fed_Client", "Fed_Server"],
+        source="dunzeng/FeaderatedLearning-Mxnet master (3988775), every .py (MNIST blobs absent)",
+        models_flat=["", "Algorithm", "Algorithm/CNNs"], factories=("package_models", "FEDLEARN")),
 }
 
 

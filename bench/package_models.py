@@ -850,3 +850,39 @@ QUANTMX = [
     dict(name="QAT network (convert_model, Activation quantized too)", setup=QUANTMX_SETUP, build="qat(True)",
          inputs=["x:float32[2,3,6,6]"]),
 ]
+
+# BMXNet v2's examples (the corpus "bmx2"): the standard Gluon blocks of binary_models (channel shuffle, ReLU6 by
+# F.clip), and models built of the fork's binary layers (nn.QConv2D, nn.QDense, nn.activated_conv), which MXNet 1.9.1
+# cannot build: they count as built by neither side (stage original-build), their layers reported at their lines.
+BMX2 = [
+    dict(name="ChannelShuffle (F.reshape with -4/-3/-2 codes, F.swapaxes)",
+         build="imp('common_layers').ChannelShuffle(groups=2)", inputs=["x:float32[2,6,3,4]"]),
+    dict(name="RELU6 (F.clip)", build="imp('mobilenet').RELU6()", inputs=["x:float32[2,3,4,4]"]),
+    dict(name="AlexNet (nn.QConv2D, nn.QDense: BMXNet only)", build="imp('alexnet').alexnet(classes=5)",
+         inputs=["x:float32[1,3,64,64]"]),
+    dict(name="MeliusNet22 (nn.activated_conv: BMXNet only)", build="imp('meliusnet').meliusnet22(classes=5)",
+         inputs=["x:float32[1,3,32,32]"]),
+]
+
+# gregbugaj/mxnet-matchbox (the corpus "matchbox"): the classifier its training script builds (`mx.gluon.nn`
+# spelled in full), imported from trainer/ by bare name (gluoncv and cv2 stubbed where not installed).
+MATCHBOX = [
+    dict(name="get_gluon_network_cnn (Sequential of mx.gluon.nn layers)",
+         build="imp('train').get_gluon_network_cnn(5)", inputs=["x:float32[2,3,67,67]"]),
+]
+
+# dunzeng/FeaderatedLearning-Mxnet (the corpus "fedlearn"): the networks its clients train (functions building
+# nn.Sequential), and its language model (gluon.Block with Embedding, rnn.LSTM/GRU and a Dense decoder, the state
+# given as zeros: its begin_state reads a module-level [mx.gpu()]).
+FEDLEARN = [
+    dict(name="MLP (Algorithm/MLP.py)", build="imp('MLP').MLP()", inputs=["x:float32[2,1,8,8]"]),
+    dict(name="LeNet_ (Algorithm/CNN.py, relu)", build="imp('CNN').LeNet_()", inputs=["x:float32[2,1,28,28]"]),
+    dict(name="LeNet_ (Algorithm/CNNs/LeNet.py, sigmoid)", build="imp('LeNet').LeNet_()",
+         inputs=["x:float32[2,1,28,28]"]),
+    dict(name="vgg_ (Algorithm/CNNs/VGG.py, two small blocks)", build="imp('VGG').vgg_(((1, 4), (2, 8)))",
+         inputs=["x:float32[2,1,16,16]"]),
+    dict(name="RNN_Model (lstm)", build="imp('RNN').RNN_Model('lstm', 10, 4, 5, 1, dropout=0.0)",
+         inputs=["x:int32[3,2]<10"], call="lambda net, x: net(x, [zeros((1, 2, 5)), zeros((1, 2, 5))])[0]"),
+    dict(name="RNN_Model (gru)", build="imp('RNN').RNN_Model('gru', 10, 4, 5, 1, dropout=0.0)",
+         inputs=["x:int32[3,2]<10"], call="lambda net, x: net(x, [zeros((1, 2, 5))])[0]"),
+]

@@ -150,6 +150,42 @@ def test_folders_without_init_imported_as_namespace_packages_find_every_helper(t
     assert len(texts) == 1 and "class _mx_Dataset" in texts.pop()
 
 
+def test_a_root_with_an_init_whose_files_import_its_folders_absolutely_is_on_sys_path(tmp_path):
+    """Note [a root on sys.path]: a federated-learning project keeps an empty `__init__.py` at its root and
+    imports `Tools.utils` and `from Algorithm import MLP` from there; its files imported their helpers with
+    `from .._mx_compat import ...`, above the top-level package, and failed to import."""
+    from xlate.convert.tree import path_top
+
+    files = {"__init__.py": "", "Tools/__init__.py": "",
+             "Tools/utils.py": "from mxnet import nd\nfrom mxnet.gluon import nn\ndef ones():\n    return nd.ones((2, 3))\n"
+                               "def head():\n    return nn.Dense(2, activation='relu')\n",
+             "Algorithm/MLP.py": "from mxnet.gluon import nn\ndef MLP():\n    net = nn.Sequential()\n"
+                                 "    net.add(nn.Dense(4, activation='relu'), nn.Dense(2))\n    return net\n",
+             "main.py": "from Algorithm import MLP\nfrom Tools.utils import ones\nprint(MLP.MLP()(ones()).shape)\n"}
+    write_tree(tmp_path / "src", files)
+    assert path_top((tmp_path / "src").resolve()) == (tmp_path / "src").resolve()
+    out = tmp_path / "out"
+    assert main(["convert", str(tmp_path / "src"), "-o", str(out), "--exit-zero"]) == 0
+    assert "from ._mx_compat import _mx_Dense" in (out / "Tools/utils.py").read_text()
+    assert "from _mx_compat import _mx_Dense" in (out / "Algorithm/MLP.py").read_text()
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("_mx_compat.py")) == [
+        "Algorithm/_mx_compat.py", "Tools/_mx_compat.py", "_mx_compat.py"]
+    tops = ("Algorithm", "Tools", "_mx_compat")
+    sys.path.insert(0, str(out))
+    saved = {k: sys.modules.pop(k) for k in list(sys.modules) if k.split(".")[0] in tops}
+    try:  # imported as main.py imports them, with the root on sys.path
+        mlp, utils = __import__("Algorithm.MLP", fromlist=["MLP"]), __import__("Tools.utils", fromlist=["ones"])
+        assert mlp.MLP()(utils.ones()).shape == (2, 2) and type(utils.head()).__name__ == "_mx_Dense"
+    finally:
+        sys.path.remove(str(out))
+        for k in [k for k in sys.modules if k.split(".")[0] in tops]:
+            del sys.modules[k]
+        sys.modules.update(saved)
+    # a tree whose files name the root's own package keeps the root a package
+    write_tree(tmp_path / "pkg", {**files, "main.py": "from pkg.Tools.utils import ones\n"})
+    assert path_top((tmp_path / "pkg").resolve()) == tmp_path.resolve()
+
+
 def test_a_namespace_folder_inside_a_package_imports_the_packages_helpers(tmp_path):
     """Note [namespace folders inside a package]: MXNet-Detector's `core/utils/dataprocessing/` has no
     `__init__.py` below the package `core`, which imports it as `core.utils.dataprocessing`; its modules

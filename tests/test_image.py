@@ -286,3 +286,23 @@ def test_nd_image_operators():
     _same(th._mx_image_random_lighting(ours, 0.0), mx.nd.image.random_lighting(src, 0.0))
     with pytest.raises(ValueError, match="outside"):
         th._mx_image_crop(ours, 10, 3, 5, 4)
+
+
+def test_image_augmenters_draw_and_crop_as_mxnets():
+    """Note [image augmenters]: mx.image's augmenter classes against MXNet's, pixel for pixel, under the
+    same `random` seeds (the flip's draw and the crops' offsets), the stream after them, and dumps()."""
+    image = _image((13, 17, 3), seed=2)
+    src, ours = _nd(image), torch.from_numpy(image)
+    cases = [("HorizontalFlipAug", (0.5,)), ("RandomCropAug", ((9, 7), 1)), ("CenterCropAug", ((20, 9),)),
+             ("ResizeAug", (8, 2)), ("ForceResizeAug", ((11, 5), 0)), ("RandomSizedCropAug", ((6, 6), 0.3, (0.5, 2.0))),
+             ("CastAug", ()), ("ColorNormalizeAug", ([120.0, 110.5, 90.0], [60.0, 55.0, 70.5]))]
+    for name, args in cases:
+        for seed in range(3):
+            source = (src.astype("float32"), ours.float()) if name == "ColorNormalizeAug" else (src, ours)
+            random.seed(seed)
+            theirs = getattr(mx.image, name)(*args)
+            expected, after = theirs(source[0]), random.random()
+            random.seed(seed)
+            mine = getattr(th, f"_mx_{name}")(*args)
+            _same(mine(source[1]), expected)
+            assert random.random() == after and mine.dumps() == theirs.dumps(), name

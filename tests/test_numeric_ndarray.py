@@ -364,3 +364,38 @@ def test_a_float_cast_of_an_integer_cast_is_reviewed_where_mxnet_passes_the_grad
               "    return a, b, c, d\n")
     reviewed = {d.line for d in convert_source(source).diagnostics if d.code == "MX022" and d.status == "review"}
     assert reviewed == {4, 5}, reviewed
+
+
+# -- what MXNet 1.9.1 has (Note [MXNet's own names] in xlate/convert/mx_api.py) ----------------------
+
+def test_the_converters_list_of_mxnets_names_is_the_installed_mxnets(frameworks):
+    """xlate/convert/mxnet_api.txt, read by the converter to tell a fork's operator (MX917) from a name
+    MXNet has, holds what the installed mxnet 1.9.1 has: regenerated here and compared line by line."""
+    from pathlib import Path
+
+    from xlate.check.api_inventory import inventory
+    from xlate.convert import mx_api
+
+    mx = frameworks[0]
+    text = Path(mx_api.__file__).with_name("mxnet_api.txt").read_text(encoding="utf-8").splitlines()
+    assert text[1:] == inventory(), "regenerate: python -m xlate.check.api_inventory > xlate/convert/mxnet_api.txt"
+    assert mx_api.absent("mxnet.gluon.nn.QConv2D") and not hasattr(mx.gluon.nn, "QConv2D")
+    assert not mx_api.absent("mxnet.gluon.nn.Conv2D") and not mx_api.array_method("det_sign")
+    assert mx_api.fluent_op("clip") == "clip" and mx.nd.ones((2,)).clip(a_min=0, a_max=0.5).asnumpy().tolist() == [0.5] * 2
+
+
+def test_a_device_probe_falls_back_to_the_cpu_where_mxnets_does(frameworks):
+    """Note [device probes]: d2l's try_all_gpus, converted, crashed on a CPU-only torch (AssertionError
+    where MXNet raised MXNetError); both now give the CPU when no GPU answers, and the GPUs when they do."""
+    from xlate.convert.engine import convert_source
+
+    mx, torch, _ = frameworks
+    src = ("import mxnet as mx\nfrom mxnet import nd\ndef try_all_gpus():\n    ctxes = []\n    try:\n"
+           "        for i in range(16):\n            ctx = mx.gpu(i)\n            _ = nd.array([0], ctx=ctx)\n"
+           "            ctxes.append(ctx)\n    except mx.base.MXNetError:\n        pass\n"
+           "    return ctxes or [mx.cpu()]\n")
+    mx_scope, pt_scope = {}, {}
+    exec(src, mx_scope)
+    exec(convert_source(src).output, pt_scope)
+    found, converted = mx_scope["try_all_gpus"](), pt_scope["try_all_gpus"]()
+    assert [c.device_type for c in found] == [d.type.replace("cuda", "gpu") for d in converted]

@@ -214,8 +214,8 @@ def test_hybrid_forward_becomes_forward_while_code_left_reads_f():
               "    def hybrid_forward(self, F, x):\n        return F.relu(x) + F.no_such_op(x)\n")
     result = convert_source(source)
     assert "def forward(self, x):\n        return torch.relu(x) + _mx_F.no_such_op(x)" in result.output
-    assert [(d.code, d.status) for d in result.diagnostics if d.code in ("MX103", "MX900")] == \
-        [("MX103", "fixed"), ("MX900", "manual")]
+    assert [(d.code, d.status) for d in result.diagnostics if d.code in ("MX103", "MX917")] == \
+        [("MX103", "fixed"), ("MX917", "manual")]
     assert unbound_names(result.output) == set()
     assert "def hybrid_forward" not in result.output
 
@@ -301,7 +301,7 @@ def test_cr_only_file_keeps_its_final_cr_and_its_line_numbers():
     result = convert_source(source)
     assert result.output == "import torch\rfrom mxnet import nd\rx = torch.ones((2, 3))\ry = nd.no_such_op(x)\r"
     assert [(d.code, d.line, d.col) for d in result.diagnostics] == [("MX002", 1, 1), ("MX011", 2, 5),
-                                                                     ("MX900", 3, 5)]
+                                                                     ("MX917", 3, 5)]
 
 
 # == a no-op on its own output ======================================================================
@@ -311,7 +311,7 @@ def test_torch_code_in_a_file_that_imports_mxnet_is_left_alone():
               "s = x.sum(1, keepdim=True).reshape(-1)\nkeep = mx.nd.no_such_op(1)\n")
     result = convert_source(source)
     assert result.output == source
-    assert [(d.code, d.status) for d in result.diagnostics] == [("MX002", "manual"), ("MX900", "manual")]
+    assert [(d.code, d.status) for d in result.diagnostics] == [("MX002", "manual"), ("MX917", "manual")]
 
 
 def test_converted_reductions_are_not_reshaped_again():
@@ -347,7 +347,7 @@ def test_a_function_call_around_a_call_without_rule_is_left_too():
     result = convert_source(source)
     assert result.output == ("import torch\nfrom mxnet import nd\ny = nd.relu(nd.no_such_op(2))\nz = nd.relu(y)\n"
                              "w = torch.relu(v)\n")
-    assert [(d.line, d.code) for d in result.diagnostics if d.status == "manual"] == [(1, "MX002"), (2, "MX900"),
+    assert [(d.line, d.code) for d in result.diagnostics if d.status == "manual"] == [(1, "MX002"), (2, "MX917"),
                                                                                     (3, "MX044")]
     assert "`relu` applied to it stays MXNet too" in result.diagnostics[1].message
     assert "`y` holds an NDArray from MXNet code left for a human" in result.diagnostics[2].message
@@ -387,7 +387,7 @@ def test_torch_values_get_no_mxnet_rule(line):
     source = f"import mxnet as mx\nimport torch\n{line}\nkeep = mx.nd.no_such_op(1)\n"
     result = convert_source(source)
     assert result.output == source
-    assert [d.code for d in result.diagnostics] == ["MX002", "MX900"]
+    assert [d.code for d in result.diagnostics] == ["MX002", "MX917"]
 
 
 def test_a_parameter_attribute_made_by_a_helper_is_torch():
@@ -397,7 +397,7 @@ def test_a_parameter_attribute_made_by_a_helper_is_torch():
               "        self.w.initialize(ctx=ctx)\nkeep = mx.nd.no_such_op(1)\n")
     result = convert_source(source)
     assert result.output == source
-    assert [d.code for d in result.diagnostics] == ["MX002", "MX900"]
+    assert [d.code for d in result.diagnostics] == ["MX002", "MX917"]
 
 
 @pytest.mark.parametrize("statement", [

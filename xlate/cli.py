@@ -291,7 +291,8 @@ def _convert(args) -> int:
             return EXIT_ERROR
         converted = [(j, r) for j, r in zip(jobs, results) if isinstance(r, FileResult)]
         try:  # the tree's helper module(s), where converted files import them from
-            modules = _helper_modules(converted, (out or dirs[0]) if dirs else None)
+            modules = _helper_modules(converted, (out or dirs[0]) if dirs else None,
+                                      on_path=bool(dirs) and tree.path_top(dirs[0].resolve()) == dirs[0].resolve())
         except tree.HelperModuleConflict as e:
             if as_module and args.helpers is None and not dirs:  # only the default chose the module
                 as_module = False
@@ -362,9 +363,10 @@ def _jobs(inputs: list[Path], out: Optional[Path], args, as_module: bool) -> tup
     return jobs, copies, trees
 
 
-def _helper_modules(converted, root) -> dict:
+def _helper_modules(converted, root, on_path: bool = False) -> dict:
     """Helper module path -> text, beside where the converted files go (or would go, for --diff);
-    `root`: where a converted tree goes (its output folder, or the tree itself), else None."""
+    `root`: where a converted tree goes (its output folder, or the tree itself), else None; `on_path`:
+    the tree's root is the folder sys.path holds, even with an `__init__.py` (Note [a root on sys.path])."""
     from xlate.convert import tree
 
     sources = {(j.target or j.source).resolve(): r.source for j, r in converted}
@@ -373,7 +375,7 @@ def _helper_modules(converted, root) -> dict:
         # the tree being converted may hold one (a second conversion); else what is on disk
         return sources.get(path.resolve(), _read_text(path) if path.exists() else None)
 
-    return tree.plan_modules([(j.target or j.source, r) for j, r in converted], read, root)
+    return tree.plan_modules([(j.target or j.source, r) for j, r in converted], read, root, on_path=on_path)
 
 
 _DEFINED = re.compile(r"^(?:def|class)[ \t]+(_mx_\w+)", re.MULTILINE)

@@ -147,6 +147,43 @@ CASES = [
     C("swapaxes", "MX026", ret("nd.swapaxes(x, 1, 2)"), (2, 3, 4), grad=(0,)),
     C("swapaxis-keywords", "MX026", ret("nd.SwapAxis(x, dim1=0, dim2=2)"), (2, 3, 4)),
     C("swapaxes-defaults", "MX026", ret("nd.swapaxes(x)"), (2, 3)),
+    # -- NDArray methods no method rule names (Note [array methods without a method rule]): a fluent method goes to
+    # its operator's rule with the array first, whatever keywords it takes; torch's same-named method stays where it
+    # computes MXNet's value (the list in xlate/convert/array_methods.py, every entry compared here with gradients)
+    C("method-fluent-keywords", ("MX038", "MX052", "MX078", "MX026"),
+      meth("[a.clip(a_min=-0.5, a_max=0.5), a.sort(axis=0), a.flip(axis=1), a.swapaxes(dim1=0, dim2=1)]"), (3, 4),
+      grad=(0,)),
+    # -- MX808 cbrt, rcbrt, degrees, radians, softmin (functions and fluent methods) -------------------------------
+    C("cbrt-degrees-softmin", "MX808",
+      meth("[nd.cbrt(x), a.rcbrt(), nd.degrees(x), a.radians(), nd.softmin(x, axis=0), a.softmin(temperature=2.0)]"),
+      (3, 4), grad=(0,)),
+    # on a value xlate cannot type (a parameter), MXNet's own keywords decide it at run time (_mx_fluent_method)
+    C("method-untyped-mxnet-keywords", ("MX078", "MX026", "MX052", "MX038"),
+      ret("[x.flip(axis=1), x.swapaxes(dim1=0, dim2=1), x.sort(axis=0, is_ascend=False), "
+          "x.argsort(axis=1, is_ascend=False), x.clip(a_min=-0.5, a_max=0.5)]"), (3, 4)),
+    C("method-argsort-squeeze-diag", ("MX052", "MX054", "MX092"),
+      meth("[a.argsort(axis=2, is_ascend=False), a.squeeze(axis=1), a.reshape((3, 4)).diag(k=1)]"), (3, 1, 4)),
+    C("method-same-in-torch", (), """
+        def f(x):
+            a = x.as_in_context(mx.cpu())
+            p = a.abs() + 1.5
+            u = a / (a.abs() + 1.0)
+            return [a.abs(), u.arccos(), p.arccosh(), u.arcsin(), a.arcsinh(), a.arctan(), u.arctanh(), a.ceil(),
+                    a.cos(), a.cosh(), a.exp(), a.expm1(), a.fix(), a.floor(), p.log(), p.log10(), p.log1p(), p.log2(),
+                    p.reciprocal(), a.relu(), p.rsqrt(), a.sigmoid(), a.sign(), a.sin(), a.sinh(), p.sqrt(),
+                    a.square(), a.tan(), a.tanh(), a.trunc()]
+        """, (2, 5), grad=(0,)),
+    # -- MX162 `p.data().grad`: MXNet's gradient of the Parameter (torch's `p.data.grad` is always None) ------------
+    C("param-data-grad", ("MX162", "MX164"), """
+        def f(x, y):
+            net = mx.gluon.nn.Dense(3, in_units=4, use_bias=False)
+            net.initialize()
+            net.weight.set_data(x)
+            with mx.autograd.record():
+                out = (net(y) * y.sum()).sum()
+            out.backward()
+            return [net.weight.data().grad, net.weight.list_data()[0].grad]
+        """, (3, 4), (2, 4)),
     # -- MX868 moveaxis: one axis, negative ones, sequences -----------------------------------------
     C("moveaxis", "MX868", ret("[nd.moveaxis(x, 0, -1), nd.moveaxis(x, -1, 1), nd.moveaxis(x, (0, 1), [2, 0])]"),
       (2, 3, 4), grad=(0,)),

@@ -69,6 +69,9 @@ def hot_words(analysis, rules) -> Optional[Hot]:
         words.update(scope.grad_reads)
         words.update(name for name in scope.index_names | scope.item_writes
                      if analysis.classify(scope.key, ast.Name(id=name)) in ("nd", "mxnp"))
+        # a method of an NDArray that no rule names (Note [array methods without a method rule])
+        words.update(name for name in scope.method_receivers - words
+                     if analysis.classify(scope.key, ast.Name(id=name)) == "nd")
         if analysis.mx_imports and "range" in scope.index_names:  # d2l's pick `y_hat[range(n), y]` (MX085)
             words.add("range")
     if analysis.mx_imports and rules.enabled("MX158"):  # `type(m)` where layer classes are values (MX158)

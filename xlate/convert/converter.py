@@ -8,7 +8,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from xlate.convert import func_values, layer_types, names, sequential_base, table, untyped
+from xlate.convert import array_methods, func_values, layer_types, mx_api, names, sequential_base, table, untyped
 from xlate.convert.transforms import back_slice, nd_element
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.fstrings import FStrings
@@ -38,6 +38,7 @@ DTYPE_EQUAL = ".dtype=="  # ... for `x.dtype == v` / `!=`, a converted value's t
 # (`mode = autograd.train_mode if training else autograd.predict_mode`; `with mode():`)
 FUNCTION_VALUE_ROOTS = ("mxnet.ndarray.", "mxnet.context.", "mxnet.autograd.", *names.NP_ROOTS)
 NO_RULE = "MX900"
+NOT_IN_MXNET = "MX917"  # a name MXNet 1.9.1 does not have (Note [MXNet's own names] in mx_api.py)
 AMBIGUOUS_NAME = "MX901"
 PACKAGE_FROM_HELPER = "MX891"  # `nlp = try_import_gluonnlp()`: MXNet's package a helper returns (names.py)
 NAMESPACE_BY_NAME = "MX174"
@@ -604,6 +605,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             if rule is not None:
                 site = Site(self, rule, original, updated, matched=member, receiver=updated.func.value)
                 return self._bound(site, receiver_node=original.func.value)
+            left = array_methods.leave_method(self, original, updated)  # Note [array methods without a method rule]
+            if left is not None:
+                return left
         return merged_classes(original, updated)  # Note [tests the translation made one]
 
     _COMPARISONS = {cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.LessThanEqual: "<=",
@@ -959,9 +963,12 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         if found is not None:
             return found
         self.survivors[head] += 1
-        if not self._suppressed(NO_RULE):
-            self.report(original, NO_RULE, "manual", f"`{resolved}` has no rule yet: translate it by hand")
-        self.mark_left(updated, len(self.found) - 1 if not self._suppressed(NO_RULE) else None,
+        code, message = NO_RULE, f"`{resolved}` has no rule yet: translate it by hand"
+        if mx_api.absent(resolved):  # Note [MXNet's own names]
+            code, message = NOT_IN_MXNET, mx_api.not_in_mxnet(resolved)
+        if not self._suppressed(code):
+            self.report(original, code, "manual", message)
+        self.mark_left(updated, len(self.found) - 1 if not self._suppressed(code) else None,
                        array=array_name(resolved), head=head)
         return updated
 

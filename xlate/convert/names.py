@@ -232,6 +232,7 @@ class Scope:
     # names a rule rewrites an index of when they hold an MXNet array: `name[i] = v` (MX006), `name[::-1]` (MX007)
     item_writes: set = field(default_factory=set)
     aliases: set = field(default_factory=set)  # `F = mx.ndarray` in a function: Note [namespace aliases]
+    method_receivers: set = field(default_factory=set)  # `name.method(...)`: an NDArray's is hot (cold.py)
 
 
 
@@ -1073,6 +1074,9 @@ class _Collector:
             elif isinstance(node, ast.Attribute) and node.attr in ("grad", "attach_grad") \
                     and isinstance(node.value, ast.Name):
                 scope.grad_reads.add(node.value.id)  # `w.attach_grad()`: w has a gradient from here on
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and isinstance(node.func.value, ast.Name):
+                scope.method_receivers.add(node.func.value.id)  # Note [array methods without a method rule]
             elif isinstance(node, ast.Subscript):
                 index = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 # every name in it: `x[target[idx]]` is an array index when `target` is an array

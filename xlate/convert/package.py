@@ -27,13 +27,13 @@ from xlate.convert import catalogue, names, namespace_flow, unpacking
 from xlate.convert.context import ALIAS, BLOCKS_MODULE, LENT, REEXPORT, GLUON_ROOTS, LOCAL, MX_ROOTS, MXNET_MODULES, FileContext
 from xlate.convert.kinds import NAMESPACES, PACKAGES, ast_dotted, local_modules, top_level_kinds
 from xlate.convert.parsing import no_gc
-from xlate.convert.tree import packaged
+from xlate.convert.tree import packaged, path_top
 
 def module_names(root: Path, files: list[Path]) -> dict[Path, tuple[str, bool]]:
     """File -> (dotted module name, is a package's __init__), as Python imports it with the
     tree's root on sys.path (or its parent, when the root is itself a package); a file in a
     folder that is no package is a script, named by its stem."""
-    top = root.parent if (root / "__init__.py").is_file() else root
+    top = path_top(root)
     out = {}
     for path in files:
         folder, parts = path.parent, []
@@ -53,9 +53,9 @@ def outer_packages(root: Path, tops=()) -> tuple[str, bool]:
     gluon/model_zoo): where its relative imports that climb out of the tree lead; and whether
     that is a guess (Note [a tree of MXNet's own package]). `tops`: the tree's top-level names."""
     root = root.resolve()
-    top = root.parent if (root / "__init__.py").is_file() else root
+    top = path_top(root)
     chain: list = []
-    while (top / "__init__.py").is_file() and top.parent != top and top.name.isidentifier():
+    while top != root and (top / "__init__.py").is_file() and top.parent != top and top.name.isidentifier():
         chain.insert(0, top.name)
         top = top.parent
     if not chain and any(t in MXNET_MODULES for t in tops):
@@ -273,7 +273,7 @@ def _changes_sys_path(tree: ast.Module) -> bool:
 def _roots(root: Path, by_module: dict) -> tuple[frozenset, tuple]:
     """The tree's top-level import names, and the folders of packages named like MXNet's roots
     that are taken as no top-level name (Note [a package named mxnet])."""
-    top = root.parent if (root / "__init__.py").is_file() else root
+    top = path_top(root)
     roots, shadows = set(), []
     for name, path in by_module.items():
         head = name.split(".", 1)[0]

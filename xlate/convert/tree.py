@@ -15,6 +15,8 @@ and are not affected.
 from __future__ import annotations
 
 import ast
+import functools
+import re
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -35,16 +37,53 @@ FILE_NAME = MODULE_NAME + ".py"
 def packaged(folder: Path, top: Path) -> bool:
     """The folder is a package, or a namespace folder (an identifier) below one, below `top` (the folder
     sys.path holds: the tree's root, or its parent when the root is a package)."""
+    if folder == top:  # sys.path's own folder (a root with a vestigial __init__.py: Note [a root on sys.path])
+        return False
     if (folder / "__init__.py").is_file():
         return True
     return folder.name.isidentifier() and folder.parent != top and folder != top and packaged(folder.parent, top)
+
+
+# Note [a root on sys.path]
+# A tree's root with an `__init__.py` is a package, imported from its parent, unless its own files
+# say otherwise: a federated-learning project keeps an empty `__init__.py` at its root while every
+# module imports its siblings by absolute name (`from Tools.utils import ...`, `from Algorithm import
+# CNN`) with the root put on sys.path. Taken as a package, its files imported their helpers with
+# `from .._mx_compat import ...`, which climbs above the top-level package where the project runs:
+# half its modules failed to import. So a root whose files import one of its own folders or modules
+# by absolute name, and none imports the root by its own name, is the folder sys.path holds.
+_IMPORTED_TOP = re.compile(r"^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b|import[ \t]+([A-Za-z_]\w*))", re.M)
+
+
+@functools.lru_cache(maxsize=64)
+def path_top(root: Path) -> Path:
+    """The folder sys.path holds for the tree at `root`: its parent when the root is a package, else
+    the root itself (Note [a root on sys.path])."""
+    if not (root / "__init__.py").is_file():
+        return root
+    children = {p.stem for p in root.iterdir() if p.stem.isidentifier() and p.stem != "__init__"
+                and (p.is_dir() or p.suffix == ".py")}
+    absolute = False
+    for path in root.rglob("*.py"):
+        if any(part.startswith(".") for part in path.relative_to(root).parts):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for found in _IMPORTED_TOP.finditer(text):
+            name = found.group(1) or found.group(2)
+            if name == root.name:
+                return root.parent
+            absolute = absolute or name in children
+    return root if absolute else root.parent
 
 
 def helper_import(root: Path, path: Path) -> HelperImport:
     """How `path` (a file under `root`) imports the helper module: relatively from the top of
     its package (within the tree), or, outside any package, from its own folder."""
     folder = path.parent
-    outer = root.parent if (root / "__init__.py").is_file() else root
+    outer = path_top(root)
     if not packaged(folder, outer):
         return HelperImport(level=None)
     top, level = folder, 1
@@ -120,7 +159,8 @@ class HelperModuleConflict(Exception):
         self.path = path
 
 
-def plan_modules(entries: list[tuple[Path, object]], read, root: Optional[Path] = None) -> dict[Path, str]:
+def plan_modules(entries: list[tuple[Path, object]], read, root: Optional[Path] = None, *,
+                 on_path: bool = False) -> dict[Path, str]:
     """Path -> text of every helper module the converted files need. `entries` pairs each
     file's destination with its FileResult; `read(path)` gives the text already at a path (a
     file of the tree being converted, or one on disk), or None; `root`, the converted tree's
@@ -131,7 +171,8 @@ def plan_modules(entries: list[tuple[Path, object]], read, root: Optional[Path] 
         if result.helper_import is not None:
             newline = "\r\n" if "\r\n" in result.output else "\n"
             needs.append((target, result.helper_import, result.helpers, newline))
-    packages = frozenset(target.parent for target, _ in entries if target.name == "__init__.py")
+    packages = frozenset(target.parent for target, _ in entries if target.name == "__init__.py"
+                         and not (on_path and target.parent == root))
     planned = {}
     for folder, (helpers, newline) in sorted(helper_modules(needs, root, packages).items()):
         path = folder / FILE_NAME

@@ -26,6 +26,13 @@ MXNet's own C++ generator, which nothing outside MXNet reproduces: here from tor
 laws (the factor, the order of ColorJitter's four steps, the lighting's normal alphas) and the
 same arithmetic for a given factor, MXNet's float32 steps and its uint8 clamp-and-truncate
 included (RandomSaturation's gray is the blue channel's 0.114 * b alone, as in MXNet 1.9.1).
+
+Note [image augmenters]
+mx.image's Augmenter classes (HorizontalFlipAug, RandomCropAug, CenterCropAug, ResizeAug,
+ForceResizeAug, RandomSizedCropAug, CastAug, ColorNormalizeAug), which older scripts list and
+call on each (H, W, C) image, are each one call of an mx.image function in MXNet's source: the
+helpers call the same helpers, so they draw from Python's `random` exactly where MXNet's draw
+(the flip's `random.random() < p` included), and `dumps()` gives MXNet's JSON.
 """
 import torch
 
@@ -329,6 +336,124 @@ def _mx_color_normalize(src, mean, std=None):
     if std is not None:
         src /= std
     return src
+
+
+class _mx_Augmenter:
+    """mx.image.Augmenter: an image transform called on an (H, W, C) image, its arguments kept for
+    `dumps()` (tensors as lists, as MXNet keeps NDArrays). Note [image augmenters]: each subclass
+    calls the function MXNet's calls, drawing from Python's `random` where MXNet's does."""
+
+    _mx_name = "augmenter"
+
+    def __init__(self, **kwargs):
+        self._kwargs = {k: v.tolist() if isinstance(v, torch.Tensor) else v for k, v in kwargs.items()}
+
+    def dumps(self):
+        import json
+
+        return json.dumps([self._mx_name, self._kwargs])
+
+    def __call__(self, src):
+        raise NotImplementedError("Must override implementation.")
+
+
+class _mx_HorizontalFlipAug(_mx_Augmenter):
+    """mx.image.HorizontalFlipAug(p): flips the width axis when `random.random() < p`."""
+
+    _mx_name = "horizontalflipaug"
+
+    def __init__(self, p):
+        super().__init__(p=p)
+        self.p = p
+
+    def __call__(self, src):
+        import random
+
+        return torch.flip(src, dims=(1,)) if random.random() < self.p else src
+
+
+class _mx_RandomCropAug(_mx_Augmenter):
+    """mx.image.RandomCropAug(size, interp=2): mx.image.random_crop's image."""
+
+    _mx_name = "randomcropaug"
+
+    def __init__(self, size, interp=2):
+        super().__init__(size=size, interp=interp)
+        self.size, self.interp = size, interp
+
+    def __call__(self, src):
+        return _mx_random_crop(src, self.size, self.interp)[0]
+
+
+class _mx_CenterCropAug(_mx_RandomCropAug):
+    """mx.image.CenterCropAug(size, interp=2): mx.image.center_crop's image."""
+
+    _mx_name = "centercropaug"
+
+    def __call__(self, src):
+        return _mx_center_crop(src, self.size, self.interp)[0]
+
+
+class _mx_ResizeAug(_mx_RandomCropAug):
+    """mx.image.ResizeAug(size, interp=2): mx.image.resize_short."""
+
+    _mx_name = "resizeaug"
+
+    def __call__(self, src):
+        return _mx_resize_short(src, self.size, self.interp)
+
+
+class _mx_ForceResizeAug(_mx_RandomCropAug):
+    """mx.image.ForceResizeAug(size, interp=2): resized to size = (width, height)."""
+
+    _mx_name = "forceresizeaug"
+
+    def __call__(self, src):
+        sizes = (src.shape[0], src.shape[1], self.size[1], self.size[0])
+        return _mx_imresize(src, *self.size, interp=_mx_get_interp_method(self.interp, sizes))
+
+
+class _mx_RandomSizedCropAug(_mx_Augmenter):
+    """mx.image.RandomSizedCropAug(size, area, ratio, interp=2): mx.image.random_size_crop's image."""
+
+    _mx_name = "randomsizedcropaug"
+
+    def __init__(self, size, area, ratio, interp=2, **kwargs):
+        super().__init__(size=size, area=area, ratio=ratio, interp=interp)
+        self.size, self.ratio, self.interp = size, ratio, interp
+        self.area = kwargs.pop("min_area") if "min_area" in kwargs else area
+        if kwargs:
+            raise TypeError("unexpected keyword arguments for `RandomSizedCropAug`.")
+
+    def __call__(self, src):
+        return _mx_random_size_crop(src, self.size, self.area, self.ratio, self.interp)[0]
+
+
+class _mx_CastAug(_mx_Augmenter):
+    """mx.image.CastAug(typ='float32'): the image cast to the dtype."""
+
+    _mx_name = "castaug"
+
+    def __init__(self, typ="float32"):
+        super().__init__(type=typ)
+        self.typ = typ
+
+    def __call__(self, src):
+        return src.to(_mx_dtype(self.typ))
+
+
+class _mx_ColorNormalizeAug(_mx_Augmenter):
+    """mx.image.ColorNormalizeAug(mean, std): mx.image.color_normalize (in place, as MXNet's)."""
+
+    _mx_name = "colornormalizeaug"
+
+    def __init__(self, mean, std):
+        super().__init__(mean=mean, std=std)
+        self.mean = mean if mean is None or isinstance(mean, torch.Tensor) else torch.tensor(mean, dtype=torch.float32)
+        self.std = std if std is None or isinstance(std, torch.Tensor) else torch.tensor(std, dtype=torch.float32)
+
+    def __call__(self, src):
+        return _mx_color_normalize(src, self.mean, self.std)
 
 
 class _mx_ImageFolderDataset(_mx_Dataset):

@@ -294,6 +294,26 @@ def _mx_reverse(data=None, axis=None, out=None, name=None):
     return torch.flip(data, (axis,) if isinstance(axis, int) else tuple(axis))
 
 
+def _mx_fluent_method(x, _mx_method, *args, **kwargs):
+    """`x.flip(axis=...)`, `x.swapaxes(dim1=, dim2=)`, `x.sort/argsort(is_ascend=...)`, `x.clip(a_min=,
+    a_max=)` (MXNet's own keywords) on a value the converter could not type: a tensor (an MXNet array,
+    converted) as MXNet's fluent method computes it, any other value its own method (Note [array methods
+    without a method rule])."""
+    if not isinstance(x, torch.Tensor):
+        return getattr(x, _mx_method)(*args, **kwargs)
+    if _mx_method == "flip":
+        return _mx_reverse(x, *args, **kwargs)
+    if _mx_method == "clip":
+        return _mx_clip(x, *args, **kwargs)
+    if _mx_method == "swapaxes":
+        return (lambda dim1=0, dim2=0: torch.swapaxes(x, dim1, dim2))(*args, **kwargs)
+
+    def ordered(axis=-1, is_ascend=True, dtype="float32"):
+        found = torch.sort(x, dim=axis, descending=not is_ascend, stable=True)
+        return found.values if _mx_method == "sort" else found.indices.to(_mx_dtype(dtype))
+    return ordered(*args, **kwargs)
+
+
 def _mx_shape_array(data=None, out=None, name=None):
     """MXNet shape_array: the shape as an int64 array on the input's device."""
     _mx_no_out(out)
@@ -880,6 +900,38 @@ def _mx_round_method(x, *args, **kwargs):
     if isinstance(x, torch.Tensor) and not args and not kwargs:
         return _mx_round(x)
     return x.round(*args, **kwargs)
+
+
+def _mx_cbrt(data=None, out=None, name=None):
+    """MXNet cbrt: the real cube root, negative for a negative input (torch has no cbrt)."""
+    _mx_no_out(out)
+    return torch.sign(data) * torch.abs(data).pow(1.0 / 3.0)
+
+
+def _mx_rcbrt(data=None, out=None, name=None):
+    """MXNet rcbrt: 1 / cbrt(x)."""
+    return 1.0 / _mx_cbrt(data, out, name)
+
+
+def _mx_degrees(data=None, out=None, name=None):
+    """MXNet degrees: radians to degrees."""
+    _mx_no_out(out)
+    return torch.rad2deg(data)
+
+
+def _mx_radians(data=None, out=None, name=None):
+    """MXNet radians: degrees to radians."""
+    _mx_no_out(out)
+    return torch.deg2rad(data)
+
+
+def _mx_softmin(data=None, axis=-1, temperature=None, dtype=None, use_length=False, out=None, name=None):
+    """MXNet softmin: the softmax of -x / temperature along axis, in `dtype` when given."""
+    _mx_no_out(out)
+    if use_length:
+        raise NotImplementedError("softmin(use_length=True) has no translation: mask the lengths by hand")
+    scaled = -data if temperature is None else -data / temperature
+    return torch.softmax(scaled if dtype is None else scaled.to(_mx_dtype(dtype)), dim=axis)
 
 
 def _mx_softmax_cross_entropy(data=None, label=None, out=None, name=None):

@@ -39,22 +39,28 @@ def _grads_read(site: Site) -> bool:
     return bool(site.conv.scopes[-1]) and scope is not None and bool(scope.grad_reads)
 
 
-class _SizeOf(FastVisitor):
-    def __init__(self, target):
+class _AttributeOf(FastVisitor):
+    def __init__(self, target, attr: str):
         super().__init__()
-        self.target, self.found = target, False
+        self.target, self.attr, self.found = target, attr, False
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        self.found |= node.value is self.target and node.attr.value == "size"
+        value = node.value.value if isinstance(node.value, cst.Subscript) else node.value  # `p.list_data()[0].grad`
+        self.found |= value is self.target and node.attr.value == self.attr
+
+
+def _attribute_taken(site: Site, attr: str) -> bool:
+    """`p.data().<attr>` (or `p.list_data()[i].<attr>`) in the statement."""
+    if not site.conv.statement_stack:
+        return False
+    seen = _AttributeOf(site.original, attr)
+    seen.walk(site.conv.statement_stack[-1])
+    return seen.found
 
 
 def _size_taken(site: Site) -> bool:
     """`p.data().size` in the statement: torch's `.size` is a method (NDArray's an int)."""
-    if not site.conv.statement_stack:
-        return False
-    seen = _SizeOf(site.original)
-    seen.walk(site.conv.statement_stack[-1])
-    return seen.found
+    return _attribute_taken(site, "size")
 
 
 def _runtime(site: Site) -> bool:
@@ -63,7 +69,7 @@ def _runtime(site: Site) -> bool:
     that uses Gluon: `_mx_param_data` can decide it."""
     return site.matched == ".data" and param_evidence.gluon_file(site.conv.analysis) and not (
         site.conv.store_depth or site.conv.written_into or _recorded(site) or _block_method(site)
-        or _grads_read(site))
+        or _grads_read(site) or _attribute_taken(site, "grad"))
 
 
 def _runtime_recorded(site: Site) -> bool:
@@ -73,7 +79,7 @@ def _runtime_recorded(site: Site) -> bool:
     converted Parameter). Not where it is written into or its gradient read."""
     return site.matched == ".data" and param_evidence.gluon_file(site.conv.analysis) and not (
         site.conv.store_depth or site.conv.written_into or _grads_read(site)) and (
-        _recorded(site) or _block_method(site))
+        _recorded(site) or _block_method(site) or _attribute_taken(site, "grad"))
 
 
 def transform(site: Site):
@@ -93,7 +99,7 @@ def transform(site: Site):
                 whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(site.value("ctx"))])
         return call
     if not evident and _runtime_recorded(site):
-        site.fixed(f"`.data()` in a forward / autograd.record() on a value xlate could not type -> "
+        site.fixed(f"`.data()` in a forward / autograd.record() or read for its `.grad`, on a value xlate could not type -> "
                    "`_mx_param_value(...)`, decided at run time: a torch tensor (a converted Gluon Parameter: an "
                    "MXNet array has no data()) is the Parameter itself, so the gradient reaches it as in MXNet; any "
                    "other value its own `.data()`")
@@ -125,7 +131,7 @@ def transform(site: Site):
         site.fixed(f"`.data()` in a method of a Gluon block -> the Parameter itself: a block's methods run inside "
                    f"its forward or a loss recorded by autograd.record, where MXNet's gradient reaches the "
                    f"parameter{ctx}")
-    elif _grads_read(site):
+    elif _grads_read(site) or _attribute_taken(site, "grad"):  # `p.data().grad`: MXNet's gradient of p
         out = site.emit("_mx_with_grad({p})", p=param)
         site.fixed(f"`.data()` in a function that reads `.grad` -> `_mx_with_grad(p)`, the Parameter itself: torch "
                    f"keeps the gradient on the Parameter (`p.data.grad` is always None), MXNet on the data array, "

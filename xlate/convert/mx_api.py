@@ -1,0 +1,66 @@
+"""What MXNet 1.9.1 itself has: its modules' public names, a few classes' members, NDArray's fluent methods.
+
+Note [MXNet's own names]
+A name resolved into MXNet that no rule matches is one of two things. Either MXNet 1.9.1 has it
+and xlate has no rule for it yet (MX900), or MXNet 1.9.1 does not have it at all: an operator
+of a fork built on MXNet's package names (BMXNet's binary layers `nn.QConv2D`, `nn.QDense`,
+`nn.QActivation`, `nn.activated_conv` and the array method `det_sign`), an API of another
+MXNet version, or a typo. The second kind has no translation to look for: its semantics live
+in the fork's C++ code, which xlate cannot read, and its program fails under MXNet 1.9.1 too.
+So it is reported at its line with its own code (MX917), and counted as its own cause.
+
+The converter never imports mxnet, so it reads these names from `mxnet_api.txt`, written by
+`python -m xlate.check.api_inventory` from the installed mxnet 1.9.1 (tests/test_mx_api.py
+compares the two). Only a name whose parent is a module (or a class) of that list is judged:
+an attribute of something else (`nn.Conv2D.foo`, a re-export spelled through an alias MXNet
+does not bind) is never called absent.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional
+
+NDARRAY = "mxnet.ndarray.NDArray"
+_FILE = Path(__file__).with_name("mxnet_api.txt")
+
+
+@lru_cache(maxsize=1)
+def _tables() -> tuple[dict, dict]:
+    members: dict[str, frozenset] = {}  # a module's or class's dotted name -> its public names
+    fluent: dict[str, str] = {}
+    for line in _FILE.read_text(encoding="utf-8").splitlines():
+        kind, _, rest = line.partition(" ")
+        if kind in ("module", "class"):
+            name, *names = rest.split()
+            members[name] = frozenset(names)
+        elif kind == "fluent":
+            fluent.update(pair.split("=", 1) for pair in rest.split())
+    return members, fluent
+
+
+def absent(resolved: str) -> bool:
+    """True when `resolved` (a canonical `mxnet.` name) names a member MXNet 1.9.1's module or
+    class lacks; False when it has it, or when its parent is no module or class of the list."""
+    parent, _, name = resolved.rpartition(".")
+    if not resolved.startswith("mxnet.") or name.startswith("_"):
+        return False
+    known = _tables()[0].get(parent)
+    return known is not None and name not in known
+
+
+def array_method(name: str) -> bool:
+    """NDArray has a public method or property `name` in MXNet 1.9.1."""
+    return name in _tables()[0][NDARRAY]
+
+
+def fluent_op(name: str) -> Optional[str]:
+    """The operator NDArray's method `name` calls with the array first (`x.clip(0, 1)` is
+    `nd.clip(x, 0, 1)`), or None."""
+    return _tables()[1].get(name)
+
+
+def not_in_mxnet(dotted: str) -> str:
+    """MX917's message for `dotted` (an MXNet name, or `NDArray.method`)."""
+    return (f"`{dotted}` is not in MXNet 1.9.1 (an operator of a fork built on MXNet, such as BMXNet's binary layers, "
+            "or another version's API): there is nothing to translate it from; port what it computes by hand")
