@@ -387,12 +387,31 @@ def _mx_check_sha1(filename, sha1_hash):
     return sha1.hexdigest() == sha1_hash
 
 
+def _mx_fetch(url, fname, context):
+    """`url`'s body written to `fname`; any status but 200 raises RuntimeError (MXNet's and
+    GluonCV's downloads alike)."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        response = urllib.request.urlopen(url, context=context)
+    except urllib.error.HTTPError as e:
+        raise RuntimeError(f"Failed downloading url {url}") from e
+    with response:
+        if getattr(response, "status", 200) != 200:
+            raise RuntimeError(f"Failed downloading url {url}")
+        with open(fname, "wb") as f:
+            while True:
+                chunk = response.read(1 << 20)
+                if not chunk:
+                    break
+                f.write(chunk)
+
+
 def _mx_gcv_download(url, path=None, overwrite=False, sha1_hash=None):
     """gluoncv.utils.download: Gluon's file naming and hash check, but no retries (a failed fetch
     raises RuntimeError at once), the file written in place, and `overwrite` always fetching again."""
     import os
-    import urllib.error
-    import urllib.request
 
     if path is None:
         fname = url.split("/")[-1]
@@ -404,19 +423,7 @@ def _mx_gcv_download(url, path=None, overwrite=False, sha1_hash=None):
         if not os.path.exists(dirname):
             os.makedirs(dirname)
         print("Downloading %s from %s..." % (fname, url))
-        try:
-            response = urllib.request.urlopen(url)
-        except urllib.error.HTTPError as e:  # GluonCV: any status but 200
-            raise RuntimeError("Failed downloading url %s" % url) from e
-        with response:
-            if getattr(response, "status", 200) != 200:
-                raise RuntimeError("Failed downloading url %s" % url)
-            with open(fname, "wb") as f:
-                while True:
-                    chunk = response.read(1 << 20)
-                    if not chunk:
-                        break
-                    f.write(chunk)
+        _mx_fetch(url, fname, None)
         if sha1_hash and not _mx_check_sha1(fname, sha1_hash):
             raise UserWarning("File {} is downloaded but the content hash does not match. The repo may be outdated "
                               "or download may be incomplete. If the \"repo_url\" is overridden, consider switching to "
@@ -429,8 +436,6 @@ def _mx_download(url, path=None, overwrite=False, sha1_hash=None, retries=5, ver
     name here) unless the file is there with the right hash; returns the file's path."""
     import os
     import ssl
-    import urllib.error
-    import urllib.request
     import uuid
     import warnings
 
@@ -453,19 +458,7 @@ def _mx_download(url, path=None, overwrite=False, sha1_hash=None, retries=5, ver
             try:
                 print(f"Downloading {fname} from {url}...")
                 temporary = f"{fname}.{uuid.uuid4()}"
-                try:
-                    response = urllib.request.urlopen(url, context=context)
-                except urllib.error.HTTPError as e:  # MXNet: any status but 200
-                    raise RuntimeError(f"Failed downloading url {url}") from e
-                with response:
-                    if getattr(response, "status", 200) != 200:
-                        raise RuntimeError(f"Failed downloading url {url}")
-                    with open(temporary, "wb") as f:
-                        while True:
-                            chunk = response.read(1 << 20)
-                            if not chunk:
-                                break
-                            f.write(chunk)
+                _mx_fetch(url, temporary, context)
                 if not os.path.exists(fname) or (sha1_hash and not _mx_check_sha1(fname, sha1_hash)):
                     os.replace(temporary, fname)  # atomic on one file system
                 else:

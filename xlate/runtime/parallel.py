@@ -58,11 +58,17 @@ def _mx_split_and_load(data, ctx_list, batch_axis=0, even_split=True):
     (numpy) becomes float32, as `nd.array` makes it."""
     if not isinstance(data, torch.Tensor):
         data = torch.as_tensor(data, dtype=torch.float32)
+    return _mx_slices_on_first_device(data, ctx_list, lambda n: _mx_split_data(data, n, batch_axis, even_split))
+
+
+def _mx_slices_on_first_device(data, ctx_list, split):
+    """The batch, or its slices `split(len(ctx_list))` when there are several contexts, on the
+    first context's device, each slice marked with its device's number."""
     ctx_list = list(ctx_list) if isinstance(ctx_list, (list, tuple)) else [ctx_list]
     device = ctx_list[0]
     if len(ctx_list) == 1:
         return [data.to(device)]
-    pieces = [piece.to(device) for piece in _mx_split_data(data, len(ctx_list), batch_axis, even_split)]
+    pieces = [piece.to(device) for piece in split(len(ctx_list))]
     for i, piece in enumerate(pieces):
         piece._mx_device = i  # whose BatchNorm statistics it moves (Note [a BatchNorm per device])
     return pieces
@@ -91,15 +97,8 @@ def _mx_gcv_split_and_load(data, ctx_list, batch_axis=0, even_split=True, multip
     context's device, where the model is (Note [one process, several devices])."""
     if not isinstance(data, torch.Tensor):
         data = torch.as_tensor(data, dtype=torch.float32)
-    ctx_list = list(ctx_list) if isinstance(ctx_list, (list, tuple)) else [ctx_list]
-    device = ctx_list[0]
-    if len(ctx_list) == 1:
-        return [data.to(device)]
-    pieces = [piece.to(device) for piece in
-              _mx_gcv_split_data(data, len(ctx_list), batch_axis, even_split, multiplier)]
-    for i, piece in enumerate(pieces):
-        piece._mx_device = i  # whose BatchNorm statistics it moves (Note [a BatchNorm per device])
-    return pieces
+    return _mx_slices_on_first_device(data, ctx_list,
+                                      lambda n: _mx_gcv_split_data(data, n, batch_axis, even_split, multiplier))
 
 
 def _mx_to_ctx(net, ctx):

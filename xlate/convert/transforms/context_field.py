@@ -8,15 +8,8 @@ serde, Mask R-CNN's script) raised AttributeError, silently left. Contexts flow 
 arguments and attributes xlate does not type, and the names are common enough elsewhere, so the
 helper decides at run time: a torch.device gives MXNet's values, anything else its own attribute.
 `self.device_id` is an object's own setting and stays as written."""
-import libcst as cst
-
 from xlate.convert.rulectx import Site, Skip
-
-
-def _on_self(node) -> bool:
-    while isinstance(node, cst.Attribute):
-        node = node.value
-    return isinstance(node, cst.Name) and node.value in ("self", "cls")
+from xlate.convert.transforms.context_attr import _on_self
 
 
 def transform(site: Site):
