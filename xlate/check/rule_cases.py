@@ -157,6 +157,12 @@ CASES = [
     C("cbrt-degrees-softmin", "MX808",
       meth("[nd.cbrt(x), a.rcbrt(), nd.degrees(x), a.radians(), nd.softmin(x, axis=0), a.softmin(temperature=2.0)]"),
       (3, 4), grad=(0,)),
+    C("depth-space", "MX845", meth("[nd.depth_to_space(x, 2), a.depth_to_space(2).space_to_depth(2), "
+                                   "nd.space_to_depth(x, 1)]"), (2, 8, 2, 4), grad=(0,)),
+    C("argmax-channel", "MX845", meth("[nd.argmax_channel(x), a.argmax_channel()]"), (2, 3, 5)),
+    C("nanprod", "MX845", meth("[nd.nanprod(x), nd.nanprod(x, axis=1), a.nanprod(axis=(0, 2), keepdims=True), "
+                               "nd.nanprod(x, axis=1, exclude=True)]"), (2, 3, 2), grad=(0,)),
+    C("nanprod-of-nans", "MX845", ret("[nd.nanprod(nd.log(x), axis=0), nd.nanprod(nd.log(x))]"), (3, 2)),
     # on a value xlate cannot type (a parameter), MXNet's own keywords decide it at run time (_mx_fluent_method)
     C("method-untyped-mxnet-keywords", ("MX078", "MX026", "MX052", "MX038"),
       ret("[x.flip(axis=1), x.swapaxes(dim1=0, dim2=1), x.sort(axis=0, is_ascend=False), "
@@ -1349,7 +1355,7 @@ NUMERIC_RULES = [f"MX{n:03d}" for n in (*range(10, 16), 20, 21, 22, 23, 24, 25, 
                                         16, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51,
                                         52, 53, 54, 55, 57, *range(58, 85), 86, 87, 88, 89, 90, 91, 92, 93, *range(94, 100),
                                         4, 5, 8, *range(501, 509), 524,
-                                        530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541, 18, 9, 19, 868, 549)]
+                                        530, 531, 56, 532, 533, 534, 535, 536, 537, 538, 540, 541, 18, 9, 19, 868, 549, 845)]
 
 
 # -- frameworks ------------------------------------------------------------------------------

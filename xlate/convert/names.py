@@ -33,7 +33,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Optional
 
-from xlate.convert import astwalk, held_modules, namespace_flow
+from xlate.convert import astwalk, held_modules, mx_api, namespace_flow
 from xlate.convert.context import (ALIAS, AMBIGUOUS, BLOCKS_MODULE, GLUON_ROOTS, LOCAL, MX_ROOTS, REEXPORT, FileContext,
                                    is_mxnet)
 from xlate.convert.kinds import NAMESPACES as _NAMESPACES, ast_dotted as _dotted, kinds_of, namespace_of, package_of
@@ -550,7 +550,8 @@ class Analysis:
                 if method in _MOVES:  # MXNet-only: an MXNet array of the receiver's kind
                     kind = self.classify(key, expr.func.value, seen)
                     return kind if kind in ("nd", "mxnp") else self.array_kind
-                if method in ND_METHODS:
+                if method in ND_METHODS or (mx_api.fluent_op(method) and method not in _LIST_METHODS):
+                    # an NDArray fluent method (`x.cbrt()`, `x.depth_to_space(2)`) gives an array of the receiver's kind
                     return self.classify(key, expr.func.value, seen)
                 receiver = self.classify(key, expr.func.value, seen)
                 if receiver in ("pt", "np"):  # what torch values give is torch's; NumPy's (a Generator's draws) NumPy's
@@ -638,6 +639,8 @@ ND_METHODS = frozenset(
     "as_in_ctx copyto broadcast_to tile repeat one_hot argmax argmin topk data grad "
     "std var cumsum round argsort dot take detach".split()
 )
+# fluent methods that give a list of arrays (or one, by their arguments), not an array
+_LIST_METHODS = frozenset("split split_v2 topk".split())
 # A Gluon Parameter's `data()` and `grad()` (numpy has neither method): the arrays Gluon makes.
 _FIXED_KIND = frozenset("data grad".split())
 # MXNet-only methods that move an array, store it otherwise, or give one of its shape: an MXNet

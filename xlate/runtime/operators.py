@@ -934,6 +934,45 @@ def _mx_softmin(data=None, axis=-1, temperature=None, dtype=None, use_length=Fal
     return torch.softmax(scaled if dtype is None else scaled.to(_mx_dtype(dtype)), dim=axis)
 
 
+def _mx_depth_to_space(data=None, block_size=None, out=None, name=None):
+    """MXNet depth_to_space (DCR order: depth, then column, then row; torch's pixel_shuffle is CRD):
+    (N, C, H, W) -> (N, C / b^2, H * b, W * b)."""
+    _mx_no_out(out)
+    n, c, h, w = data.shape
+    b = block_size
+    blocks = data.reshape(n, b, b, c // (b * b), h, w).permute(0, 3, 4, 1, 5, 2)
+    return blocks.reshape(n, c // (b * b), h * b, w * b)
+
+
+def _mx_space_to_depth(data=None, block_size=None, out=None, name=None):
+    """MXNet space_to_depth, depth_to_space's inverse: (N, C, H, W) -> (N, C * b^2, H / b, W / b)."""
+    _mx_no_out(out)
+    n, c, h, w = data.shape
+    b = block_size
+    blocks = data.reshape(n, c, h // b, b, w // b, b).permute(0, 3, 5, 1, 2, 4)
+    return blocks.reshape(n, c * b * b, h // b, w // b)
+
+
+def _mx_argmax_channel(data=None, out=None, name=None):
+    """MXNet argmax_channel: the index of the largest value along axis 1 (the channels of (N, C,
+    ...)), in the input's dtype."""
+    _mx_no_out(out)
+    return torch.argmax(data, dim=1).to(data.dtype)
+
+
+def _mx_nanprod(data=None, axis=(), keepdims=False, exclude=False, out=None, name=None):
+    """MXNet nanprod: the product with NaN counted as 1, MXNet's shapes (a full one is (1,))."""
+    _mx_no_out(out)
+    ones = torch.where(torch.isnan(data), torch.ones_like(data), data)
+    if axis is None or axis == ():
+        axes = list(range(data.dim())) if not exclude else []
+    else:
+        axes = _mx_other_axes(data, axis) if exclude else ([axis] if isinstance(axis, int) else list(axis))
+    if not axes:
+        return ones.clone()
+    return _mx_reduce_axes(ones, axes, "prod", keepdims)
+
+
 def _mx_softmax_cross_entropy(data=None, label=None, out=None, name=None):
     """MXNet's softmax_cross_entropy: 2-D scores and class ids (float, truncated), the cross entropy of the
     softmax summed over the batch, as one value of shape (1,) in the scores' dtype."""
