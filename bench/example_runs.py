@@ -31,7 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
 # (folder under the corpus, script in it, arguments, synthetic data, seconds allowed)
 EXAMPLES = [
     ("gluon/lstm_crf", "lstm_crf.py", [], None, 240),
@@ -82,9 +83,52 @@ MXBOOK = [(_CH6, f"{name}.py", [], None, 120) for name in (
     (f"{_CH11}/11.1.1-data-API", "data_vision_transforms.py", [], None, 120),
     ("chapter3-baseKnowledge-of-MXNet", "Module_code3-2.py", [], None, 120),
 ]
-SETS = {"mxnet-examples": (Path("/work/corpus/mxnet-examples"), EXAMPLES, {}),
-        "cookbook": (Path("/work/corpus/cookbook/src"), COOKBOOK, SHRINK),
-        "mxbook": (Path("/work/corpus/mxbook"), MXBOOK, {})}
+# wshuail/Deep_Learning_with_MXNet (dd29436, fetched by hand as /work/corpus/dlmx): one user's d2l-style scripts, run
+# from the repository's root with it on sys.path (`from utils import ...`, the user's own `utils` package); Fashion-MNIST
+# read from '../data/fashion_mnist' (synthetic idx files there). Shrunk to one epoch. The symbol scripts of 5-Symbol/
+# are reported, not translated (the CIFAR-10 pickles they read are absent): not run.
+_DLMX_SHRINK = {r"^(\s*)epochs = \d+": r"\g<1>epochs = 1", r"epochs=\d+\)": "epochs=1)",
+                r"^(\s*)num_examples = 1000$": r"\g<1>num_examples = 100"}
+DLMX = [("", f"{folder}/{name}.py", [], data, 480) for folder, name, data in (
+    ("1-Supervised_Learning", "1.0-linear_regression", None),
+    ("1-Supervised_Learning", "1.1-linear_regression_with_gluon", None),
+    ("1-Supervised_Learning", "1.2-logistic_regression", "fashion-mnist"),
+    ("1-Supervised_Learning", "1.3-linear_regression_with_gluon", "fashion-mnist"),
+    ("1-Supervised_Learning", "1.4-perceptron", "fashion-mnist"),
+    ("1-Supervised_Learning", "1.5-perceptron_with_gluon", "fashion-mnist"),
+    ("1-Supervised_Learning", "1.6-regularization", None),
+    ("1-Supervised_Learning", "1.7-regularization_with_gluon", None),
+    ("1-Supervised_Learning", "1.8-dropout", "fashion-mnist"),
+    ("1-Supervised_Learning", "1.9-dropout_with_gluon", "fashion-mnist"),
+    ("2-Basic_Gluon", "2.0-build_network", None), ("2-Basic_Gluon", "2.1-initialize_parameters", None),
+    ("2-Basic_Gluon", "2.2-serialization", None), ("2-Basic_Gluon", "2.3-customized_layer", None),
+    ("3-CNN", "3.0-basic_cnn", "fashion-mnist"), ("3-CNN", "3.1-cnn_with_gluon", "fashion-mnist"),
+    ("3-CNN", "3.2-normalization", "fashion-mnist"), ("3-CNN", "3.3-normalization_with_gluon", "fashion-mnist"),
+    ("3-CNN", "3.4-AlexNet", "fashion-mnist:64"), ("3-CNN", "3.5-VGG", "fashion-mnist:16"),
+    ("3-CNN", "3.6-NiN", "fashion-mnist:64"), ("3-CNN", "3.7-GoogleNet", "fashion-mnist:64"),
+    ("3-CNN", "3.8-ResNet", "fashion-mnist:64"), ("3-CNN", "3.9-DenseNet", "fashion-mnist:64"),
+    ("4-Optimization", "1.0-SGD", None))]
+# MHaneferd/mxnet.gluon (3016ee1, /work/corpus/rlgluon): one user's Gluon reinforcement-learning scripts (A2C, A2C with
+# an LSTM, DQN). The ASCII ones bring their own environment; the ViZDoom ones get bench/rl_stubs/ on both sides (a
+# seeded stand-in for vizdoom's DoomGame, skimage's resize/rgb2gray and tqdm's trange: not installed here). Shrunk to a
+# few episodes / steps. They sample actions at random, so their printed numbers differ between the sides.
+_RL_SHRINK = {r"^EPISODES = \d+": "EPISODES = 3", r"^DISPLAY_COUNT = \d+": "DISPLAY_COUNT = 1",
+              r"^LEARNING_STEPS = \d+": "LEARNING_STEPS = 20", r"^epochs = \d+": "epochs = 1",
+              r"^learning_steps_per_epoch = \d+": "learning_steps_per_epoch = 40",
+              r"^test_episodes_per_epoch = \d+": "test_episodes_per_epoch = 2", r"^batch_size = \d+": "batch_size = 8",
+              r"^episodes_to_watch = \d+": "episodes_to_watch = 1", r"^frame_repeat = \d+": "frame_repeat = 1",
+              r"(?m)^(\s*)sleep\((\d|\.)": r"\g<1>(lambda *a: None)(\2"}
+RLGLUON = [(folder, script, [], None, 240) for folder, script in (
+    ("gluon-a2c-ascii-env", "gluon-a2c.py"), ("gluon-a2c-lstm-ascii-fps", "gluon-a2c-lstm-ascii.py"),
+    ("gluon-a2c-doom-vizdoom", "gluon-a2c-vizdoom.py"), ("gluon-a2c-vizdoom-LSTM", "gluon-a2c-lstm-vizdoom.py"),
+    ("gluon-dqn-doom-vizdoom", "gluon-dqn-vizdoom.py"), ("AWS-mxnet-gluon-doom", "AWS-test.py"))]
+# (corpus folder, runs, substitutions applied to the script before conversion, options): root_on_path puts the
+# converted (or original) folder on sys.path, as its user runs it; stubs: folders under bench/ on sys.path on both sides
+SETS = {"mxnet-examples": (Path("/work/corpus/mxnet-examples"), EXAMPLES, {}, {}),
+        "cookbook": (Path("/work/corpus/cookbook/src"), COOKBOOK, SHRINK, {}),
+        "mxbook": (Path("/work/corpus/mxbook"), MXBOOK, {}, {}),
+        "dlmx": (Path("/work/corpus/dlmx"), DLMX, _DLMX_SHRINK, {"root_on_path": True}),
+        "rlgluon": (Path("/work/corpus/rlgluon"), RLGLUON, _RL_SHRINK, {"stubs": ["rl_stubs"]})}
 
 RUNNER = r'''
 import runpy, sys, os
@@ -121,14 +165,14 @@ runpy.run_path(script, run_name="__main__")
 '''
 
 
-def mnist_files(folder: Path) -> None:
+def mnist_files(folder: Path, train: int = 256) -> None:
     """MNIST's four idx files, gzipped, of random pixels and labels (256 training, 32 test images:
-    the RBM example shows 15 batches of 15)."""
+    the RBM example shows 15 batches of 15; fewer training images where a set says `fashion-mnist:N`)."""
     import numpy as np
 
     rng = np.random.default_rng(0)
     folder.mkdir(parents=True, exist_ok=True)
-    for prefix, n in (("train", 256), ("t10k", 32)):
+    for prefix, n in (("train", train), ("t10k", 32)):
         images = rng.integers(0, 256, (n, 28, 28), dtype=np.uint8)
         labels = rng.integers(0, 10, n, dtype=np.uint8)
         with gzip.open(folder / f"{prefix}-images-idx3-ubyte.gz", "wb") as f:
@@ -192,7 +236,7 @@ def main(argv=None) -> int:
     p.add_argument("--json", type=Path)
     p.add_argument("--only", action="append")
     args = p.parse_args(argv)
-    default_corpus, examples, shrink = SETS[args.set]
+    default_corpus, examples, shrink, options = SETS[args.set]
     args.corpus = args.corpus or default_corpus
     if not args.corpus.is_dir():
         print(f"no corpus at {args.corpus}: nothing to run")
@@ -209,25 +253,29 @@ def main(argv=None) -> int:
             if not (src / script).is_file():
                 print(f"{folder}/{script}: missing")
                 continue
+            stem = script.replace("/", "_").replace(".py", "")
             if shrink:  # a shrunken copy of the folder, converted and run on both sides
-                copy = work / "shrunk" / folder.replace("/", "_") / script.replace(".py", "")
+                copy = work / "shrunk" / folder.replace("/", "_") / stem
                 shutil.copytree(src, copy)
                 text = (copy / script).read_text(encoding="utf-8")
                 for pattern, replacement in shrink.items():
                     text = re.sub(pattern, replacement, text, flags=re.M)
                 (copy / script).write_text(text, encoding="utf-8")
                 src = copy
-            out = work / "converted" / folder.replace("/", "_")
+            out = work / "converted" / folder.replace("/", "_") / stem
             conv = convert_with(args.xlate, src, out, work)
-            row = {"example": f"{folder}/{script}", "convert_exit": conv.returncode}
+            row = {"example": f"{folder}/{script}".lstrip("/"), "convert_exit": conv.returncode}
             for side, where, blocked in (("original", src, "open"), ("converted", out, "blocked")):
-                cwd = work / "run" / side / folder.replace("/", "_")
+                cwd = work / "run" / side / folder.replace("/", "_") / stem
                 cwd.mkdir(parents=True, exist_ok=True)
                 home = cwd / "mxnet_home"
-                if data in ("mnist", "fashion-mnist"):
-                    mnist_files(home / "datasets" / data)
-                    mnist_files(cwd / "data")
-                env = dict(os.environ, MXNET_HOME=str(home), OMP_NUM_THREADS="1", PYTHONPATH="",
+                dataset, _, count = (data or "").partition(":")
+                if dataset in ("mnist", "fashion-mnist"):
+                    for there_ in (home / "datasets" / dataset, cwd / "data", cwd.parent / "data" / dataset.replace("-", "_")):
+                        mnist_files(there_, int(count or 256))
+                path = [str(HERE / stub) for stub in options.get("stubs", [])]
+                path += [str(where)] if options.get("root_on_path") else []
+                env = dict(os.environ, MXNET_HOME=str(home), OMP_NUM_THREADS="1", PYTHONPATH=os.pathsep.join(path),
                            PYTHONWARNINGS="ignore", MPLBACKEND="Agg")
                 row[side] = run([sys.executable, str(runner), blocked, str(where / script), *argv_], cwd, env, timeout)
             rows.append(row)
