@@ -202,7 +202,9 @@ def summarise(rows: list, noun: str, json_path) -> None:
 def run(cmd, cwd: Path, env: dict, timeout: float) -> dict:
     start = time.perf_counter()
     try:
-        proc = subprocess.run(cmd, cwd=str(cwd), env=env, capture_output=True, text=True, timeout=timeout)
+        # a newline for each `input("Press Enter ...")` a script waits on
+        proc = subprocess.run(cmd, cwd=str(cwd), env=env, capture_output=True, text=True, timeout=timeout,
+                              input="\n" * 100)
         code, out = proc.returncode, (proc.stdout + proc.stderr)
     except subprocess.TimeoutExpired as e:
         code, out = "timeout", str(e.stdout or "")[-500:]
