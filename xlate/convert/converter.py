@@ -19,7 +19,7 @@ from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Ma
 from xlate.convert.statements import Statements
 from xlate.convert.rebinding import Rebindings
 from xlate.convert.types import TEST, TypePositions, merged_classes
-from xlate.convert.transforms import base_call, grad_update, module_object, param_grad_req
+from xlate.convert.transforms import base_call, compare_dtype, grad_update, module_object, param_grad_req
 from xlate.convert.visiting import FastTransformer
 from xlate.runtime import sources as helper_sources
 
@@ -749,6 +749,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             if site.receiver_kind == "np":
                 return site.node
         untyped = site.receiver_kind is None and receiver_node is not None and rule.receiver == "ndarray"
+        if head is not None and site.receiver is None:
+            compare_dtype.handed_to_operator(site)  # Note [comparison handed to an operator]
         try:
             if rule.applicability == "manual":
                 if rule.transform:  # it decides whether the match is MXNet's (and says why not)
