@@ -104,9 +104,9 @@ DLMX = [("", f"{folder}/{name}.py", [], data, 480) for folder, name, data in (
     ("2-Basic_Gluon", "2.2-serialization", None), ("2-Basic_Gluon", "2.3-customized_layer", None),
     ("3-CNN", "3.0-basic_cnn", "fashion-mnist"), ("3-CNN", "3.1-cnn_with_gluon", "fashion-mnist"),
     ("3-CNN", "3.2-normalization", "fashion-mnist"), ("3-CNN", "3.3-normalization_with_gluon", "fashion-mnist"),
-    ("3-CNN", "3.4-AlexNet", "fashion-mnist:64"), ("3-CNN", "3.5-VGG", "fashion-mnist:16"),
-    ("3-CNN", "3.6-NiN", "fashion-mnist:64"), ("3-CNN", "3.7-GoogleNet", "fashion-mnist:64"),
-    ("3-CNN", "3.8-ResNet", "fashion-mnist:64"), ("3-CNN", "3.9-DenseNet", "fashion-mnist:64"),
+    ("3-CNN", "3.4-AlexNet", "fashion-mnist:16"), ("3-CNN", "3.5-VGG", "fashion-mnist:16"),
+    ("3-CNN", "3.6-NiN", "fashion-mnist:16"), ("3-CNN", "3.7-GoogleNet", "fashion-mnist:16"),
+    ("3-CNN", "3.8-ResNet", "fashion-mnist:16"), ("3-CNN", "3.9-DenseNet", "fashion-mnist:16"),
     ("4-Optimization", "1.0-SGD", None))]
 # MHaneferd/mxnet.gluon (3016ee1, /work/corpus/rlgluon): one user's Gluon reinforcement-learning scripts (A2C, A2C with
 # an LSTM, DQN). The ASCII ones bring their own environment; the ViZDoom ones get bench/rl_stubs/ on both sides (a

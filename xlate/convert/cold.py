@@ -32,6 +32,7 @@ from typing import NamedTuple, Optional, Sequence
 
 import libcst as cst
 
+from xlate.convert import legacy_values
 from xlate.convert.context import LOCAL, is_mxnet
 from xlate.convert.converter import ARRAY_INDEX, BACK_SLICE, DTYPE_EQUAL, GRAD_WRITE, ITEM_WRITE, ND_ELEMENT
 from xlate.convert.names import ident
@@ -69,6 +70,8 @@ def hot_words(analysis, rules) -> Optional[Hot]:
         words.update(scope.grad_reads)
         words.update(name for name in scope.index_names | scope.item_writes
                      if analysis.classify(scope.key, ast.Name(id=name)) in ("nd", "mxnp"))
+        if analysis.mx_imports and rules.enabled(legacy_values.LEFT_VALUE):  # Note [symbol and Module values]
+            words.update(legacy_values.bound_names(analysis, scope))
         if analysis.mx_imports and "range" in scope.index_names:  # d2l's pick `y_hat[range(n), y]` (MX085)
             words.add("range")
     if analysis.mx_imports and rules.enabled("MX158"):  # `type(m)` where layer classes are values (MX158)

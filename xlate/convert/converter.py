@@ -8,7 +8,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from xlate.convert import func_values, layer_types, names, sequential_base, table, untyped
+from xlate.convert import func_values, layer_types, legacy_values, names, sequential_base, table, untyped
 from xlate.convert.transforms import back_slice, nd_element
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.fstrings import FStrings
@@ -157,6 +157,10 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
 
     def classify(self, node: cst.BaseExpression) -> Optional[str]:
         return self.analysis.classify(self.scopes[-1], _shape(node, self.shapes))
+
+    def kinds_of(self, node: cst.BaseExpression) -> set:
+        """What may have made `node` (a name or attribute): kinds.py's canonical MXNet names."""
+        return self.analysis.constructed_by(self.scopes[-1], _shape(node, self.shapes))
 
     def is_number(self, node: cst.BaseExpression) -> bool:
         return self.analysis.number(self.scopes[-1], _shape(node, self.shapes))
@@ -599,6 +603,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             if resolved is not None:
                 return updated
         if isinstance(original.func, cst.Attribute):
+            left = legacy_values.left_method(self, original, updated)  # Note [symbol and Module values]
+            if left is not None:
+                return left
             member = "." + names.ident(original.func.attr.value)
             rule, member = self._member_rule(self.rules.calls, member, original.func.value)
             if rule is not None:

@@ -1,0 +1,71 @@
+"""Values made by MXNet's symbol and Module API, and what a program does with them (Note [symbol and
+Module values]). Read off names.Analysis's kinds (kinds.py); the converter asks at each method call."""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+import libcst as cst
+
+from xlate.convert import kinds as _kinds
+
+LEFT_VALUE = "MX921"
+
+# Note [symbol and Module values]
+# The symbol/Module API has no translation: `mx.sym.var`, `mx.sym.Convolution(...)` and
+# `mx.mod.Module(sym, ...)` are reported where they are called (MX900, MX616). What the program
+# then does with the values they make was not: `mod.bind(...)`, `mod.fit(...)`, `mod.forward(batch)`,
+# `mod.get_outputs()`, `sym.list_arguments()`. Those lines came out unreported, and the ones whose
+# method shares a name with an NDArray's were "translated" as arrays: `modD.backward()` became
+# `_mx_array_backward(modD)`, silently wrong. Where every binding of the receiver is made by the
+# symbol/Module API (in this file, or by a function of the tree that returns it, alone or at a
+# place of a returned tuple: `modD, modG = modules.get_cgan_mods()`, Note [namespace in a returned
+# tuple] in unpacking.py), the method call is left as it is and reported at its line (MX921).
+# A symbol call that a rule translates (`mx.sym.zeros` in an RNN's begin_state) makes no such value.
+PREFIXES = ("mxnet.symbol.", "mxnet.sym.", "mxnet.module.", "mxnet.mod.", "mxnet.model.", "mxnet.executor.")
+_WHAT = {"mxnet.symbol.": "Symbol", "mxnet.sym.": "Symbol", "mxnet.module.": "Module", "mxnet.mod.": "Module",
+         "mxnet.model.": "model", "mxnet.executor.": "Executor"}
+
+
+def is_legacy(kinds) -> bool:
+    """Every kind is made by the symbol/Module API (the package pass's test: no rules there)."""
+    return bool(kinds) and all(k.startswith(PREFIXES) for k in kinds)
+
+
+def _left_kind(conv, kinds) -> Optional[str]:
+    """The kind to name, when every kind is a symbol/Module API value no rule translates."""
+    if not is_legacy(kinds):
+        return None
+    for kind in sorted(kinds):
+        rule = conv.rules.calls.get(kind)
+        if rule is not None and rule.applicability != "manual" and conv.rules.enabled(rule.code):
+            return None
+    return sorted(kinds)[0]
+
+
+def left_method(conv, original: cst.Call, updated: cst.Call) -> Optional[cst.Call]:
+    """`mod.fit(...)` on a symbol/Module API value: left and reported (None: not such a value)."""
+    receiver = original.func.value
+    if not isinstance(receiver, (cst.Name, cst.Attribute)) or not conv.rules.enabled(LEFT_VALUE):
+        return None
+    kind = _left_kind(conv, conv.kinds_of(receiver))
+    if kind is None:
+        return None
+    what = next(w for p, w in _WHAT.items() if kind.startswith(p))
+    conv.report(original, LEFT_VALUE, "manual",
+                f"`.{original.func.attr.value}(...)` on `{conv.code_for(receiver)}`, an MXNet {what} (made by "
+                f"`{kind}`): the symbol/Module API has no translation; port the network to an nn.Module and this "
+                "step to a torch loop")
+    conv.mark_left(updated, len(conv.found) - 1, array=False, head=None)
+    return updated
+
+
+def bound_names(analysis, scope) -> set:
+    """The names of `scope` bound to symbol/Module API values (hot words for cold.py: a statement
+    that only calls `gen.get_outputs()` must be walked)."""
+    found = set()
+    for name, values in scope.values.items():
+        if any(v is not None and not isinstance(v, (ast.Constant, ast.Name, ast.Attribute)) for v in values) \
+                and is_legacy(_kinds.kinds_of(analysis, scope.key, ast.Name(id=name, ctx=ast.Load()))):
+            found.add(name)
+    return found
