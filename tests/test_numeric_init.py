@@ -314,6 +314,23 @@ def test_second_initialize_keeps_values_unless_forced():
     _compare_model(g, t)
 
 
+# a ParameterDict whose block xlate cannot name (a selection; a name bound to several blocks' dicts in turn, as
+# a tutorial re-initialising its net writes): Gluon's ParameterDict.initialize, its parameters only, each as its
+# block draws it (a layer's own initializer first), decided at run time by the dict's block
+@pytest.mark.parametrize("select", ["", "'.*weight'", "'.*(dense|batchnorm)'"])
+def test_parameter_dict_initialize_matches_gluon(select):
+    out = convert_source(f"import mxnet as mx\nnet = net0\nparams = net.collect_params({select})\nnet = net1\n"
+                         "params.initialize(init=mx.init.Normal(1.0), force_reinit=True)\n").output
+    assert "\n_mx_initialize_method(params, " in out and "import mxnet" not in out, out
+    g, t = _Gluon(), _torch_model()
+    g.initialize()
+    torch_init._mx_initialize(t)
+    params = g.collect_params(*([eval(select)] if select else []))
+    params.initialize(init=mx.init.Normal(1.0), force_reinit=True)
+    exec(compile(out, "<converted>", "exec"), {"net0": t, "net1": None})
+    _compare_model(g, t)
+
+
 def test_custom_parameter_without_init_is_filled_like_initialize():
     p = torch_init._mx_parameter((200, 100))  # before initialize(): Uniform(0.07), the default
     check_law(p.detach().numpy().astype(np.float64), "uniform", 0.07)

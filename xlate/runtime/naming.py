@@ -286,7 +286,9 @@ def _mx_collect_params(block, select=None):
     pattern = re.compile(select) if select else None
     prefixes = _mx_block_prefixes(_mx_top_block(block))
     named = [(n, t) for n, t in _mx_gluon_params(block, prefixes) if pattern is None or pattern.match(n)]
-    return _mx_ParameterDict(named, prefix=prefixes[id(block)])
+    found = _mx_ParameterDict(named, prefix=prefixes[id(block)])
+    found._mx_block = block  # its `initialize()` draws as the block's does (_mx_initialize_method)
+    return found
 
 
 def _mx_block_params(block):
