@@ -803,6 +803,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         Gluon class whose torch translation is another's (`nn.Sequential` for Gluon's plain
         Sequential): `_mx_named(block, ...)` keeps what Gluon names it by (Note [Gluon names])."""
         alias = None
+        if site.matched in _NOT_BLOCKS:
+            return new
         prefix = site.value("prefix") if "prefix" in site.args else None
         if prefix is not None and site.literal("prefix", None) is None and isinstance(prefix, cst.Name) \
                 and prefix.value == "None":
@@ -981,6 +983,10 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         self.mark_left(updated, len(self.found) - 1 if not self._suppressed(AMBIGUOUS_NAME) else None,
                        array=False, head=head)
         return updated
+
+
+# Gluon classes whose `prefix=` names what they make, not a block (MX188)
+_NOT_BLOCKS = frozenset({"mxnet.gluon.ParameterDict", "mxnet.gluon.parameter.ParameterDict"})
 
 
 def _shape(node: cst.BaseExpression, memo: Optional[dict] = None) -> ast.expr:

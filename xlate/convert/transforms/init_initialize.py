@@ -23,7 +23,8 @@ def _block(site: Site):
             return PARAM_DICT  # a `collect_params('regex')` selection
         param_evidence.absorb(site)
         return block
-    if param_evidence.is_param_dict(original, known):
+    if param_evidence.is_param_dict(original, known) or (
+            isinstance(original, (cst.Name, cst.Attribute)) and site.conv.kinds_of(original) & _PARAM_DICTS):
         return PARAM_DICT
     if kind == "unknown" and not _initializer_like(site):
         return None  # decided at run time (_untyped)
@@ -31,6 +32,7 @@ def _block(site: Site):
 
 
 PARAM_DICT = object()  # _block's answer for a ParameterDict it cannot trace to one block
+_PARAM_DICTS = {"mxnet.gluon.ParameterDict", "mxnet.gluon.parameter.ParameterDict"}  # one the program makes (MX188)
 
 
 def _param_dict(site: Site):
