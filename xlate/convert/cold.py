@@ -70,10 +70,10 @@ def hot_words(analysis, rules) -> Optional[Hot]:
         words.update(scope.grad_reads)
         words.update(name for name in scope.index_names | scope.item_writes
                      if analysis.classify(scope.key, ast.Name(id=name)) in ("nd", "mxnp"))
-        if analysis.mx_imports and rules.enabled(legacy_values.LEFT_VALUE):  # Note [symbol and Module values]
-            words.update(legacy_values.bound_names(analysis, scope))
         if analysis.mx_imports and "range" in scope.index_names:  # d2l's pick `y_hat[range(n), y]` (MX085)
             words.add("range")
+    if rules.enabled(legacy_values.LEFT_VALUE):  # Note [symbol and Module values]
+        words.update(legacy_values.names_of(analysis))
     if analysis.mx_imports and rules.enabled("MX158"):  # `type(m)` where layer classes are values (MX158)
         words.add("type")
     members, operators = _rule_words(rules)

@@ -451,6 +451,10 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
         if self.store_depth:
             return self._stored_attribute(original, updated)
+        if id(original) not in self.call_funcs:  # `mod._exec_group`: Note [symbol and Module values]
+            left = legacy_values.left_attribute(self, original, updated)
+            if left is not None:
+                return left
         chained = id(original) in self.inner or id(original) in self.call_funcs
         if self.analysis.namespace_values and isinstance(original.value, cst.Name):
             self._namespace_maybe(original)

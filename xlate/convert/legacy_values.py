@@ -60,6 +60,36 @@ def left_method(conv, original: cst.Call, updated: cst.Call) -> Optional[cst.Cal
     return updated
 
 
+def left_attribute(conv, original: cst.Attribute, updated: cst.Attribute) -> Optional[cst.Attribute]:
+    """`mod._exec_group`, `mod.data_shapes` read off a name bound to a symbol/Module API value: left and
+    reported (None: not such a name)."""
+    receiver = original.value
+    if not isinstance(receiver, cst.Name) or receiver.value not in names_of(conv.analysis) \
+            or not conv.rules.enabled(LEFT_VALUE):
+        return None
+    kind = _left_kind(conv, conv.kinds_of(receiver))
+    if kind is None:
+        return None
+    what = next(w for p, w in _WHAT.items() if kind.startswith(p))
+    conv.report(original, LEFT_VALUE, "manual",
+                f"`.{original.attr.value}` of `{receiver.value}`, an MXNet {what} (made by `{kind}`): the "
+                "symbol/Module API has no translation; port the network to an nn.Module and this step to a torch loop")
+    conv.mark_left(updated, len(conv.found) - 1, array=False, head=None)
+    return updated
+
+
+def names_of(analysis) -> set:
+    """The names bound to symbol/Module API values in any scope of the file (computed once)."""
+    found = getattr(analysis, "_mx_legacy_names", None)
+    if found is None:
+        found = set()
+        if analysis.mx_imports:
+            for scope in analysis.scopes.values():
+                found |= bound_names(analysis, scope)
+        analysis._mx_legacy_names = found
+    return found
+
+
 def bound_names(analysis, scope) -> set:
     """The names of `scope` bound to symbol/Module API values (hot words for cold.py: a statement
     that only calls `gen.get_outputs()` must be walked)."""
