@@ -122,13 +122,20 @@ RLGLUON = [(folder, script, [], None, 240) for folder, script in (
     ("gluon-a2c-ascii-env", "gluon-a2c.py"), ("gluon-a2c-lstm-ascii-fps", "gluon-a2c-lstm-ascii.py"),
     ("gluon-a2c-doom-vizdoom", "gluon-a2c-vizdoom.py"), ("gluon-a2c-vizdoom-LSTM", "gluon-a2c-lstm-vizdoom.py"),
     ("gluon-dqn-doom-vizdoom", "gluon-dqn-vizdoom.py"), ("AWS-mxnet-gluon-doom", "AWS-test.py"))]
+# CoinCheung/GAN-mxnet (f73e238, /work/corpus/ganmx): GANs in the symbol/Module API (reported, not translated: not
+# run) fed by a Gluon data pipeline, which a driver (bench/drivers/ganmx_data.py, copied into the tree before
+# conversion) runs on synthetic MNIST under ~/.mxnet/datasets/mnist (HOME points into the run's folder).
+GANMX = [("", "ganmx_data.py", [], "mnist", 240)]
 # (corpus folder, runs, substitutions applied to the script before conversion, options): root_on_path puts the
-# converted (or original) folder on sys.path, as its user runs it; stubs: folders under bench/ on sys.path on both sides
+# converted (or original) folder on sys.path, as its user runs it; stubs: folders under bench/ on sys.path on both sides;
+# drivers: files of bench/drivers/ copied into the folder's root before conversion; home: HOME set to the run's folder
 SETS = {"mxnet-examples": (Path("/work/corpus/mxnet-examples"), EXAMPLES, {}, {}),
         "cookbook": (Path("/work/corpus/cookbook/src"), COOKBOOK, SHRINK, {}),
         "mxbook": (Path("/work/corpus/mxbook"), MXBOOK, {}, {}),
         "dlmx": (Path("/work/corpus/dlmx"), DLMX, _DLMX_SHRINK, {"root_on_path": True}),
-        "rlgluon": (Path("/work/corpus/rlgluon"), RLGLUON, _RL_SHRINK, {"stubs": ["rl_stubs"]})}
+        "rlgluon": (Path("/work/corpus/rlgluon"), RLGLUON, _RL_SHRINK, {"stubs": ["rl_stubs"]}),
+        "ganmx": (Path("/work/corpus/ganmx"), GANMX, {}, {"root_on_path": True, "drivers": ["ganmx_data.py"],
+                                                         "home": True})}
 
 RUNNER = r'''
 import runpy, sys, os
@@ -270,13 +277,16 @@ def main(argv=None) -> int:
             if args.only and script not in args.only:
                 continue
             src = args.corpus / folder
-            if not (src / script).is_file():
+            drivers = options.get("drivers", [])
+            if not (src / script).is_file() and script not in drivers:
                 print(f"{folder}/{script}: missing")
                 continue
             stem = script.replace("/", "_").replace(".py", "")
-            if shrink:  # a shrunken copy of the folder, converted and run on both sides
+            if shrink or drivers:  # a shrunken copy of the folder (with the drivers), converted and run on both sides
                 copy = work / "shrunk" / folder.replace("/", "_") / stem
                 shutil.copytree(src, copy)
+                for driver in drivers:
+                    shutil.copy(HERE / "drivers" / driver, copy / driver)
                 text = (copy / script).read_text(encoding="utf-8")
                 for pattern, replacement in shrink.items():
                     text = re.sub(pattern, replacement, text, flags=re.M)
@@ -291,12 +301,14 @@ def main(argv=None) -> int:
                 home = cwd / "mxnet_home"
                 dataset, _, count = (data or "").partition(":")
                 if dataset in ("mnist", "fashion-mnist"):
-                    for there_ in (home / "datasets" / dataset, cwd / "data", cwd.parent / "data" / dataset.replace("-", "_")):
+                    for there_ in (home / "datasets" / dataset, cwd / "data", cwd.parent / "data" / dataset.replace("-", "_"),
+                                   cwd / "home" / ".mxnet" / "datasets" / dataset):
                         mnist_files(there_, int(count or 256))
                 path = [str(HERE / stub) for stub in options.get("stubs", [])]
                 path += [str(where)] if options.get("root_on_path") else []
                 env = dict(os.environ, MXNET_HOME=str(home), OMP_NUM_THREADS="1", PYTHONPATH=os.pathsep.join(path),
-                           PYTHONWARNINGS="ignore", MPLBACKEND="Agg")
+                           PYTHONWARNINGS="ignore", MPLBACKEND="Agg", **({"HOME": str(cwd / "home")}
+                                                                         if options.get("home") else {}))
                 row[side] = run([sys.executable, str(runner), blocked, str(where / script), *argv_], cwd, env, timeout)
             rows.append(row)
             o, c = row["original"], row["converted"]
