@@ -125,7 +125,7 @@ RLGLUON = [(folder, script, [], None, 240) for folder, script in (
 # CoinCheung/GAN-mxnet (f73e238, /work/corpus/ganmx): GANs in the symbol/Module API (reported, not translated: not
 # run) fed by a Gluon data pipeline, which a driver (bench/drivers/ganmx_data.py, copied into the tree before
 # conversion) runs on synthetic MNIST under ~/.mxnet/datasets/mnist (HOME points into the run's folder).
-GANMX = [("", "ganmx_data.py", [], "mnist", 240)]
+GANMX = [("", "ganmx_data.py", [], "mnist", 240), ("CGAN", "ganmx_data.py", [], "mnist", 240)]
 # (corpus folder, runs, substitutions applied to the script before conversion, options): root_on_path puts the
 # converted (or original) folder on sys.path, as its user runs it; stubs: folders under bench/ on sys.path on both sides;
 # drivers: files of bench/drivers/ copied into the folder's root before conversion; home: HOME set to the run's folder

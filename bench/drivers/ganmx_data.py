@@ -14,6 +14,7 @@ def values(x):
 np.random.seed(0)  # the DataLoader's shuffle: NumPy's stream in MXNet, and in the converted loader
 for i, (img, label) in enumerate(DI.get_mnist_iter()):
     a, b = values(img).astype(np.float64), values(label)
-    print("batch", i, a.shape, round(float(a.sum()), 2), round(float(a[0, 0, 30, 28:34].sum()), 5), b[:8].tolist())
+    print("batch", i, a.shape, round(float(a.sum()), 2), round(float(a.reshape(len(a), -1)[0, 900:906].sum()), 5),
+          b[:8].tolist())
     if i == 1:
         break
