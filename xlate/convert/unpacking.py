@@ -38,6 +38,11 @@ RETURNS_NAMESPACE = "#[]"  # `@pkg.mod.f#[]`: some place of what f returns may b
 
 
 def element_kinds(analysis, key, expr: "Element", seen) -> Optional[frozenset]:
+    dotted = kinds.ast_dotted(expr.call.func)
+    resolved = analysis.resolve(key, dotted) if dotted is not None else None
+    if isinstance(resolved, str) and legacy_values.is_legacy({resolved}):
+        # `sym, args, aux = mx.model.load_checkpoint(...)`: the symbol API's values (Note [symbol and Module values])
+        return frozenset({resolved})
     target = _unpacked_from(analysis, key, expr)
     if isinstance(target, str):  # a function of another module: what its module says
         return analysis.facts.get(target + ELEMENT_FACT.format(expr.index))
