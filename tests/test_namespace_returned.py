@@ -252,3 +252,16 @@ def test_module_api_values_from_another_module_are_reported_at_each_line(tmp_pat
     result = convert_source(use, options={"context": contexts[tmp_path / "mpk/train.py"]})
     assert "dis.backward()" in result.output and "_mx_array_backward" not in result.output, result.output
     assert [d.line for d in result.diagnostics if d.code == "MX921"] == [6, 7, 8, 9], result.diagnostics
+
+
+def test_module_api_values_in_the_file_are_reported_at_each_line():
+    # a Module kept on `self`, one handed to a function, the symbol a checkpoint gives: each use at its line
+    from xlate.convert.engine import convert_source
+    source = ("import mxnet as mx\nclass Runner(object):\n    def __init__(self, sym):\n"
+              "        self.mod = None\n        self.mod = mx.mod.Module(sym)\n    def step(self, batch):\n"
+              "        self.mod.forward(batch)\n        return self.mod.get_outputs()[0]\n"
+              "def score(model, it):\n    return model.score(it, 'acc')\n"
+              "sym, args, aux = mx.model.load_checkpoint('m', 1)\nscore(mx.mod.Module(sym), None)\n"
+              "print(sym.list_arguments())\n")
+    result = convert_source(source)
+    assert [d.line for d in result.diagnostics if d.code == "MX921"] == [7, 8, 10, 13], result.diagnostics

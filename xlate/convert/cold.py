@@ -58,7 +58,7 @@ class Hot(NamedTuple):
     compare_ops: Optional[frozenset]
 
 
-def hot_words(analysis, rules) -> Optional[Hot]:
+def hot_words(analysis, rules, source: Optional[str] = None) -> Optional[Hot]:
     """The words that may make a statement change (None: any may): the file's own names, and
     the catalogue's."""
     words = set(_ALWAYS) | analysis.module_aliases  # Note [module aliases]
@@ -73,7 +73,7 @@ def hot_words(analysis, rules) -> Optional[Hot]:
         if analysis.mx_imports and "range" in scope.index_names:  # d2l's pick `y_hat[range(n), y]` (MX085)
             words.add("range")
     if rules.enabled(legacy_values.LEFT_VALUE):  # Note [symbol and Module values]
-        words.update(legacy_values.names_of(analysis))
+        words.update(legacy_values.names_of(analysis, source))
     if analysis.mx_imports and rules.enabled("MX158"):  # `type(m)` where layer classes are values (MX158)
         words.add("type")
     members, operators = _rule_words(rules)

@@ -3,6 +3,7 @@ Module values]). Read off names.Analysis's kinds (kinds.py); the converter asks 
 from __future__ import annotations
 
 import ast
+import re
 from typing import Optional
 
 import libcst as cst
@@ -78,16 +79,37 @@ def left_attribute(conv, original: cst.Attribute, updated: cst.Attribute) -> Opt
     return updated
 
 
-def names_of(analysis) -> set:
-    """The names bound to symbol/Module API values in any scope of the file (computed once)."""
+def names_of(analysis, source: Optional[str] = None) -> set:
+    """The names bound to symbol/Module API values in any scope of the file (computed once; `source`, the
+    file's text, makes the first test cheaper)."""
     found = getattr(analysis, "_mx_legacy_names", None)
     if found is None:
         found = set()
-        if analysis.mx_imports:
+        if analysis.mx_imports and _may_use(analysis, source):
             for scope in analysis.scopes.values():
                 found |= bound_names(analysis, scope)
         analysis._mx_legacy_names = found
     return found
+
+
+# the attributes through which code reaches the symbol/Module API (`mx.sym.var`, `mx.mod.Module`, `mxnet.model`)
+_HEADS = frozenset({"sym", "symbol", "mod", "module", "model", "executor"})
+
+
+_HEAD_WORDS = re.compile(r"\.\s*(?:" + "|".join(sorted(_HEADS)) + r")\s*\.")  # `mx.sym.var`, `mxnet.model.x`
+
+
+def _may_use(analysis, source: Optional[str]) -> bool:
+    """A cheap test before following every name: the file names the API, imports from it, or calls a
+    function of the tree that returns its values."""
+    if any(is_legacy(v) for v in analysis.facts.values() if isinstance(v, frozenset)):
+        return True
+    if any(t.startswith(PREFIXES) or t + "." in PREFIXES for scope in analysis.scopes.values()
+           for t in scope.imports.values() if isinstance(t, str)):  # `from mxnet import sym`, `from mxnet.module import Module`
+        return True
+    if source is not None:
+        return _HEAD_WORDS.search(source) is not None
+    return any(isinstance(n, ast.Attribute) and n.attr in _HEADS for n in ast.walk(analysis.tree))
 
 
 def bound_names(analysis, scope) -> set:
@@ -95,7 +117,17 @@ def bound_names(analysis, scope) -> set:
     that only calls `gen.get_outputs()` must be walked)."""
     found = set()
     for name, values in scope.values.items():
-        if any(v is not None and not isinstance(v, (ast.Constant, ast.Name, ast.Attribute)) for v in values) \
-                and is_legacy(_kinds.kinds_of(analysis, scope.key, ast.Name(id=name, ctx=ast.Load()))):
+        if _made(values) and is_legacy(_kinds.kinds_of(analysis, scope.key, ast.Name(id=name, ctx=ast.Load()))):
             found.add(name)
+    if scope.is_class:  # `self._curr_module = Module(...)`: its attribute's name (the word makes a statement hot)
+        for attr, values in scope.attrs.items():
+            self_attr = ast.Attribute(value=ast.Name(id="self", ctx=ast.Load()), attr=attr, ctx=ast.Load())
+            if _made(values) and is_legacy(_kinds.kinds_of(analysis, scope.key, self_attr)):
+                found.add(attr)
     return found
+
+
+def _made(values) -> bool:
+    """Some binding is made by an expression that may be a call (not a constant or another name), or is a
+    parameter (None: what the file's callers pass it)."""
+    return any(v is None or not isinstance(v, (ast.Constant, ast.Name, ast.Attribute)) for v in values)
