@@ -12,8 +12,8 @@ written (256 training and 32 test images of random pixels) under $MXNET_HOME/dat
 ./data, and on both sides the download functions are stubbed to return the file that is there and
 the SHA-1 check to pass (harness plumbing: MXNet and the converted `_mx_compat` would fetch the real
 files), and matplotlib, not installed here, is stubbed on both sides. A run counts when the original runs too; the
-numbers each side prints are compared in order (rtol 1e-4; how an array is stored, MXNet's `<NDArray 2x3 @cpu(0)>`
-or torch's `dtype=`, left out): they agree where the program draws no random numbers.
+numbers each side prints are compared in order (each converted one to the precision torch printed it with, 4 decimals,
+and rtol 1e-4 beyond that; how an array is stored, MXNet's `<NDArray 2x3 @cpu(0)>` or torch's `dtype=`, left out): they agree where the program draws no random numbers.
 Exits 0 unless the harness itself breaks.
 """
 from __future__ import annotations
@@ -31,7 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
 # (folder under the corpus, script in it, arguments, synthetic data, seconds allowed)
 EXAMPLES = [
     ("gluon/lstm_crf", "lstm_crf.py", [], None, 240),
@@ -83,31 +84,65 @@ MXBOOK = [(_CH6, f"{name}.py", [], None, 120) for name in (
     ("chapter3-baseKnowledge-of-MXNet", "Module_code3-2.py", [], None, 120),
 ]
 # dunzeng/FeaderatedLearning-Mxnet (fetched by hand as /work/corpus/fedlearn): its clients talk to a server over
-# sockets and read MNIST, so a driver kept here (written into a copy of the project's root before conversion, and
-# converted with it) runs one client's local training as Client.py does: the handler built on the project's MLP,
+# sockets and read MNIST, so a driver (bench/drivers/xlate_local_train.py, copied into the project's root before
+# conversion, and converted with it) runs one client's local training as Client.py does: the handler built on the project's MLP,
 # trained two epochs on 64 random images, then the gradient it would send. Xavier's draws and the shuffled
 # iterator make the numbers differ between the sides; the run itself is what counts.
-FEDLEARN_DRIVER = """\
-import os, sys
-import numpy as np
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import Tools.utils  # Client_data_handler reads Tools.utils through `import Tools`, as Client.py imports it first
-from Algorithm.MLP import MLP
-from Fed_Client.Client_data_handler import Client_data_handler
-rng = np.random.RandomState(0)
-np.save("data.npy", rng.rand(64, 1, 28, 28).astype("float32"))
-np.save("label.npy", rng.randint(0, 10, 64).astype("float32"))
-handler = Client_data_handler(MLP(), (1, 1, 28, 28), {"data": "data.npy", "label": "label.npy"})
-handler.local_train(batch_size=16, learning_rate=0.1, epoch=2)
-gradient = handler.get_gradient()
-print("layers", len(gradient["weight"]), "gradient shapes", [tuple(w.shape) for w in gradient["weight"]])
-"""
 FEDLEARN = [("", "xlate_local_train.py", [], None, 180)]
-SETS = {"mxnet-examples": (Path("/work/corpus/mxnet-examples"), EXAMPLES, {}),
-        "cookbook": (Path("/work/corpus/cookbook/src"), COOKBOOK, SHRINK),
-        "mxbook": (Path("/work/corpus/mxbook"), MXBOOK, {}),
-        "fedlearn": (Path("/work/corpus/fedlearn"), FEDLEARN, {})}
-DRIVERS = {"fedlearn": {"xlate_local_train.py": FEDLEARN_DRIVER}}  # harness files written into the copy
+# wshuail/Deep_Learning_with_MXNet (dd29436, fetched by hand as /work/corpus/dlmx): one user's d2l-style scripts, run
+# from the repository's root with it on sys.path (`from utils import ...`, the user's own `utils` package); Fashion-MNIST
+# read from '../data/fashion_mnist' (synthetic idx files there). Shrunk to one epoch. The symbol scripts of 5-Symbol/
+# are reported, not translated (the CIFAR-10 pickles they read are absent): not run.
+_DLMX_SHRINK = {r"^(\s*)epochs = \d+": r"\g<1>epochs = 1", r"epochs=\d+\)": "epochs=1)",
+                r"^(\s*)num_examples = 1000$": r"\g<1>num_examples = 100"}
+DLMX = [("", f"{folder}/{name}.py", [], data, 480) for folder, name, data in (
+    ("1-Supervised_Learning", "1.0-linear_regression", None),
+    ("1-Supervised_Learning", "1.1-linear_regression_with_gluon", None),
+    ("1-Supervised_Learning", "1.2-logistic_regression", "fashion-mnist"),
+    ("1-Supervised_Learning", "1.3-linear_regression_with_gluon", "fashion-mnist"),
+    ("1-Supervised_Learning", "1.4-perceptron", "fashion-mnist"),
+    ("1-Supervised_Learning", "1.5-perceptron_with_gluon", "fashion-mnist"),
+    ("1-Supervised_Learning", "1.6-regularization", None),
+    ("1-Supervised_Learning", "1.7-regularization_with_gluon", None),
+    ("1-Supervised_Learning", "1.8-dropout", "fashion-mnist"),
+    ("1-Supervised_Learning", "1.9-dropout_with_gluon", "fashion-mnist"),
+    ("2-Basic_Gluon", "2.0-build_network", None), ("2-Basic_Gluon", "2.1-initialize_parameters", None),
+    ("2-Basic_Gluon", "2.2-serialization", None), ("2-Basic_Gluon", "2.3-customized_layer", None),
+    ("3-CNN", "3.0-basic_cnn", "fashion-mnist"), ("3-CNN", "3.1-cnn_with_gluon", "fashion-mnist"),
+    ("3-CNN", "3.2-normalization", "fashion-mnist"), ("3-CNN", "3.3-normalization_with_gluon", "fashion-mnist"),
+    ("3-CNN", "3.4-AlexNet", "fashion-mnist:16"), ("3-CNN", "3.5-VGG", "fashion-mnist:16"),
+    ("3-CNN", "3.6-NiN", "fashion-mnist:16"), ("3-CNN", "3.7-GoogleNet", "fashion-mnist:16"),
+    ("3-CNN", "3.8-ResNet", "fashion-mnist:16"), ("3-CNN", "3.9-DenseNet", "fashion-mnist:16"),
+    ("4-Optimization", "1.0-SGD", None))]
+# MHaneferd/mxnet.gluon (3016ee1, /work/corpus/rlgluon): one user's Gluon reinforcement-learning scripts (A2C, A2C with
+# an LSTM, DQN). The ASCII ones bring their own environment; the ViZDoom ones get bench/rl_stubs/ on both sides (a
+# seeded stand-in for vizdoom's DoomGame, skimage's resize/rgb2gray and tqdm's trange: not installed here). Shrunk to a
+# few episodes / steps. They sample actions at random, so their printed numbers differ between the sides.
+_RL_SHRINK = {r"^EPISODES = \d+": "EPISODES = 3", r"^DISPLAY_COUNT = \d+": "DISPLAY_COUNT = 1",
+              r"^LEARNING_STEPS = \d+": "LEARNING_STEPS = 20", r"^epochs = \d+": "epochs = 1",
+              r"^learning_steps_per_epoch = \d+": "learning_steps_per_epoch = 40",
+              r"^test_episodes_per_epoch = \d+": "test_episodes_per_epoch = 2", r"^batch_size = \d+": "batch_size = 8",
+              r"^episodes_to_watch = \d+": "episodes_to_watch = 1", r"^frame_repeat = \d+": "frame_repeat = 1",
+              r"(?m)^(\s*)sleep\((\d|\.)": r"\g<1>(lambda *a: None)(\2"}
+RLGLUON = [(folder, script, [], None, 240) for folder, script in (
+    ("gluon-a2c-ascii-env", "gluon-a2c.py"), ("gluon-a2c-lstm-ascii-fps", "gluon-a2c-lstm-ascii.py"),
+    ("gluon-a2c-doom-vizdoom", "gluon-a2c-vizdoom.py"), ("gluon-a2c-vizdoom-LSTM", "gluon-a2c-lstm-vizdoom.py"),
+    ("gluon-dqn-doom-vizdoom", "gluon-dqn-vizdoom.py"), ("AWS-mxnet-gluon-doom", "AWS-test.py"))]
+# CoinCheung/GAN-mxnet (f73e238, /work/corpus/ganmx): GANs in the symbol/Module API (reported, not translated: not
+# run) fed by a Gluon data pipeline, which a driver (bench/drivers/ganmx_data.py, copied into the tree before
+# conversion) runs on synthetic MNIST under ~/.mxnet/datasets/mnist (HOME points into the run's folder).
+GANMX = [("", "ganmx_data.py", [], "mnist", 240), ("CGAN", "ganmx_data.py", [], "mnist", 240)]
+# (corpus folder, runs, substitutions applied to the script before conversion, options): root_on_path puts the
+# converted (or original) folder on sys.path, as its user runs it; stubs: folders under bench/ on sys.path on both sides;
+# drivers: files of bench/drivers/ copied into the folder's root before conversion; home: HOME set to the run's folder
+SETS = {"mxnet-examples": (Path("/work/corpus/mxnet-examples"), EXAMPLES, {}, {}),
+        "cookbook": (Path("/work/corpus/cookbook/src"), COOKBOOK, SHRINK, {}),
+        "mxbook": (Path("/work/corpus/mxbook"), MXBOOK, {}, {}),
+        "dlmx": (Path("/work/corpus/dlmx"), DLMX, _DLMX_SHRINK, {"root_on_path": True}),
+        "rlgluon": (Path("/work/corpus/rlgluon"), RLGLUON, _RL_SHRINK, {"stubs": ["rl_stubs"]}),
+        "ganmx": (Path("/work/corpus/ganmx"), GANMX, {}, {"root_on_path": True, "drivers": ["ganmx_data.py"],
+                                                         "home": True}),
+        "fedlearn": (Path("/work/corpus/fedlearn"), FEDLEARN, {}, {"drivers": ["xlate_local_train.py"]})}
 
 RUNNER = r'''
 import runpy, sys, os
@@ -133,25 +168,34 @@ def there(url, path=None, **kwargs):  # the synthetic file is where the download
 if not blocked:
     import mxnet.gluon.data.vision.datasets as d
     d.download, d.check_sha1 = there, (lambda *a: True)
-else:
-    try:
-        import _mx_compat as c
-        c._mx_download, c._mx_check_sha1 = there, (lambda *a: True)
-    except ImportError:
-        pass
+else:  # every `_mx_compat` the converted tree holds (one per package: `utils/_mx_compat.py` beside the top one)
+    import importlib.machinery
+
+    class _Stubbing(importlib.machinery.PathFinder):
+        @classmethod
+        def find_spec(cls, name, path=None, target=None):
+            spec = super().find_spec(name, path, target)
+            if spec is not None and name.rsplit(".", 1)[-1] == "_mx_compat" and spec.loader is not None:
+                run = spec.loader.exec_module
+                def exec_module(module, run=run):
+                    run(module)
+                    module._mx_download, module._mx_check_sha1 = there, (lambda *a: True)
+                spec.loader.exec_module = exec_module
+            return spec
+    sys.meta_path.insert(1, _Stubbing)
 sys.argv = [script] + args
 runpy.run_path(script, run_name="__main__")
 '''
 
 
-def mnist_files(folder: Path) -> None:
+def mnist_files(folder: Path, train: int = 256) -> None:
     """MNIST's four idx files, gzipped, of random pixels and labels (256 training, 32 test images:
-    the RBM example shows 15 batches of 15)."""
+    the RBM example shows 15 batches of 15; fewer training images where a set says `fashion-mnist:N`)."""
     import numpy as np
 
     rng = np.random.default_rng(0)
     folder.mkdir(parents=True, exist_ok=True)
-    for prefix, n in (("train", 256), ("t10k", 32)):
+    for prefix, n in (("train", train), ("t10k", 32)):
         images = rng.integers(0, 256, (n, 28, 28), dtype=np.uint8)
         labels = rng.integers(0, 10, n, dtype=np.uint8)
         with gzip.open(folder / f"{prefix}-images-idx3-ubyte.gz", "wb") as f:
@@ -181,7 +225,9 @@ def summarise(rows: list, noun: str, json_path) -> None:
 def run(cmd, cwd: Path, env: dict, timeout: float) -> dict:
     start = time.perf_counter()
     try:
-        proc = subprocess.run(cmd, cwd=str(cwd), env=env, capture_output=True, text=True, timeout=timeout)
+        # a newline for each `input("Press Enter ...")` a script waits on
+        proc = subprocess.run(cmd, cwd=str(cwd), env=env, capture_output=True, text=True, timeout=timeout,
+                              input="\n" * 100)
         code, out = proc.returncode, (proc.stdout + proc.stderr)
     except subprocess.TimeoutExpired as e:
         code, out = "timeout", str(e.stdout or "")[-500:]
@@ -197,14 +243,23 @@ _NOT_DATA = re.compile(r"<NDArray[^>]*>|dtype=[\w.]+|device=[\w:'\"()]+|requires
 def numbers(lines: list) -> list:
     """The numbers a run printed, in order, with what only says how an array is stored left out (MXNet's
     `<NDArray 2x3 @cpu(0)>`, torch's `dtype=`/`device=`/`grad_fn=`): what two runs of the same program
-    on MXNet and converted must print alike."""
-    return [float(n) for ln in lines for n in _NUMBER.findall(_NOT_DATA.sub(" ", ln))]
+    on MXNet and converted must print alike. Each is (value, half a unit of its last printed digit): torch
+    prints 4 decimals where MXNet prints NumPy's shortest form (float16 `1.2` is torch's `1.2002`)."""
+    found = []
+    for ln in lines:
+        for text in _NUMBER.findall(_NOT_DATA.sub(" ", ln)):
+            mantissa, _, exponent = text.lower().partition("e")
+            decimals = len(mantissa.partition(".")[2])
+            found.append((float(text), 0.5 * 10.0 ** (int(exponent or 0) - decimals)))
+    return found
 
 
-def same_numbers(a: list, b: list) -> bool:
-    import numpy as np
-
-    return len(a) == len(b) and bool(np.allclose(a, b, rtol=1e-4, atol=1e-5))
+def same_numbers(original: list, converted: list) -> bool:
+    """The same numbers: each converted one to the precision torch printed it with, rtol 1e-4 beyond that (MXNet
+    prints NumPy's shortest form, which stands for the array's value; a float16 `1.2` is 1.2002, printed so by
+    torch, and differs)."""
+    return len(original) == len(converted) and all(abs(x - y) <= uy + 1e-4 * abs(x) + 1e-5
+                                                   for (x, _), (y, uy) in zip(original, converted))
 
 
 def main(argv=None) -> int:
@@ -215,7 +270,7 @@ def main(argv=None) -> int:
     p.add_argument("--json", type=Path)
     p.add_argument("--only", action="append")
     args = p.parse_args(argv)
-    default_corpus, examples, shrink = SETS[args.set]
+    default_corpus, examples, shrink, options = SETS[args.set]
     args.corpus = args.corpus or default_corpus
     if not args.corpus.is_dir():
         print(f"no corpus at {args.corpus}: nothing to run")
@@ -229,32 +284,38 @@ def main(argv=None) -> int:
             if args.only and script not in args.only:
                 continue
             src = args.corpus / folder
-            drivers = DRIVERS.get(args.set, {})
+            drivers = options.get("drivers", [])
             if not (src / script).is_file() and script not in drivers:
                 print(f"{folder}/{script}: missing")
                 continue
-            if shrink or drivers:  # a shrunken copy of the folder (or one given a driver), converted and run on both sides
-                copy = work / "shrunk" / (folder.replace("/", "_") or "root") / script.replace(".py", "")
+            stem = script.replace("/", "_").replace(".py", "")
+            if shrink or drivers:  # a shrunken copy of the folder (with the drivers), converted and run on both sides
+                copy = work / "shrunk" / folder.replace("/", "_") / stem
                 shutil.copytree(src, copy)
-                for name, text in drivers.items():
-                    (copy / name).write_text(text, encoding="utf-8")
+                for driver in drivers:
+                    shutil.copy(HERE / "drivers" / driver, copy / driver)
                 text = (copy / script).read_text(encoding="utf-8")
                 for pattern, replacement in shrink.items():
                     text = re.sub(pattern, replacement, text, flags=re.M)
                 (copy / script).write_text(text, encoding="utf-8")
                 src = copy
-            out = work / "converted" / folder.replace("/", "_")
+            out = work / "converted" / folder.replace("/", "_") / stem
             conv = convert_with(args.xlate, src, out, work)
-            row = {"example": f"{folder}/{script}", "convert_exit": conv.returncode}
+            row = {"example": f"{folder}/{script}".lstrip("/"), "convert_exit": conv.returncode}
             for side, where, blocked in (("original", src, "open"), ("converted", out, "blocked")):
-                cwd = work / "run" / side / folder.replace("/", "_")
+                cwd = work / "run" / side / folder.replace("/", "_") / stem
                 cwd.mkdir(parents=True, exist_ok=True)
                 home = cwd / "mxnet_home"
-                if data in ("mnist", "fashion-mnist"):
-                    mnist_files(home / "datasets" / data)
-                    mnist_files(cwd / "data")
-                env = dict(os.environ, MXNET_HOME=str(home), OMP_NUM_THREADS="1", PYTHONPATH="",
-                           PYTHONWARNINGS="ignore", MPLBACKEND="Agg")
+                dataset, _, count = (data or "").partition(":")
+                if dataset in ("mnist", "fashion-mnist"):
+                    for there_ in (home / "datasets" / dataset, cwd / "data", cwd.parent / "data" / dataset.replace("-", "_"),
+                                   cwd / "home" / ".mxnet" / "datasets" / dataset):
+                        mnist_files(there_, int(count or 256))
+                path = [str(HERE / stub) for stub in options.get("stubs", [])]
+                path += [str(where)] if options.get("root_on_path") else []
+                env = dict(os.environ, MXNET_HOME=str(home), OMP_NUM_THREADS="1", PYTHONPATH=os.pathsep.join(path),
+                           PYTHONWARNINGS="ignore", MPLBACKEND="Agg", **({"HOME": str(cwd / "home")}
+                                                                         if options.get("home") else {}))
                 row[side] = run([sys.executable, str(runner), blocked, str(where / script), *argv_], cwd, env, timeout)
             rows.append(row)
             o, c = row["original"], row["converted"]

@@ -257,6 +257,15 @@ CORPORA: dict[str, dict] = {
     "mxbook": dict(
         kind="scripts", source="miraclewkf/MXNet-Deep-Learning-in-Action master (HEAD), every .py (data blobs absent)",
         models_flat=[""], factories=("package_models", "MXBOOK")),
+    # scripts individual users wrote (issue 21's "new users' scripts"); runs: example_runs.py --set dlmx / rlgluon
+    "dlmx": dict(
+        kind="scripts", source="wshuail/Deep_Learning_with_MXNet master (dd29436), every .py (d2l-style Gluon scripts, "
+                               "a symbol-API folder)"),
+    "rlgluon": dict(
+        kind="scripts", source="MHaneferd/mxnet.gluon master (3016ee1), every .py (Gluon A2C/DQN on ViZDoom or ASCII games)"),
+    "ganmx": dict(
+        kind="scripts", source="CoinCheung/GAN-mxnet master (f73e238), every .py (GANs in the symbol/Module API; "
+                               "a Gluon data pipeline)"),
     # a Gluon quantization-aware-training library: top-level packages nn/ and quantize/ beside tests/ (pytest, its
     # modules put `..` on sys.path and import `quantize`, `nn` by absolute name) and examples/ (parsed only)
     "quantmx": dict(

@@ -141,6 +141,17 @@ def gluon_programs(draw):
     ])
 
 
+def test_a_user_container_with_its_own_add_is_no_leftover():
+    # a tutorial's own `class Sequential(nn.Block)` with `def add(self, block)`: `net.add(...)` on one of its
+    # instances calls that method, in the output as in the input; a Gluon container's `.add` still counts
+    source = ("from mxnet.gluon import nn\nclass Sequential(nn.Block):\n    def __init__(self):\n"
+              "        super().__init__()\n        self.blocks = []\n    def add(self, block):\n"
+              "        self.blocks.append(block)\n    def forward(self, x):\n        for b in self.blocks:\n"
+              "            x = b(x)\n        return x\nnet4 = Sequential()\nnet4.add(nn.Dense(4))\n")
+    assert silent(source) == []
+    assert [lo.name for lo in find({"m.py": ""}, {"m.py": "net = make()\nnet.add(x)\n"}, {"m.py": []})] == [".add(...)"]
+
+
 @settings(max_examples=40, **PROFILE)
 @given(gluon_programs())
 def test_generated_gluon_models_leave_nothing_unreported(source):

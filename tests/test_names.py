@@ -303,3 +303,20 @@ def test_annotated_assignment_converts_as_the_plain_one(source):
 def test_annotation_without_a_value_binds_nothing():
     source = "from mxnet import nd\n\ndef f():\n    a: object\n    a = nd.zeros((2, 3))\n    return a.astype('float16')\n"
     assert "return a.to(torch.float16, copy=True)" in convert_source(source).output
+
+
+def test_mxnets_short_module_names_are_its_modules():
+    """`mx.img`, `mx.rnd`, `mx.kv`, `mx.mod`, `mx.mon`, `mx.viz` (mxnet/__init__.py's `from . import image as img`)
+    resolve as the modules they are: each is the very module object on the installed MXNet, and a call through
+    the short name converts as through the long one."""
+    import importlib
+
+    mx = pytest.importorskip("mxnet")
+    pairs = [(p, t) for p, t in names._REEXPORTS if p.count(".") == 1 and p.split(".")[1] in
+             ("img", "rnd", "kv", "mod", "mon", "viz")]
+    assert len(pairs) == 6
+    for prefix, target in pairs:
+        assert getattr(mx, prefix.split(".")[1]) is importlib.import_module(target), (prefix, target)
+    short = convert_source("import mxnet as mx\ny = mx.img.imresize(x, 8, 8)\nmx.rnd.seed(3)\n").output
+    long = convert_source("import mxnet as mx\ny = mx.image.imresize(x, 8, 8)\nmx.random.seed(3)\n").output
+    assert short == long and "import mxnet" not in short, short

@@ -223,3 +223,45 @@ def test_a_package_a_helper_returns_translates_where_it_is_used(tmp_path):
     np.testing.assert_array_equal(pt_labels.numpy(), mx_labels.asnumpy())
     assert str(pt_tokens.dtype).split(".")[-1] == np.dtype(mx_tokens.dtype).name and mx_tokens.shape == (3, 5)
     np.testing.assert_allclose(pt_y.numpy(), mx_y.asnumpy(), rtol=1e-6, atol=1e-7)
+
+
+# Note [symbol and Module values]: Modules built in one module of the tree, handed to a training script by a
+# function (alone, at a place of a returned tuple, through a function that returns another's), and the Module's
+# methods there: each left and reported at its line, `backward()` never taken for an NDArray's
+@pytest.mark.parametrize("ret,call,unpack", [
+    ("gen, dis", "make()", "gen, dis = {}"),
+    ("gen, dis", "make()", "(gen, dis) = {}"),
+    ("dis", "make()", "dis = {}"),
+    ("_make()", "make()", "gen, dis = {}"),
+    ("gen, dis", "mods.make()", "gen, dis = {}"),
+])
+def test_module_api_values_from_another_module_are_reported_at_each_line(tmp_path, ret, call, unpack):
+    from xlate.convert.engine import convert_source
+    from xlate.convert.package import tree_contexts
+    mods = ("import mxnet as mx\n\ndef _make():\n    gen = mx.mod.Module(mx.sym.var('x'))\n"
+            "    dis = mx.mod.Module(mx.sym.var('y'))\n    return gen, dis\n\n"
+            "def make():\n    gen, dis = _make()\n    return {}\n").format(ret)
+    use = ("from mpk import mods\nfrom mpk.mods import make\nimport mxnet as mx\n\n" + unpack.format(call) +
+           "\ndis.forward(batch, is_train=True)\nout = dis.get_outputs()[0]\ndis.backward()\n"
+           "grads = [g.copyto(g.context) for g in dis._exec_group.grad_arrays]\nx = mx.nd.ones((2,))\n")
+    files = {"mpk/__init__.py": "", "mpk/mods.py": mods, "mpk/train.py": use}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    contexts = tree_contexts(tmp_path, sorted(tmp_path.rglob("*.py")), lambda p: p.read_text())
+    result = convert_source(use, options={"context": contexts[tmp_path / "mpk/train.py"]})
+    assert "dis.backward()" in result.output and "_mx_array_backward" not in result.output, result.output
+    assert [d.line for d in result.diagnostics if d.code == "MX921"] == [6, 7, 8, 9], result.diagnostics
+
+
+def test_module_api_values_in_the_file_are_reported_at_each_line():
+    # a Module kept on `self`, one handed to a function, the symbol a checkpoint gives: each use at its line
+    from xlate.convert.engine import convert_source
+    source = ("import mxnet as mx\nclass Runner(object):\n    def __init__(self, sym):\n"
+              "        self.mod = None\n        self.mod = mx.mod.Module(sym)\n    def step(self, batch):\n"
+              "        self.mod.forward(batch)\n        return self.mod.get_outputs()[0]\n"
+              "def score(model, it):\n    return model.score(it, 'acc')\n"
+              "sym, args, aux = mx.model.load_checkpoint('m', 1)\nscore(mx.mod.Module(sym), None)\n"
+              "print(sym.list_arguments())\n")
+    result = convert_source(source)
+    assert [d.line for d in result.diagnostics if d.code == "MX921"] == [7, 8, 10, 13], result.diagnostics

@@ -314,6 +314,43 @@ def test_second_initialize_keeps_values_unless_forced():
     _compare_model(g, t)
 
 
+# a ParameterDict whose block xlate cannot name (a selection; a name bound to several blocks' dicts in turn, as
+# a tutorial re-initialising its net writes): Gluon's ParameterDict.initialize, its parameters only, each as its
+# block draws it (a layer's own initializer first), decided at run time by the dict's block
+@pytest.mark.parametrize("select", ["", "'.*(dense|batchnorm)'"])
+def test_parameter_dict_initialize_matches_gluon(select):
+    out = convert_source(f"import mxnet as mx\nnet = net0\nparams = net.collect_params({select})\nnet = net1\n"
+                         "params.initialize(init=mx.init.Normal(1.0), force_reinit=True)\n").output
+    assert "\n_mx_initialize_method(params, " in out and "import mxnet" not in out, out
+    g, t = _Gluon(), _torch_model()
+    g.initialize()
+    torch_init._mx_initialize(t)
+    params = g.collect_params(*([eval(select)] if select else []))
+    params.initialize(init=mx.init.Normal(1.0), force_reinit=True)
+    exec(compile(out, "<converted>", "exec"), {"net0": t, "net1": None})
+    _compare_model(g, t)
+
+
+# a ParameterDict the program makes (MX188): Gluon's names, `get` making and then returning, grad_req, each
+# parameter's own initializer before the dict's initialize(init), the same laws as MXNet's draws
+def test_a_parameter_dict_of_its_own_matches_gluon():
+    src = ("import mxnet as mx\nfrom mxnet import gluon\npd = gluon.ParameterDict(prefix='block1_')\n"
+           "w = pd.get('w', shape=(300, 40), init=mx.init.Normal(0.5))\nb = pd.get('b', shape=(3000,), grad_req='null')\n"
+           "c = pd.get('c', shape=(200, 30))\nsame = pd.get('w') is w\npd.initialize(init=mx.init.Uniform(2.0))\n"
+           "names = list(pd.keys())\n")
+    out = convert_source(src).output
+    assert "import mxnet" not in out, out
+    theirs, mine = {}, {}
+    exec(src, theirs)
+    exec(compile(out, "<converted>", "exec"), mine)
+    assert mine["names"] == theirs["names"] == ["block1_w", "block1_b", "block1_c"]
+    assert mine["same"] and theirs["same"]
+    assert [mine[k].requires_grad for k in "wbc"] == [theirs[k].grad_req != "null" for k in "wbc"]
+    for key, law, scale in (("w", "normal", 0.5), ("b", "uniform", 2.0), ("c", "uniform", 2.0)):
+        for side in (theirs[key].data().asnumpy(), mine[key].detach().numpy()):
+            check_law(side.astype(np.float64), law, scale)
+
+
 def test_custom_parameter_without_init_is_filled_like_initialize():
     p = torch_init._mx_parameter((200, 100))  # before initialize(): Uniform(0.07), the default
     check_law(p.detach().numpy().astype(np.float64), "uniform", 0.07)

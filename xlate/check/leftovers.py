@@ -195,10 +195,13 @@ def leftovers(source: str, path: str, original: str = "", local: frozenset = fro
         found.append(Leftover(path, node.lineno, None, kind, name, text))
 
     sets = _sets(tree)
-    own_add = any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "add"
-                  for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for n in c.body)
-    if own_add:  # `self.add(...)` calls the class's own method
+    adders = {c.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef)
+              for n in c.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "add"}
+    if adders:  # `self.add(...)` calls the class's own method, so does `net.add(...)` on `net = OwnClass()`
         sets.add("self")
+        sets.update(t.id for a in ast.walk(tree) if isinstance(a, ast.Assign) and isinstance(a.value, ast.Call)
+                    and isinstance(a.value.func, ast.Name) and a.value.func.id in adders
+                    for t in a.targets if isinstance(t, ast.Name))
     parents: dict[int, ast.AST] = {}
     for parent in ast.walk(tree):
         for child in ast.iter_child_nodes(parent):

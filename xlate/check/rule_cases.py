@@ -1004,6 +1004,11 @@ CASES = [
             [p, (q, r)] = [hi * 2, (lo, 0.5)]
             return (lo < y[:, 0]) * 3 - (hi > q), 1 - (p >= r)
         """, (3, 2), (3, 2)),
+    # a comparison of untyped values handed to an MXNet operator is one of NDArrays (Note [comparison handed to an
+    # operator]): the d2l accuracy helper `nd.mean(output.argmax(axis=1) == label)`, a count, a mask
+    C("comparison-handed-to-operator", ("MX540", "MX033"), ret(
+        "[nd.mean(x.argmax(axis=1) == y), nd.sum(x > 0.2, axis=0), nd.mean(x != x.max(axis=1, keepdims=True), "
+        "axis=1), nd.broadcast_mul(x <= 0.1, x)]"), ("ids", (4, 3), 0, 3), ("ids", (4,), 0, 3)),
     # -- starred arrays in a varargs slot: bound statically (Note [starred arguments]) -------------
     C("concat-starred", "MX028", """
         def f(x, y, z):

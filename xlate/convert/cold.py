@@ -32,6 +32,7 @@ from typing import NamedTuple, Optional, Sequence
 
 import libcst as cst
 
+from xlate.convert import legacy_values
 from xlate.convert.context import LOCAL, is_mxnet
 from xlate.convert.converter import ARRAY_INDEX, BACK_SLICE, DTYPE_EQUAL, GRAD_WRITE, ITEM_WRITE, ND_ELEMENT
 from xlate.convert.names import ident
@@ -57,7 +58,7 @@ class Hot(NamedTuple):
     compare_ops: Optional[frozenset]
 
 
-def hot_words(analysis, rules) -> Optional[Hot]:
+def hot_words(analysis, rules, source: Optional[str] = None) -> Optional[Hot]:
     """The words that may make a statement change (None: any may): the file's own names, and
     the catalogue's."""
     words = set(_ALWAYS) | analysis.module_aliases  # Note [module aliases]
@@ -74,6 +75,8 @@ def hot_words(analysis, rules) -> Optional[Hot]:
                      if analysis.classify(scope.key, ast.Name(id=name)) == "nd")
         if analysis.mx_imports and "range" in scope.index_names:  # d2l's pick `y_hat[range(n), y]` (MX085)
             words.add("range")
+    if rules.enabled(legacy_values.LEFT_VALUE):  # Note [symbol and Module values]
+        words.update(legacy_values.names_of(analysis, source))
     if analysis.mx_imports and rules.enabled("MX158"):  # `type(m)` where layer classes are values (MX158)
         words.add("type")
     members, operators = _rule_words(rules)

@@ -8,7 +8,8 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from xlate.convert import array_methods, func_values, layer_types, mx_api, names, sequential_base, table, untyped
+from xlate.convert import (array_methods, func_values, layer_types, legacy_values, mx_api, names, sequential_base,
+                           table, untyped)
 from xlate.convert.transforms import back_slice, nd_element
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.fstrings import FStrings
@@ -19,7 +20,7 @@ from xlate.convert.rulectx import (HELPER_RE, LOOSE, Dynamic, ForeignKeyword, Ma
 from xlate.convert.statements import Statements
 from xlate.convert.rebinding import Rebindings
 from xlate.convert.types import TEST, TypePositions, merged_classes
-from xlate.convert.transforms import base_call, grad_update, module_object, param_grad_req
+from xlate.convert.transforms import base_call, compare_dtype, grad_update, module_object, param_grad_req
 from xlate.convert.visiting import FastTransformer
 from xlate.runtime import sources as helper_sources
 
@@ -158,6 +159,10 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
 
     def classify(self, node: cst.BaseExpression) -> Optional[str]:
         return self.analysis.classify(self.scopes[-1], _shape(node, self.shapes))
+
+    def kinds_of(self, node: cst.BaseExpression) -> set:
+        """What may have made `node` (a name or attribute): kinds.py's canonical MXNet names."""
+        return self.analysis.constructed_by(self.scopes[-1], _shape(node, self.shapes))
 
     def is_number(self, node: cst.BaseExpression) -> bool:
         return self.analysis.number(self.scopes[-1], _shape(node, self.shapes))
@@ -448,6 +453,10 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
         if self.store_depth:
             return self._stored_attribute(original, updated)
+        if id(original) not in self.call_funcs:  # `mod._exec_group`: Note [symbol and Module values]
+            left = legacy_values.left_attribute(self, original, updated)
+            if left is not None:
+                return left
         chained = id(original) in self.inner or id(original) in self.call_funcs
         if self.analysis.namespace_values and isinstance(original.value, cst.Name):
             self._namespace_maybe(original)
@@ -600,6 +609,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             if resolved is not None:
                 return updated
         if isinstance(original.func, cst.Attribute):
+            left = legacy_values.left_method(self, original, updated)  # Note [symbol and Module values]
+            if left is not None:
+                return left
             member = "." + names.ident(original.func.attr.value)
             rule, member = self._member_rule(self.rules.calls, member, original.func.value)
             if rule is not None:
@@ -754,6 +766,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             if site.receiver_kind == "np":
                 return site.node
         untyped = site.receiver_kind is None and receiver_node is not None and rule.receiver == "ndarray"
+        if head is not None and site.receiver is None:
+            compare_dtype.handed_to_operator(site)  # Note [comparison handed to an operator]
         try:
             if rule.applicability == "manual":
                 if rule.transform:  # it decides whether the match is MXNet's (and says why not)
@@ -799,6 +813,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         Gluon class whose torch translation is another's (`nn.Sequential` for Gluon's plain
         Sequential): `_mx_named(block, ...)` keeps what Gluon names it by (Note [Gluon names])."""
         alias = None
+        if site.matched in _NOT_BLOCKS:
+            return new
         prefix = site.value("prefix") if "prefix" in site.args else None
         if prefix is not None and site.literal("prefix", None) is None and isinstance(prefix, cst.Name) \
                 and prefix.value == "None":
@@ -980,6 +996,10 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         self.mark_left(updated, len(self.found) - 1 if not self._suppressed(AMBIGUOUS_NAME) else None,
                        array=False, head=head)
         return updated
+
+
+# Gluon classes whose `prefix=` names what they make, not a block (MX188)
+_NOT_BLOCKS = frozenset({"mxnet.gluon.ParameterDict", "mxnet.gluon.parameter.ParameterDict"})
 
 
 def _shape(node: cst.BaseExpression, memo: Optional[dict] = None) -> ast.expr:

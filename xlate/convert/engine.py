@@ -62,7 +62,7 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
     # which costs a second pass in that (rare) case.
     long_names = frozenset(short for short in _SHORT if _bound_elsewhere(analysis, short))
     fast = (options or {}).get("cold", True)  # Note [cold statements]
-    pairing = cold.Pairing(source, module, tree, cold.hot_words(analysis, rules) if fast else None)
+    pairing = cold.Pairing(source, module, tree, cold.hot_words(analysis, rules, source) if fast else None)
     cold_ids, frozen_ids = frozenset(pairing.cold), frozenset(pairing.frozen)
     conv = Converter(module, analysis, rules, long_names=long_names, options=options)
     conv.cold, conv.frozen = cold_ids, frozen_ids

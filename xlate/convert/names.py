@@ -45,6 +45,14 @@ _REEXPORTS = [
     ("mxnet.nd", "mxnet.ndarray"),
     ("mxnet.sym", "mxnet.symbol"),
     ("mxnet.init", "mxnet.initializer"),
+    # the rest of mxnet/__init__.py's short names for its modules (`from . import image as img`): `mx.img.imresize`
+    # is `mx.image.imresize`, `mx.rnd.seed` `mx.random.seed`, `mx.kv.create` `mx.kvstore.create`
+    ("mxnet.img", "mxnet.image"),
+    ("mxnet.rnd", "mxnet.random"),
+    ("mxnet.kv", "mxnet.kvstore"),
+    ("mxnet.mod", "mxnet.module"),
+    ("mxnet.mon", "mxnet.monitor"),
+    ("mxnet.viz", "mxnet.visualization"),
     # mxnet/contrib/ndarray.py and symbol.py: the namespaces the `_contrib_*` operators are also registered in
     # (the same operators: `from mxnet.contrib.ndarray import MultiBoxPrior, box_nms`, the OCR package's SSD)
     ("mxnet.contrib.nd", "mxnet.ndarray.contrib"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from xlate.convert import kinds
+from xlate.convert import kinds, legacy_values
 from xlate.convert.context import AMBIGUOUS, LOCAL
 
 # Note [namespace in a returned tuple]
@@ -38,6 +38,11 @@ RETURNS_NAMESPACE = "#[]"  # `@pkg.mod.f#[]`: some place of what f returns may b
 
 
 def element_kinds(analysis, key, expr: "Element", seen) -> Optional[frozenset]:
+    dotted = kinds.ast_dotted(expr.call.func)
+    resolved = analysis.resolve(key, dotted) if dotted is not None else None
+    if isinstance(resolved, str) and legacy_values.is_legacy({resolved}):
+        # `sym, args, aux = mx.model.load_checkpoint(...)`: the symbol API's values (Note [symbol and Module values])
+        return frozenset({resolved})
     target = _unpacked_from(analysis, key, expr)
     if isinstance(target, str):  # a function of another module: what its module says
         return analysis.facts.get(target + ELEMENT_FACT.format(expr.index))
@@ -72,12 +77,19 @@ def _places(value, index: int, count: int) -> list:
     return [None]
 
 
-def _lengths(value) -> list:
-    """The lengths of the tuples a returned value may be (of either branch of a conditional)."""
+def _lengths(value, analysis=None, key=(), seen=frozenset()) -> list:
+    """The lengths of the tuples a returned value may be (of either branch of a conditional; with
+    `analysis`, of what a function of this file returns: `return get_lenet5_modules()`)."""
     if isinstance(value, ast.Tuple):
         return [len(value.elts)]
     if isinstance(value, ast.IfExp):
-        return _lengths(value.body) + _lengths(value.orelse)
+        return _lengths(value.body, analysis, key, seen) + _lengths(value.orelse, analysis, key, seen)
+    if isinstance(value, ast.Call) and analysis is not None and (dotted := kinds.ast_dotted(value.func)) is not None \
+            and analysis.resolve(key, dotted) is None:
+        called = kinds._defined(analysis, key, dotted)
+        if called is not None and isinstance(called.node, _DEFS) and id(called.node) not in seen:
+            return [n for r in kinds._returns(called.node)
+                    for n in _lengths(r.value, analysis, called.key, seen | {id(called.node)})]
     return []
 
 
@@ -129,14 +141,15 @@ def namespace_places(analysis) -> dict:
     for key, scope in analysis.scopes.items():
         if len(key) == 1 and isinstance(scope.node, _DEFS):
             places = _places_of(analysis, scope)
-            if places:  # a module calling it is MXNet code, whatever else it imports
-                found.update(places)
+            found.update(places)
+            if any(v & kinds.NAMESPACES.keys() for v in places.values()):
+                # a module calling it is MXNet code, whatever else it imports
                 found[key[0][0] + RETURNS_NAMESPACE] = frozenset({"mxnet.ndarray"})
     return found
 
 
 def _places_of(analysis, scope) -> dict:
-    counts = {n for r in kinds._returns(scope.node) for n in _lengths(r.value)}
+    counts = {n for r in kinds._returns(scope.node) for n in _lengths(r.value, analysis, scope.key)}
     if len(counts) != 1:
         return {}
     count = counts.pop()
@@ -144,6 +157,8 @@ def _places_of(analysis, scope) -> dict:
     for i in range(count):
         place = returned_place(analysis, scope, i, count)
         if kinds.namespace_of(place):
+            found[scope.key[0][0] + ELEMENT_FACT.format(i)] = place
+        elif legacy_values.is_legacy(place):  # `modD, modG = get_mods()`: Note [symbol and Module values]
             found[scope.key[0][0] + ELEMENT_FACT.format(i)] = place
         elif _may_place(analysis, scope, i, count):  # callers report their `F.op` lines
             found[scope.key[0][0] + ELEMENT_FACT.format(i)] = frozenset({"mxnet.ndarray", OTHER})

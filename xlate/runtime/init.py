@@ -166,11 +166,14 @@ def _mx_layer_default(module, name, init):
     return init
 
 
-def _mx_init_module(module, init, force_reinit):
-    """Gluon's `initialize()` for the tensors `module` owns itself (not its children's)."""
+def _mx_init_module(module, init, force_reinit, only=None):
+    """Gluon's `initialize()` for the tensors `module` owns itself (not its children's); `only`: the ids of
+    the tensors to draw (a ParameterDict's), None for all."""
     tensors = list(module.named_parameters(recurse=False))
     if _mx_is_norm(module):
         tensors += [(n, b) for n, b in module.named_buffers(recurse=False) if n in ("running_mean", "running_var")]
+    if only is not None:
+        tensors = [(n, t) for n, t in tensors if id(t) in only]
     pending = False
     with torch.no_grad():
         for name, tensor in tensors:
@@ -195,7 +198,7 @@ def _mx_init_module(module, init, force_reinit):
                 and not torch.nn.parameter.is_lazy(module.num_batches_tracked):
             module.num_batches_tracked.zero_()
     if pending:
-        _mx_after_materialize(module, "_mx_init_hook", lambda m: _mx_init_module(m, init, force_reinit))
+        _mx_after_materialize(module, "_mx_init_hook", lambda m: _mx_init_module(m, init, force_reinit, only))
 
 
 def _mx_set_data(param, data):
@@ -254,13 +257,23 @@ def _mx_initialize_method(obj, *args, **kwargs):
     calls its own initialize with the same arguments (a parameter: Gluon's Parameter.initialize)."""
     if isinstance(obj, torch.Tensor):
         return _mx_param_initialize(obj, *args, **kwargs)
-    if not isinstance(obj, torch.nn.Module):
+    block = getattr(obj, "_mx_block", None) if isinstance(obj, dict) else None
+    if not isinstance(obj, torch.nn.Module) and block is None:
         return obj.initialize(*args, **kwargs)
 
     def bind(init=None, ctx=None, verbose=False, force_reinit=False):
         return init, ctx, force_reinit
 
     init, ctx, force_reinit = bind(*args, **kwargs)
+    if block is not None:  # Gluon's ParameterDict.initialize: its own parameters, each as its block draws it
+        init = _mx_initializer(init)
+        only = {id(t) for t in obj.values()}
+        for module in block.modules():
+            _mx_init_module(module, _mx_default_init if init is None else init, force_reinit, only)
+        _mx_follow_mode(block)
+        if ctx is not None:
+            obj.reset_ctx(ctx[0] if isinstance(ctx, (list, tuple)) else ctx)
+        return
     _mx_initialize(obj, _mx_initializer(init), force_reinit=force_reinit)
     if ctx is not None:
         _mx_to_ctx(obj, ctx)

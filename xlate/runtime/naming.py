@@ -286,7 +286,9 @@ def _mx_collect_params(block, select=None):
     pattern = re.compile(select) if select else None
     prefixes = _mx_block_prefixes(_mx_top_block(block))
     named = [(n, t) for n, t in _mx_gluon_params(block, prefixes) if pattern is None or pattern.match(n)]
-    return _mx_ParameterDict(named, prefix=prefixes[id(block)])
+    found = _mx_ParameterDict(named, prefix=prefixes[id(block)])
+    found._mx_block = block  # its `initialize()` draws as the block's does (_mx_initialize_method)
+    return found
 
 
 def _mx_block_params(block):
@@ -431,6 +433,40 @@ class _mx_BlockParams(_mx_ParameterDict):
                               dtype=_mx_dtype(kwargs.get("dtype", "float32")), requires_grad=differentiable)
         self[self.prefix + name] = param
         return param
+
+
+class _mx_GluonParameterDict(_mx_ParameterDict):
+    """`gluon.ParameterDict(prefix, shared)` the program makes itself (a tutorial's `pd =
+    gluon.ParameterDict(prefix='block1_')`, a dict gathering several blocks' parameters for one
+    Trainer): `get(name, shape=..., init=..., grad_req=..., dtype=...)` makes the parameter under
+    prefix + name when neither this dict nor `shared` holds it, as Gluon does; `update(other)` and
+    `initialize(init, ctx, verbose, force_reinit)` are Gluon's (each parameter's own initializer first)."""
+
+    def __init__(self, prefix="", shared=None):
+        super().__init__((), prefix)
+        self._mx_shared = shared
+
+    def get(self, name, **kwargs):
+        full = self.prefix + name
+        if full in self:
+            return self[full]
+        if self._mx_shared is not None and full in self._mx_shared:
+            self[full] = self._mx_shared[full]
+            return self[full]
+        grad_req = kwargs.get("grad_req", "write")
+        differentiable = kwargs.get("differentiable", True)
+        param = _mx_parameter(kwargs.get("shape"), init=kwargs.get("init"),
+                              dtype=_mx_dtype(kwargs.get("dtype", "float32")),
+                              requires_grad=grad_req != "null" and differentiable)
+        for attr in ("lr_mult", "wd_mult"):
+            if attr in kwargs:
+                _mx_set_param_attr(param, attr, kwargs[attr])
+        self[full] = param
+        return param
+
+    def initialize(self, init=None, ctx=None, verbose=False, force_reinit=False):
+        for param in self.values():
+            _mx_param_initialize(param, None, ctx, init if init is not None else _mx_default_init, force_reinit)
 
 
 def _mx_set_param_attr(tensor, name, value):

@@ -5,6 +5,8 @@ import libcst as cst
 from xlate.convert.rulectx import Site, Skip
 
 _NUMERIC = frozenset("mean sum prod asscalar item astype".split())
+# MXNet's functions that make an array from Python or NumPy values: a comparison handed to them may be NumPy's
+_FROM_VALUES = frozenset("array asarray from_numpy full zeros ones empty arange linspace eye".split())
 
 
 def transform(site: Site):
@@ -34,3 +36,30 @@ def in_chain(site: Site, receiver: cst.BaseExpression) -> cst.BaseExpression:
         if inner is not receiver.func.value:
             return receiver.with_changes(func=receiver.func.with_changes(value=inner))
     return receiver
+
+
+# Note [comparison handed to an operator]
+# d2l-style accuracy helpers write `nd.mean(output.argmax(axis=1) == label)` on values xlate cannot
+# type (the network's output, a DataLoader's label): MXNet's operator takes only NDArrays, so the
+# comparison it is handed is one of NDArrays and gives float 0/1. Left bool, `torch.mean` raises
+# ("could not infer output dtype ... Got: Bool") and `torch.sum` counts in int64. Each comparison
+# that is an array argument of an `mxnet.ndarray` operator (not of a function that builds an array
+# from Python or NumPy values, `nd.array(x > 0)`) is made float as if an operand were typed.
+def handed_to_operator(site: Site) -> None:
+    """Make float each comparison among `site`'s arguments (an MXNet operator's call)."""
+    name = site.matched
+    if not name.startswith("mxnet.ndarray.") or name.rsplit(".", 1)[-1] in _FROM_VALUES:
+        return
+    rule = site.conv.rules.operators.get("==")
+    if rule is None or not site.conv.rules.enabled(rule.code):
+        return
+    made = False
+    for key, arg in list(site.args.items()):
+        value = arg.value
+        if isinstance(value, cst.Comparison) and len(value.comparisons) == 1 \
+                and not isinstance(value.comparisons[0].operator, (cst.In, cst.NotIn, cst.Is, cst.IsNot)):
+            site.args[key] = arg.with_changes(value=as_float(site, value))
+            made = True
+    if made:
+        site.conv.report(site.original, rule.code, "fixed", f"a comparison handed to `{name.rsplit('.', 1)[-1]}` "
+                         "compares NDArrays -> `(a < b).float()` (float32 0/1 as in MXNet)")

@@ -20,16 +20,32 @@ def _block(site: Site):
     if param_evidence.is_collect_call(original):
         block = param_evidence.block_of(site)
         if block is None:
-            raise Manual("initialising a `collect_params('regex')` selection: apply the init function to the "
-                         "selected torch parameters under torch.no_grad()")
+            return PARAM_DICT  # a `collect_params('regex')` selection
         param_evidence.absorb(site)
         return block
-    if param_evidence.is_param_dict(original, known):
-        raise Manual("initialize() on a ParameterDict xlate cannot trace to its block: call "
-                     "`_mx_initialize(net, init)` on the block")
+    if param_evidence.is_param_dict(original, known) or (
+            isinstance(original, (cst.Name, cst.Attribute)) and site.conv.kinds_of(original) & _PARAM_DICTS):
+        return PARAM_DICT
     if kind == "unknown" and not _initializer_like(site):
         return None  # decided at run time (_untyped)
     return site.value("block")
+
+
+PARAM_DICT = object()  # _block's answer for a ParameterDict it cannot trace to one block
+_PARAM_DICTS = {"mxnet.gluon.ParameterDict", "mxnet.gluon.parameter.ParameterDict"}  # one the program makes (MX188)
+
+
+def _param_dict(site: Site):
+    """`params.initialize(...)` on a ParameterDict whose block xlate cannot name (a selection
+    `collect_params('conv')`, a name bound to several blocks' dicts in turn): the converted dict knows its
+    block at run time, `_mx_initialize_method(params, ...)` draws its parameters as Gluon does."""
+    call = site.node
+    what = site.code(site.value("block")).strip()
+    first = cst.Arg(site.value("block"), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                    if call.args else cst.MaybeSentinel.DEFAULT)
+    site.fixed(f"initialize() on the ParameterDict `{what}` -> `_mx_initialize_method({what}, ...)`: its parameters "
+               "(only those) drawn as their block's initialize() draws them, found at run time")
+    return call.with_changes(func=site.emit("_mx_initialize_method"), args=[first, *call.args])
 
 
 def _untyped(site: Site):
@@ -81,6 +97,8 @@ def transform(site: Site):
             and param_evidence.is_param(original, param_evidence.facts(site.conv)):
         return _param_initialize(site)
     block = _block(site)
+    if block is PARAM_DICT:
+        return _param_dict(site)
     if block is None:
         return _untyped(site)
     has_ctx = site.value("ctx") is not None and site.literal("ctx") is not None
