@@ -51,8 +51,9 @@ class Case:
 
     @property
     def rule(self) -> str:
-        """The rule the case is filed under: its first code."""
-        return self.codes[0].partition(":")[0]
+        """The rule the case is filed under: its first code ("" for a case of code left as written,
+        which no rule rewrites: it has no row of `xlate check --rules`, its test runs it)."""
+        return self.codes[0].partition(":")[0] if self.codes else ""
 
     def inputs(self):
         """A strategy of (input specs, snippet options)."""

@@ -156,7 +156,8 @@ def rule_rows() -> dict[str, list[str]]:
     names = {r.code: r.name for r in catalogue.read()}
     by_code: dict[str, list[str]] = {}
     for item in [*rule_cases.CASES, *rule_cases.SPECIAL_CHECKS, *train_cases.TRAIN_CASES]:
-        by_code.setdefault(item.rule, []).append(item.id)
+        if item.rule:
+            by_code.setdefault(item.rule, []).append(item.id)
     return {f"{code} {names.get(code, '?')}": by_code[code] for code in sorted(by_code)}
 
 

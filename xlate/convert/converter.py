@@ -525,7 +525,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             return updated
         if self.type_position(original) is not None and not (
                 (id(original) in self.type_tests or id(original) in self.type_compares)
-                and resolved in self.rules.classes):
+                and resolved in self.rules.classes and resolved not in self.rules.types):  # a type rule decides first
             typed = self.type_reference(original, updated, head, resolved)
             if typed is not None:
                 return typed

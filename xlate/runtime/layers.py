@@ -637,9 +637,11 @@ def _mx_type(value):
     (`_mx_Conv2D`, `_mx_Activation`), the class its Gluon class is as a value, when this program holds
     it (Note [exact layer types] in xlate/convert/layer_types.py). A helper class from another copy
     of the helper module (a tree converted with one `_mx_compat` per top-level package: a model built
-    in one, converted by functions of another) is this copy's class of that name. Anything else its
-    own type."""
+    in one, converted by functions of another) is this copy's class of that name; a ParameterDict the
+    program made is Gluon's one ParameterDict class. Anything else its own type."""
     kind = type(value)
+    if kind.__name__ == "_mx_GluonParameterDict":  # a dict the program made is Gluon's one ParameterDict class
+        kind = globals().get("_mx_ParameterDict", kind)
     if kind.__name__.startswith("_mx_"):
         found = globals().get(kind.__name__)
         return found if isinstance(found, type) else kind

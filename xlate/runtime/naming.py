@@ -444,14 +444,14 @@ class _mx_GluonParameterDict(_mx_ParameterDict):
 
     def __init__(self, prefix="", shared=None):
         super().__init__((), prefix)
-        self._mx_shared = shared
+        self._mx_shared_dict = shared
 
     def get(self, name, **kwargs):
         full = self.prefix + name
         if full in self:
             return self[full]
-        if self._mx_shared is not None and full in self._mx_shared:
-            self[full] = self._mx_shared[full]
+        if self._mx_shared_dict is not None and full in self._mx_shared_dict:
+            self[full] = self._mx_shared_dict[full]
             return self[full]
         grad_req = kwargs.get("grad_req", "write")
         differentiable = kwargs.get("differentiable", True)

@@ -960,7 +960,7 @@ def _mx_argmax_channel(data=None, out=None, name=None):
     return torch.argmax(data, dim=1).to(data.dtype)
 
 
-def _mx_nanprod(data=None, axis=(), keepdims=False, exclude=False, out=None, name=None):
+def _mx_nanprod(data=None, axis=None, keepdims=False, exclude=False, out=None, name=None):
     """MXNet nanprod: the product with NaN counted as 1, MXNet's shapes (a full one is (1,))."""
     _mx_no_out(out)
     ones = torch.where(torch.isnan(data), torch.ones_like(data), data)

@@ -5,6 +5,8 @@ import libcst as cst
 from xlate.convert.rulectx import Site, Skip
 
 _NUMERIC = frozenset("mean sum prod asscalar item astype".split())
+# the operators' array parameters a comparison may be handed by keyword (any other keyword is a flag)
+_ARRAY_PARAMETERS = frozenset("data lhs rhs condition x y a b label pred index indices mask weight".split())
 # MXNet's functions that make an array from Python or NumPy values: a comparison handed to them may be NumPy's
 _FROM_VALUES = frozenset("array asarray from_numpy full zeros ones empty arange linspace eye".split())
 
@@ -44,7 +46,8 @@ def in_chain(site: Site, receiver: cst.BaseExpression) -> cst.BaseExpression:
 # comparison it is handed is one of NDArrays and gives float 0/1. Left bool, `torch.mean` raises
 # ("could not infer output dtype ... Got: Bool") and `torch.sum` counts in int64. Each comparison
 # that is an array argument of an `mxnet.ndarray` operator (not of a function that builds an array
-# from Python or NumPy values, `nd.array(x > 0)`) is made float as if an operand were typed.
+# from Python or NumPy values, `nd.array(x > 0)`) is made float as if an operand were typed. A
+# comparison given to a flag by keyword (`exclude=data.ndim > 2`) is Python's bool and stays.
 def handed_to_operator(site: Site) -> None:
     """Make float each comparison among `site`'s arguments (an MXNet operator's call)."""
     name = site.matched
@@ -56,6 +59,8 @@ def handed_to_operator(site: Site) -> None:
     made = False
     for key, arg in list(site.args.items()):
         value = arg.value
+        if arg.keyword is not None and key not in _ARRAY_PARAMETERS:
+            continue  # a flag (`exclude=data.ndim > 2`): a Python bool, no array
         if isinstance(value, cst.Comparison) and len(value.comparisons) == 1 \
                 and not isinstance(value.comparisons[0].operator, (cst.In, cst.NotIn, cst.Is, cst.IsNot)):
             site.args[key] = arg.with_changes(value=as_float(site, value))
