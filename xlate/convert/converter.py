@@ -74,6 +74,16 @@ def _chain(node: cst.BaseExpression, memo: dict) -> Optional[str]:
     return dotted
 
 
+# Type rules that translate a run-time test themselves: `gluon.ParameterDict` is made by the program
+# (MX188's helper) but met as `collect_params()`'s class, which its type rule names
+_RUNTIME_TYPE_TRANSFORMS = frozenset({"type_parameter_dict"})
+
+
+def _tests_by_type_rule(rules, resolved: str) -> bool:
+    rule = rules.types.get(resolved)
+    return rule is not None and rule.transform in _RUNTIME_TYPE_TRANSFORMS
+
+
 class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, TypePositions, Rebindings,
                 FastTransformer):
     def __init__(self, module: cst.Module, analysis: names.Analysis, rules: RuleSet, *, long_names: frozenset,
@@ -525,7 +535,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             return updated
         if self.type_position(original) is not None and not (
                 (id(original) in self.type_tests or id(original) in self.type_compares)
-                and resolved in self.rules.classes and resolved not in self.rules.types):  # a type rule decides first
+                and resolved in self.rules.classes and not _tests_by_type_rule(self.rules, resolved)):
             typed = self.type_reference(original, updated, head, resolved)
             if typed is not None:
                 return typed
