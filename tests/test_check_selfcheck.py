@@ -34,15 +34,19 @@ def _rows(out: str) -> dict[str, list[str]]:
 
 
 def test_every_family_passes_and_is_listed(capsys):
-    # one example a row: each row's own tests draw more (the suite's time is CI's limit)
-    assert main(["check", "--rules", "--examples", "1", "--device", "cpu"]) == 0
+    # one example a row: each row's own tests draw more (the suite's time is CI's limit); the
+    # NDArray rows (0xx) are left out here, as tests/test_numeric_ndarray.py runs each of their cases
+    groups = ["numpy", "devices", "losses", "training", *mapping.FAMILIES]
+    assert main(["check", "--rules", "--examples", "1", "--device", "cpu",
+                 *[a for g in groups for a in ("--family", g)]]) == 0
     out = capsys.readouterr().out
     rows = _rows(out)
     rule_rows = {r: rows.pop(r) for r in list(rows) if re.match(r"MX\d{3} ", r)}
     assert set(rows) == set(mapping.FAMILIES)
-    assert set(rule_rows) == set(selfcheck.rule_rows())
-    assert {"MX028 nd-concat-dim1", "MX033 nd-reduction", "MX015 nd-random", "MX507 random-seed-determinism",
-            "MX550 gluon-trainer", "MX552 mx-lr-scheduler"} <= set(rule_rows)  # training rows, K steps each
+    every = selfcheck.rule_rows()
+    assert set(rule_rows) == {r for r in every if selfcheck._rule_selected(r, groups[:4], every[r])}
+    assert {"MX507 random-seed-determinism", "MX550 gluon-trainer", "MX552 mx-lr-scheduler",
+            "MX400 gluon-l2-loss"} <= set(rule_rows)  # training rows, K steps each
     for name, (examples, failures, error, _) in rule_rows.items():
         assert failures == "0" and int(examples) >= 1, (name, examples, failures)
         assert float(error) < 1e-4, (name, error)

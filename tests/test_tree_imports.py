@@ -209,7 +209,7 @@ def test_converted_packages_import_keep_their_docstrings_and_convert_again_to_th
 @pytest.mark.mxnet
 def test_converted_packages_keep_the_promises_over_more_draws(tmp_path):
     pytest.importorskip("mxnet")
-    drawn = draw_packages(50, 1)  # 150 cost 15 s of the suite's time, 100 9 s; bench/fuzz.py draws thousands
+    drawn = draw_packages(25, 1)  # 150 cost 15 s of the suite's time, 100 9 s; bench/fuzz.py draws thousands
     found = findings(drawn, tmp_path)
     assert found == [], "\n".join(found[:10])
 
