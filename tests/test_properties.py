@@ -769,7 +769,8 @@ def test_children_and_walk_follow_libcsts_own_walk():
         pass
 
     fixtures = Path(__file__).resolve().parent.parent / "fixtures"
-    sources = [p.read_text(encoding="utf-8") for p in sorted(fixtures.rglob("*.py"))]
+    # the inputs, not the golden outputs (19k lines of the same pasted helpers, 5 s of the suite)
+    sources = [p.read_text(encoding="utf-8") for p in sorted(fixtures.rglob("*.py")) if not p.name.endswith("_pt.py")]
     sources += [text for _, text in STDLIB[:40]]
     checked = 0
     for text in sources:
@@ -791,7 +792,7 @@ def test_children_and_walk_follow_libcsts_own_walk():
         module.visit(slow)
         assert [id(n) for n in fast.calls] == [id(n) for n in slow.calls]
         checked += 1
-    assert checked >= 60
+    assert checked >= 50
 
 
 def test_a_fast_visitor_with_leave_hooks_is_refused():

@@ -74,8 +74,8 @@ SCRIPTS = [
     Script("train_two_ctx", _two_ctx_data, steps=3, contexts=2),
     Script("train_dataloader_rollover", _rollover_data, steps=3),  # steps are epochs here
     Script("train_np_softmax", _classes_data, steps=4, numpy=True),
-    # ResNet on 16 x 16 images costs the most: after 1 and 3 steps (2 is between them)
-    Script("train_imagenet", _imagenet_data, steps=3, contexts=1, batchnorm=True, skip=(2,)),
+    # ResNet on 16 x 16 images costs the most: after its 3 steps only (a first step that differs shows there too)
+    Script("train_imagenet", _imagenet_data, steps=3, contexts=1, batchnorm=True, skip=(1, 2)),
 ]
 
 
