@@ -49,16 +49,7 @@ def left_method(conv, original: cst.Call, updated: cst.Call) -> Optional[cst.Cal
     receiver = original.func.value
     if not isinstance(receiver, (cst.Name, cst.Attribute)) or not conv.rules.enabled(LEFT_VALUE):
         return None
-    kind = _left_kind(conv, conv.kinds_of(receiver))
-    if kind is None:
-        return None
-    what = next(w for p, w in _WHAT.items() if kind.startswith(p))
-    conv.report(original, LEFT_VALUE, "manual",
-                f"`.{original.func.attr.value}(...)` on `{conv.code_for(receiver)}`, an MXNet {what} (made by "
-                f"`{kind}`): the symbol/Module API has no translation; port the network to an nn.Module and this "
-                "step to a torch loop")
-    conv.mark_left(updated, len(conv.found) - 1, array=False, head=None)
-    return updated
+    return _left(conv, original, updated, receiver, f"`.{original.func.attr.value}(...)` on `{conv.code_for(receiver)}`")
 
 
 def left_attribute(conv, original: cst.Attribute, updated: cst.Attribute) -> Optional[cst.Attribute]:
@@ -68,13 +59,18 @@ def left_attribute(conv, original: cst.Attribute, updated: cst.Attribute) -> Opt
     if not isinstance(receiver, cst.Name) or receiver.value not in names_of(conv.analysis) \
             or not conv.rules.enabled(LEFT_VALUE):
         return None
+    return _left(conv, original, updated, receiver, f"`.{original.attr.value}` of `{receiver.value}`")
+
+
+def _left(conv, original, updated, receiver, what_is_used: str):
+    """Report the use on a symbol/Module API value and leave it (None: the receiver is no such value)."""
     kind = _left_kind(conv, conv.kinds_of(receiver))
     if kind is None:
         return None
     what = next(w for p, w in _WHAT.items() if kind.startswith(p))
     conv.report(original, LEFT_VALUE, "manual",
-                f"`.{original.attr.value}` of `{receiver.value}`, an MXNet {what} (made by `{kind}`): the "
-                "symbol/Module API has no translation; port the network to an nn.Module and this step to a torch loop")
+                f"{what_is_used}, an MXNet {what} (made by `{kind}`): the symbol/Module API has no translation; "
+                "port the network to an nn.Module and this step to a torch loop")
     conv.mark_left(updated, len(conv.found) - 1, array=False, head=None)
     return updated
 
