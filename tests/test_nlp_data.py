@@ -329,6 +329,13 @@ def test_seq2seq_scaffolding_is_gluonnlps():
         def forward(self, inputs, valid_length=None, states=None):
             return inputs, valid_length, states
 
+    class Named(rt._mx_Seq2SeqDecoder):  # gluonnlp's subclasses hand on prefix= and params= (the book's GNMT)
+        def __init__(self, prefix=None, params=None):
+            super().__init__(prefix=prefix, params=params)
+
+    assert Named(prefix="dec_")._mx_prefix == "dec_"
+    with pytest.raises(NotImplementedError, match="params="):
+        Named(params={"w": 1})
     x = torch.ones(1)
     assert Echo()(x, "v", "s")[1:] == MxEcho()(mx.nd.ones(1), "v", "s")[1:] == ("v", "s")
     assert Echo()(x, states="s")[1:] == MxEcho()(mx.nd.ones(1), states="s")[1:]
