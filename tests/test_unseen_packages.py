@@ -260,3 +260,25 @@ def test_a_contexts_fields_are_mxnets_on_the_device_it_becomes():
     namespace = {}
     exec(out, namespace)  # the helper is pasted after the code
     assert namespace["ids"]([torch.device("cuda", 1), torch.device("cpu")]) == [("gpu", 1), ("cpu", 0)]
+
+
+def test_a_method_no_ndarray_has_on_a_blocks_input_holds_nothing_back():
+    """sockeye's BeamSearch.forward takes a lexicon object beside its arrays, and gluonts' attention a
+    dict cache: a block's input is only taken for an array, so a method no NDArray has (MX917) is a
+    review item there, and the values made from it still convert (they were held as MXNet's)."""
+    src = '''
+import mxnet as mx
+from mxnet import gluon
+
+
+class Search(gluon.Block):
+    def forward(self, source, lexicon, cache):
+        ids = lexicon.get_trg_ids(source.asnumpy())
+        ids = mx.nd.array(ids, dtype='int32')
+        keys = list(cache.keys())
+        return mx.nd.concat(ids, ids, dim=0), keys
+'''
+    result = convert_source(src)
+    assert "mx.nd" not in result.output and "torch.cat" in result.output
+    assert [(d.code, d.status) for d in result.diagnostics if d.code == "MX917"] == [("MX917", "review")] * 2
+    assert not [d for d in result.diagnostics if d.status == "manual"]

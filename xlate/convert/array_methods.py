@@ -66,6 +66,16 @@ def _untyped(conv, original: cst.Call, updated: cst.Call) -> Optional[cst.BaseEx
     return call
 
 
+def _assumed_array(conv, receiver) -> bool:
+    """A name only ever bound as an input of a block's forward: taken for an array by that place
+    alone (sockeye's `restrict_lexicon`, a lexicon object handed to a Block's forward)."""
+    if not isinstance(receiver, cst.Name):
+        return False
+    scope = conv.analysis.home(conv.scopes[-1], receiver.value)
+    values = scope.values.get(receiver.value) if scope is not None else None
+    return bool(values) and all(v is names.ARRAY_ARGUMENT for v in values)
+
+
 def leave_method(conv, original: cst.Call, updated: cst.Call) -> Optional[cst.BaseExpression]:
     """The translation of `x.method(...)` with no method rule, on an NDArray `x`; None: not such a call."""
     func = original.func
@@ -93,6 +103,12 @@ def leave_method(conv, original: cst.Call, updated: cst.Call) -> Optional[cst.Ba
     code = _NOT_IN_MXNET if not mx_api.array_method(method) else _NO_RULE
     if conv._suppressed(code):
         return None
+    if code == _NOT_IN_MXNET and _assumed_array(conv, func.value):
+        # on a block's input only taken for an array: said, but nothing downstream is held back as MXNet's
+        conv.report(original, code, "review", f"`.{method}(...)` on `{func.value.value}`, an input of a block's "
+                    f"forward: if it is an NDArray, {mx_api.not_in_mxnet(f'NDArray.{method}')}; any other object "
+                    "keeps its own method")
+        return updated
     message = (mx_api.not_in_mxnet(f"NDArray.{method}") if code == _NOT_IN_MXNET else
                f"`NDArray.{method}` has no rule yet, and torch's tensor has no method of that name and meaning: "
                "translate it by hand")
