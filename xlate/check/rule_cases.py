@@ -289,6 +289,11 @@ CASES = [
     C("max-axis-empty-tuple", "MX033", ret("nd.max(x, axis=())"), (2, 3)),
     C("prod-axis", "MX033", ret("nd.prod(x, axis=1)"), (2, 3), grad=(0,)),
     C("prod-full", "MX033", ret("nd.prod(x)"), (2, 3)),
+    C("prod-several-axes", "MX033", """
+        def f(x):
+            ax = (0, 2)  # an axis known at run time, as gluonts' self.axis
+            return [nd.prod(x, axis=(0, 2)), nd.prod(x, ax, keepdims=True), nd.prod(x, axis=(1,))]
+        """, (2, 3, 2), grad=(0,)),
     C("nansum", "MX033", """
         def f(x):
             x[0, 1] = np.nan

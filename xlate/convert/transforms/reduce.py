@@ -38,7 +38,11 @@ def transform(site: Site):
             return _untyped_full(site, op)
         raise Skip()  # valid torch and numpy; only MXNet's (1,) full-reduction shape differs
     if op == "prod" and has_axis and not isinstance(axis, int) and not exclude:
-        raise Manual("torch.prod reduces one dim at a time")
+        if keepdims not in (True, False):
+            raise Manual("torch.prod reduces one dim at a time")
+        # several axes, or an axis known at run time (gluonts' `self.axis`): one dim after another
+        return site.emit(f'_mx_reduce_axes({{x}}, {{axis}}, "prod", {keepdims})', x=site.value("data"),
+                         axis=site.value("axis"))
     data = site.value("data")
     if exclude is True:  # the axes left can be none at all: MXNet then reduces nothing
         holes = {"x": data, "axis": site.value("axis"), "keep": site.value("keepdims") or "False"}
