@@ -100,6 +100,24 @@ def test_the_trees_own_package_is_never_mxnet(tmp_path):
     assert out["gluoncv/use.py"] == "from gluoncv.model_zoo import get_model\nnet = get_model('x')\n"
 
 
+def test_a_library_built_on_mxnet_is_taken_along_by_copying_it_into_the_tree(tmp_path):
+    """Note [libraries built on MXNet]: a GluonCV call no rule translates says how to take GluonCV
+    along; once its package is in the tree, the same script is the tree's own code."""
+    script = "from gluoncv import model_zoo\nnet = model_zoo.get_model('resnet18_v1b')\n"
+    alone = convert_source(script)
+    advice = [d.message for d in alone.diagnostics if d.code == "MX900"]
+    assert len(advice) == 1 and "copy the `gluoncv` package you use" in advice[0], alone.diagnostics
+    plain = [d.message for d in convert_source("import mxnet as mx\ns = mx.sym.var('x')\n").diagnostics
+             if d.code == "MX900"]
+    assert plain and "copy" not in plain[0]
+    out = convert_tree(tmp_path, {"train.py": script,
+                                  "gluoncv/__init__.py": "from . import model_zoo\n",
+                                  "gluoncv/model_zoo.py": "from mxnet.gluon import nn\ndef get_model(name):\n"
+                                                          "    return nn.Dense(2, in_units=3)\n"})
+    assert out["train.py"] == script
+    assert "mxnet" not in out["gluoncv/model_zoo.py"] and "_mx_Dense(2, in_units=3)" in out["gluoncv/model_zoo.py"]
+
+
 # -- the package pass's own machinery -----------------------------------------------------------
 # A chain that needs several rounds (each module's block derives from the next one's, and the
 # files come in the opposite order), a star re-export, a plain re-export, a factory, a

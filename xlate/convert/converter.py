@@ -989,7 +989,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         if found is not None:
             return found
         self.survivors[head] += 1
-        code, message = NO_RULE, f"`{resolved}` has no rule yet: translate it by hand"
+        code, message = NO_RULE, mx_api.no_rule(resolved)
         if mx_api.absent(resolved):  # Note [MXNet's own names]
             code, message = NOT_IN_MXNET, mx_api.not_in_mxnet(resolved)
         if not self._suppressed(code):

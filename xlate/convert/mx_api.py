@@ -64,3 +64,25 @@ def not_in_mxnet(dotted: str) -> str:
     """MX917's message for `dotted` (an MXNet name, or `NDArray.method`)."""
     return (f"`{dotted}` is not in MXNet 1.9.1 (an operator of a fork built on MXNet, such as BMXNet's binary layers, "
             "or another version's API): there is nothing to translate it from; port what it computes by hand")
+
+
+# Note [libraries built on MXNet]
+# GluonCV and gluonnlp are MXNet code: 0.10 imports mxnet at its top (GluonCV's own torch side,
+# gluoncv.torch, is another API and refuses torch 2), so a call into them that no rule translates
+# cannot stay as it is. Their source converts as any Gluon package does (GluonCV 0.10's model zoo
+# and gluonnlp 0.10's package import and match MXNet converted: bench/README.md), and a package
+# of the tree being converted is the tree's own code, never MXNet's (Note [package facts]). So the
+# report says how to take the library along: copy the package into the tree.
+_LIBRARIES = {"gluoncv": "GluonCV", "gluonnlp": "gluonnlp"}
+
+
+def no_rule(resolved: str) -> str:
+    """MX900's message for `resolved`, a name MXNet's side has and no rule translates."""
+    library = _LIBRARIES.get(resolved.partition(".")[0])
+    if library is None:
+        return f"`{resolved}` has no rule yet: translate it by hand"
+    top = resolved.partition(".")[0]
+    return (f"`{resolved}` has no rule: {library} runs on MXNet only; copy the `{top}` package you use (its folder "
+            f"in site-packages) into the tree you convert, and xlate converts it with your code "
+            "(README: libraries built on MXNet), or translate this call by hand")
+
