@@ -582,3 +582,19 @@ def test_param_initialize_keeps_an_initialised_parameter_and_moves_it():
     torch_init._mx_param_initialize(lazy, torch.nn.init.ones_)
     torch_init._mx_set_shape(lazy, (2, 3))
     assert float(lazy.sum()) == 6
+
+
+def test_initialize_of_an_untyped_value_that_is_no_block_calls_its_own():
+    """Note [initialize on a value of no known type]: `x.initialize()` on a function's parameter is
+    taken for a block's; where it is another class's (an environment), its own method runs, and
+    with a Gluon initializer such a value fails with a message, never half-done."""
+    out = convert_source("import mxnet as mx\nclass Env:\n    def initialize(self):\n        self.ready = 7\n"
+                         "def setup(env):\n    env.initialize()\n    return env\n"
+                         "def setup_xavier(env):\n    env.initialize(mx.init.Xavier())\n").output
+    scope = {}
+    exec(compile(out, "<converted>", "exec"), scope)
+    assert scope["setup"](scope["Env"]()).ready == 7
+    with pytest.raises(TypeError, match="no converted block"):
+        scope["setup_xavier"](scope["Env"]())
+    net = torch.nn.Linear(3, 2)
+    assert scope["setup"](net) is net and net.weight.abs().max() <= 0.07  # Gluon's Uniform(0.07)

@@ -243,10 +243,23 @@ def _mx_initialize(net, init=None, *, force_reinit=False):
                 chosen(net)
             net._mx_ready = True
         return net
+    if not isinstance(net, torch.nn.Module):  # Note [initialize on a value of no known type]
+        if init is None and not force_reinit and callable(getattr(net, "initialize", None)):
+            return net.initialize()
+        raise TypeError(f"initialize() with a Gluon initializer on a {type(net).__name__}, which is no converted "
+                        "block: the converter took it for one; call its own initialize with its own arguments")
     init = _mx_default_init if init is None else init
     for module in net.modules():
         _mx_init_module(module, init, force_reinit)
     return _mx_follow_mode(net)
+
+
+# Note [initialize on a value of no known type]
+# `x.initialize()` with no arguments on a value the converter cannot type (a function's parameter)
+# is taken for Gluon's Block.initialize, the common case (`def train(net): net.initialize()`), to
+# keep the output plain; with arguments that are not an initializer, `_mx_initialize_method` decides
+# at run time. Any other class may have an initialize() of its own (an environment, a client), so
+# here a value that is no torch module calls its own method: exact, since no argument was translated.
 
 
 def _mx_initialize_method(obj, *args, **kwargs):
