@@ -342,28 +342,45 @@ def test_a_dtype_known_only_at_run_time_is_mapped_then(frameworks):
         assert tuple(g.shape) == e.shape and str(g.dtype).split(".")[-1] == onp.dtype(e.dtype).name
 
 
-def test_a_float_cast_of_an_integer_cast_is_reviewed_where_mxnet_passes_the_gradient(frameworks):
-    """Note [gradients through integer casts]: MXNet passes the gradient straight through a round
-    trip through an integer type (fake quantization relies on it); torch's integer tensors carry
-    none. The round trip, typed or decided at run time, is reviewed at its line; an integer cast
-    used as an index, and a float cast of a plain array, are not."""
+def test_a_float_cast_of_an_integer_cast_keeps_mxnets_gradient(frameworks):
+    """Note [gradients through integer casts]: MXNet passes the gradient back through a round trip
+    through an integer type, cast to that type (2.5 arrives as 2); torch's integer tensors carry
+    none. In one expression, typed or decided at run time, the translation has MXNet's values and
+    gradients; a float cast of a name an integer cast was assigned to is reviewed at its line; an
+    integer cast used as an index, and a float cast of a plain array, are neither."""
     from xlate.convert.engine import convert_source
 
     mx, torch, onp = frameworks
-    x = mx.nd.array([0.7, 1.6, -2.2])
-    x.attach_grad()
-    with mx.autograd.record():
-        y = (mx.nd.cast(mx.nd.cast(x * 3, "int32"), "float32") * 2).sum()
-    y.backward()
-    onp.testing.assert_array_equal(x.grad.asnumpy(), [6.0, 6.0, 6.0])  # the premise, measured
     source = ("from mxnet import nd\n\ndef q(x, i):\n"
-              "    a = nd.cast(nd.cast(x * 3, 'int32'), 'float32') * 2\n"
-              "    b = x.astype('int8').astype('float16')\n"
+              "    a = nd.cast(nd.cast(x * 3, 'int32'), 'float32') * 2.5\n"
+              "    b = (x * 100).astype('int8').astype('float16')\n"
               "    c = x[i.astype('int32')].astype('float32')\n"
               "    d = nd.ones(3).astype('float32')\n"
-              "    return a, b, c, d\n")
-    reviewed = {d.line for d in convert_source(source).diagnostics if d.code == "MX022" and d.status == "review"}
-    assert reviewed == {4, 5}, reviewed
+              "    k = (x * 3).astype('int32')\n"
+              "    e = k.astype('float32')\n"
+              "    return a, b, c, d, e\n")
+    result = convert_source(source)
+    by_line = {(d.line, d.status) for d in result.diagnostics if d.code == "MX022"}
+    assert {line for line, status in by_line if status == "review"} == {9}, by_line
+    assert result.output.count("_mx_cast_round_trip(") == 3, result.output  # the helper's definition, 2 calls
+    scope = {}
+    exec(compile(source, "<mx>", "exec"), scope)
+    ns = {}
+    exec(compile(result.output, "<pt>", "exec"), ns)
+    values = onp.array([0.7, 1.6, -2.2, 0.013], dtype="float32")
+    x = mx.nd.array(values)
+    x.attach_grad()
+    with mx.autograd.record():
+        a, b = scope["q"](x, mx.nd.array([1]))[:2]
+        (a.sum() + b.astype("float32").sum() * 0.5).backward()
+    t = torch.tensor(values, requires_grad=True)
+    ta, tb = ns["q"](t, torch.tensor([1.0]))[:2]
+    (ta.sum() + tb.float().sum() * 0.5).backward()
+    onp.testing.assert_array_equal(ta.detach().numpy(), a.asnumpy())
+    assert tb.dtype == torch.float16
+    onp.testing.assert_array_equal(tb.detach().numpy(), b.asnumpy())
+    onp.testing.assert_array_equal(t.grad.numpy(), x.grad.asnumpy())
+    assert x.grad.asnumpy()[0] == 6.0  # the premise: 2.5 arrived as 2, times 3
 
 
 # -- what MXNet 1.9.1 has (Note [MXNet's own names] in xlate/convert/mx_api.py) ----------------------

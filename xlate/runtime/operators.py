@@ -700,6 +700,31 @@ def _mx_astype(array, dtype, copy=True):
     return array.astype(dtype, copy=copy)
 
 
+class _mx_CastRoundTrip(torch.autograd.Function):
+    """A float cast of an integer cast (Note [gradients through integer casts]): the values of the
+    two casts, and MXNet's gradient: the head gradient cast to the integer type and back."""
+
+    @staticmethod
+    def forward(ctx, x, through, to):
+        ctx.dtypes = (through, x.dtype)
+        return x.to(through).to(to)
+
+    @staticmethod
+    def backward(ctx, grad):
+        through, back = ctx.dtypes
+        return grad.to(through).to(back), None, None
+
+
+def _mx_cast_round_trip(x, through, to):
+    """`x.astype(int_type).astype(float_type)`: an MXNet array (a tensor here) keeps MXNet's
+    gradient, which torch's integer tensors cannot carry (`_mx_CastRoundTrip`); anything else, a
+    NumPy array say, casts with its own astype twice."""
+    if not isinstance(x, torch.Tensor):
+        names = [str(d).rsplit(".", 1)[-1] if isinstance(d, torch.dtype) else d for d in (through, to)]
+        return x.astype(names[0]).astype(names[1])
+    return _mx_CastRoundTrip.apply(x, _mx_dtype(through), _mx_dtype(to))
+
+
 def _mx_slice_method(x, *args, **kwargs):
     """`x.slice(begin=..., end=...)` on a value the converter could not type: a tensor (an MXNet
     array, converted) is sliced as MXNet's slice (`_mx_slice`); anything else uses its own slice."""
