@@ -593,6 +593,15 @@ CASES = [
             a = x.as_in_context(mx.cpu())
             return a.as_in_context(a.context) + 1
         """, (2, 3)),
+    # -- MX809 an NDArray's dtype handed to NumPy: MXNet's is a NumPy type --------------------------
+    C("dtype-to-numpy", ("MX809", "MX504", "MX501", "MX022"), """
+        def f(x):
+            a = x.as_in_context(mx.cpu())
+            b = a.astype('float64')
+            c = a.astype('int32')
+            return [np.issubdtype(b.dtype, np.floating), np.issubdtype(c.dtype, np.integer),
+                    np.dtype(a.dtype).name, np.zeros(2, dtype=c.dtype).dtype.name, float(np.finfo(b.dtype).eps)]
+        """, (2, 3)),
     C("waitall", ("MX506", "MX011"), """
         def f():
             a = nd.ones((2, 2))
