@@ -588,6 +588,12 @@ CASES = [
         """),
     C("context-fields", ("MX549", "MX501", "MX502"),
       ret("[(c.device_type, c.device_id, c.device_typeid) for c in [mx.cpu(), mx.gpu(1), mx.gpu()]]")),
+    C("context-default-ctx", ("MX810", "MX836", "MX549"), """
+        def f():
+            with mx.cpu(0):
+                inner = mx.context.Context.default_ctx
+            return [(c.device_type, c.device_id) for c in [mx.Context.default_ctx, inner, mx.current_context()]]
+        """),
     C("context-roundtrip", ("MX505", "MX504"), """
         def f(x):
             a = x.as_in_context(mx.cpu())
