@@ -103,6 +103,22 @@ def build():
 def child(net):
     return net[1]
 ''',
+    # a block class with no __init__ of its own (MX177), built with Gluon's prefix= and without
+    "no_init": '''
+from mxnet.gluon import nn
+
+class Scale(nn.HybridBlock):
+    def hybrid_forward(self, F, x):
+        return x * 2
+
+def build():
+    net = nn.HybridSequential()
+    net.add(Scale(prefix='scale_'), Scale(), nn.Dense(3, in_units=4))
+    return net
+
+def child(net):
+    return net[0]
+''',
 }
 
 # What each program reports about its model, by Gluon's API (converted along with it).

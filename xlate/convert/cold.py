@@ -34,8 +34,8 @@ import libcst as cst
 
 from xlate.convert import legacy_values
 from xlate.convert.context import LOCAL, is_mxnet
-from xlate.convert.converter import (ARRAY_INDEX, BACK_SLICE, DTYPE_EQUAL, GRAD_WRITE, ITEM_WRITE, ND_ELEMENT,
-                                     NP_DTYPE_ARG)
+from xlate.convert.converter import (ARRAY_INDEX, BACK_SLICE, BLOCK_WITHOUT_INIT, DTYPE_EQUAL, GRAD_WRITE,
+                                     ITEM_WRITE, ND_ELEMENT, NP_DTYPE_ARG)
 from xlate.convert.names import ident
 from xlate.convert.rebinding import REBIND_KEY
 from xlate.convert.visiting import children, freeze_cold
@@ -113,9 +113,10 @@ def _operators(operators: frozenset) -> Optional[re.Pattern]:
 # a write through an index into an MXNet array, a negative-step slice of one and an element read
 # from one by integers (item_writes; the slice of what an NDArray method returns has that method's
 # name); a dtype comparison (MX806) is an `==`, hot through MX540's operators; an MXNet module given
-# its own submodule (MX837) is two MXNet names; a `.dtype` handed to NumPy (MX809) is hot through `dtype`
+# its own submodule (MX837) is two MXNet names; a `.dtype` handed to NumPy (MX809) is hot through `dtype`;
+# a block class without __init__ (MX177) is a class, always visited
 _NAME_TRIGGERED = frozenset({ARRAY_INDEX, GRAD_WRITE, ITEM_WRITE, BACK_SLICE, ND_ELEMENT, DTYPE_EQUAL, NP_DTYPE_ARG,
-                             REBIND_KEY})
+                             BLOCK_WITHOUT_INIT, REBIND_KEY})
 _COMPARE_OPS = {"==": cst.Equal, "!=": cst.NotEqual, "<": cst.LessThan, "<=": cst.LessThanEqual,
                 ">": cst.GreaterThan, ">=": cst.GreaterThanEqual}
 

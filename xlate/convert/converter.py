@@ -34,6 +34,7 @@ ND_ELEMENT = "[element]"  # ... for `x[i, j]` of integers alone read from an NDA
 BACK_SLICE = "[::-k]"  # ... for a slice with a negative step of an MXNet array (MX007)
 ITEM_WRITE = "[idx]="  # ... for `x[idx] = v` into an MXNet array x (MX747: the value takes x's dtype)
 DTYPE_EQUAL = ".dtype=="  # ... for `x.dtype == v` / `!=`, a converted value's torch dtype compared (MX806)
+BLOCK_WITHOUT_INIT = "[block class without __init__]"  # ... for a Gluon block class that inherits Gluon's __init__ (MX177)
 NP_DTYPE_ARG = "numpy(.dtype)"  # ... for `np.f(x.dtype)`, a converted value's torch dtype handed to NumPy (MX809)
 # MXNet functions a package passes as values whose calls the catalogue translates (Note [functions as
 # values] in func_values.py): operators, contexts, the numpy dialect, and autograd's scopes
@@ -311,6 +312,11 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         scope = self.analysis.scopes.get(self.scopes[-1])
         self._leave()
         updated = sequential_base.rebase(self, original, updated)
+        init_rule = self.rules.operators.get(BLOCK_WITHOUT_INIT)
+        if init_rule is not None and scope is not None and scope.block_bases \
+                and len(scope.block_bases) == len(original.bases) and isinstance(original.body, cst.IndentedBlock) \
+                and not any(isinstance(s, cst.FunctionDef) and s.name.value == "__init__" for s in original.body.body):
+            updated = self._apply(Site(self, init_rule, original, updated, matched=BLOCK_WITHOUT_INIT))
         if scope is not None and scope.derived_base and scope.block_bases and len(updated.bases) > 1:
             # `class E(HybridBlock, Encoder)` with Encoder a Gluon block of the tree: `nn.Module`
             # before its own subclass is no consistent MRO (TypeError at import); Encoder brings
