@@ -1643,6 +1643,11 @@ RANDOM_CASES = [
     ("randint", "nd.random.randint(-2, 5, shape=(200000,))", (1.0, (48 / 12) ** 0.5), "int32"),
     ("randint-int64", "nd.random.randint(0, 10, shape=(100000,), dtype='int64')", (4.5, (99 / 12) ** 0.5),
      "int64"),
+    # passed as a value, called with MXNet's keywords by the code it is handed to (MXFusion's _sample_univariate)
+    ("normal-as-value", "(lambda func, **k: func(shape=(400, 500), dtype='float64', **k))(nd.random.normal, loc=1.5, "
+     "scale=0.5)", (1.5, 0.5), "float64"),
+    ("uniform-as-value", "(lambda func, **k: func(shape=(200000,), **k))(func=nd.random.uniform, low=-1, high=3)",
+     (1.0, 4 / 12 ** 0.5), "float32"),
 ]
 
 # MX016: MXNet's older sampler names, positional (low, high, shape, ctx, dtype)
