@@ -26,6 +26,12 @@ def transform(site: Site):
                    "against a Gluon block) -> `_mx_block_name(...)`, decided at run time: Gluon's name for a torch "
                    "module (Note [Gluon names]), any other value's own `.name`")
         return site.emit("_mx_block_name({b})", b=site.receiver)
+    if what == "unknown" and site.matched == ".name" \
+            and param_evidence.is_param(param_evidence.receiver(site), param_evidence.facts(site.conv)):
+        # `for p in net.collect_params().values(): p.name`: a tensor's `.name` is None in torch
+        site.fixed("`name` of a Gluon Parameter -> `_mx_block_name(...)`, decided at run time: the full Gluon name "
+                   "of the tensor in the model that holds it (`dense0_weight`), any other value's own `.name`")
+        return site.emit("_mx_block_name({b})", b=site.receiver)
     if what == "no" or (what == "unknown" and site.matched != "._prefix"):
         raise Skip()  # `.name` is everybody's attribute: only a Gluon block's is Gluon's
     if what == "unknown":
