@@ -397,6 +397,10 @@ CASES = [
     C("pick-keepdims-3d", "MX040", ret("nd.pick(x, y, axis=1, keepdims=True)"), (2, 3, 4), ("ids", (2, 4), -1, 4)),
     C("pick-axis-minus2", "MX040", ret("nd.pick(x, y, axis=-2, mode='wrap')"), (2, 3, 4), ("ids", (2, 4), -4, 7)),
     C("pick-method", "MX040", meth("a.pick(y, axis=1)"), (3, 4), ("ids", (3,), 0, 4)),
+    # the index with `axis` kept as size 1 (MXFusion's categorical log_pdf: data (n, k, 3), index (n, k, 1))
+    C("pick-index-axis-kept", "MX040", ret("nd.pick(x, y, axis=-1)"), (2, 3, 4), ("ids", (2, 3, 1), 0, 4), grad=(0,)),
+    C("pick-index-axis-kept-middle", "MX040", ret("nd.pick(x, y, axis=1, keepdims=True)"), (2, 3, 4),
+      ("ids", (2, 1, 4), 0, 3)),
     # -- MX041 broadcast_* / elemwise_* ------------------------------------------------------------
     C("broadcast-add", "MX041", ret("nd.broadcast_add(x, y)"), (2, 3), (1, 3), grad=(0, 1)),
     C("broadcast-sub-nested", "MX041", ret("nd.broadcast_sub(x, y - z)"), (2, 3), (2, 1), (1, 3), grad=(0, 1, 2)),

@@ -158,6 +158,8 @@ def _mx_pick(data, index, axis=-1, mode="clip", keepdims=False):
     """MXNet pick: data[..., index, ...] along `axis`; 'clip' clamps ids, 'wrap' wraps them."""
     n = data.shape[axis]
     idx = index.long()
+    if idx.dim() == data.dim():  # MXNet takes the index with `axis` kept as size 1 as well as without it
+        idx = idx.squeeze(axis)
     idx = idx.clamp(0, n - 1) if mode == "clip" else idx % n
     out = torch.gather(data, axis, idx.unsqueeze(axis))
     out = out if keepdims else out.squeeze(axis)
