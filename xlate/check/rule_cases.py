@@ -1698,7 +1698,7 @@ def check_random_out(id: str, expr: str, moments: tuple, dtype: str, *, seed: in
 RANDOM_DEFAULT_SHAPES = ["nd.random.uniform()", "nd.random.normal()", "nd.random.uniform(-1, 1)",
                          "nd.random.normal(0, 1, shape=5)", "nd.random.randint(0, 3)",
                          "nd.random.randint(0, 3, shape=4)", "nd.random.uniform(shape=3, dtype='float16')",
-                         "nd.random.normal(1, 2, (2, 3), dtype='float64')"]
+                         "nd.random.normal(1, 2, (2, 3), dtype='float64')", "nd.random.normal(shape=np.int64(3))"]
 
 
 def check_random_statistics(id: str, expr: str, moments: tuple, dtype: str, *, seed: int = 7,

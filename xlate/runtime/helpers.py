@@ -18,8 +18,10 @@ def _mx_out(out, value):
 
 def _mx_shape_tuple(shape):
     """MXNet's `shape=` argument as torch's `size=`: an int n is the shape (n,) (torch.normal and
-    torch.randint take a sequence only)."""
-    return (shape,) if isinstance(shape, int) else tuple(shape)
+    torch.randint take a sequence only); so is a NumPy integer, which MXNet takes as an int."""
+    if not hasattr(shape, "__len__") and hasattr(shape, "__index__"):
+        return (int(shape),)
+    return tuple(shape)
 
 
 def _mx_size(x):
