@@ -140,6 +140,12 @@ CASES = [
     C("transpose-no-axes-fn", "MX025", ret("nd.transpose(x)"), (2, 3, 4), grad=(0,)),
     C("transpose-no-axes-method", "MX025", meth("a.transpose()"), (2, 3, 4, 5)),
     C("transpose-axes-kw", "MX025", ret("nd.transpose(x, axes=(1, 0, 2))"), (2, 3, 4), grad=(0,)),
+    # axes known at run time only: empty reverses them all (MXFusion's `axes = axes if axes is not None else []`)
+    C("transpose-axes-runtime", "MX025", """
+        def f(x):
+            none, some = [], (2, 0, 1)
+            return nd.transpose(data=x, axes=none), nd.transpose(x, axes=some)
+        """, (2, 3, 4), grad=(0,)),
     C("transpose-axes-tuple-method", "MX025", meth("a.transpose((2, 0, 1))"), (2, 3, 4)),
     C("transpose-literal-rank", ("MX025", "MX011"), ret("nd.ones((2, 3, 4)).transpose()")),
     C("transpose-2d-no-axes", "MX025", ret("nd.transpose(x)"), (3, 5)),
