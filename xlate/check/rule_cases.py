@@ -408,6 +408,12 @@ CASES = [
     C("pick-index-axis-kept-middle", "MX040", ret("nd.pick(x, y, axis=1, keepdims=True)"), (2, 3, 4),
       ("ids", (2, 1, 4), 0, 3)),
     # -- MX041 broadcast_* / elemwise_* ------------------------------------------------------------
+    # operators of two operands passed as values (MXFusion's operator tests), called positionally and by keyword
+    C("binary-ops-as-values", ("MX041", "MX031"), """
+        def f(x, y):
+            ops = [nd.add, nd.broadcast_mul, nd.dot, nd.subtract, nd.elemwise_div]
+            return [op(x, y) for op in ops] + [ops[1](lhs=y, rhs=x)]
+        """, (3, 3), (3, 3), grad=(0, 1)),
     C("broadcast-add", "MX041", ret("nd.broadcast_add(x, y)"), (2, 3), (1, 3), grad=(0, 1)),
     C("broadcast-sub-nested", "MX041", ret("nd.broadcast_sub(x, y - z)"), (2, 3), (2, 1), (1, 3), grad=(0, 1, 2)),
     C("broadcast-mul-minus", "MX041", ret("nd.broadcast_minus(x, y) * 2"), (3, 1), (1, 4)),
