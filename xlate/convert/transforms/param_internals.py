@@ -1,4 +1,4 @@
-"""Gluon Parameter's private state read or called on an evident Parameter (MX178, MX179): `param._data`,
+"""Gluon Parameter's private state read, written or called on an evident Parameter (MX178, MX180, MX179): `param._data`,
 `param._ctx_map`, `param._var`, `param._grad`, `param._reduce()`, `param._load_init(...)`.
 
 MXFusion overrides a block's parameter with a computed array by writing into these
@@ -9,6 +9,8 @@ spelling in torch (replacing a module's parameter by a computed tensor is `del m
 module.weight = value`), so each such line is reported for a human, on a receiver evidently a
 Parameter (a ParameterDict's value or item, `self.params.get(...)`); on anything else the
 attribute is that object's own and stays."""
+import libcst as cst
+
 from xlate.convert.rulectx import Manual, Skip, Site
 from xlate.convert.transforms import param_evidence
 
@@ -22,6 +24,8 @@ _HINTS = {"._data": "its value is the tensor itself (`param.data` for the storag
 
 def transform(site: Site):
     node = param_evidence.receiver(site)
+    if node is None and isinstance(site.original, cst.Assign):  # `param._var = val` (MX180)
+        node = site.original.targets[0].target.value
     if node is None or not param_evidence.is_param(node, param_evidence.facts(site.conv)):
         raise Skip()
     raise Manual(f"`{site.code(node)}{site.matched}` is Gluon Parameter's private state; a translated parameter "
