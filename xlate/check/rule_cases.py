@@ -295,6 +295,12 @@ CASES = [
     C("max-axis-empty-tuple", "MX033", ret("nd.max(x, axis=())"), (2, 3)),
     C("prod-axis", "MX033", ret("nd.prod(x, axis=1)"), (2, 3), grad=(0,)),
     C("prod-full", "MX033", ret("nd.prod(x)"), (2, 3)),
+    # the axis known at run time only, None (MXFusion's prod operator): every axis, as without one
+    C("reductions-axis-runtime-none", "MX033", """
+        def f(x):
+            axis = None
+            return [nd.prod(x, axis), nd.sum(x, axis=axis), nd.max(x, axis), nd.mean(x, axis=())]
+        """, (2, 3)),
     C("prod-several-axes", "MX033", """
         def f(x):
             ax = (0, 2)  # an axis known at run time, as gluonts' self.axis
@@ -543,6 +549,11 @@ CASES = [
     C("tile", "MX048", ret("nd.tile(x, (2, 1))"), (2, 3), grad=(0,)),
     C("tile-short-reps", "MX048", ret("nd.tile(x, reps=(3,))"), (2, 3)),
     C("tile-long-reps", "MX048", ret("nd.tile(x, (2, 1, 2))"), (2, 3)),
+    C("tile-int-reps", "MX048", """
+        def f(x):
+            n = np.int64(2)
+            return nd.tile(x, 3), x.as_in_context(mx.cpu()).tile(n)
+        """, (2, 3)),
     C("repeat-vs-tile", ("MX047", "MX048"), ret("nd.repeat(x, 2, axis=0) - nd.tile(x, (2, 1))"), (2, 3)),
     # -- MX054 squeeze ---------------------------------------------------------------------------
     C("squeeze-all", "MX054", ret("nd.squeeze(x)"), (2, 1, 3, 1), grad=(0,)),

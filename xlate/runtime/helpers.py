@@ -129,7 +129,10 @@ def _mx_reduce_exclude(x, axis, op, keepdims=False):
 
 
 def _mx_reduce_axes(x, axes, op, keepdims):
-    """An MXNet reduction (sum, mean, prod, max, min) over the axes given, never 0-d."""
+    """An MXNet reduction (sum, mean, prod, max, min) over the axes given, never 0-d; None or ()
+    (known only at run time: MXFusion's `F.prod(data, axis)` with `axis=None`) is every axis, as in MXNet."""
+    if axes is None or (not isinstance(axes, int) and len(axes) == 0):
+        axes = tuple(range(x.dim()))
     if op == "prod":  # torch's prod takes one dim
         out = x
         for d in sorted((a % x.dim() for a in ([axes] if isinstance(axes, int) else axes)), reverse=True):
