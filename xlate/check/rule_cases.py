@@ -295,6 +295,13 @@ CASES = [
     C("max-axis-empty-tuple", "MX033", ret("nd.max(x, axis=())"), (2, 3)),
     C("prod-axis", "MX033", ret("nd.prod(x, axis=1)"), (2, 3), grad=(0,)),
     C("prod-full", "MX033", ret("nd.prod(x)"), (2, 3)),
+    # reductions passed as values, called with MXNet's parameters (MXFusion's operator tests)
+    C("reductions-as-values", "MX033", """
+        def f(x):
+            ops = [nd.sum, nd.mean, nd.prod, nd.max, nd.min, nd.nansum]
+            return [op(x) for op in ops] + [ops[0](x, axis=1, keepdims=True), ops[1](x, 0), ops[2](data=x, axis=1,
+                    exclude=True)]
+        """, (2, 3), grad=(0,)),
     # the axis known at run time only, None (MXFusion's prod operator): every axis, as without one
     C("reductions-axis-runtime-none", "MX033", """
         def f(x):
