@@ -293,6 +293,12 @@ CORPORA: dict[str, dict] = {
         kind="package", packages=["Tools", "Fed_Client", "Fed_Server"],
         source="dunzeng/FeaderatedLearning-Mxnet master (3988775), every .py (MNIST blobs absent)",
         models_flat=["", "Algorithm", "Algorithm/CNNs"], factories=("package_models", "FEDLEARN")),
+    # MXFusion: probabilistic programming on Gluon (F as a value in every distribution/function/kernel, HybridBlocks for
+    # inference); its pytest suite under testing/ (imported as modules here; run converted: bench/README.md). _zoodeps
+    # brings scipy; networkx is in the venv; GPy (5 test modules compare with it) is stubbed on both sides.
+    "mxfusion": dict(
+        kind="package", packages=["mxfusion"], deps=["_zoodeps"], stub_missing=True,
+        source="amzn/MXFusion master (af6223e, 2019), every .py (mxfusion/, testing/, setup.py, docs/conf.py)"),
 }
 
 

@@ -84,9 +84,14 @@ def build():
 def child(net):
     return net[1]
 ''',
-    # d2l's style: no name scope anywhere, so every block is named at the top level
+    # d2l's style: no name scope anywhere, so every block is named at the top level; a block class with no
+    # __init__ of its own (MX177), built with Gluon's prefix= and without
     "no_scope": '''
 from mxnet.gluon import nn
+
+class Scale(nn.HybridBlock):
+    def hybrid_forward(self, F, x):
+        return x * 2
 
 def block1():
     net = nn.Sequential()
@@ -97,7 +102,7 @@ def block1():
 def build():
     net = nn.Sequential()
     net.add(nn.Dense(4, activation='relu', in_units=5), block1())
-    net.add(nn.Dense(1, in_units=16))
+    net.add(Scale(prefix='scale_'), nn.Dense(1, in_units=16), Scale())
     return net
 
 def child(net):
@@ -116,6 +121,9 @@ probe = {"names": list(net.collect_params().keys()), "name": net.name, "prefix":
             "no_wd": list(net.collect_params('.*beta|.*gamma|.*bias').keys()),
             "anchored": list(net.collect_params('^' + net.prefix + 'feat_|.*dense1_').keys()),
             "shapes": [tuple(p.shape) for p in params.values()]}
+for param in params.values():  # a Parameter's own name (MX116), read off the dict's values
+    probe["first_param_name"] = param.name
+    break
 '''
 
 

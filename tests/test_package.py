@@ -449,6 +449,9 @@ def test_an_array_method_in_a_module_without_mxnet_is_reported(tmp_path):
             return values.copy()
         def qparams(net):
             return net.collect_params('.*max')
+        def ready(infr, algo, ctx):
+            algo.initialize(verbose=True)
+            infr.initialize(ctx=ctx)
         """, "pkg/main.py": """\
         import mxnet as mx
         from .helpers import show
@@ -458,9 +461,11 @@ def test_an_array_method_in_a_module_without_mxnet_is_reported(tmp_path):
     with redirect_stderr(err):
         main(["convert", str(src), "-o", str(tmp_path / "out"), "--exit-zero"])
     lines = [line.split("/pkg/")[1] for line in err.getvalue().splitlines() if "MX905 [manual]" in line]
-    assert [line.split(": ")[0] for line in lines] == ["helpers.py:2:12", "helpers.py:2:32", "helpers.py:6:12"]
+    assert [line.split(": ")[0] for line in lines] == ["helpers.py:2:12", "helpers.py:2:32", "helpers.py:6:12",
+                                                       "helpers.py:9:5"]
     assert "`.detach().cpu().numpy().copy()`" in lines[0] and "`.item()`" in lines[1]
     assert "Gluon block method" in lines[2] and "`.named_parameters()`" in lines[2]
+    assert "Gluon block method" in lines[3] and "`_mx_initialize(net, init, ctx)`" in lines[3]
     assert (tmp_path / "out" / "pkg" / "helpers.py").read_text() == (src / "pkg" / "helpers.py").read_text()
 
 

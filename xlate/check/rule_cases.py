@@ -140,6 +140,12 @@ CASES = [
     C("transpose-no-axes-fn", "MX025", ret("nd.transpose(x)"), (2, 3, 4), grad=(0,)),
     C("transpose-no-axes-method", "MX025", meth("a.transpose()"), (2, 3, 4, 5)),
     C("transpose-axes-kw", "MX025", ret("nd.transpose(x, axes=(1, 0, 2))"), (2, 3, 4), grad=(0,)),
+    # axes known at run time only: empty reverses them all (MXFusion's `axes = axes if axes is not None else []`)
+    C("transpose-axes-runtime", "MX025", """
+        def f(x):
+            none, some = [], (2, 0, 1)
+            return nd.transpose(data=x, axes=none), nd.transpose(x, axes=some)
+        """, (2, 3, 4), grad=(0,)),
     C("transpose-axes-tuple-method", "MX025", meth("a.transpose((2, 0, 1))"), (2, 3, 4)),
     C("transpose-literal-rank", ("MX025", "MX011"), ret("nd.ones((2, 3, 4)).transpose()")),
     C("transpose-2d-no-axes", "MX025", ret("nd.transpose(x)"), (3, 5)),
@@ -289,6 +295,19 @@ CASES = [
     C("max-axis-empty-tuple", "MX033", ret("nd.max(x, axis=())"), (2, 3)),
     C("prod-axis", "MX033", ret("nd.prod(x, axis=1)"), (2, 3), grad=(0,)),
     C("prod-full", "MX033", ret("nd.prod(x)"), (2, 3)),
+    # reductions passed as values, called with MXNet's parameters (MXFusion's operator tests)
+    C("reductions-as-values", "MX033", """
+        def f(x):
+            ops = [nd.sum, nd.mean, nd.prod, nd.max, nd.min, nd.nansum]
+            return [op(x) for op in ops] + [ops[0](x, axis=1, keepdims=True), ops[1](x, 0), ops[2](data=x, axis=1,
+                    exclude=True)]
+        """, (2, 3), grad=(0,)),
+    # the axis known at run time only, None (MXFusion's prod operator): every axis, as without one
+    C("reductions-axis-runtime-none", "MX033", """
+        def f(x):
+            axis = None
+            return [nd.prod(x, axis), nd.sum(x, axis=axis), nd.max(x, axis), nd.mean(x, axis=())]
+        """, (2, 3)),
     C("prod-several-axes", "MX033", """
         def f(x):
             ax = (0, 2)  # an axis known at run time, as gluonts' self.axis
@@ -397,7 +416,17 @@ CASES = [
     C("pick-keepdims-3d", "MX040", ret("nd.pick(x, y, axis=1, keepdims=True)"), (2, 3, 4), ("ids", (2, 4), -1, 4)),
     C("pick-axis-minus2", "MX040", ret("nd.pick(x, y, axis=-2, mode='wrap')"), (2, 3, 4), ("ids", (2, 4), -4, 7)),
     C("pick-method", "MX040", meth("a.pick(y, axis=1)"), (3, 4), ("ids", (3,), 0, 4)),
+    # the index with `axis` kept as size 1 (MXFusion's categorical log_pdf: data (n, k, 3), index (n, k, 1))
+    C("pick-index-axis-kept", "MX040", ret("nd.pick(x, y, axis=-1)"), (2, 3, 4), ("ids", (2, 3, 1), 0, 4), grad=(0,)),
+    C("pick-index-axis-kept-middle", "MX040", ret("nd.pick(x, y, axis=1, keepdims=True)"), (2, 3, 4),
+      ("ids", (2, 1, 4), 0, 3)),
     # -- MX041 broadcast_* / elemwise_* ------------------------------------------------------------
+    # operators of two operands passed as values (MXFusion's operator tests), called positionally and by keyword
+    C("binary-ops-as-values", ("MX041", "MX031"), """
+        def f(x, y):
+            ops = [nd.add, nd.broadcast_mul, nd.dot, nd.subtract, nd.elemwise_div]
+            return [op(x, y) for op in ops] + [ops[1](lhs=y, rhs=x)]
+        """, (3, 3), (3, 3), grad=(0, 1)),
     C("broadcast-add", "MX041", ret("nd.broadcast_add(x, y)"), (2, 3), (1, 3), grad=(0, 1)),
     C("broadcast-sub-nested", "MX041", ret("nd.broadcast_sub(x, y - z)"), (2, 3), (2, 1), (1, 3), grad=(0, 1, 2)),
     C("broadcast-mul-minus", "MX041", ret("nd.broadcast_minus(x, y) * 2"), (3, 1), (1, 4)),
@@ -527,6 +556,11 @@ CASES = [
     C("tile", "MX048", ret("nd.tile(x, (2, 1))"), (2, 3), grad=(0,)),
     C("tile-short-reps", "MX048", ret("nd.tile(x, reps=(3,))"), (2, 3)),
     C("tile-long-reps", "MX048", ret("nd.tile(x, (2, 1, 2))"), (2, 3)),
+    C("tile-int-reps", "MX048", """
+        def f(x):
+            n = np.int64(2)
+            return nd.tile(x, 3), x.as_in_context(mx.cpu()).tile(n)
+        """, (2, 3)),
     C("repeat-vs-tile", ("MX047", "MX048"), ret("nd.repeat(x, 2, axis=0) - nd.tile(x, (2, 1))"), (2, 3)),
     # -- MX054 squeeze ---------------------------------------------------------------------------
     C("squeeze-all", "MX054", ret("nd.squeeze(x)"), (2, 1, 3, 1), grad=(0,)),
@@ -588,10 +622,25 @@ CASES = [
         """),
     C("context-fields", ("MX549", "MX501", "MX502"),
       ret("[(c.device_type, c.device_id, c.device_typeid) for c in [mx.cpu(), mx.gpu(1), mx.gpu()]]")),
+    C("context-default-ctx", ("MX810", "MX836", "MX549"), """
+        def f():
+            with mx.cpu(0):
+                inner = mx.context.Context.default_ctx
+            return [(c.device_type, c.device_id) for c in [mx.Context.default_ctx, inner, mx.current_context()]]
+        """),
     C("context-roundtrip", ("MX505", "MX504"), """
         def f(x):
             a = x.as_in_context(mx.cpu())
             return a.as_in_context(a.context) + 1
+        """, (2, 3)),
+    # -- MX809 an NDArray's dtype handed to NumPy: MXNet's is a NumPy type --------------------------
+    C("dtype-to-numpy", ("MX809", "MX504", "MX501", "MX022"), """
+        def f(x):
+            a = x.as_in_context(mx.cpu())
+            b = a.astype('float64')
+            c = a.astype('int32')
+            return [np.issubdtype(b.dtype, np.floating), np.issubdtype(c.dtype, np.integer),
+                    np.dtype(a.dtype).name, np.zeros(2, dtype=c.dtype).dtype.name, float(np.finfo(b.dtype).eps)]
         """, (2, 3)),
     C("waitall", ("MX506", "MX011"), """
         def f():
@@ -1628,6 +1677,11 @@ RANDOM_CASES = [
     ("randint", "nd.random.randint(-2, 5, shape=(200000,))", (1.0, (48 / 12) ** 0.5), "int32"),
     ("randint-int64", "nd.random.randint(0, 10, shape=(100000,), dtype='int64')", (4.5, (99 / 12) ** 0.5),
      "int64"),
+    # passed as a value, called with MXNet's keywords by the code it is handed to (MXFusion's _sample_univariate)
+    ("normal-as-value", "(lambda func, **k: func(shape=(400, 500), dtype='float64', **k))(nd.random.normal, loc=1.5, "
+     "scale=0.5)", (1.5, 0.5), "float64"),
+    ("uniform-as-value", "(lambda func, **k: func(shape=(200000,), **k))(func=nd.random.uniform, low=-1, high=3)",
+     (1.0, 4 / 12 ** 0.5), "float32"),
 ]
 
 # MX016: MXNet's older sampler names, positional (low, high, shape, ctx, dtype)
@@ -1674,7 +1728,7 @@ def check_random_out(id: str, expr: str, moments: tuple, dtype: str, *, seed: in
 RANDOM_DEFAULT_SHAPES = ["nd.random.uniform()", "nd.random.normal()", "nd.random.uniform(-1, 1)",
                          "nd.random.normal(0, 1, shape=5)", "nd.random.randint(0, 3)",
                          "nd.random.randint(0, 3, shape=4)", "nd.random.uniform(shape=3, dtype='float16')",
-                         "nd.random.normal(1, 2, (2, 3), dtype='float64')"]
+                         "nd.random.normal(1, 2, (2, 3), dtype='float64')", "nd.random.normal(shape=np.int64(3))"]
 
 
 def check_random_statistics(id: str, expr: str, moments: tuple, dtype: str, *, seed: int = 7,

@@ -34,6 +34,8 @@ ND_ELEMENT = "[element]"  # ... for `x[i, j]` of integers alone read from an NDA
 BACK_SLICE = "[::-k]"  # ... for a slice with a negative step of an MXNet array (MX007)
 ITEM_WRITE = "[idx]="  # ... for `x[idx] = v` into an MXNet array x (MX747: the value takes x's dtype)
 DTYPE_EQUAL = ".dtype=="  # ... for `x.dtype == v` / `!=`, a converted value's torch dtype compared (MX806)
+BLOCK_WITHOUT_INIT = "[block class without __init__]"  # ... for a Gluon block class that inherits Gluon's __init__ (MX177)
+NP_DTYPE_ARG = "numpy(.dtype)"  # ... for `np.f(x.dtype)`, a converted value's torch dtype handed to NumPy (MX809)
 # MXNet functions a package passes as values whose calls the catalogue translates (Note [functions as
 # values] in func_values.py): operators, contexts, the numpy dialect, and autograd's scopes
 # (`mode = autograd.train_mode if training else autograd.predict_mode`; `with mode():`)
@@ -138,6 +140,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         self.type_compares: set[int] = set()
         self.arguments: set[int] = set()  # expressions passed as a call's argument
         self.alias_values: set[int] = set()  # `mx.ndarray` in `F = mx.ndarray` (Note [namespace aliases])
+        self.own_reads: set[int] = set()  # `F` in `F = getF(x) if F is None else F` (the same Note)
         self.decorator_exprs: set[int] = set()  # the expressions of decorators (`@use_np`)
         self.dropped_decorators: set[int] = set()  # ... that a rule removes
         self.fstring_quotes: list[str] = []  # quotes of the f-strings being visited, outermost first
@@ -309,6 +312,11 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         scope = self.analysis.scopes.get(self.scopes[-1])
         self._leave()
         updated = sequential_base.rebase(self, original, updated)
+        init_rule = self.rules.operators.get(BLOCK_WITHOUT_INIT)
+        if init_rule is not None and scope is not None and scope.block_bases \
+                and len(scope.block_bases) == len(original.bases) and isinstance(original.body, cst.IndentedBlock) \
+                and not any(isinstance(s, cst.FunctionDef) and s.name.value == "__init__" for s in original.body.body):
+            updated = self._apply(Site(self, init_rule, original, updated, matched=BLOCK_WITHOUT_INIT))
         if scope is not None and scope.derived_base and scope.block_bases and len(updated.bases) > 1:
             # `class E(HybridBlock, Encoder)` with Encoder a Gluon block of the tree: `nn.Module`
             # before its own subclass is no consistent MRO (TypeError at import); Encoder brings
@@ -617,7 +625,7 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
                 site = Site(self, rule, original, updated, matched=resolved, receiver_kind="nd")
                 return self._bound(site, head=head)
             if resolved is not None:
-                return updated
+                return self._numpy_call(original, updated, resolved)
         if isinstance(original.func, cst.Attribute):
             left = legacy_values.left_method(self, original, updated)  # Note [symbol and Module values]
             if left is not None:
@@ -631,6 +639,14 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             if left is not None:
                 return left
         return merged_classes(original, updated)  # Note [tests the translation made one]
+
+    def _numpy_call(self, original: cst.Call, updated: cst.Call, resolved: str):
+        """`np.issubdtype(x.dtype, ...)`: a `.dtype` handed to NumPy (MX809, np_dtype_arg.py)."""
+        rule = self.rules.operators.get(NP_DTYPE_ARG)
+        if rule is None or not (resolved == "numpy" or resolved.startswith("numpy.")) or not any(
+                isinstance(a.value, cst.Attribute) and a.value.attr.value == "dtype" for a in original.args):
+            return updated
+        return self._apply(Site(self, rule, original, updated, matched=NP_DTYPE_ARG))
 
     _COMPARISONS = {cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.LessThanEqual: "<=",
                     cst.GreaterThan: ">", cst.GreaterThanEqual: ">="}
@@ -935,6 +951,8 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             scope = self.analysis.scopes.get(self.scopes[-1])
             if scope is not None and target.value in scope.aliases:
                 self.alias_values.add(id(value))
+                if target.value in scope.mx_params:  # the parameter read in its own rebinding stays itself
+                    self.own_reads.update(id(n) for n in _own_reads(value, target.value))
                 package = scope.imports.get(target.value)
                 if package in PACKAGES and isinstance(value, cst.Call) and self.rules.enabled(PACKAGE_FROM_HELPER):
                     # Note [a package returned by a helper] in names.py
@@ -1006,6 +1024,29 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
         self.mark_left(updated, len(self.found) - 1 if not self._suppressed(AMBIGUOUS_NAME) else None,
                        array=False, head=head)
         return updated
+
+
+def _own_reads(value: cst.BaseExpression, name: str) -> list:
+    """The reads of `name` among the branches of `F = getF(x) if F is None else F`, `F = F or mx.nd`."""
+    if isinstance(value, cst.Name):
+        return [value] if value.value == name else []
+    if isinstance(value, cst.IfExp):
+        return _own_reads(value.body, name) + _own_reads(value.orelse, name) + [
+            n for n in _names_in(value.test) if n.value == name]
+    if isinstance(value, cst.BooleanOperation):
+        return _own_reads(value.left, name) + _own_reads(value.right, name)
+    return []
+
+
+def _names_in(node: cst.CSTNode) -> list:
+    """`F` of `F is None`, `F is not None`, `not F`, `F` (an IfExp's test)."""
+    if isinstance(node, cst.Name):
+        return [node]
+    if isinstance(node, cst.UnaryOperation):
+        return _names_in(node.expression)
+    if isinstance(node, cst.Comparison):
+        return _names_in(node.left)
+    return []
 
 
 # Gluon classes whose `prefix=` names what they make, not a block (MX188)

@@ -139,6 +139,12 @@ _BLOCK_ONLY = {"collect_params": "`.named_parameters()` (Gluon's names, prefixed
 _ARRAY_ONLY = {"asnumpy": "`.detach().cpu().numpy().copy()`", "asscalar": "`.item()`", "as_in_context": "`.to(device)`",
                "attach_grad": "`.requires_grad_()`", "wait_to_read": "nothing (torch computes eagerly)",
                "as_nd_ndarray": "the tensor itself", "as_np_ndarray": "the tensor itself"}
+# `initialize` is everybody's method name (MXFusion's own Inference.initialize(**kwargs)): it counts as
+# Gluon's only with a keyword that Gluon's Block/ParameterDict.initialize alone takes (`infr.initialize(
+# ctx=self.mxnet_context)` on the executor block another module built)
+_GLUON_INIT_KEYWORDS = frozenset({"ctx", "force_reinit"})
+_BLOCK_INIT = ("`_mx_initialize(net, init, ctx)` where it is a converted block (torch modules are initialized when "
+               "built)")
 ARRAY_METHOD_OUTSIDE = "MX905"
 SHADOWED_MXNET = "MX910"
 GUESSED_MXNET_TREE = "MX190"
@@ -150,7 +156,8 @@ def _array_methods_left(tree: ast.Module, path: str, select, ignore) -> list:
            and node.name in helper_sources()]
     found = sorted((node for part in [n for n in tree.body if not any(n is o for o in own)]
                     for node in astwalk.walk(part) if isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Attribute) and node.func.attr in {**_ARRAY_ONLY, **_BLOCK_ONLY}),
+                    and isinstance(node.func, ast.Attribute) and (node.func.attr in {**_ARRAY_ONLY, **_BLOCK_ONLY}
+                                                              or _gluon_initialize(node))),
                    key=lambda node: (node.lineno, node.col_offset))
     if not found or not RuleSet(catalogue.load(), _enabled(select, ignore)).enabled(ARRAY_METHOD_OUTSIDE):
         return []
@@ -160,8 +167,12 @@ def _array_methods_left(tree: ast.Module, path: str, select, ignore) -> list:
                        f"{_ARRAY_ONLY[node.func.attr]}" if node.func.attr in _ARRAY_ONLY else
                        f"`.{node.func.attr}()` is a Gluon block method, in a module that does not import MXNet: a "
                        f"block passed in from converted code is a torch module here; its counterpart is "
-                       f"{_BLOCK_ONLY[node.func.attr]}")
+                       f"{_BLOCK_ONLY.get(node.func.attr, _BLOCK_INIT)}")
             for node in found]
+
+
+def _gluon_initialize(node: ast.Call) -> bool:
+    return node.func.attr == "initialize" and any(k.arg in _GLUON_INIT_KEYWORDS for k in node.keywords)
 
 
 def _runs_as_script(tree: ast.Module) -> bool:

@@ -1168,7 +1168,8 @@ def _pure_dotted(node: ast.AST) -> bool:
 # symbol` if the inputs are Symbols, else `F = ndarray`): whichever path ran, it is that
 # namespace. A parameter taken as the namespace (hybrid_forward's F, an `F` by its name) and
 # bound in the function to the same namespace again (gluonts' NanMixture: `def __init__(self, p,
-# F=None): F = getF(p)`) is that namespace too. A name bound to something else too, declared
+# F=None): F = getF(p)`; MXFusion's `F = get_default_MXNet_mode() if F is None else F`, where
+# the parameter read in its own rebinding is the namespace it holds) is that namespace too. A name bound to something else too, declared
 # global or nonlocal, or bound at module level (other modules may import it) stays a plain value.
 #
 # Note [a package returned by a helper]
@@ -1192,8 +1193,8 @@ def _namespace_aliases(analysis: Analysis) -> None:
                 continue
             if name in scope.imports:
                 if name in scope.mx_params and function and name not in scope.declared \
-                        and {namespace_of(kinds_of(analysis, key, v)) if v is not None else None
-                             for v in values} == {_NAMESPACES.get(scope.imports[name])}:
+                        and set().union(*(_rebound_namespaces(analysis, key, name, v, scope) for v in values)) \
+                        == {_NAMESPACES.get(scope.imports[name])}:
                     # `def __init__(self, x, F=None): F = getF(x)`: the namespace taken as a parameter
                     # and bound to the same namespace again is that namespace wherever it is read
                     scope.other.discard(name)
@@ -1214,6 +1215,20 @@ def _namespace_aliases(analysis: Analysis) -> None:
             scope.values.pop(name)
             scope.imports[name] = target
             scope.aliases.add(name)
+
+
+def _rebound_namespaces(analysis, key, name: str, value, scope) -> set:
+    """The namespaces a binding of the namespace parameter `name` may give, where `name` read in
+    its own value is the parameter's namespace (`F = getF(x) if F is None else F`, `F = F or
+    mx.nd`: Note [namespace aliases]); {None} where a branch may give something else."""
+    if isinstance(value, ast.Name) and value.id == name:
+        return {_NAMESPACES.get(scope.imports[name])}
+    if isinstance(value, ast.IfExp):
+        return _rebound_namespaces(analysis, key, name, value.body, scope) \
+            | _rebound_namespaces(analysis, key, name, value.orelse, scope)
+    if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+        return set().union(*(_rebound_namespaces(analysis, key, name, v, scope) for v in value.values))
+    return {namespace_of(kinds_of(analysis, key, value)) if value is not None else None}
 
 
 # what may give MXNet's namespace: a name or attribute, a call, a conditional

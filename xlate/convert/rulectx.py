@@ -97,6 +97,7 @@ class Conversion(Protocol):
     line_before: dict  # id(statement) -> id of the statement just before it in straight-line code
     arguments: set  # ids of expressions passed as a call's argument
     alias_values: set  # ids of `mx.ndarray` in `F = mx.ndarray` (Note [namespace aliases])
+    own_reads: set  # ids of `F` read in `F = getF(x) if F is None else F` (Note [namespace aliases])
 
     def code_for(self, node: cst.CSTNode) -> str: ...
     def resolve_expr(self, node: cst.BaseExpression) -> Optional[str]: ...

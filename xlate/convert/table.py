@@ -37,8 +37,20 @@ def convert_dtype(site: Site, node: cst.BaseExpression) -> cst.BaseExpression:
     return site.emit(f"torch.{name}")
 
 
+def convert_shape(site: Site, node: cst.BaseExpression) -> cst.BaseExpression:
+    """A shape or repetition count as MXNet takes it (an int n is (n,)) -> the tuple torch needs:
+    a tuple or list written out stays, an integer literal is wrapped, anything known only at run
+    time (`df.tile(num_data_points)`: an int, a NumPy integer, a tuple) goes through `_mx_shape_tuple`."""
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return node
+    if isinstance(node, cst.Integer):
+        return site.emit("({n},)", n=node)
+    return site.emit(f"{site.helper('_mx_shape_tuple')}({{s}})", s=node)
+
+
 CONVERTERS: dict[str, Callable[[Site, cst.BaseExpression], cst.BaseExpression]] = {
     "dtype": convert_dtype,
+    "shape": convert_shape,
 }
 
 

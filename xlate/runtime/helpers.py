@@ -18,8 +18,10 @@ def _mx_out(out, value):
 
 def _mx_shape_tuple(shape):
     """MXNet's `shape=` argument as torch's `size=`: an int n is the shape (n,) (torch.normal and
-    torch.randint take a sequence only)."""
-    return (shape,) if isinstance(shape, int) else tuple(shape)
+    torch.randint take a sequence only); so is a NumPy integer, which MXNet takes as an int."""
+    if not hasattr(shape, "__len__") and hasattr(shape, "__index__"):
+        return (int(shape),)
+    return tuple(shape)
 
 
 def _mx_size(x):
@@ -127,7 +129,10 @@ def _mx_reduce_exclude(x, axis, op, keepdims=False):
 
 
 def _mx_reduce_axes(x, axes, op, keepdims):
-    """An MXNet reduction (sum, mean, prod, max, min) over the axes given, never 0-d."""
+    """An MXNet reduction (sum, mean, prod, max, min) over the axes given, never 0-d; None or ()
+    (known only at run time: MXFusion's `F.prod(data, axis)` with `axis=None`) is every axis, as in MXNet."""
+    if axes is None or (not isinstance(axes, int) and len(axes) == 0):
+        axes = tuple(range(x.dim()))
     if op == "prod":  # torch's prod takes one dim
         out = x
         for d in sorted((a % x.dim() for a in ([axes] if isinstance(axes, int) else axes)), reverse=True):
@@ -158,6 +163,8 @@ def _mx_pick(data, index, axis=-1, mode="clip", keepdims=False):
     """MXNet pick: data[..., index, ...] along `axis`; 'clip' clamps ids, 'wrap' wraps them."""
     n = data.shape[axis]
     idx = index.long()
+    if idx.dim() == data.dim():  # MXNet takes the index with `axis` kept as size 1 as well as without it
+        idx = idx.squeeze(axis)
     idx = idx.clamp(0, n - 1) if mode == "clip" else idx % n
     out = torch.gather(data, axis, idx.unsqueeze(axis))
     out = out if keepdims else out.squeeze(axis)

@@ -39,6 +39,16 @@ def _mx_dtype(dtype):
     return found
 
 
+def _mx_np_dtype(dtype):
+    """`x.dtype` handed to NumPy (`np.issubdtype(x.dtype, np.floating)`, `np.zeros(n, dtype=x.dtype)`),
+    where `x` may be a converted array (MX809): MXNet's NDArray.dtype is the NumPy type (numpy.float32),
+    a tensor's a torch dtype, which NumPy cannot read; that becomes the NumPy type MXNet gave. Any other
+    value (a NumPy dtype, a string, a torch dtype NumPy has no type for: bfloat16) is returned as it is."""
+    if isinstance(dtype, torch.dtype) and dtype is not torch.bfloat16:
+        return torch.empty((), dtype=dtype).numpy().dtype.type
+    return dtype
+
+
 def _mx_dtype_equal(a, b):
     """`a == b` where a side may be the dtype of a converted array or parameter (MX806): MXNet's
     dtypes are NumPy's, which equal the NumPy type, dtype or string naming them (a Parameter's is

@@ -19,8 +19,8 @@ def _mx_sample_size(shape):
     """MXNet's `shape=` of a sampler (None, an int or a tuple) as a tuple."""
     if shape is None:
         return ()
-    if isinstance(shape, int):
-        return (shape,)
+    if not hasattr(shape, "__len__") and hasattr(shape, "__index__"):  # an int, a NumPy integer
+        return (int(shape),)
     return tuple(int(s) for s in shape)
 
 

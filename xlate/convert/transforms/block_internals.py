@@ -1,9 +1,12 @@
 """Gluon internals that model code reads off its blocks: `._children` (torch's `._modules`,
 the same ordered name -> child mapping), and `.name` / `.prefix` (`_mx_block_name` /
 `_mx_block_prefix`, Gluon's names for the converted model)."""
+import ast
+
 import libcst as cst
 
 from xlate.convert.rulectx import Manual, Site, Skip
+from xlate.convert import names
 from xlate.convert.transforms import param_evidence
 
 
@@ -18,9 +21,16 @@ def transform(site: Site):
                          "`._modules` (the same name -> child mapping)")
         site.fixed("`._children` -> `._modules`: the block's children by name, in the order they were added")
         return site.emit("{b}._modules", b=site.receiver)
-    if what == "unknown" and site.matched == ".name" and _block_argument(site):
-        site.fixed("`name` of a block a Gluon class's method is given -> `_mx_block_name(...)`, decided at run "
-                   "time: Gluon's name for a torch module (Note [Gluon names]), any other value's own `.name`")
+    if what == "unknown" and site.matched == ".name" and (_block_argument(site) or _tested_block(site)):
+        site.fixed("`name` of what may be a block (given to a Gluon class's method, or tested with isinstance "
+                   "against a Gluon block) -> `_mx_block_name(...)`, decided at run time: Gluon's name for a torch "
+                   "module (Note [Gluon names]), any other value's own `.name`")
+        return site.emit("_mx_block_name({b})", b=site.receiver)
+    if what == "unknown" and site.matched == ".name" \
+            and param_evidence.is_param(param_evidence.receiver(site), param_evidence.facts(site.conv)):
+        # `for p in net.collect_params().values(): p.name`: a tensor's `.name` is None in torch
+        site.fixed("`name` of a Gluon Parameter -> `_mx_block_name(...)`, decided at run time: the full Gluon name "
+                   "of the tensor in the model that holds it (`dense0_weight`), any other value's own `.name`")
         return site.emit("_mx_block_name({b})", b=site.receiver)
     if what == "no" or (what == "unknown" and site.matched != "._prefix"):
         raise Skip()  # `.name` is everybody's attribute: only a Gluon block's is Gluon's
@@ -109,3 +119,23 @@ def _block_argument(site: Site) -> bool:
     node = site.conv.analysis.scopes[key].node
     args = getattr(node, "args", None)
     return args is not None and receiver.value in {a.arg for a in args.args[1:] + args.kwonlyargs}
+
+
+def _tested_block(site: Site) -> bool:
+    """`block.name` where the function tests `isinstance(block, (Block, HybridBlock))` (MXFusion's
+    `if not isinstance(block, (Block, HybridBlock)): raise ...` before `func_name=block.name`): the
+    value is meant to be a Gluon block. `_mx_block_name` gives any other value its own `.name`, so the
+    guess costs nothing where it is wrong."""
+    key = site.conv.scopes[-1]
+    receiver = site.original.value
+    scope = site.conv.analysis.scopes.get(key) if key else None
+    if scope is None or not isinstance(receiver, cst.Name):
+        return False
+    known = param_evidence.facts(site.conv)
+    for node in ast.walk(scope.node):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \
+                and len(node.args) == 2 and isinstance(node.args[0], ast.Name) and node.args[0].id == receiver.value:
+            classes = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+            if any(param_evidence._gluon(site.conv, names._dotted(c), known.gluon_classes) for c in classes):
+                return True
+    return False

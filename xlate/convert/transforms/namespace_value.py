@@ -35,6 +35,11 @@ def transform(site: Site):
         site.fixed(f"`{site.original.value}` read as a value: hybrid_forward keeps it as its first parameter, which "
                    "the class passes `None` (or another value) itself and `_mx_F` where Gluon passed its namespace")
         return site.node
+    if id(site.original) in site.conv.own_reads:  # Note [namespace aliases] in names.py
+        site.fixed(f"`{site.code(site.original)}` read in its own rebinding (`F = getF(x) if F is None else F`) "
+                   "stays the parameter: whichever branch runs, the name is MXNet's namespace, whose calls are "
+                   "translated where they are made")
+        return site.node
     if id(site.original) in site.conv.alias_values:  # `F = mx.ndarray` (Note [namespace aliases])
         site.fixed(f"`{site.code(site.original)}` (MXNet's operator namespace) bound to a name of its own -> `None`: "
                    "the calls made through that name are translated where they are made")

@@ -27,6 +27,10 @@ def transform(site: Site):
         return cst.Call(site.emit("{x}.permute", x=data), args=[a.with_changes(comma=cst.MaybeSentinel.DEFAULT)
                                                                    if i == len(site.varargs) - 1 else a
                                                                    for i, a in enumerate(site.varargs)])
+    if len(axes) == 1 and not _written_out(axes[0]):
+        # `F.transpose(data, axes=axes)` with `axes = axes if axes is not None else []` (MXFusion): an empty
+        # value known only at run time reverses every axis in MXNet, where permute(()) raises
+        return site.emit("_mx_permute_axes({x}, {axes})", x=data, axes=axes[0])
     if len(axes) == 1:
         return site.emit("{x}.permute({axes})", x=data, axes=axes[0])
     holes = {f"a{i}": a for i, a in enumerate(axes)}
@@ -64,3 +68,10 @@ def _at_run_time(site: Site, data, axes=None):
                "time: a tensor (an MXNet array, converted) is permuted as MXNet's transpose does (no axes reverse "
                "them all), anything else (a NumPy array) keeps its own transpose")
     return call.with_changes(args=args)
+
+
+def _written_out(node) -> bool:
+    """Axes written in the call: a non-empty tuple or list literal, or an integer (one of several)."""
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return bool(node.elements) and not any(isinstance(e, cst.StarredElement) for e in node.elements)
+    return isinstance(node, cst.Integer)
