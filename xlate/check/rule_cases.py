@@ -1119,6 +1119,53 @@ CASES = [
         def f(x):
             return Head('tanh', 2)(x)
         """, (2, 3, 4, 4), grad=(0,)),
+    # Note [optional parameters]: a parameter registered on one path only arrives when held, else its default
+    C("parameter-held-on-one-path", ("MX103",), """
+        class Net(mx.gluon.HybridBlock):
+            def __init__(self, use, **kwargs):
+                super().__init__(**kwargs)
+                self.w = self.params.get_constant('w', [[1.5, -2.0, 0.5]])
+                if use:
+                    self.c = self.params.get_constant('c', [[0.25, -1.5, 3.0]])
+
+            def hybrid_forward(self, F, x, w, c=None):
+                if c is not None:
+                    x = F.broadcast_add(x, c)
+                return F.broadcast_mul(x, w)
+
+        def f(x):
+            held, absent = Net(True), Net(False)
+            held.initialize()
+            absent.initialize()
+            return [held(x), absent(x)]
+        """, (2, 3), grad=(0,)),
+    # Note [explicit base calls]: a Sequential subclass overriding add and __call__ names its bases' methods
+    C("sequential-subclass-base-calls", ("MX151",), """
+        class Scale(mx.gluon.HybridBlock):
+            def __init__(self, c, **kwargs):
+                super().__init__(**kwargs)
+                self.c = c
+
+            def hybrid_forward(self, F, x):
+                return x * self.c
+
+        class Seq(mx.gluon.nn.HybridSequential):
+            def __init__(self, prefix=''):
+                mx.gluon.nn.HybridSequential.__init__(self, prefix=prefix)
+
+            def add(self, *blocks):
+                assert all(isinstance(b, mx.gluon.HybridBlock) for b in blocks)
+                mx.gluon.nn.HybridSequential.add(self, *blocks)
+
+            def __call__(self, x):
+                return mx.gluon.HybridBlock.__call__(self, x) + 1
+
+        def f(x):
+            s = Seq()
+            s.add(Scale(2.0), Scale(-0.5))
+            s.add(mx.gluon.nn.Activation('tanh'))
+            return [s(x), s[1](x)]
+        """, (2, 3), grad=(0,)),
     # -- MX070 slice ---------------------------------------------------------------------------------
     C("slice-drawn", "MX070", ret("nd.slice(x, begin={begin}, end={end}, step={step})"), (2, 3, 4), grad=(0,),
       draw=slices(), options={"begin": (0, None, 1), "end": (None, 2, None), "step": ()}),
