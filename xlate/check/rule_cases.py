@@ -332,6 +332,11 @@ CASES = [
       ("cond", (3,))),
     C("logical-numbers", "MX098", ret("nd.logical_xor(0, 2) + nd.logical_and(3, 0.0) + x"), (2,)),
     C("isnan", "MX098", ret("nd.contrib.isnan(nd.log(x))"), (2, 3)),
+    C("isinf-isfinite", "MX098", """
+        def f(x):
+            y = nd.log(x) / (x - x[0, 0])
+            return [nd.contrib.isinf(y), nd.contrib.isfinite(y), nd.contrib.isfinite(y).sum()]
+        """, (2, 3)),
     C("gammaln", "MX099", ret("nd.gammaln(x)"), ("pos", (2, 3)), grad=(0,)),
     C("gemm2-batched", "MX099", ret("nd.linalg_gemm2(x, y)"), (2, 3, 4), (2, 4, 5), grad=(0, 1)),
     C("gemm2-transposed-alpha", "MX099", ret("nd.linalg_gemm2(x, y, transpose_a=True, transpose_b=True, alpha=0.5)"),
