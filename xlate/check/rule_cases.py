@@ -538,6 +538,11 @@ CASES = [
     C("squeeze-axes", "MX054", ret("nd.squeeze(x, axis=(1, 3))"), (2, 1, 3, 1)),
     C("squeeze-to-one-element", "MX054", ret("nd.squeeze(x)"), (1, 1)),
     C("squeeze-axis-one-element", "MX054", ret("nd.squeeze(x, axis=0)"), (1,)),
+    C("squeeze-method-inplace", ("MX054", "MX504"), """
+        def f(x):
+            a = x.as_in_context(mx.cpu())
+            return a.squeeze(axis=1, inplace=True) * 2
+        """, (2, 1, 3), grad=(0,)),
     # -- MX049 NDArray type, MX050 size ------------------------------------------------------------
     C("ndarray-isinstance", "MX049", ret("isinstance(x, nd.NDArray)"), (2,)),
     C("ndarray-isinstance-mx", "MX049", ret("isinstance(x, mx.nd.NDArray) and not isinstance(1.0, mx.nd.NDArray)"),
