@@ -332,6 +332,15 @@ CASES = [
       ("cond", (3,))),
     C("logical-numbers", "MX098", ret("nd.logical_xor(0, 2) + nd.logical_and(3, 0.0) + x"), (2,)),
     C("isnan", "MX098", ret("nd.contrib.isnan(nd.log(x))"), (2, 3)),
+    # the loss layer: its backward ignores the head gradient (each output's sums into x's)
+    C("softmax-output", ("MX421", "MX010"), """
+        def f(x):
+            lab = nd.array([[0, 1, 3], [2, 0, 0]])
+            return [nd.SoftmaxOutput(x, lab, ignore_label=0, use_ignore=True, normalization='valid',
+                                     smooth_alpha=0.1, grad_scale=1.5, preserve_shape=True),
+                    nd.SoftmaxOutput(data=x, label=lab, normalization='batch', preserve_shape=True),
+                    nd.SoftmaxOutput(x[0], nd.array([1, 0, 3]), grad_scale=0.5)]
+        """, (2, 3, 4), grad=(0,)),
     C("isinf-isfinite", "MX098", """
         def f(x):
             y = nd.log(x) / (x - x[0, 0])
