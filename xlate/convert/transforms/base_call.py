@@ -73,7 +73,7 @@ def transform(site: Site):
                        "prefix/params naming has no nn.Module counterpart")
             rest = []
         return call.with_changes(func=site.emit(f"{target}.__init__"), args=_without_comma([me, *rest]))
-    if method == "__call__" and target in ("nn.Module", "nn.Sequential"):
+    if method == "__call__":  # every translated block is an nn.Module, whose __call__ runs its forward
         site.fixed(f"`{owner.rsplit('.', 1)[-1]}.__call__(self, ...)` -> `nn.Module.__call__(self, ...)`: both run "
                    "the block's forward with its hooks")
         return call.with_changes(func=site.emit("nn.Module.__call__"), args=args)
@@ -81,7 +81,7 @@ def transform(site: Site):
         site.fixed(f"`{owner.rsplit('.', 1)[-1]}.add(self, *blocks)` -> `_mx_sequential_add(self, *blocks)`: each "
                    "block appended to the torch Sequential in order")
         return call.with_changes(func=cst.Name(site.helper("_mx_sequential_add")), args=args)
-    if method in ("__call__", "add"):
+    if method == "add":
         raise Manual(f"`{owner.rsplit('.', 1)[-1]}.{method}` called on the class: call the translated base's")
     if method == "forward":
         if "hybrid_forward" in own and "forward" in own and owner not in ("mxnet.gluon.Block",):
