@@ -183,6 +183,29 @@ CORPORA: dict[str, dict] = {
         kind="package", packages=["gluonts"], deps="_deps06", import_mx_only=True,
         source="awslabs/gluonts tag v0.10.10 (b9834270), src/gluonts/ less nursery/ and torch/ -> gluonts-v0.10/gluonts/, _version.py as the released wheel writes it (__version__ = \"0.10.10\")",
         factories=("package_models", "GLUONTS_V010")),
+    # kept out of tuning (issue 21: versions nobody tuned to): gluonts v0.8.1, the v0.6/v0.10 layout
+    "gluonts-v0.8": dict(
+        kind="package", packages=["gluonts"], deps="_deps06", import_mx_only=True,
+        source="awslabs/gluonts tag v0.8.1 (20f5ba16), src/gluonts/ less nursery/ and torch/ -> gluonts-v0.8/gluonts/ "
+               "(git archive fills _static_version.py's refnames, so the version resolves without git)",
+        factories=("package_models", "GLUONTS_V08")),
+    # kept out of tuning: gluonts v0.13.9, the v0.11 layout (models under mx/model/); its MXNet part only (the
+    # PyTorch models under torch/ and nursery/ removed, as for v0.11)
+    "gluonts-v0.13": dict(
+        kind="package", packages=["gluonts"], deps="_deps", import_mx_only=True,
+        source="awslabs/gluonts tag v0.13.9 (a3ac8600), src/gluonts/ less nursery/ and torch/ -> gluonts-v0.13/gluonts/",
+        factories=("package_models", "GLUONTS_V013")),
+    "sockeye22": dict(
+        kind="package", packages=["sockeye"], deps="_deps",
+        source="awslabs/sockeye tag 2.2.8 (cbe9bff8), sockeye/ -> sockeye22/sockeye/ (kept out of tuning)",
+        factories=("package_models", "SOCKEYE22")),
+    # gluonnlp-based BERT/GPT-2 scoring, half MXNet, half PyTorch (transformers' masked-LM classes): transformers and
+    # mosestokenizer, not installed here, are stubbed on both sides (stub_missing)
+    "mlm-scoring": dict(
+        kind="package", packages=["mlm"], stub_missing=True, deps="_deps",
+        source="awslabs/mlm-scoring master (a8fd29f), src/mlm/ -> mlm-scoring/mlm/, tests/, examples/ (every .py; "
+               "kept out of tuning)",
+        factories=("package_models", "MLM")),
     "sockeye2": dict(
         kind="package", packages=["sockeye"], deps="_deps",
         source="awslabs/sockeye tag 2.3.24 (35dd717a), sockeye/ (Gluon; sockeye 3 is PyTorch)",

@@ -97,6 +97,9 @@ GLUONTS = [
          extra={1: [[0.0, 3.0, 4.0, 1.0], [2.0, 2.0, 0.0, 4.0]], 5: [[1.0, 0.0, 3.0], [4.0, 2.0, 2.0]]}),
 ]
 
+# gluonts v0.13.9 (corpus gluonts-v0.13, kept out of tuning): v0.11's layout and the same network signatures
+GLUONTS_V013 = [dict(e) for e in GLUONTS]
+
 _CFG = ("imp('transformer').TransformerConfig(model_size=8, attention_heads=2, feed_forward_num_hidden=12, "
         "act_type='relu', num_layers=2, dropout_attention=0.0, dropout_act=0.0, dropout_prepost=0.0, "
         "positional_embedding_type='fixed', preprocess_sequence='n', postprocess_sequence='r', "
@@ -176,6 +179,66 @@ SOCKEYE21 = [
          build="imp('encoder').Embedding(imp('encoder').EmbeddingConfig(vocab_size=7, num_embed=6, dropout=0.0, "
                "allow_sparse_grad=True, factor_configs=[imp('encoder').FactorConfig(vocab_size=5, num_embed=2, combine='concat', "
                "share_source_embedding=False)]), prefix='emb_', is_source=True)",
+         inputs=["data:int32[2,5,2]<5"], extra={1: [5.0, 3.0]}),
+    dict(name="SockeyeModel (transformer, length task, tied source/target/softmax)",
+         build="imp('model').SockeyeModel(imp('model').ModelConfig("
+               "config_data=imp('data_io').DataConfig(data_statistics=None, max_seq_len_source=10, "
+               "max_seq_len_target=10, num_source_factors=1), vocab_source_size=11, vocab_target_size=11, "
+               "config_embed_source=imp('encoder').EmbeddingConfig(vocab_size=11, num_embed=8, dropout=0.0), "
+               "config_embed_target=imp('encoder').EmbeddingConfig(vocab_size=11, num_embed=8, dropout=0.0), "
+               f"config_encoder={_CFG}, config_decoder={_CFG}, "
+               "config_length_task=imp('layers').LengthRatioConfig(num_layers=2, weight=1.0), "
+               "weight_tying_type='src_trg_softmax'))",
+         inputs=["source:int32[2,5,1]<11", "target:int32[2,4]<11"], extra={1: [5.0, 3.0], 3: [4.0, 2.0]}),
+]
+
+# sockeye 2.2.8 (the corpus "sockeye22", kept out of tuning): 2.3.24's layout (batch-major encoder input, int32
+# attention lengths of shape (batch * heads, query length), interleaved-matmul attention), with 2.1.7's config
+# classes (no target factors) and a decoder block that takes its source lengths and autoregressive states.
+_LEN35 = [[5] * 3] * 2 + [[2] * 3] * 2  # (batch * heads, query length): lengths 5 and 2, two heads
+SOCKEYE22 = [
+    dict(name="TransformerEncoder", build=f"imp('encoder').TransformerEncoder({_CFG})",
+         inputs=["data:float32[2,5,8]"], extra={1: [5.0, 3.0]}),
+    dict(name="TransformerEncoderBlock",
+         build=f"imp('transformer').TransformerEncoderBlock({_CFG}, prefix='b0_', dtype='float32')",
+         inputs=["data:float32[5,2,8]", "lengths:int32[4,5]<6"], fixed={"lengths": [[5] * 5] * 2 + [[3] * 5] * 2}),
+    dict(name="TransformerDecoderBlock",
+         build=f"imp('transformer').TransformerDecoderBlock({_CFG}, inference_only=False, prefix='d0_', "
+               "dtype='float32')",
+         inputs=["target:float32[3,2,8]", "target_bias:float32[1,3,3]", "source:float32[5,2,8]",
+                 "source_att_lengths:int32[4,3]<6"], fixed={"source_att_lengths": _LEN35}, extra=[None]),
+    dict(name="TransformerDecoderBlock (SSRU decoder type)",
+         build="imp('transformer').TransformerDecoderBlock(" + _CFG.replace("max_seq_len_target=10)", "max_seq_len_target=10, "
+               "decoder_type='ssru_transformer')") + ", inference_only=False, prefix='d0_', dtype='float32')",
+         inputs=["target:float32[3,2,8]", "target_bias:float32[1,3,3]", "source:float32[5,2,8]",
+                 "source_att_lengths:int32[4,3]<6", "autoregr_states:float32[1,2,8]"],
+         fixed={"source_att_lengths": _LEN35}),
+    dict(name="MultiHeadSelfAttention",
+         build="imp('layers').MultiHeadSelfAttention(prefix='satt_', depth_att=8, heads=2, depth_out=8)",
+         inputs=["inputs:float32[3,2,8]"], extra={1: None, 2: None}),
+    dict(name="MultiHeadAttention",
+         build="imp('layers').MultiHeadAttention(prefix='att_', depth_att=8, heads=2, depth_out=8, depth_key_value=6)",
+         inputs=["queries:float32[3,2,8]", "memory:float32[5,2,6]", "memory_lengths:int32[4,3]<6"],
+         fixed={"memory_lengths": _LEN35}),
+    dict(name="TransformerFeedForward",
+         build="imp('transformer').TransformerFeedForward(num_hidden=12, num_model=8, act_type='relu', dropout=0.0, "
+               "prefix='ff_', dtype='float32')",
+         inputs=["x:float32[2,5,8]"]),
+    dict(name="OutputLayer", build="imp('layers').OutputLayer(hidden_size=8, vocab_size=11)",
+         inputs=["data:float32[2,8]"], extra=[None]),
+    dict(name="LengthRatio", build="imp('layers').LengthRatio(hidden_size=8, num_layers=2)",
+         inputs=["source_encoded:float32[2,5,8]"], extra={1: [5.0, 3.0]}),
+    dict(name="PositionalEmbeddings (learned)",
+         build="imp('layers').PositionalEmbeddings(weight_type='learned', num_embed=8, max_seq_len=10, "
+               "prefix='pos_', scale_up_input=True, scale_down_positions=False)",
+         inputs=["data:float32[2,5,8]"], extra=[None]),
+    dict(name="SSRU (training: contrib.foreach over time)",
+         build="imp('layers').SSRU(model_size=8, inference_only=False, prefix='ssru_')",
+         inputs=["inputs:float32[5,2,8]", "previous_states:float32[1,2,8]"]),
+    dict(name="Embedding (source, one factor)",
+         build="imp('encoder').Embedding(imp('encoder').EmbeddingConfig(vocab_size=7, num_embed=6, dropout=0.0, "
+               "allow_sparse_grad=True, factor_configs=[imp('encoder').FactorConfig(vocab_size=5, num_embed=2, "
+               "combine='concat', share_source_embedding=False)]), prefix='emb_', is_source=True)",
          inputs=["data:int32[2,5,2]<5"], extra={1: [5.0, 3.0]}),
     dict(name="SockeyeModel (transformer, length task, tied source/target/softmax)",
          build="imp('model').SockeyeModel(imp('model').ModelConfig("
@@ -459,6 +522,41 @@ def _v010(entry: dict) -> dict:
 
 GLUONTS_V010 = [_v010(e) for e in GLUONTS_V06]
 
+# gluonts v0.8.1 (corpus gluonts-v0.8, kept out of tuning): the v0.6 layout; v0.10's signatures (DeepAR's past_is_pad,
+# N-BEATS observed values, a GP network without a context, WaveNetTraining) but DeepVAR's conditioning_length still
+# there; and two networks v0.6 lacks: the self-attention network (SAN) and the deep renewal process.
+def _v08(entry: dict) -> dict:
+    entry = _v010(entry)
+    if entry["name"].startswith("DeepVAR"):
+        entry["build"] = next(e["build"] for e in GLUONTS_V06 if e["name"] == entry["name"])
+    return entry
+
+
+GLUONTS_V08 = [_v08(e) for e in GLUONTS_V06] + [
+    dict(name="SelfAttentionTrainingNetwork (SAN)",
+         build="imp('model.san._network').SelfAttentionTrainingNetwork(context_length=8, prediction_length=4, "
+               "d_hidden=6, m_ffn=2, n_head=2, n_layers=1, n_output=3, cardinalities=[3, 3], kernel_sizes=[3], "
+               "dist_enc=None, pre_ln=True, dropout=0.0, temperature=1.0)",
+         inputs=["past_target:float32[2,8]", "future_target:float32[2,4]", "past_feat_dynamic_real:float32[2,8,1]",
+                 "past_feat_dynamic_cat:int32[2,8,1]<3", "future_feat_dynamic_real:float32[2,4,1]",
+                 "future_feat_dynamic_cat:int32[2,4,1]<3", "feat_static_real:float32[2,1]",
+                 "feat_static_cat:int32[2,1]<3"],
+         # the observed-value masks and past_is_pad are constants: MXNet 1.9.1 segfaults computing the masks'
+         # gradient (as TFT's)
+         extra={1: _OBS8, 2: [[0.0] * 8, [1.0] * 2 + [0.0] * 6], 4: _OBS4}),
+    dict(name="DeepRenewalTrainingNetwork (negative-binomial intervals and sizes)",
+         build="imp('model.renewal._network').DeepRenewalTrainingNetwork(prediction_length=4, context_length=6, "
+               "interval_distr_output=imp('mx.distribution').NegativeBinomialOutput(), "
+               "size_distr_output=imp('mx.distribution').NegativeBinomialOutput(), num_cells=5, num_layers=1, "
+               "dropout_rate=0.0)",
+         inputs=["past_target:float32[2,6,2]"],
+         # inter-demand intervals >= 1 and demand sizes >= 1 (counts), right-aligned (the padding too: a count of -1
+         # has no log-likelihood gradient on either side); valid lengths a constant
+         fixed={"past_target": [[[1.0, 2.0], [3.0, 1.0], [1.0, 4.0], [2.0, 2.0], [1.0, 1.0], [5.0, 3.0]],
+                                [[1.0, 1.0], [1.0, 1.0], [2.0, 1.0], [1.0, 3.0], [4.0, 2.0], [1.0, 1.0]]]},
+         extra={1: [[6.0], [4.0]]}),
+]
+
 # sknlp (nanaya-tachibana/sknlp-mxnet, the corpus "sknlp"): its encoders and layers, layout TNC (sequence, batch,
 # features); masks are 0/1 constants (lengths 5 and 3), given without a gradient.
 _MASK = [[1.0, 1.0]] * 3 + [[1.0, 0.0]] * 2
@@ -721,6 +819,26 @@ AUTOGLUON = [
     dict(name="RoBERTaClassifier (text classification, small RoBERTa)", setup=AGL_ROBERTA_SETUP,
          build="imp('task.text_classification.network').RoBERTaClassifier(roberta, num_classes=3, dropout=0.0)",
          inputs=["inputs:int32[2,5]<11", "valid_length:float32[2]"], fixed={"valid_length": [5.0, 3.0]}),
+]
+
+# awslabs/mlm-scoring (the corpus "mlm-scoring", kept out of tuning): its GPT-2 (an imperative Block with mx.nd calls and
+# an Embedding-tied output through params=) and its BERT heads on a small gluonnlp BERT (built as AutoGluon's are).
+MLM = [
+    dict(name="GPT2SelfAttentionLayer", build="imp('models.gpt2').GPT2SelfAttentionLayer(units=8, num_heads=2)",
+         inputs=["data:float32[2,5,8]"]),
+    dict(name="GPT2FFNLayer", build="imp('models.gpt2').GPT2FFNLayer(units=8, hidden_size=12)",
+         inputs=["data:float32[2,5,8]"]),
+    dict(name="GPT2Model (2 layers, tied output)",
+         build="imp('models.gpt2').GPT2Model(units=8, vocab_size=11, max_length=10, num_layers=2, num_heads=2)",
+         inputs=["data:int32[2,5]<11"]),
+    dict(name="BERTRegression (small BERT)", setup=AGL_BERT_SETUP,
+         build="imp('models.bert').BERTRegression(bert, dropout=0.0)",
+         inputs=["inputs:int32[2,5]<11", "token_types:int32[2,5]<2", "valid_length:float32[2]"],
+         fixed={"valid_length": [5.0, 3.0]}),
+    dict(name="BERTClassifier (small BERT)", setup=AGL_BERT_SETUP,
+         build="imp('models.bert').BERTClassifier(bert, num_classes=3, dropout=0.0)",
+         inputs=["inputs:int32[2,5]<11", "token_types:int32[2,5]<2", "valid_length:float32[2]"],
+         fixed={"valid_length": [5.0, 3.0]}),
 ]
 
 # MXNet-Detector (DeepFocuser): each detector's network at a small input, pretrained=False (each root's own

@@ -443,10 +443,11 @@ def test_an_array_method_in_a_module_without_mxnet_is_reported(tmp_path):
     line; a module with none of them stays silent and unchanged."""
     src = tmp_path / "src"
     _write(src, {"pkg/__init__.py": "", "pkg/helpers.py": """\
+        import numpy as np
         def show(x, y):
             return x.asnumpy().sum() + y.asscalar()
         def plain(values):
-            return values.copy()
+            return values.copy(), np.asscalar(np.mean(values))
         def qparams(net):
             return net.collect_params('.*max')
         def ready(infr, algo, ctx):
@@ -461,8 +462,9 @@ def test_an_array_method_in_a_module_without_mxnet_is_reported(tmp_path):
     with redirect_stderr(err):
         main(["convert", str(src), "-o", str(tmp_path / "out"), "--exit-zero"])
     lines = [line.split("/pkg/")[1] for line in err.getvalue().splitlines() if "MX905 [manual]" in line]
-    assert [line.split(": ")[0] for line in lines] == ["helpers.py:2:12", "helpers.py:2:32", "helpers.py:6:12",
-                                                       "helpers.py:9:5"]
+    # NumPy's own `np.asscalar` (a module's function, sockeye's evaluate.py) is no array method
+    assert [line.split(": ")[0] for line in lines] == ["helpers.py:3:12", "helpers.py:3:32", "helpers.py:7:12",
+                                                       "helpers.py:10:5"]
     assert "`.detach().cpu().numpy().copy()`" in lines[0] and "`.item()`" in lines[1]
     assert "Gluon block method" in lines[2] and "`.named_parameters()`" in lines[2]
     assert "Gluon block method" in lines[3] and "`_mx_initialize(net, init, ctx)`" in lines[3]

@@ -351,6 +351,20 @@ CASES = [
       ("cond", (3,))),
     C("logical-numbers", "MX098", ret("nd.logical_xor(0, 2) + nd.logical_and(3, 0.0) + x"), (2,)),
     C("isnan", "MX098", ret("nd.contrib.isnan(nd.log(x))"), (2, 3)),
+    # the loss layer: its backward ignores the head gradient (each output's sums into x's)
+    C("softmax-output", ("MX421", "MX010"), """
+        def f(x):
+            lab = nd.array([[0, 1, 3], [2, 0, 0]])
+            return [nd.SoftmaxOutput(x, lab, ignore_label=0, use_ignore=True, normalization='valid',
+                                     smooth_alpha=0.1, grad_scale=1.5, preserve_shape=True),
+                    nd.SoftmaxOutput(data=x, label=lab, normalization='batch', preserve_shape=True),
+                    nd.SoftmaxOutput(x[0], nd.array([1, 0, 3]), grad_scale=0.5)]
+        """, (2, 3, 4), grad=(0,)),
+    C("isinf-isfinite", "MX098", """
+        def f(x):
+            y = nd.log(x) / (x - x[0, 0])
+            return [nd.contrib.isinf(y), nd.contrib.isfinite(y), nd.contrib.isfinite(y).sum()]
+        """, (2, 3)),
     C("gammaln", "MX099", ret("nd.gammaln(x)"), ("pos", (2, 3)), grad=(0,)),
     C("gemm2-batched", "MX099", ret("nd.linalg_gemm2(x, y)"), (2, 3, 4), (2, 4, 5), grad=(0, 1)),
     C("gemm2-transposed-alpha", "MX099", ret("nd.linalg_gemm2(x, y, transpose_a=True, transpose_b=True, alpha=0.5)"),
@@ -567,6 +581,11 @@ CASES = [
     C("squeeze-axes", "MX054", ret("nd.squeeze(x, axis=(1, 3))"), (2, 1, 3, 1)),
     C("squeeze-to-one-element", "MX054", ret("nd.squeeze(x)"), (1, 1)),
     C("squeeze-axis-one-element", "MX054", ret("nd.squeeze(x, axis=0)"), (1,)),
+    C("squeeze-method-inplace", ("MX054", "MX504"), """
+        def f(x):
+            a = x.as_in_context(mx.cpu())
+            return a.squeeze(axis=1, inplace=True) * 2
+        """, (2, 1, 3), grad=(0,)),
     # -- MX049 NDArray type, MX050 size ------------------------------------------------------------
     C("ndarray-isinstance", "MX049", ret("isinstance(x, nd.NDArray)"), (2,)),
     C("ndarray-isinstance-mx", "MX049", ret("isinstance(x, mx.nd.NDArray) and not isinstance(1.0, mx.nd.NDArray)"),
@@ -1168,6 +1187,53 @@ CASES = [
         def f(x):
             return Head('tanh', 2)(x)
         """, (2, 3, 4, 4), grad=(0,)),
+    # Note [optional parameters]: a parameter registered on one path only arrives when held, else its default
+    C("parameter-held-on-one-path", ("MX103",), """
+        class Net(mx.gluon.HybridBlock):
+            def __init__(self, use, **kwargs):
+                super().__init__(**kwargs)
+                self.w = self.params.get_constant('w', [[1.5, -2.0, 0.5]])
+                if use:
+                    self.c = self.params.get_constant('c', [[0.25, -1.5, 3.0]])
+
+            def hybrid_forward(self, F, x, w, c=None):
+                if c is not None:
+                    x = F.broadcast_add(x, c)
+                return F.broadcast_mul(x, w)
+
+        def f(x):
+            held, absent = Net(True), Net(False)
+            held.initialize()
+            absent.initialize()
+            return [held(x), absent(x)]
+        """, (2, 3), grad=(0,)),
+    # Note [explicit base calls]: a Sequential subclass overriding add and __call__ names its bases' methods
+    C("sequential-subclass-base-calls", ("MX151",), """
+        class Scale(mx.gluon.HybridBlock):
+            def __init__(self, c, **kwargs):
+                super().__init__(**kwargs)
+                self.c = c
+
+            def hybrid_forward(self, F, x):
+                return x * self.c
+
+        class Seq(mx.gluon.nn.HybridSequential):
+            def __init__(self, prefix=''):
+                mx.gluon.nn.HybridSequential.__init__(self, prefix=prefix)
+
+            def add(self, *blocks):
+                assert all(isinstance(b, mx.gluon.HybridBlock) for b in blocks)
+                mx.gluon.nn.HybridSequential.add(self, *blocks)
+
+            def __call__(self, x):
+                return mx.gluon.HybridBlock.__call__(self, x) + 1
+
+        def f(x):
+            s = Seq()
+            s.add(Scale(2.0), Scale(-0.5))
+            s.add(mx.gluon.nn.Activation('tanh'))
+            return [s(x), s[1](x)]
+        """, (2, 3), grad=(0,)),
     # -- MX070 slice ---------------------------------------------------------------------------------
     C("slice-drawn", "MX070", ret("nd.slice(x, begin={begin}, end={end}, step={step})"), (2, 3, 4), grad=(0,),
       draw=slices(), options={"begin": (0, None, 1), "end": (None, 2, None), "step": ()}),

@@ -154,10 +154,14 @@ def _array_methods_left(tree: ast.Module, path: str, select, ignore) -> list:
     # a helper a previous conversion pasted calls the method on what is no tensor (`_mx_asnumpy`)
     own = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))
            and node.name in helper_sources()]
+    # a module's own function of the same name is no array method (NumPy's `np.asscalar(a)`, in sockeye)
+    modules = {(a.asname or a.name).split(".")[0] for n in astwalk.walk(tree) if isinstance(n, ast.Import)
+               for a in n.names}
     found = sorted((node for part in [n for n in tree.body if not any(n is o for o in own)]
                     for node in astwalk.walk(part) if isinstance(node, ast.Call)
                     and isinstance(node.func, ast.Attribute) and (node.func.attr in {**_ARRAY_ONLY, **_BLOCK_ONLY}
-                                                              or _gluon_initialize(node))),
+                                                              or _gluon_initialize(node))
+                    and not (isinstance(node.func.value, ast.Name) and node.func.value.id in modules)),
                    key=lambda node: (node.lineno, node.col_offset))
     if not found or not RuleSet(catalogue.load(), _enabled(select, ignore)).enabled(ARRAY_METHOD_OUTSIDE):
         return []

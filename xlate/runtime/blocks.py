@@ -55,6 +55,14 @@ def _mx_add(receiver, *blocks, **kwargs):
     return receiver.add(*blocks, **kwargs)
 
 
+def _mx_sequential_add(seq, *blocks):
+    """`HybridSequential.add(self, *blocks)` named explicitly in a subclass that overrides `add`
+    (sockeye's EncoderSequence checks each block, then calls its base's): each block appended in
+    order under the next index, as Gluon's add registers them; None, as Gluon's add returns."""
+    for block in blocks:
+        torch.nn.Sequential.append(seq, block)
+
+
 def _mx_compile(net):
     """`net.hybridize(...)` under `xlate convert --hybridize compile`: `net.compile()` (torch.compile
     in place; the module and its state_dict keys stay the same). Gluon code hybridizes before the

@@ -399,3 +399,51 @@ class _mx_LabelSmoothing(torch.nn.Module):
         elif units is None:
             units = self._units
         return (1 - self._epsilon) * inputs + self._epsilon / float(units)
+
+
+class _mx_SoftmaxOutputGrad(torch.autograd.Function):
+    """SoftmaxOutput's backward: MXNet's loss layer ignores the head gradient and writes
+    grad_scale * (softmax - target) / normalization, target the (smoothed) one-hot label, zero
+    at ignored labels."""
+
+    @staticmethod
+    def forward(ctx, data, label, grad_scale, ignore_label, use_ignore, normalization, smooth_alpha):
+        prob = torch.softmax(data, dim=-1)
+        ctx.save_for_backward(prob, label)
+        ctx.options = (grad_scale, ignore_label, use_ignore, normalization, smooth_alpha)
+        return prob
+
+    @staticmethod
+    def backward(ctx, head):
+        prob, label = ctx.saved_tensors
+        grad_scale, ignore_label, use_ignore, normalization, smooth_alpha = ctx.options
+        classes = prob.shape[-1]
+        index = label.long().clamp(0, classes - 1)
+        target = torch.nn.functional.one_hot(index, classes).to(prob.dtype)
+        if smooth_alpha:
+            target = target * (1 - smooth_alpha) + (1 - target) * (smooth_alpha / (classes - 1))
+        grad = (prob - target) * grad_scale
+        valid = label != ignore_label if use_ignore else torch.ones_like(label, dtype=torch.bool)
+        grad = grad * valid.unsqueeze(-1).to(grad.dtype)
+        if normalization == "batch":
+            grad = grad / label.numel()
+        elif normalization == "valid":
+            grad = grad / max(int(valid.sum()), 1)
+        return grad, None, None, None, None, None, None
+
+
+def _mx_softmax_output(data=None, label=None, grad_scale=1.0, ignore_label=-1.0, multi_output=False,
+                       use_ignore=False, preserve_shape=False, normalization="null", out_grad=False,
+                       smooth_alpha=0.0, out=None, name=None):
+    """MXNet's SoftmaxOutput (the softmax loss layer): the softmax over the last axis forward, and
+    MXNet's cross-entropy gradient backward whatever the head gradient (_mx_SoftmaxOutputGrad;
+    normalization 'null', 'batch': over the label's size, 'valid': over the labels not ignored).
+    Its forms over other axes (multi_output, data of more than 2 dimensions without preserve_shape)
+    and out_grad raise NotImplementedError."""
+    if out is not None:
+        raise NotImplementedError("SoftmaxOutput(out=...): assign the result instead")
+    if multi_output or out_grad or (data.dim() > 2 and not preserve_shape):
+        raise NotImplementedError("SoftmaxOutput over an axis other than the last (multi_output, or more than "
+                                  "2 dimensions without preserve_shape) or with out_grad: port it by hand")
+    return _mx_SoftmaxOutputGrad.apply(data, label, float(grad_scale), float(ignore_label), bool(use_ignore),
+                                       normalization, float(smooth_alpha))

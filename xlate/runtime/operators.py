@@ -628,6 +628,18 @@ def _mx_isnan(data=None, name=None):
     return torch.isnan(data).to(data.dtype)
 
 
+def _mx_isinf(data=None, name=None):
+    """MXNet's contrib.isinf (a Python function: no out=): 1 where the input is +-inf, else 0,
+    in the input's dtype."""
+    return torch.isinf(data).to(data.dtype)
+
+
+def _mx_isfinite(data=None, name=None):
+    """MXNet's contrib.isfinite (a Python function: no out=): 1 where the input is neither NaN
+    nor +-inf, else 0, in the input's dtype (sockeye sums it to test gradients)."""
+    return torch.isfinite(data).to(data.dtype)
+
+
 def _mx_gammaln(data=None, out=None, name=None):
     """MXNet's gammaln: the log of the absolute gamma function (torch.lgamma; gradient digamma)."""
     _mx_no_out(out)

@@ -22,7 +22,7 @@ from xlate.convert.rulectx import Manual, Site, Skip
 from xlate.convert.transforms.block_init import NAMING_ONLY
 from xlate.convert.transforms.hybrid_forward import _LAYER_PARAMS, keeps_namespace
 
-METHODS = ("__init__", "forward", "hybrid_forward")
+METHODS = ("__init__", "forward", "hybrid_forward", "__call__", "add")
 _SEQUENTIAL = ("mxnet.gluon.nn.Sequential", "mxnet.gluon.nn.HybridSequential")
 HYBRID = ("mxnet.gluon.HybridBlock",)
 
@@ -73,6 +73,16 @@ def transform(site: Site):
                        "prefix/params naming has no nn.Module counterpart")
             rest = []
         return call.with_changes(func=site.emit(f"{target}.__init__"), args=_without_comma([me, *rest]))
+    if method == "__call__":  # every translated block is an nn.Module, whose __call__ runs its forward
+        site.fixed(f"`{owner.rsplit('.', 1)[-1]}.__call__(self, ...)` -> `nn.Module.__call__(self, ...)`: both run "
+                   "the block's forward with its hooks")
+        return call.with_changes(func=site.emit("nn.Module.__call__"), args=args)
+    if method == "add" and owner in _SEQUENTIAL:
+        site.fixed(f"`{owner.rsplit('.', 1)[-1]}.add(self, *blocks)` -> `_mx_sequential_add(self, *blocks)`: each "
+                   "block appended to the torch Sequential in order")
+        return call.with_changes(func=cst.Name(site.helper("_mx_sequential_add")), args=args)
+    if method == "add":
+        raise Manual(f"`{owner.rsplit('.', 1)[-1]}.{method}` called on the class: call the translated base's")
     if method == "forward":
         if "hybrid_forward" in own and "forward" in own and owner not in ("mxnet.gluon.Block",):
             site.fixed(f"`{owner.rsplit('.', 1)[-1]}.forward(self, ...)` runs the class's hybrid_forward with "

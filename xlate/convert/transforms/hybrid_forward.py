@@ -49,9 +49,42 @@ class _Loads(cst.CSTTransformer):
         return updated
 
 
-def _ToSelf(names: set, me: str) -> _Loads:
-    """Loads of the parameter names become `self.<name>`."""
-    return _Loads(names, lambda name: cst.Attribute(cst.Name(me), cst.Name(name)))
+def _ToSelf(names: set, me: str, optional: dict | None = None) -> _Loads:
+    """Loads of the parameter names become `self.<name>`; of those in `optional` (a name -> its
+    default in the signature), `getattr(self, '<name>', <default>)` (Note [optional parameters])."""
+    optional = optional or {}
+
+    def read(name):
+        if name in optional:
+            return cst.Call(cst.Name("getattr"), [cst.Arg(cst.Name(me)), cst.Arg(cst.SimpleString(repr(name))),
+                                                  cst.Arg(optional[name])])
+        return cst.Attribute(cst.Name(me), cst.Name(name))
+    return _Loads(names, read)
+
+
+# Note [optional parameters]
+# Gluon passes hybrid_forward the parameters the block holds when it is called, and a parameter the
+# block may not hold has a default in the signature: gluonts' SelfAttention registers
+# `_ctt_bias_weight` only `if self.dist_enc == "add"` and reads `_ctt_bias_weight=None` otherwise.
+# `self._ctt_bias_weight` raised AttributeError in the converted module whenever the branch was not
+# taken. A parameter with a default that __init__ does not assign on every path (a statement of its
+# own, not under an `if`, a loop or a `try`) is read as `getattr(self, name, default)`: the
+# parameter when the block holds one, the default when it holds none (`self.bias = None` too).
+def _assigned_always(cls, name: str) -> bool:
+    """`self.<name> = ...` is a statement of __init__ at its top level (or in a `with` block)."""
+    init = next((n for n in getattr(cls.node, "body", ()) if isinstance(n, ast.FunctionDef) and n.name == "__init__"),
+                None)
+    stack = list(init.body) if init is not None else []
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.With):
+            stack.extend(stmt.body)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if any(isinstance(t, ast.Attribute) and t.attr == name and isinstance(t.value, ast.Name)
+                   and t.value.id == "self" for t in targets):
+                return True
+    return False
 
 
 # Note [F left]
@@ -255,22 +288,28 @@ def transform(site: Site):
         keep = [params[1].with_changes(comma=cst.MaybeSentinel.DEFAULT if not keep else params[1].comma), *keep]
     new_params = fn.params.with_changes(params=[params[0], *keep], kwonly_params=kwonly, star_arg=star)
     rebound: set = set()
+    optional = {p.name.value: p.default for p in listed if p.default is not None
+                and not _assigned_always(cls, p.name.value)}  # Note [optional parameters]
     if names:
-        renamer = _ToSelf(names, me)
+        renamer = _ToSelf(names, me, optional)
         renamed = body.visit(renamer)
         rebound = renamer.stored & names
         if rebound:  # `offsets = F.slice_like(offsets, ...)`: read once into the local name
             if not isinstance(body, cst.IndentedBlock):
                 raise Manual(f"`{', '.join(sorted(rebound))}` is rebound inside a one-line hybrid_forward: "
                              f"read the parameter as `{me}.<name>` by hand")
-            renamed = _bind_first(body.visit(_ToSelf(names - rebound, me)),
-                                  [f"{n} = {me}.{n}" for n in sorted(rebound)])
+            first = [f"{n} = getattr({me}, {n!r}, {cst.Module([]).code_for_node(optional[n])})" if n in optional
+                     else f"{n} = {me}.{n}" for n in sorted(rebound)]
+            renamed = _bind_first(body.visit(_ToSelf(names - rebound, me, optional)), first)
         body = renamed
     if passed_in:
         body = _bind_first(body, passed_in)
     moved = f"; {', '.join(sorted(names - rebound))} -> {me}.<name>" if names - rebound else ""
     if rebound:
         moved += f"; {', '.join(sorted(rebound))} (rebound in the body) read once at its top: `<name> = {me}.<name>`"
+    if optional:
+        moved += (f"; {', '.join(sorted(optional))} (held on some paths only, a default in the signature) -> "
+                  f"`getattr({me}, name, default)`")
     if passed_in:
         moved += f"; **{passed_in[0].split('.', 1)[0]} gets the block's own parameters as Gluon passes them (`{passed_in[0]}`)"
     site.fixed(f"`hybrid_forward({me}, {namespace}, ...)` -> `{name}({me}, ...)`{moved}{left_f}")
