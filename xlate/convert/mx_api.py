@@ -78,10 +78,10 @@ _LIBRARIES = {"gluoncv": "GluonCV", "gluonnlp": "gluonnlp"}
 
 def no_rule(resolved: str) -> str:
     """MX900's message for `resolved`, a name MXNet's side has and no rule translates."""
-    library = _LIBRARIES.get(resolved.partition(".")[0])
+    top = resolved.partition(".")[0]
+    library = _LIBRARIES.get(top)
     if library is None:
         return f"`{resolved}` has no rule yet: translate it by hand"
-    top = resolved.partition(".")[0]
     return (f"`{resolved}` has no rule: {library} runs on MXNet only; copy the `{top}` package you use (its folder "
             f"in site-packages) into the tree you convert, and xlate converts it with your code "
             "(README: libraries built on MXNet), or translate this call by hand")

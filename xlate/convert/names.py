@@ -1169,8 +1169,9 @@ def _pure_dotted(node: ast.AST) -> bool:
 # namespace. A parameter taken as the namespace (hybrid_forward's F, an `F` by its name) and
 # bound in the function to the same namespace again (gluonts' NanMixture: `def __init__(self, p,
 # F=None): F = getF(p)`; MXFusion's `F = get_default_MXNet_mode() if F is None else F`, where
-# the parameter read in its own rebinding is the namespace it holds) is that namespace too. A name bound to something else too, declared
-# global or nonlocal, or bound at module level (other modules may import it) stays a plain value.
+# the parameter read in its own rebinding is the namespace it holds) is that namespace too. A
+# name bound to something else too, declared global or nonlocal, or bound at module level (other
+# modules may import it) stays a plain value.
 #
 # Note [a package returned by a helper]
 # Packages import MXNet's libraries lazily through a helper that imports and returns one

@@ -33,7 +33,7 @@ def transform(site: Site):
                "block without __init__])")
     statements = list(body.body)
     at = 1 if statements and _docstring(statements[0]) else 0
-    statements = [s for s in statements if not _only_pass(s)] or []
+    statements = [s for s in statements if not _only_pass(s)]
     statements.insert(min(at, len(statements)), init)
     return site.node.with_changes(body=body.with_changes(body=statements))
 
