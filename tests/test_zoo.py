@@ -283,17 +283,17 @@ def test_pretrained_true_is_reported_with_the_command():
 # frameworks in float64 agree to 1e-12 (MXNet's float64 operators run without MKL-DNN): the
 # network is badly conditioned in float32 at random weights, and MXNet's float32 rounding is
 # the larger. So the whole-network gradient comparison runs in float64 on both sides.
-@pytest.mark.parametrize("name,size", [
-    ("resnet18_v1", 32),
-    pytest.param("inceptionv3", 299, marks=pytest.mark.slow),
+@pytest.mark.parametrize("name,size,batch", [
+    ("resnet18_v1", 32, 2),
+    pytest.param("inceptionv3", 299, 1, marks=pytest.mark.slow),  # one sample: half the time, batch statistics alike
 ])
-def test_float64_training_gradients_match_gluon(name, size):
+def test_float64_training_gradients_match_gluon(name, size, batch):
     from mxnet import autograd
 
     from xlate.check.sides import no_dropout
 
     rng = np.random.default_rng(6)
-    x = rng.uniform(0.1, 1, (2, 3, size, size)) * rng.choice([-1, 1], (2, 3, size, size))
+    x = rng.uniform(0.1, 1, (batch, 3, size, size)) * rng.choice([-1, 1], (batch, 3, size, size))
     gluon, net = _both(name, classes=10)
     _randomise(gluon, x.astype("float32"), 6)
     with torch.no_grad():
@@ -302,7 +302,7 @@ def test_float64_training_gradients_match_gluon(name, size):
     no_dropout(gluon, net)  # the generators differ
     gluon.cast("float64")
     net.double().train()
-    head = rng.normal(size=(2, 10))
+    head = rng.normal(size=(batch, 10))
     data = mx.nd.array(x, dtype="float64")
     data.attach_grad()
     with autograd.record():
