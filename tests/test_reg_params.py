@@ -1,5 +1,5 @@
 """What a hybrid_forward receives besides its inputs (Note [parameters in **kwargs] in
-xlate/convert/transforms/hybrid_forward.py): Gluon 1.x passes every parameter and constant the
+xlate/convert/transforms/forward_params.py): Gluon 1.x passes every parameter and constant the
 block holds as an attribute, by the attribute's name. Each block is converted, built on both
 sides with the same random weights (copied by attribute name, which is also what
 save_parameters writes), and run on the same random input."""

@@ -20,7 +20,8 @@ from xlate.convert import names
 from xlate.convert.context import is_mxnet
 from xlate.convert.rulectx import Manual, Site, Skip
 from xlate.convert.transforms.block_init import NAMING_ONLY
-from xlate.convert.transforms.hybrid_forward import _LAYER_PARAMS, keeps_namespace
+from xlate.convert.transforms.forward_params import LAYER_PARAMS
+from xlate.convert.transforms.hybrid_forward import keeps_namespace
 
 METHODS = ("__init__", "forward", "hybrid_forward", "__call__", "add")
 _SEQUENTIAL = ("mxnet.gluon.nn.Sequential", "mxnet.gluon.nn.HybridSequential")
@@ -103,7 +104,7 @@ def transform(site: Site):
             raise Manual("`HybridBlock.forward` runs the hybrid_forward this class inherits: call that block's forward")
         return call.with_changes(func=site.emit(f"{target}.forward"), args=args)
     # hybrid_forward of a layer: its own parameters passed on are what the helper's forward reads
-    names = _LAYER_PARAMS.get(owner.rsplit(".", 1)[-1], ("weight", "bias") if "Conv" in owner else None)
+    names = LAYER_PARAMS.get(owner.rsplit(".", 1)[-1], ("weight", "bias") if "Conv" in owner else None)
     original = site.original.args
     passed = [a.value.value if isinstance(a.value, cst.Name) else None for a in original[3:] if a.keyword is None]
     kw = {a.keyword.value: a.value for a in original[3:] if a.keyword is not None}

@@ -3,7 +3,8 @@ hybrid_forward became its forward, which takes no namespace."""
 import libcst as cst
 
 from xlate.convert.rulectx import Manual, Site, Skip
-from xlate.convert.transforms.hybrid_forward import _layer_params, keeps_namespace
+from xlate.convert.transforms.forward_params import layer_params
+from xlate.convert.transforms.hybrid_forward import keeps_namespace
 
 
 def transform(site: Site):
@@ -18,7 +19,7 @@ def transform(site: Site):
     if first is None or conv.resolve_expr(first) not in ("mxnet.ndarray", "mxnet.symbol"):
         raise Manual("hybrid_forward called without MXNet's namespace first: call `forward` with the inputs")
     cls = conv.analysis.gluon_class(conv.scopes[-1])
-    registered = set(conv.analysis.block_params(cls)) | _layer_params(conv, cls)
+    registered = set(conv.analysis.block_params(cls)) | layer_params(conv, cls)
     rest = _without_own_parameters(site.original.args[1:], args[1:], registered)
     if rest:
         rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
