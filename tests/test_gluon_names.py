@@ -150,6 +150,15 @@ def test_collect_params_names_are_mxnets(model):
     assert got == expected
 
 
+def test_a_block_without_init_refuses_shared_parameters_naming_its_class():
+    # Gluon's params= (sharing another block's ParameterDict) has no torch counterpart: it raises
+    import_torch()
+    got = _module(_converted(MODELS["no_scope"]), "pt_no_scope_params")
+    assert got.Scale(prefix="s_")._mx_prefix == "s_"
+    with pytest.raises(NotImplementedError, match=r"Scale\(params=\.\.\.\)"):
+        got.Scale(params={"scale_weight": None})
+
+
 def test_two_top_level_models_count_on():
     """Top-level blocks of one class take the process-wide counter (`net0_`, `net1_`)."""
     mx = import_mxnet()

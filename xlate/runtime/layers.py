@@ -63,12 +63,21 @@ def _mx_dtype_equal(a, b):
         return False
 
 
-def _mx_no_params(params):
+def _mx_no_params(params, block=None):
     """Gluon's `params=` shares another block's parameters; torch modules share by reusing the
     module (or assigning its tensors), which the translation cannot decide for you."""
     if params is not None:
-        raise NotImplementedError("params= (sharing another block's parameters) is not translated: reuse that "
+        where = f"{type(block).__name__}(params=...)" if block is not None else "params="
+        raise NotImplementedError(f"{where} (sharing another block's parameters) is not translated: reuse that "
                                   "module, or assign its weight/bias to this one, by hand")
+
+
+def _mx_gluon_init(block, prefix=None, params=None):
+    """Gluon's `Block.__init__(prefix=None, params=None)` on a converted block whose torch base takes
+    neither (called after that base's `__init__`): the prefix names it as in Gluon; `params=`
+    raises, naming the class, rather than building a block with parameters of its own in silence."""
+    _mx_no_params(params, block)
+    _mx_named(block, prefix=prefix)
 
 
 def _mx_initializer(init):

@@ -173,21 +173,12 @@ class _mx_SplitSampler(torch.utils.data.Sampler):
 # gluonnlp's __call__ does; `_get_cell_type` names Gluon's recurrent cells, here the translated
 # ones; `_nested_sequence_last` takes each sequence's last valid step of a list of steps (nested
 # lists alike); MXNet's `base._as_list` wraps anything but a list in one.
-def _mx_seq2seq_init(block, prefix, params):
-    """A gluonnlp Block's `__init__(prefix, params)`: the prefix names it as in Gluon; a ParameterDict
-    to share has no counterpart here (assign the other block's modules instead)."""
-    torch.nn.Module.__init__(block)
-    if params is not None:
-        raise NotImplementedError("params= (sharing another block's parameters) is not translated: assign the "
-                                  "other block's modules to this one")
-    _mx_named(block, prefix=prefix)
-
-
 class _mx_Seq2SeqEncoder(torch.nn.Module):
     """gluonnlp.model.Seq2SeqEncoder: called with (inputs, valid_length, states)."""
 
     def __init__(self, prefix=None, params=None):
-        _mx_seq2seq_init(self, prefix, params)
+        super().__init__()
+        _mx_gluon_init(self, prefix, params)
 
     def __call__(self, inputs, valid_length=None, states=None):
         return super().__call__(inputs, valid_length, states)
@@ -200,7 +191,8 @@ class _mx_Seq2SeqDecoder(torch.nn.Module):
     """gluonnlp.model.Seq2SeqDecoder: init_state_from_encoder and forward are the subclass's."""
 
     def __init__(self, prefix=None, params=None):
-        _mx_seq2seq_init(self, prefix, params)
+        super().__init__()
+        _mx_gluon_init(self, prefix, params)
 
     def init_state_from_encoder(self, encoder_outputs, encoder_valid_length=None):
         raise NotImplementedError
@@ -213,7 +205,8 @@ class _mx_Seq2SeqOneStepDecoder(torch.nn.Module):
     """gluonnlp.model.Seq2SeqOneStepDecoder: one decoding step, the subclass's."""
 
     def __init__(self, prefix=None, params=None):
-        _mx_seq2seq_init(self, prefix, params)
+        super().__init__()
+        _mx_gluon_init(self, prefix, params)
 
     def init_state_from_encoder(self, encoder_outputs, encoder_valid_length=None):
         raise NotImplementedError

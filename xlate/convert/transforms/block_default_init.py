@@ -5,20 +5,18 @@ A Gluon block class that defines only its forward inherits Gluon's `Block.__init
 params=None)`, so callers build it with Gluon's naming arguments (MXFusion's tests: `Dot(prefix=
 'dot')`). Its translation derives from `nn.Module`, whose `__init__` takes no argument: every such
 call raised TypeError. The class gets Gluon's constructor, which hands nothing to torch's and keeps
-the prefix for Gluon's names (`_mx_named`, Note [Gluon names] in xlate/runtime/naming.py). `params=`
-(sharing another block's parameters) cannot be honoured by a torch module: a non-None value raises
-there, naming the class, rather than building a block with parameters of its own in silence."""
+the prefix for Gluon's names (`_mx_gluon_init`, Note [Gluon names] in xlate/runtime/naming.py).
+`params=` (sharing another block's parameters) cannot be honoured by a torch module: a non-None
+value raises there, naming the class, rather than building a block with parameters of its own in
+silence."""
 import libcst as cst
 
 from xlate.convert.rulectx import Site, Skip
 
 _INIT = '''
 def __init__(self, prefix=None, params=None):
-    if params is not None:
-        raise NotImplementedError("{name}(params=...): Gluon's parameter sharing has no translation; "
-                                  "assign the shared modules by hand")
     super().__init__()
-    _mx_named(self, prefix=prefix)
+    _mx_gluon_init(self, prefix, params)
 '''
 
 
@@ -26,8 +24,8 @@ def transform(site: Site):
     body = site.node.body
     if not isinstance(body, cst.IndentedBlock):
         raise Skip()
-    init = cst.parse_module(_INIT.replace("{name}", site.original.name.value).lstrip("\n")).body[0]
-    site.conv.use_helper("_mx_named")
+    init = cst.parse_module(_INIT.lstrip("\n")).body[0]
+    site.conv.use_helper("_mx_gluon_init")
     site.fixed(f"`{site.original.name.value}` defines no `__init__`: it gets Gluon's `__init__(prefix=None, "
                "params=None)`, which torch's `nn.Module.__init__` lacks, so `prefix=` still names it (Note [a Gluon "
                "block without __init__])")
