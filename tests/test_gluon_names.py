@@ -159,6 +159,40 @@ def test_a_block_without_init_refuses_shared_parameters_naming_its_class():
         got.Scale(params={"scale_weight": None})
 
 
+HANDED = """
+from mxnet.gluon import nn
+
+def label(activation_fn):
+    return activation_fn.name[:-1]
+
+def names_of(block, param):
+    return [block.name, param.name]
+
+def other(thing):  # also handed around as a value: no evidence of what it takes
+    return thing.name
+
+net = nn.Dense(3, in_units=2)
+net.initialize()
+labels = [label(nn.Activation('sigmoid')), label(nn.Activation('tanh')), label(net)]
+both = names_of(net, net.weight) + names_of(block=nn.Dense(2), param=net.bias)
+callback = other
+"""
+
+
+def test_a_function_every_call_hands_a_block_reads_gluons_names():
+    # Note [evidence handed to a function]: its parameters are blocks (and Parameters) as evidently
+    # as the arguments every call passes
+    mx = import_mxnet()
+    import_torch()
+    with mx.name.NameManager():
+        expected = _module(HANDED, "mx_handed")
+    converted = _converted(HANDED)
+    got = _module(converted, "pt_handed")
+    assert (got.labels, got.both) == (expected.labels, expected.both) == (
+        ["sigmoid", "tanh", "dense"], ["dense0", "dense0_weight", "dense1", "dense0_bias"])
+    assert "return thing.name" in converted  # read as a value elsewhere: left as it is
+
+
 def test_two_top_level_models_count_on():
     """Top-level blocks of one class take the process-wide counter (`net0_`, `net1_`)."""
     mx = import_mxnet()

@@ -21,6 +21,7 @@ rule fire on a non-Gluon receiver that shares a Gluon receiver's name (rare in M
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -71,11 +72,20 @@ class _Scan:
     loops: list = field(default_factory=list)  # (target, iter)
     classes: list = field(default_factory=list)  # (name, [dotted base names])
     annotated: list = field(default_factory=list)  # (name, annotation): a function's argument, `x: T = ...`
+    functions: dict = field(default_factory=dict)  # name -> [the defs of that name]
+    calls: dict = field(default_factory=dict)  # name -> [`name(...)` calls]
+    loads: Counter = field(default_factory=Counter)  # name -> reads of it (a call's own name is one)
 
     @classmethod
     def of(cls, tree: ast.Module) -> "_Scan":
         scan = cls()
         for node in astwalk.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                scan.loads[node.id] += 1
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                scan.calls.setdefault(node.func.id, []).append(node)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                scan.functions.setdefault(node.name, []).append(node)
             if isinstance(node, ast.ClassDef):
                 scan.classes.append((node.name, [names._dotted(b) for b in node.bases]))
             elif isinstance(node, ast.Assign):
@@ -135,10 +145,54 @@ def facts(conv) -> Facts:
         for target, value in scan.assigns:
             if isinstance(target, ast.Name) and (_a_param(value, found) or _a_parameter_made(conv, value)):
                 found.param_names.add(target.id)
+        _handed(conv, scan, found)
     if len(_CACHE) > 8:
         _CACHE.clear()
     _CACHE[id(module)] = (module, found)
     return found
+
+
+# Note [evidence handed to a function]
+# A function of the file that every call of it hands a Gluon block (or Parameter) at one position
+# (`def visualize(activation_fn): ... activation_fn.name`, called `visualize(nn.Activation('relu'))`
+# five times, MXNet's own activations tutorial) takes one there: its parameter is as evident as
+# the arguments. Only a function called by its name alone counts, with every call seen: one
+# defined twice, read as a value (`map(f, nets)`, a callback), or called with `*args`/`**kwargs`
+# may be handed anything, and is no evidence. A parameter with a default counts only when every
+# call passes it.
+def _handed(conv, scan: "_Scan", found: Facts) -> None:
+    for name, defs in scan.functions.items():
+        calls = scan.calls.get(name, [])
+        if len(defs) != 1 or not calls or scan.loads[name] != len(calls) or any(
+                isinstance(a, ast.Starred) for c in calls for a in c.args) or any(
+                k.arg is None for c in calls for k in c.keywords):
+            continue
+        a = defs[0].args
+        positional = [*a.posonlyargs, *a.args]
+        for i, arg in enumerate([*positional, *a.kwonlyargs]):
+            given = [_argument(c, i if i < len(positional) else None, arg.arg) for c in calls]
+            if any(g is None for g in given):
+                continue
+            if all(_a_block(conv, g, found) for g in given):
+                found.block_names.add(arg.arg)
+            elif all(_a_param(g, found) for g in given):
+                found.param_names.add(arg.arg)
+
+
+def _argument(call: ast.Call, position: Optional[int], name: str):
+    """What `call` passes for the parameter at `position` (None: keyword-only) named `name`."""
+    if position is not None and position < len(call.args):
+        return call.args[position]
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _a_block(conv, node, found: Facts) -> bool:
+    """A Gluon block's construction, or a name or attribute evidently holding one."""
+    if isinstance(node, ast.Call):
+        return _gluon(conv, names._dotted(node.func), found.gluon_classes)
+    if isinstance(node, ast.Name):
+        return node.id in found.block_names
+    return isinstance(node, ast.Attribute) and node.attr in found.block_attrs
 
 
 # the predicates below on `ast` nodes, for the scan
