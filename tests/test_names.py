@@ -63,8 +63,14 @@ def test_each_module_reexport_holds_in_the_installed_mxnet():
             public = getattr(module, "__all__", None)
             assert public, prefix
             assert all(getattr(package, n, None) is getattr(module, n) for n in public), (prefix, target)
+            # the package's attribute of the module's name is the module, or another object (shadowed)
+            shadowed = getattr(package, prefix.rsplit(".", 1)[-1]) is not module
+            assert shadowed == (prefix in names.SHADOWED_MODULES), prefix
             checked += 1
     assert checked >= 20
+    # the shadowing name is the function: `vision.alexnet(...)` builds Gluon's network (MX175)
+    out = convert_source("from mxnet.gluon.model_zoo import vision\nnet = vision.alexnet(classes=10)\n").output
+    assert "net = _mx_alexnet(classes=10)" in out
 
 
 @pytest.mark.parametrize("source", [
