@@ -65,8 +65,17 @@ def _draw(site: Site, out):
     lo_s = site.code(lo) if lo is not None else repr(lo_default)
     hi_s = site.code(hi) if hi is not None else repr(hi_default)
     if op == "uniform":
-        if lo is None and hi is None:
+        # literal bounds read as a person writes them: [0, 1) is torch.rand itself, [0, h) a product
+        lo_v = site.evaluate(lo) if lo is not None else lo_default
+        hi_v = site.evaluate(hi) if hi is not None else hi_default
+        if lo_v == 0 and lo_v is not NOT_LITERAL and hi_v == 1 and hi_v is not NOT_LITERAL:
             return site.emit(f"torch.rand({shape}{extra})", **holes)
+        if lo_v == 0 and lo_v is not NOT_LITERAL:
+            return site.emit(f"torch.rand({shape}{extra}) * {hi_s}", **holes)
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (lo_v, hi_v)) \
+                and len(repr(hi_v - lo_v)) <= 8:  # [-1, 1): `* 2 - 1`, not `* (1 - -1) + -1`
+            offset = f"- {-lo_v!r}" if lo_v < 0 else f"+ {lo_s}"
+            return site.emit(f"torch.rand({shape}{extra}) * {hi_v - lo_v!r} {offset}", **holes)
         return site.emit(f"torch.rand({shape}{extra}) * ({hi_s} - {lo_s}) + {lo_s}", **holes)
     if op == "normal":
         return site.emit(f"torch.normal({lo_s}, {hi_s}, size={shape}{extra})", **holes)
