@@ -14,6 +14,7 @@ from xlate.convert.imports import fix_imports, unimported_torch, unnamed_helpers
 from xlate.convert.submodules import import_submodules
 from xlate.convert.parsing import InputError, deep, parse_cst, parse_python
 from xlate.convert.positions import locate
+from xlate.convert.realign import realign
 from xlate.convert.report import Diagnostic, FileResult
 from xlate.runtime import closure, sources as helper_sources
 
@@ -95,6 +96,7 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
         output = _final_newline(source, fixed)
     if analysis.mx_imports:  # Note [submodules MXNet imported]
         output = import_submodules(output)
+    output = realign(source, output)  # Note [visual indents]
     found = [f for f in conv.found if f is not None] + import_notes  # None: a report taken back
     positions = locate(module, [f[0] for f in found], conv.anchors, pairing) if fast else locate(module, [f[0] for f in found])
     diagnostics = [

@@ -197,10 +197,24 @@ def transform(site: Site):
         site.fixed(f"`add` -> Sequential `append`/`extend`; {filled} deferred input size(s) taken from the "
                    "previous layer")
     if len(layers) == 1 and not isinstance(layers[0], cst.StarredElement):
-        return site.emit("{seq}.append({layer})", seq=site.receiver, layer=layers[0])
+        call = site.emit("{seq}.append({layer})", seq=site.receiver, layer=layers[0])
+        return _laid_out(call, site.node)
     items = _as_written(site.node, layers) or \
         starred_list([n if isinstance(n, cst.StarredElement) else cst.Element(n) for n in layers])
     return site.emit("{seq}.extend({layers})", seq=site.receiver, layers=items)
+
+
+def _laid_out(new, call: cst.Call):
+    """`seq.append(x)` with the line breaks `seq.add(` had around its argument (`add(\n    Block(`
+    stays so, and the lines under it keep their place)."""
+    inner = new
+    while isinstance(inner, cst.Call) is False and hasattr(inner, "expression"):
+        inner = inner.expression
+    if not isinstance(inner, cst.Call) or len(inner.args) != 1 or len(call.args) != 1:
+        return new
+    laid = inner.with_changes(whitespace_before_args=call.whitespace_before_args,
+                              args=[inner.args[0].with_changes(whitespace_after_arg=call.args[0].whitespace_after_arg)])
+    return laid if inner is new else new.deep_replace(inner, laid)
 
 
 def _as_written(call: cst.Call, layers: list):
