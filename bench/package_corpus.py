@@ -328,7 +328,10 @@ CORPORA: dict[str, dict] = {
     "crnngluon": dict(
         kind="package", packages=["models", "base", "data_loader", "trainer", "utils"], models_flat=[""],
         stub_missing=True, source="WenmuZhou/crnn.gluon master (cef4483), every .py (config, fonts, alphabet absent)",
-        factories=("package_models", "CRNNGLUON")),
+        factories=("package_models", "CRNNGLUON"),
+        # MXNet 1.9.1's oneDNN backward of the DenseNet extractor's concatenations fails ("could not construct a
+        # sub-memory", with MXNet alone): the MXNet side runs MXNet's own CPU kernels, as for spos
+        mx_env={"MXNET_MKLDNN_ENABLED": "0"}),
     # AWS SageMaker examples' MXNet/Gluon entry-point scripts (train loops with kvstore, model_fn/transform_fn
     # serving functions), every .py importing mxnet, in their folders (runs: example_runs.py --set smgluon)
     "smgluon": dict(

@@ -1254,6 +1254,12 @@ CASES = [
             return [nd.slice_like(x, y, axes=(2, 3)), nd.slice_like(x, y * 0, axes=(-1,)), nd.slice_like(x, y),
                     a.slice_like(y, axes=(1,))]
         """, (2, 4, 5, 6), (2, 3, 2, 4), grad=(0,)),
+    # -- MX811 Crop --------------------------------------------------------------------------------------
+    C("crop", "MX811", """
+        def f(x, y):
+            return [nd.Crop(x, y, center_crop=True), nd.Crop(*[x, y], offset=(1, 2)),
+                    nd.Crop(x, h_w=(2, 3), center_crop=True), nd.Crop(x, h_w=(3, 2), offset=(2, 1))]
+        """, (2, 3, 5, 7), (1, 1, 2, 4), grad=(0,)),
     # -- MX072 stop_gradient / BlockGrad ----------------------------------------------------------
     C("stop-gradient", "MX072", ret("nd.stop_gradient(x * 2) * x + nd.BlockGrad(x) * 3"), (2, 3), grad=(0,)),
     # -- MX073 reshape_like --------------------------------------------------------------------------
