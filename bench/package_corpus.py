@@ -328,10 +328,7 @@ CORPORA: dict[str, dict] = {
     "crnngluon": dict(
         kind="package", packages=["models", "base", "data_loader", "trainer", "utils"], models_flat=[""],
         stub_missing=True, source="WenmuZhou/crnn.gluon master (cef4483), every .py (config, fonts, alphabet absent)",
-        factories=("package_models", "CRNNGLUON"),
-        # MXNet 1.9.1's oneDNN backward of the DenseNet extractor's concatenations fails ("could not construct a
-        # sub-memory", with MXNet alone): the MXNet side runs MXNet's own CPU kernels, as for spos
-        mx_env={"MXNET_MKLDNN_ENABLED": "0"}),
+        factories=("package_models", "CRNNGLUON")),
     # AWS SageMaker examples' MXNet/Gluon entry-point scripts (train loops with kvstore, model_fn/transform_fn
     # serving functions), every .py importing mxnet, in their folders (runs: example_runs.py --set smgluon)
     "smgluon": dict(
@@ -1289,7 +1286,7 @@ def run_factories(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float
              "call": e.get("call"), "setup": e.get("setup"), "stub_missing": cfg.get("stub_missing", False)}
         env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", MXNET_CPU_WORKER_NTHREADS="1",
                    PYTHONWARNINGS="ignore", PYTHONPATH="", MXNET_HOME=str(work / "mxnet_home"))
-        env.update(cfg.get("mx_env", {}))
+        env.update(cfg.get("mx_env", {}), **e.get("mx_env", {}))  # an entry's own: a kernel switch one model needs
         try:
             proc = subprocess.run([PYTHON, "-c", FACTORY_CHILD, json.dumps(c)], capture_output=True, text=True,
                                   timeout=timeout, env=env, cwd=str(work), start_new_session=True)

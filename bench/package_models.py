@@ -1026,8 +1026,10 @@ CRNNGLUON = [
          inputs=["x:float32[2,3,32,24]"], call="lambda net, x: net(x)[0]"),
     dict(name="Model ResNet (BasicBlockV2) + CTC, no sequence model", build=_crnn("ResNet"),
          inputs=["x:float32[1,3,32,16]"], call="lambda net, x: net(x)[0]"),
+    # MXNet 1.9.1's oneDNN backward of the dense blocks' concatenations fails ("could not construct a sub-memory",
+    # with MXNet alone): this model's MXNet side runs MXNet's own CPU kernels (whose RNN the other models cannot use)
     dict(name="Model DenseNet + CNN decoder + CTC", build=_crnn("DenseNet", "CNN", seq_args={"hidden_size": 8}),
-         inputs=["x:float32[2,1,32,24]"], call="lambda net, x: net(x)[0]"),
+         inputs=["x:float32[2,1,32,24]"], call="lambda net, x: net(x)[0]", mx_env={"MXNET_MKLDNN_ENABLED": "0"}),
     dict(name="Model UNet binarization + VGG + RNN + CTC",
          build=_crnn("VGG", "RNN", seq_args={"hidden_size": 8}, binar="UNet"),
          inputs=["x:float32[1,1,32,16]"], call="lambda net, x: net(x)[0]"),

@@ -396,3 +396,20 @@ def test_the_profiler_records_a_region_and_writes_a_chrome_trace(tmp_path):
     # translation's file is checked
     with open(tmp_path / "pt.json") as f:
         assert "traceEvents" in json.load(f)
+
+
+# crnn.gluon builds its pipeline from a configuration: `getattr(transforms, item['type'])(**args)` (MX591)
+CONFIG_TRANSFORMS = COMMON + '''
+from mxnet.gluon.data.vision import transforms
+config = [{'type': 'CenterCrop', 'args': {'size': (5, 4)}}, {'type': 'ToTensor'},
+          {'type': 'Normalize', 'args': {'mean': (0.4, 0.5, 0.6), 'std': (0.2, 0.3, 0.25)}}]
+pipeline = transforms.Compose([getattr(transforms, t['type'])(**t.get('args', {})) for t in config])
+image = nd.array(rng.randint(0, 256, (7, 6, 3)), dtype='uint8')
+outs.append(pipeline(image).asnumpy())
+outs.append(hasattr(transforms, 'NoSuchTransform'))
+'''
+
+
+def test_a_transforms_module_read_by_name_builds_the_same_pipeline():
+    converted = _same_numbers(CONFIG_TRANSFORMS)
+    assert "getattr(_mx_vision_transforms, t['type'])" in converted
