@@ -412,4 +412,30 @@ outs.append(hasattr(transforms, 'NoSuchTransform'))
 
 def test_a_transforms_module_read_by_name_builds_the_same_pipeline():
     converted = _same_numbers(CONFIG_TRANSFORMS)
-    assert "getattr(_mx_vision_transforms, t['type'])" in converted
+    assert "getattr(_mx_transforms_module, t['type'])" in converted
+
+
+# crnn.gluon's base trainer hands `mx.optimizer` and `mx.lr_scheduler` to a function that looks the configured class
+# up by name (MX591): the Trainer then steps with MXNet's Adam and the scheduler's rates
+CONFIG_OPTIMIZER = COMMON + '''
+def initialize(config, module, **kwargs):
+    return getattr(module, config['type'])(**config['args'], **kwargs)
+net = nn.Dense(3, in_units=4)
+net.initialize()
+set_weights(net)
+schedule = initialize({'type': 'FactorScheduler', 'args': {'step': 1, 'factor': 0.5}}, mx.lr_scheduler)
+optimizer = initialize({'type': 'Adam', 'args': {'learning_rate': 0.1}}, mx.optimizer, lr_scheduler=schedule)
+trainer = gluon.Trainer(net.collect_params(), optimizer=optimizer)
+x = nd.array(rng.uniform(-1, 1, (5, 4)))
+for _ in range(3):
+    with autograd.record():
+        loss = (net(x) ** 2).sum()
+    loss.backward()
+    trainer.step(5)
+outs.append(net.weight.data().asnumpy())
+'''
+
+
+def test_an_optimizer_module_read_by_name_steps_as_mxnet():
+    converted = _same_numbers(CONFIG_OPTIMIZER)
+    assert "_mx_optimizer_module" in converted and "_mx_lr_scheduler_module" in converted

@@ -1217,7 +1217,7 @@ class _mx_ModuleValue(type):
                              f"{', '.join(sorted(members))}): translate the code that asks for it by hand")
 
 
-class _mx_vision_transforms(metaclass=_mx_ModuleValue):
+class _mx_transforms_module(metaclass=_mx_ModuleValue):
     """`mxnet.gluon.data.vision.transforms` as a value: its transforms as xlate's helpers."""
     _mx_module = "mxnet.gluon.data.vision.transforms"
 

@@ -831,6 +831,30 @@ class _mx_gcv_LRSequential(_mx_LRScheduler):
         self.learning_rate = self.schedulers[index].learning_rate
 
 
+class _mx_optimizer_module(metaclass=_mx_ModuleValue):
+    """`mxnet.optimizer` as a value (`getattr(mx.optimizer, config['type'])(**args)`): its optimizers,
+    `create` and `register` as xlate's helpers."""
+    _mx_module = "mxnet.optimizer"
+
+    @staticmethod
+    def _mx_members():
+        return {"SGD": _mx_SGD, "NAG": _mx_NAG, "Adam": _mx_Adam, "AdaGrad": _mx_AdaGrad, "RMSProp": _mx_RMSProp,
+                "AdaDelta": _mx_AdaDelta, "Adamax": _mx_Adamax, "Nadam": _mx_Nadam, "Ftrl": _mx_Ftrl,
+                "Signum": _mx_Signum, "LAMB": _mx_LAMB, "FTML": _mx_FTML, "DCASGD": _mx_DCASGD, "SGLD": _mx_SGLD,
+                "Optimizer": _mx_Optimizer, "create": _mx_create_optimizer, "register": _mx_Optimizer.register}
+
+
+class _mx_lr_scheduler_module(metaclass=_mx_ModuleValue):
+    """`mxnet.lr_scheduler` as a value: its schedulers as xlate's helpers."""
+    _mx_module = "mxnet.lr_scheduler"
+
+    @staticmethod
+    def _mx_members():
+        return {"LRScheduler": _mx_LRScheduler, "FactorScheduler": _mx_FactorScheduler,
+                "MultiFactorScheduler": _mx_MultiFactorScheduler, "PolyScheduler": _mx_PolyScheduler,
+                "CosineScheduler": _mx_CosineScheduler}
+
+
 def _mx_clip_grad_global_norm(parameters, max_norm, check_isfinite=True):
     """gluonnlp's `utils.clip_grad_global_norm(parameters, max_norm)`: the gradients of the parameters
     that have one (Gluon's grad_req != 'null': torch's requires_grad) scaled in place by 1 / max(1,
