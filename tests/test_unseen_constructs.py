@@ -367,6 +367,20 @@ def test_a_kvstore_on_one_worker():
     assert "kv = _mx_kv_create('device')" in converted
 
 
+def test_a_distributed_kvstore_chosen_at_run_time_raises_where_it_would_have_trained_alone():
+    # SageMaker's Gluon scripts: 'dist_sync' with several hosts, 'local' with one (the literal is MX550's manual item)
+    from mxsupport import import_torch
+    from xlate.convert.engine import convert_source
+    import_torch()
+    source = ("from mxnet import gluon\nnet = gluon.nn.Dense(2, in_units=3)\nnet.initialize()\n"
+              "kvstore = 'dist_sync' if len(hosts) > 1 else 'local'\n"
+              "trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1}, kvstore=kvstore)\n")
+    code = compile(convert_source(source).output, "converted", "exec")
+    exec(code, {"hosts": ["algo-1"]})
+    with pytest.raises(NotImplementedError, match="kvstore 'dist_sync' is MXNet's distributed training"):
+        exec(code, {"hosts": ["algo-1", "algo-2"]})
+
+
 def test_a_parameter_handed_to_a_block_and_read_with_data():
     converted = _same_numbers(PARAMETER_AS_INPUT)
     assert "_mx_param_value(beta_in)[_mx_index(a_indices)]" in converted

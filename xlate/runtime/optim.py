@@ -504,6 +504,13 @@ class _mx_Trainer:
 
     def __init__(self, params, optimizer, optimizer_params=None, kvstore="device", compression_params=None,
                  update_on_kvstore=None):
+        # a store chosen at run time (SageMaker's scripts: 'dist_sync' on several hosts, 'local' on one): MXNet's
+        # distributed training sums every worker's gradients, which one torch process cannot: loud, never silent
+        if isinstance(kvstore, str) and kvstore.startswith(("dist", "horovod", "byteps")):
+            raise NotImplementedError(f"kvstore '{kvstore}' is MXNet's distributed training over several workers: "
+                                      "launch the translation under torchrun and wrap the model in torch's "
+                                      "DistributedDataParallel (which averages gradients over the processes where "
+                                      "MXNet sums them), or give a single-process kvstore such as 'local'")
         if isinstance(params, dict):
             params = [params[key] for key in sorted(params)]
         elif isinstance(params, torch.Tensor):
