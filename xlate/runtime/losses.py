@@ -188,6 +188,28 @@ class _mx_CTCLoss(_mx_Loss):
         return _mx_apply_weighting(loss, self._weight, sample_weight)
 
 
+def _mx_ctc_loss(data=None, label=None, data_lengths=None, label_lengths=None, use_data_lengths=False,
+                 use_label_lengths=False, blank_label="first", out=None, name=None):
+    """MXNet's CTC operator (nd.ctc_loss, nd.CTCLoss, their contrib names): `data` (T, N, C) unnormalised,
+    the blank class 0 ('first': labels 1..C-1 padded with 0) or C-1 ('last': labels padded with -1); a
+    label ends at its first padding value unless `label_lengths` are used; one loss per sample."""
+    _mx_no_out(out)
+    steps, batch, classes = data.shape
+    labels = label.to(torch.int64)
+    first = blank_label == "first"
+    if use_label_lengths:
+        lengths = label_lengths.to(torch.int64)
+    else:
+        is_pad = labels == (0 if first else -1)
+        lengths = torch.where(is_pad.any(1), is_pad.to(torch.int64).argmax(1), labels.shape[1])
+    if use_data_lengths:
+        steps_used = data_lengths.to(torch.int64)
+    else:
+        steps_used = torch.full((batch,), steps, dtype=torch.int64, device=data.device)
+    return torch.nn.functional.ctc_loss(torch.log_softmax(data, -1), labels.clamp(min=0), steps_used, lengths,
+                                        blank=0 if first else classes - 1, reduction="none", zero_infinity=False)
+
+
 class _mx_HuberLoss(_mx_Loss):
     """Gluon HuberLoss(rho): |d| - rho/2 beyond rho, d^2 / (2 rho) within: torch's SmoothL1Loss
     with beta=rho (torch's HuberLoss(delta) is rho times it: 2.7 apart at rho=2)."""
