@@ -453,3 +453,49 @@ outs.append(net.weight.data().asnumpy())
 def test_an_optimizer_module_read_by_name_steps_as_mxnet():
     converted = _same_numbers(CONFIG_OPTIMIZER)
     assert "_mx_optimizer_module" in converted and "_mx_lr_scheduler_module" in converted
+
+
+@pytest.mark.parametrize("module,spelling", [
+    ("_mx_transforms_module", "transforms"), ("_mx_optimizer_module", "mx.optimizer"),
+    ("_mx_lr_scheduler_module", "mx.lr_scheduler"), ("_mx_nn_module", "nn"), ("_mx_loss_module", "gluon.loss")])
+def test_a_module_read_as_a_value_gives_what_each_name_written_out_gives(module, spelling):
+    # MX591's tables are hand-kept in the runtime: each name must be the helper the catalogue gives it
+    from mxsupport import import_torch
+    from xlate.convert.engine import convert_source
+    from xlate.runtime import load
+    import_torch()
+    members = getattr(load(), module)._mx_members()
+    source = ("import mxnet as mx\nfrom mxnet import gluon\nfrom mxnet.gluon import nn\n"
+              "from mxnet.gluon.data.vision import transforms\n"
+              + "".join(f"v{i} = {spelling}.{name}\n" for i, name in enumerate(members)))
+    lines = convert_source(source).output.splitlines()
+    for i, (name, helper) in enumerate(members.items()):
+        assert f"v{i} = {helper.__qualname__}" in lines, (name, helper.__qualname__)
+
+
+# a network and its loss built from a configuration (MX591 on gluon.nn and gluon.loss)
+CONFIG_LAYERS = COMMON + '''
+layers = [{'type': 'Conv2D', 'args': {'channels': 4, 'kernel_size': 3, 'padding': 1}}, {'type': 'BatchNorm'},
+          {'type': 'Activation', 'args': {'activation': 'relu'}}, {'type': 'GlobalAvgPool2D'},
+          {'type': 'Dense', 'args': {'units': 3}}]
+net = nn.HybridSequential()
+for layer in layers:
+    net.add(getattr(nn, layer['type'])(**layer.get('args', {})))
+net.initialize()
+x = nd.array(rng.uniform(-1, 1, (2, 3, 5, 5)))
+net(x)
+set_weights(net)
+loss = getattr(gluon.loss, 'SoftmaxCELoss')()
+with autograd.record():
+    out = net(x)
+    value = loss(out, nd.array([0, 2]))
+value.backward()
+outs.append(out.asnumpy())
+outs.append(value.asnumpy())
+outs.append(net[0].weight.grad().asnumpy())
+'''
+
+
+def test_layers_and_a_loss_read_by_name_compute_what_gluon_computes():
+    converted = _same_numbers(CONFIG_LAYERS)
+    assert "getattr(_mx_nn_module, layer['type'])" in converted and "getattr(_mx_loss_module, 'SoftmaxCELoss')" in converted

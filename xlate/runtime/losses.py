@@ -469,3 +469,21 @@ def _mx_softmax_output(data=None, label=None, grad_scale=1.0, ignore_label=-1.0,
                                   "2 dimensions without preserve_shape) or with out_grad: port it by hand")
     return _mx_SoftmaxOutputGrad.apply(data, label, float(grad_scale), float(ignore_label), bool(use_ignore),
                                        normalization, float(smooth_alpha))
+
+
+
+class _mx_loss_module(metaclass=_mx_ModuleValue):
+    """`mxnet.gluon.loss` as a value (`getattr(gluon.loss, cfg['loss'])()`): its losses as the
+    Gluon-signature helpers a loss class passed as a value becomes."""
+    _mx_module = "mxnet.gluon.loss"
+
+    @staticmethod
+    def _mx_members():
+        return {"Loss": _mx_Loss, "L2Loss": _mx_L2Loss, "L1Loss": _mx_L1Loss,
+                "SigmoidBinaryCrossEntropyLoss": _mx_SigmoidBinaryCrossEntropyLoss,
+                "SoftmaxCrossEntropyLoss": _mx_SoftmaxCrossEntropyLoss, "KLDivLoss": _mx_KLDivLoss,
+                "CTCLoss": _mx_CTCLoss, "HuberLoss": _mx_HuberLoss, "HingeLoss": _mx_HingeLoss,
+                "SquaredHingeLoss": _mx_SquaredHingeLoss, "LogisticLoss": _mx_LogisticLoss,
+                "TripletLoss": _mx_TripletLoss, "PoissonNLLLoss": _mx_PoissonNLLLoss,
+                "CosineEmbeddingLoss": _mx_CosineEmbeddingLoss, "SDMLLoss": _mx_SDMLLoss,
+                "SigmoidBCELoss": _mx_SigmoidBinaryCrossEntropyLoss, "SoftmaxCELoss": _mx_SoftmaxCrossEntropyLoss}
