@@ -9,7 +9,8 @@ as lists instead of drawn; `extra`, Python values passed after the drawn inputs 
 (`None` for an optional argument), or {position: value} inserted among them (a list: a constant
 float32 array without a gradient); `call`, a lambda `(net, *inputs)` run as the forward on both sides
 (a decoder given the states its encoder-side method makes), evaluated with the side's `imp` and
-`zeros` (`mx.nd.zeros`, and what it becomes as a value converted, `_mx_zeros`). The harness pairs weights and compares outputs and
+`zeros` (`mx.nd.zeros`, and what it becomes as a value converted, `_mx_zeros`); `mx_env`, environment variables
+for that model's subprocess (an MXNet kernel switch). The harness pairs weights and compares outputs and
 gradients with xlate.check.pair.check_models in noise mode.
 """
 
