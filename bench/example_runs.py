@@ -132,6 +132,25 @@ RLGLUON = [(folder, script, [], None, 240) for folder, script in (
 # run) fed by a Gluon data pipeline, which a driver (bench/drivers/ganmx_data.py, copied into the tree before
 # conversion) runs on synthetic MNIST under ~/.mxnet/datasets/mnist (HOME points into the run's folder).
 GANMX = [("", "ganmx_data.py", [], "mnist", 240), ("CGAN", "ganmx_data.py", [], "mnist", 240)]
+# AWS SageMaker examples' Gluon entry points (/work/corpus/smgluon, bench/package_corpus.py's corpus "smgluon"): run as
+# SageMaker runs them, with its SM_* environment (one host, no GPU, SM_CHANNEL_* holding synthetic MNIST as `sm-mnist`
+# lays it out); the debugger demos read MNIST/Fashion-MNIST from $MXNET_HOME. Shrunk to one epoch and small batches;
+# the spot-training demo's last step reads SageMaker's debugger configuration (/opt/ml), dropped. Xavier's draws and
+# shuffling differ between the sides, so the numbers printed differ; the run is what counts.
+_SM_ENV = {"SM_MODEL_DIR": "{cwd}/model", "SM_CHANNEL_TRAINING": "{cwd}/sm", "SM_CHANNEL_TESTING": "{cwd}/sm",
+           "SM_CURRENT_HOST": "algo-1", "SM_HOSTS": '["algo-1"]', "SM_NUM_GPUS": "0", "SM_NUM_CPUS": "1"}
+_SM_SHRINK = {r"^    validate\(\)$": "    pass", r'"--epochs", type=int, default=\d+': '"--epochs", type=int, default=1'}
+SMGLUON = [
+    ("sagemaker-python-sdk/mxnet_gluon_mnist", "mnist.py", ["--batch-size", "16", "--log-interval", "4"],
+     "sm-mnist", 240),
+    ("frameworks/mxnet/code", "train.py", ["--batch-size", "16", "--log-interval", "4"], "sm-mnist", 240),
+    ("sagemaker-debugger/mnist_tensor_plot/scripts", "mxnet_gluon_save_all_demo.py", ["--batch-size", "16"],
+     "mnist,fashion-mnist", 240),
+    ("sagemaker-debugger/mxnet_realtime_analysis/scripts", "mnist_gluon_realtime_visualize_demo.py",
+     ["--batch-size", "16"], "fashion-mnist", 240),
+    ("sagemaker-debugger/mxnet_spot_training", "mxnet_gluon_spot_training.py",
+     ["--batch-size", "16", "--checkpoint-path", "."], "mnist", 240),
+]
 # (corpus folder, runs, substitutions applied to the script before conversion, options): root_on_path puts the
 # converted (or original) folder on sys.path, as its user runs it; stubs: folders under bench/ on sys.path on both sides;
 # drivers: files of bench/drivers/ copied into the folder's root before conversion; home: HOME set to the run's folder
@@ -142,7 +161,8 @@ SETS = {"mxnet-examples": (Path("/work/corpus/mxnet-examples"), EXAMPLES, {}, {}
         "rlgluon": (Path("/work/corpus/rlgluon"), RLGLUON, _RL_SHRINK, {"stubs": ["rl_stubs"]}),
         "ganmx": (Path("/work/corpus/ganmx"), GANMX, {}, {"root_on_path": True, "drivers": ["ganmx_data.py"],
                                                          "home": True}),
-        "fedlearn": (Path("/work/corpus/fedlearn"), FEDLEARN, {}, {"drivers": ["xlate_local_train.py"]})}
+        "fedlearn": (Path("/work/corpus/fedlearn"), FEDLEARN, {}, {"drivers": ["xlate_local_train.py"]}),
+        "smgluon": (Path("/work/corpus/smgluon"), SMGLUON, _SM_SHRINK, {"env": _SM_ENV})}
 
 RUNNER = r'''
 import runpy, sys, os
@@ -306,15 +326,23 @@ def main(argv=None) -> int:
                 cwd = work / "run" / side / folder.replace("/", "_") / stem
                 cwd.mkdir(parents=True, exist_ok=True)
                 home = cwd / "mxnet_home"
-                dataset, _, count = (data or "").partition(":")
-                if dataset in ("mnist", "fashion-mnist"):
-                    for there_ in (home / "datasets" / dataset, cwd / "data", cwd.parent / "data" / dataset.replace("-", "_"),
-                                   cwd / "home" / ".mxnet" / "datasets" / dataset):
-                        mnist_files(there_, int(count or 256))
+                for spec in (data or "").split(","):
+                    dataset, _, count = spec.partition(":")
+                    if dataset in ("mnist", "fashion-mnist"):
+                        for there_ in (home / "datasets" / dataset, cwd / "data",
+                                       cwd.parent / "data" / dataset.replace("-", "_"),
+                                       cwd / "home" / ".mxnet" / "datasets" / dataset):
+                            mnist_files(there_, int(count or 256))
+                    elif dataset == "sm-mnist":  # SageMaker's channel: the files at its top and in train/, test/
+                        for there_ in (cwd / "sm", cwd / "sm" / "train", cwd / "sm" / "test"):
+                            mnist_files(there_, int(count or 256))
+                extra_env = {k: v.format(cwd=cwd) for k, v in options.get("env", {}).items()}
+                if extra_env:
+                    (cwd / "model").mkdir(exist_ok=True)
                 path = [str(HERE / stub) for stub in options.get("stubs", [])]
                 path += [str(where)] if options.get("root_on_path") else []
                 env = dict(os.environ, MXNET_HOME=str(home), OMP_NUM_THREADS="1", PYTHONPATH=os.pathsep.join(path),
-                           PYTHONWARNINGS="ignore", MPLBACKEND="Agg", **({"HOME": str(cwd / "home")}
+                           PYTHONWARNINGS="ignore", MPLBACKEND="Agg", **extra_env, **({"HOME": str(cwd / "home")}
                                                                          if options.get("home") else {}))
                 row[side] = run([sys.executable, str(runner), blocked, str(where / script), *argv_], cwd, env, timeout)
             rows.append(row)

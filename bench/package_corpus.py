@@ -322,6 +322,18 @@ CORPORA: dict[str, dict] = {
     "mxfusion": dict(
         kind="package", packages=["mxfusion"], deps=["_zoodeps"], stub_missing=True,
         source="amzn/MXFusion master (af6223e, 2019), every .py (mxfusion/, testing/, setup.py, docs/conf.py)"),
+    # a Gluon CRNN OCR package: top-level packages imported by absolute name from the root (`from models.modules
+    # import *`; the model picks its parts by eval of a config name); train.py/predict.py at the root parsed only.
+    # gluoncv (the ResNet-FPN backbone) and the data tools' lmdb/anyconfig are stubbed where not installed.
+    "crnngluon": dict(
+        kind="package", packages=["models", "base", "data_loader", "trainer", "utils"], models_flat=[""],
+        stub_missing=True, source="WenmuZhou/crnn.gluon master (cef4483), every .py (config, fonts, alphabet absent)",
+        factories=("package_models", "CRNNGLUON")),
+    # AWS SageMaker examples' MXNet/Gluon entry-point scripts (train loops with kvstore, model_fn/transform_fn
+    # serving functions), every .py importing mxnet, in their folders (runs: example_runs.py --set smgluon)
+    "smgluon": dict(
+        kind="scripts", source="aws/amazon-sagemaker-examples 9c1491f9a (2023-07, before the MXNet examples were "
+                               "pruned) every .py importing mxnet, and 75abc11d6 (2021-06) for horovod_mnist and dgl_kge"),
 }
 
 
@@ -1274,7 +1286,7 @@ def run_factories(cfg: dict, corpus: Path, out: Path, work: Path, timeout: float
              "call": e.get("call"), "setup": e.get("setup"), "stub_missing": cfg.get("stub_missing", False)}
         env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", MXNET_CPU_WORKER_NTHREADS="1",
                    PYTHONWARNINGS="ignore", PYTHONPATH="", MXNET_HOME=str(work / "mxnet_home"))
-        env.update(cfg.get("mx_env", {}))
+        env.update(cfg.get("mx_env", {}), **e.get("mx_env", {}))  # an entry's own: a kernel switch one model needs
         try:
             proc = subprocess.run([PYTHON, "-c", FACTORY_CHILD, json.dumps(c)], capture_output=True, text=True,
                                   timeout=timeout, env=env, cwd=str(work), start_new_session=True)

@@ -9,7 +9,8 @@ as lists instead of drawn; `extra`, Python values passed after the drawn inputs 
 (`None` for an optional argument), or {position: value} inserted among them (a list: a constant
 float32 array without a gradient); `call`, a lambda `(net, *inputs)` run as the forward on both sides
 (a decoder given the states its encoder-side method makes), evaluated with the side's `imp` and
-`zeros` (`mx.nd.zeros`, and what it becomes as a value converted, `_mx_zeros`). The harness pairs weights and compares outputs and
+`zeros` (`mx.nd.zeros`, and what it becomes as a value converted, `_mx_zeros`); `mx_env`, environment variables
+for that model's subprocess (an MXNet kernel switch). The harness pairs weights and compares outputs and
 gradients with xlate.check.pair.check_models in noise mode.
 """
 
@@ -1003,4 +1004,44 @@ FEDLEARN = [
          inputs=["x:int32[3,2]<10"], call="lambda net, x: net(x, [zeros((1, 2, 5)), zeros((1, 2, 5))])[0]"),
     dict(name="RNN_Model (gru)", build="imp('RNN').RNN_Model('gru', 10, 4, 5, 1, dropout=0.0)",
          inputs=["x:int32[3,2]<10"], call="lambda net, x: net(x, [zeros((1, 2, 5))])[0]"),
+]
+
+# WenmuZhou/crnn.gluon (the corpus "crnngluon"): its CRNN `Model` puts together a binarization net, a feature
+# extractor, a sequence model and a CTC head by name from a config (eval in models/model.py); each part at small
+# sizes where the part has a size knob. Images 32 high (each extractor brings the height to 1). Its TPS
+# transformation is half ported from PyTorch (torch.bmm, register_buffer, `stride=` given to Conv2D): MXNet
+# cannot build it, so it counts as built by neither side.
+def _crnn(fe, seq=None, pred="CTC", seq_args=None, binar=None):
+    cfg = {"feature_extraction": {"type": fe}, "prediction": {"type": pred}}
+    if seq:
+        cfg["sequence_model"] = {"type": seq, "args": seq_args}
+    if binar:
+        cfg["binarization"] = {"type": binar}
+    return f"imp('models.model').Model(5, None, {cfg!r})"
+
+
+CRNNGLUON = [
+    dict(name="Model VGG + RNN (BiLSTM x2) + CTC", build=_crnn("VGG", "RNN", seq_args={"hidden_size": 16}),
+         inputs=["x:float32[2,1,32,24]"], call="lambda net, x: net(x)[0]"),
+    dict(name="Model CNN_lite + RNN + CTC_CNN", build=_crnn("CNN_lite", "RNN", "CTC_CNN", {"hidden_size": 8}),
+         inputs=["x:float32[2,3,32,24]"], call="lambda net, x: net(x)[0]"),
+    dict(name="Model ResNet (BasicBlockV2) + CTC, no sequence model", build=_crnn("ResNet"),
+         inputs=["x:float32[1,3,32,16]"], call="lambda net, x: net(x)[0]"),
+    # MXNet 1.9.1's oneDNN backward of the dense blocks' concatenations fails ("could not construct a sub-memory",
+    # with MXNet alone): this model's MXNet side runs MXNet's own CPU kernels (whose RNN the other models cannot use)
+    dict(name="Model DenseNet + CNN decoder + CTC", build=_crnn("DenseNet", "CNN", seq_args={"hidden_size": 8}),
+         inputs=["x:float32[2,1,32,24]"], call="lambda net, x: net(x)[0]", mx_env={"MXNET_MKLDNN_ENABLED": "0"}),
+    dict(name="Model UNet binarization + VGG + RNN + CTC",
+         build=_crnn("VGG", "RNN", seq_args={"hidden_size": 8}, binar="UNet"),
+         inputs=["x:float32[1,1,32,16]"], call="lambda net, x: net(x)[0]"),
+    dict(name="BidirectionalGRU (2 layers, NTC)", build="imp('models.modules.sequence_modeling').BidirectionalGRU(6, 2, 5)",
+         inputs=["x:float32[2,7,4]"]),
+    dict(name="UNet (seg backbone: UpSampling, Crop, concat)", build="imp('models.modules.seg.unet').UNet()",
+         inputs=["x:float32[1,3,24,20]"]),
+    dict(name="DWConv (depthwise + 1x1, BatchNorm)",
+         build="imp('models.modules.feature_extraction').DWConv(4, 6, 3, 1, 1, use_bn=True)",
+         inputs=["x:float32[2,4,6,6]"]),
+    dict(name="TPS_SpatialTransformerNetwork (half ported from PyTorch)",
+         build="imp('models.modules.transformation').TPS_SpatialTransformerNetwork(4, (16, 32), (16, 32), 1)",
+         inputs=["x:float32[1,1,16,32]"]),
 ]

@@ -480,6 +480,7 @@ def test_a_backend_subpackage_named_mxnet_does_not_hide_mxnet(tmp_path):
                              "        return F.relu(x)\n"),
         "nn/pytorch/__init__.py": "",
         "train.py": "from mxnet import nd\nx = nd.ones((2, 3))\n",
+        "model/mxnet.py": "import mxnet as mx\nx = mx.nd.ones((2,))\n",  # a backend module, not a package
     }
     src = tmp_path / "src"
     for rel, text in files.items():
@@ -491,6 +492,7 @@ def test_a_backend_subpackage_named_mxnet_does_not_hide_mxnet(tmp_path):
     conv = (tmp_path / "out/nn/mxnet/conv.py").read_text()
     assert "class Conv(nn.Module):" in conv and "def forward(self, x):" in conv and "torch.relu(x)" in conv
     assert "torch.ones((2, 3))" in (tmp_path / "out/train.py").read_text()
+    assert "torch.ones((2,))" in (tmp_path / "out/model/mxnet.py").read_text()
     report = err.getvalue()
     assert "nn/mxnet/conv.py:1:1: MX910 [review]" in report and "train.py:1:1: MX910 [review]" in report
     # the tree's own top-level package of that name is the tree's own (MXNet's python/mxnet)

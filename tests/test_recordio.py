@@ -58,6 +58,20 @@ def test_pack_and_unpack_are_mxnets(rt):
         assert type(got.label) is type(want.label)
 
 
+def test_pack_img_and_unpack_img_are_mxnets(rt):
+    # crnn.gluon's convert_rec.py packs its text-line images with pack_img (MX571)
+    mx, np = import_mxnet(), import_numpy()
+    pytest.importorskip("cv2")
+    img = np.random.default_rng(0).integers(0, 256, (6, 9, 3), dtype=np.uint8)
+    for fmt, quality in ((".jpg", 90), (".png", 3)):
+        header = (0, [1.0, 4.0, 2.0], 5, 0)
+        packed = mx.recordio.pack_img(mx.recordio.IRHeader(*header), img, quality=quality, img_fmt=fmt)
+        assert rt._mx_recordio_pack_img(rt._mx_IRHeader(*header), img, quality=quality, img_fmt=fmt) == packed
+        (got_header, got), (_, want) = rt._mx_recordio_unpack_img(packed, 1), mx.recordio.unpack_img(packed, 1)
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(got_header.label, [1.0, 4.0, 2.0])
+
+
 def test_record_file_dataset_by_position(rt, tmp_path):
     mx = import_mxnet()
     _write(mx.recordio.MXIndexedRecordIO, tmp_path, "data")

@@ -367,6 +367,20 @@ def test_a_kvstore_on_one_worker():
     assert "kv = _mx_kv_create('device')" in converted
 
 
+def test_a_distributed_kvstore_chosen_at_run_time_raises_where_it_would_have_trained_alone():
+    # SageMaker's Gluon scripts: 'dist_sync' with several hosts, 'local' with one (the literal is MX550's manual item)
+    from mxsupport import import_torch
+    from xlate.convert.engine import convert_source
+    import_torch()
+    source = ("from mxnet import gluon\nnet = gluon.nn.Dense(2, in_units=3)\nnet.initialize()\n"
+              "kvstore = 'dist_sync' if len(hosts) > 1 else 'local'\n"
+              "trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1}, kvstore=kvstore)\n")
+    code = compile(convert_source(source).output, "converted", "exec")
+    exec(code, {"hosts": ["algo-1"]})
+    with pytest.raises(NotImplementedError, match="kvstore 'dist_sync' is MXNet's distributed training"):
+        exec(code, {"hosts": ["algo-1", "algo-2"]})
+
+
 def test_a_parameter_handed_to_a_block_and_read_with_data():
     converted = _same_numbers(PARAMETER_AS_INPUT)
     assert "_mx_param_value(beta_in)[_mx_index(a_indices)]" in converted
@@ -396,3 +410,92 @@ def test_the_profiler_records_a_region_and_writes_a_chrome_trace(tmp_path):
     # translation's file is checked
     with open(tmp_path / "pt.json") as f:
         assert "traceEvents" in json.load(f)
+
+
+# crnn.gluon builds its pipeline from a configuration: `getattr(transforms, item['type'])(**args)` (MX591)
+CONFIG_TRANSFORMS = COMMON + '''
+from mxnet.gluon.data.vision import transforms
+config = [{'type': 'CenterCrop', 'args': {'size': (5, 4)}}, {'type': 'ToTensor'},
+          {'type': 'Normalize', 'args': {'mean': (0.4, 0.5, 0.6), 'std': (0.2, 0.3, 0.25)}}]
+pipeline = transforms.Compose([getattr(transforms, t['type'])(**t.get('args', {})) for t in config])
+image = nd.array(rng.randint(0, 256, (7, 6, 3)), dtype='uint8')
+outs.append(pipeline(image).asnumpy())
+outs.append(hasattr(transforms, 'NoSuchTransform'))
+'''
+
+
+def test_a_transforms_module_read_by_name_builds_the_same_pipeline():
+    converted = _same_numbers(CONFIG_TRANSFORMS)
+    assert "getattr(_mx_transforms_module, t['type'])" in converted
+
+
+# crnn.gluon's base trainer hands `mx.optimizer` and `mx.lr_scheduler` to a function that looks the configured class
+# up by name (MX591): the Trainer then steps with MXNet's Adam and the scheduler's rates
+CONFIG_OPTIMIZER = COMMON + '''
+def initialize(config, module, **kwargs):
+    return getattr(module, config['type'])(**config['args'], **kwargs)
+net = nn.Dense(3, in_units=4)
+net.initialize()
+set_weights(net)
+schedule = initialize({'type': 'FactorScheduler', 'args': {'step': 1, 'factor': 0.5}}, mx.lr_scheduler)
+optimizer = initialize({'type': 'Adam', 'args': {'learning_rate': 0.1}}, mx.optimizer, lr_scheduler=schedule)
+trainer = gluon.Trainer(net.collect_params(), optimizer=optimizer)
+x = nd.array(rng.uniform(-1, 1, (5, 4)))
+for _ in range(3):
+    with autograd.record():
+        loss = (net(x) ** 2).sum()
+    loss.backward()
+    trainer.step(5)
+outs.append(net.weight.data().asnumpy())
+'''
+
+
+def test_an_optimizer_module_read_by_name_steps_as_mxnet():
+    converted = _same_numbers(CONFIG_OPTIMIZER)
+    assert "_mx_optimizer_module" in converted and "_mx_lr_scheduler_module" in converted
+
+
+@pytest.mark.parametrize("module,spelling", [
+    ("_mx_transforms_module", "transforms"), ("_mx_optimizer_module", "mx.optimizer"),
+    ("_mx_lr_scheduler_module", "mx.lr_scheduler"), ("_mx_nn_module", "nn"), ("_mx_loss_module", "gluon.loss")])
+def test_a_module_read_as_a_value_gives_what_each_name_written_out_gives(module, spelling):
+    # MX591's tables are hand-kept in the runtime: each name must be the helper the catalogue gives it
+    from mxsupport import import_torch
+    from xlate.convert.engine import convert_source
+    from xlate.runtime import load
+    import_torch()
+    members = getattr(load(), module)._mx_members()
+    source = ("import mxnet as mx\nfrom mxnet import gluon\nfrom mxnet.gluon import nn\n"
+              "from mxnet.gluon.data.vision import transforms\n"
+              + "".join(f"v{i} = {spelling}.{name}\n" for i, name in enumerate(members)))
+    lines = convert_source(source).output.splitlines()
+    for i, (name, helper) in enumerate(members.items()):
+        assert f"v{i} = {helper.__qualname__}" in lines, (name, helper.__qualname__)
+
+
+# a network and its loss built from a configuration (MX591 on gluon.nn and gluon.loss)
+CONFIG_LAYERS = COMMON + '''
+layers = [{'type': 'Conv2D', 'args': {'channels': 4, 'kernel_size': 3, 'padding': 1}}, {'type': 'BatchNorm'},
+          {'type': 'Activation', 'args': {'activation': 'relu'}}, {'type': 'GlobalAvgPool2D'},
+          {'type': 'Dense', 'args': {'units': 3}}]
+net = nn.HybridSequential()
+for layer in layers:
+    net.add(getattr(nn, layer['type'])(**layer.get('args', {})))
+net.initialize()
+x = nd.array(rng.uniform(-1, 1, (2, 3, 5, 5)))
+net(x)
+set_weights(net)
+loss = getattr(gluon.loss, 'SoftmaxCELoss')()
+with autograd.record():
+    out = net(x)
+    value = loss(out, nd.array([0, 2]))
+value.backward()
+outs.append(out.asnumpy())
+outs.append(value.asnumpy())
+outs.append(net[0].weight.grad().asnumpy())
+'''
+
+
+def test_layers_and_a_loss_read_by_name_compute_what_gluon_computes():
+    converted = _same_numbers(CONFIG_LAYERS)
+    assert "getattr(_mx_nn_module, layer['type'])" in converted and "getattr(_mx_loss_module, 'SoftmaxCELoss')" in converted

@@ -119,6 +119,19 @@ def test_a_small_densenet_computes_what_gluon_computes():
                   rt._mx_DenseNet(8, 4, [2, 1, 2, 1], bn_size=2, classes=7), (1, 3, 224, 224))
 
 
+def test_the_module_helpers_users_build_with_compute_what_gluon_computes():
+    # crnn.gluon builds its DenseNet of densenet._make_dense_block; every such helper, chained
+    from mxnet.gluon.model_zoo.vision import densenet, inception, mobilenet, squeezenet
+    gluon = mx.gluon.nn.HybridSequential()
+    gluon.add(densenet._make_dense_block(2, 2, 4, 0, 1), densenet._make_transition(6), squeezenet._make_fire(2, 3, 3),
+              inception._make_branch("avg", (4, 3, None, 1)))
+    mobilenet._add_conv_dw(gluon, 4, 5, 1)
+    torch_side = torch.nn.Sequential(rt._mx_make_dense_block(2, 2, 4, 0, 1), rt._mx_make_transition(6),
+                                     rt._mx_fire(2, 3, 3), rt._mx_inception_branch("avg", (4, 3, None, 1)))
+    rt._mx_add_conv_dw(torch_side, 4, 5, 1)
+    _same_outputs(gluon, torch_side, (2, 3, 8, 8))
+
+
 @pytest.mark.parametrize("name,build", [
     ("resnet18_v1", lambda m: m.get_resnet(1, 18, classes=10)),
     ("mobilenetv2_0.25", lambda m: m.get_mobilenet_v2(0.25, classes=10)),

@@ -1254,6 +1254,28 @@ CASES = [
             return [nd.slice_like(x, y, axes=(2, 3)), nd.slice_like(x, y * 0, axes=(-1,)), nd.slice_like(x, y),
                     a.slice_like(y, axes=(1,))]
         """, (2, 4, 5, 6), (2, 3, 2, 4), grad=(0,)),
+    # -- MX811 Crop --------------------------------------------------------------------------------------
+    C("crop", "MX811", """
+        def f(x, y):
+            return [nd.Crop(x, y, center_crop=True), nd.Crop(*[x, y], offset=(1, 2)),
+                    nd.Crop(x, h_w=(2, 3), center_crop=True), nd.Crop(x, h_w=(3, 2), offset=(2, 1))]
+        """, (2, 3, 5, 7), (1, 1, 2, 4), grad=(0,)),
+    # -- MX812 SpatialTransformer ---------------------------------------------------------------------
+    C("spatial-transformer", "MX812", """
+        def f(x, loc):
+            theta = loc * 0.3 + nd.array([[0.9, 0.1, 0.0, -0.1, 1.1, 0.05]])
+            return nd.SpatialTransformer(x, theta, target_shape=(4, 5), transform_type='affine',
+                                         sampler_type='bilinear')
+        """, (2, 3, 6, 7), (2, 6), grad=(0, 1)),
+    # -- MX422 the CTC operator ----------------------------------------------------------------------
+    C("ctc-operator", "MX422", """
+        def f(x):
+            first = nd.array([[1, 2, 2, 0], [3, 1, 0, 0]])
+            last = nd.array([[0, 1, 1, -1], [2, 0, -1, -1]])
+            return [nd.ctc_loss(x, first), nd.contrib.ctc_loss(x, last, blank_label='last'),
+                    nd.CTCLoss(x, first, nd.array([5, 4]), nd.array([3, 1]), use_data_lengths=True,
+                               use_label_lengths=True)]
+        """, (6, 2, 4), grad=(0,)),
     # -- MX072 stop_gradient / BlockGrad ----------------------------------------------------------
     C("stop-gradient", "MX072", ret("nd.stop_gradient(x * 2) * x + nd.BlockGrad(x) * 3"), (2, 3), grad=(0,)),
     # -- MX073 reshape_like --------------------------------------------------------------------------

@@ -262,8 +262,8 @@ def _changes_sys_path(tree: ast.Module) -> bool:
 
 
 # Note [a package named mxnet]
-# A library with one subpackage per backend (`nn/mxnet/` beside `nn/pytorch/`), copied without
-# its parents' __init__.py, gives the tree a top-level package named `mxnet`: every `import
+# A library with one subpackage (or module) per backend (`nn/mxnet/` beside `nn/pytorch/`, `model/mxnet.py`
+# beside `model/pytorch.py`), copied without its parents' __init__.py, gives the tree a top-level package named `mxnet`: every `import
 # mxnet` of the tree would resolve to it, and the whole tree would pass through with nothing
 # said. Python resolves `import mxnet` to such a folder only when its parent folder is on
 # sys.path: the tree's own top (the tree is the package, as when converting MXNet's own
@@ -277,11 +277,14 @@ def _roots(root: Path, by_module: dict) -> tuple[frozenset, tuple]:
     roots, shadows = set(), []
     for name, path in by_module.items():
         head = name.split(".", 1)[0]
-        if head in MX_ROOTS and name == head and path.name == "__init__.py" and path.parent.parent != top:
-            shadows.append(path.parent.relative_to(top).as_posix() if top in path.parents else str(path.parent))
+        # a package `mxnet/`, or a module `mxnet.py` (a backend module, `model/mxnet.py` beside `model/pytorch.py`)
+        folder = path.parent if path.name == "__init__.py" else path.with_suffix("")
+        if head in MX_ROOTS and name == head and folder.parent != top:
+            shown = path.parent if folder == path.parent else path
+            shadows.append(shown.relative_to(top).as_posix() if top in shown.parents else str(shown))
             continue
         roots.add(head)
-    shadowed = {s.rsplit("/", 1)[-1] for s in shadows}
+    shadowed = {Path(s).stem for s in shadows}
     return frozenset(r for r in roots if r not in shadowed), tuple(sorted(shadows))
 
 

@@ -1201,3 +1201,32 @@ class _mx_DataLoaderIter(_mx_DataIter):
 
     def getindex(self):
         return None
+
+
+class _mx_ModuleValue(type):
+    """An MXNet module used as a value (`getattr(transforms, item['type'])(**args)`, a config
+    naming its transforms): each attribute is the helper xlate's call rules give that name, so
+    the object built is the one a written-out call builds; a name xlate does not translate raises
+    AttributeError naming it and what is translated."""
+
+    def __getattr__(cls, name):
+        members = cls._mx_members()
+        if name in members:
+            return members[name]
+        raise AttributeError(f"`{cls._mx_module}.{name}` has no translation in xlate (it translates "
+                             f"{', '.join(sorted(members))}): translate the code that asks for it by hand")
+
+
+class _mx_transforms_module(metaclass=_mx_ModuleValue):
+    """`mxnet.gluon.data.vision.transforms` as a value: its transforms as xlate's helpers."""
+    _mx_module = "mxnet.gluon.data.vision.transforms"
+
+    @staticmethod
+    def _mx_members():
+        return {"ToTensor": _mx_ToTensor, "Normalize": _mx_Normalize, "Cast": _mx_Cast, "Compose": _mx_Compose,
+                "CenterCrop": _mx_CenterCrop, "RandomFlipLeftRight": _mx_RandomFlipLeftRight,
+                "RandomFlipTopBottom": _mx_RandomFlipTopBottom, "Resize": _mx_Resize,
+                "RandomResizedCrop": _mx_RandomResizedCrop, "RandomBrightness": _mx_RandomBrightness,
+                "RandomContrast": _mx_RandomContrast, "RandomSaturation": _mx_RandomSaturation,
+                "RandomHue": _mx_RandomHue, "RandomColorJitter": _mx_RandomColorJitter,
+                "RandomLighting": _mx_RandomLighting}

@@ -682,3 +682,26 @@ def _mx_type(value):
         helper = helpers.get(name, "")
     found = globals().get(helper)
     return found if isinstance(found, type) else kind
+
+
+
+class _mx_nn_module(metaclass=_mx_ModuleValue):
+    """`mxnet.gluon.nn` as a value (`getattr(nn, cfg['type'])(**cfg['args'])`): its layers as the
+    Gluon-signature helpers a layer class passed as a value becomes (Note [Gluon-signature modules])."""
+    _mx_module = "mxnet.gluon.nn"
+
+    @staticmethod
+    def _mx_members():
+        return {"Activation": _mx_Activation, "AvgPool1D": _mx_AvgPool1D, "AvgPool2D": _mx_AvgPool2D,
+                "AvgPool3D": _mx_AvgPool3D, "BatchNorm": _mx_BatchNorm, "Conv1D": _mx_Conv1D,
+                "Conv1DTranspose": _mx_Conv1DTranspose, "Conv2D": _mx_Conv2D, "Conv2DTranspose": _mx_Conv2DTranspose,
+                "Conv3D": _mx_Conv3D, "Conv3DTranspose": _mx_Conv3DTranspose, "Dense": _mx_Dense,
+                "Dropout": _mx_Dropout, "ELU": _mx_ELU, "Embedding": _mx_Embedding, "Flatten": _mx_Flatten,
+                "GELU": _mx_GELU, "GlobalAvgPool1D": _mx_GlobalAvgPool1D, "GlobalAvgPool2D": _mx_GlobalAvgPool2D,
+                "GlobalAvgPool3D": _mx_GlobalAvgPool3D, "GlobalMaxPool1D": _mx_GlobalMaxPool1D,
+                "GlobalMaxPool2D": _mx_GlobalMaxPool2D, "GlobalMaxPool3D": _mx_GlobalMaxPool3D,
+                "GroupNorm": _mx_GroupNorm, "InstanceNorm": _mx_InstanceNorm, "Lambda": _mx_Lambda,
+                "LayerNorm": _mx_LayerNorm, "LeakyReLU": _mx_LeakyReLU, "MaxPool1D": _mx_MaxPool1D,
+                "MaxPool2D": _mx_MaxPool2D, "MaxPool3D": _mx_MaxPool3D, "PReLU": _mx_PReLU,
+                "ReflectionPad2D": _mx_ReflectionPad2D, "SELU": _mx_SELU, "Swish": _mx_Swish,
+                "HybridLambda": _mx_Lambda}

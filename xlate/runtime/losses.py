@@ -188,6 +188,28 @@ class _mx_CTCLoss(_mx_Loss):
         return _mx_apply_weighting(loss, self._weight, sample_weight)
 
 
+def _mx_ctc_loss(data=None, label=None, data_lengths=None, label_lengths=None, use_data_lengths=False,
+                 use_label_lengths=False, blank_label="first", out=None, name=None):
+    """MXNet's CTC operator (nd.ctc_loss, nd.CTCLoss, their contrib names): `data` (T, N, C) unnormalised,
+    the blank class 0 ('first': labels 1..C-1 padded with 0) or C-1 ('last': labels padded with -1); a
+    label ends at its first padding value unless `label_lengths` are used; one loss per sample."""
+    _mx_no_out(out)
+    steps, batch, classes = data.shape
+    labels = label.to(torch.int64)
+    first = blank_label == "first"
+    if use_label_lengths:
+        lengths = label_lengths.to(torch.int64)
+    else:
+        is_pad = labels == (0 if first else -1)
+        lengths = torch.where(is_pad.any(1), is_pad.to(torch.int64).argmax(1), labels.shape[1])
+    if use_data_lengths:
+        steps_used = data_lengths.to(torch.int64)
+    else:
+        steps_used = torch.full((batch,), steps, dtype=torch.int64, device=data.device)
+    return torch.nn.functional.ctc_loss(torch.log_softmax(data, -1), labels.clamp(min=0), steps_used, lengths,
+                                        blank=0 if first else classes - 1, reduction="none", zero_infinity=False)
+
+
 class _mx_HuberLoss(_mx_Loss):
     """Gluon HuberLoss(rho): |d| - rho/2 beyond rho, d^2 / (2 rho) within: torch's SmoothL1Loss
     with beta=rho (torch's HuberLoss(delta) is rho times it: 2.7 apart at rho=2)."""
@@ -447,3 +469,21 @@ def _mx_softmax_output(data=None, label=None, grad_scale=1.0, ignore_label=-1.0,
                                   "2 dimensions without preserve_shape) or with out_grad: port it by hand")
     return _mx_SoftmaxOutputGrad.apply(data, label, float(grad_scale), float(ignore_label), bool(use_ignore),
                                        normalization, float(smooth_alpha))
+
+
+
+class _mx_loss_module(metaclass=_mx_ModuleValue):
+    """`mxnet.gluon.loss` as a value (`getattr(gluon.loss, cfg['loss'])()`): its losses as the
+    Gluon-signature helpers a loss class passed as a value becomes."""
+    _mx_module = "mxnet.gluon.loss"
+
+    @staticmethod
+    def _mx_members():
+        return {"Loss": _mx_Loss, "L2Loss": _mx_L2Loss, "L1Loss": _mx_L1Loss,
+                "SigmoidBinaryCrossEntropyLoss": _mx_SigmoidBinaryCrossEntropyLoss,
+                "SoftmaxCrossEntropyLoss": _mx_SoftmaxCrossEntropyLoss, "KLDivLoss": _mx_KLDivLoss,
+                "CTCLoss": _mx_CTCLoss, "HuberLoss": _mx_HuberLoss, "HingeLoss": _mx_HingeLoss,
+                "SquaredHingeLoss": _mx_SquaredHingeLoss, "LogisticLoss": _mx_LogisticLoss,
+                "TripletLoss": _mx_TripletLoss, "PoissonNLLLoss": _mx_PoissonNLLLoss,
+                "CosineEmbeddingLoss": _mx_CosineEmbeddingLoss, "SDMLLoss": _mx_SDMLLoss,
+                "SigmoidBCELoss": _mx_SigmoidBinaryCrossEntropyLoss, "SoftmaxCELoss": _mx_SoftmaxCrossEntropyLoss}

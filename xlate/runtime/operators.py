@@ -213,6 +213,16 @@ def _mx_slice_like(data=None, shape_like=None, axes=(), out=None, name=None):
     return data[tuple(index)]
 
 
+def _mx_crop(*data, offset=(0, 0), h_w=(0, 0), center_crop=False, num_args=None, out=None, name=None):
+    """MXNet Crop: the height and width of an NCHW `data[0]` cut to `data[1]`'s (when given) or to
+    `h_w`, from `offset` or centred (the offset rounded down); `data[1]` gets no gradient."""
+    _mx_no_out(out)
+    x = data[0]
+    h, w = tuple(data[1].shape[2:4]) if len(data) > 1 else tuple(h_w)
+    top, left = ((x.shape[2] - h) // 2, (x.shape[3] - w) // 2) if center_crop else tuple(offset)
+    return x[:, :, top:top + h, left:left + w]
+
+
 def _mx_reshape_like(lhs=None, rhs=None, lhs_begin=None, lhs_end=None, rhs_begin=None, rhs_end=None, out=None,
                      name=None):
     """MXNet reshape_like: lhs.shape[lhs_begin:lhs_end] replaced by rhs.shape[rhs_begin:rhs_end]

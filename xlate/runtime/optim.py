@@ -504,6 +504,13 @@ class _mx_Trainer:
 
     def __init__(self, params, optimizer, optimizer_params=None, kvstore="device", compression_params=None,
                  update_on_kvstore=None):
+        # a store chosen at run time (SageMaker's scripts: 'dist_sync' on several hosts, 'local' on one): MXNet's
+        # distributed training sums every worker's gradients, which one torch process cannot: loud, never silent
+        if isinstance(kvstore, str) and kvstore.startswith(("dist", "horovod", "byteps")):
+            raise NotImplementedError(f"kvstore '{kvstore}' is MXNet's distributed training over several workers: "
+                                      "launch the translation under torchrun and wrap the model in torch's "
+                                      "DistributedDataParallel (which averages gradients over the processes where "
+                                      "MXNet sums them), or give a single-process kvstore such as 'local'")
         if isinstance(params, dict):
             params = [params[key] for key in sorted(params)]
         elif isinstance(params, torch.Tensor):
@@ -829,6 +836,30 @@ class _mx_gcv_LRSequential(_mx_LRScheduler):
         index = next((i for i, sep in enumerate(self.update_sep) if sep > num_update), len(self.schedulers) - 1)
         self.schedulers[index].update(num_update)
         self.learning_rate = self.schedulers[index].learning_rate
+
+
+class _mx_optimizer_module(metaclass=_mx_ModuleValue):
+    """`mxnet.optimizer` as a value (`getattr(mx.optimizer, config['type'])(**args)`): its optimizers,
+    `create` and `register` as xlate's helpers."""
+    _mx_module = "mxnet.optimizer"
+
+    @staticmethod
+    def _mx_members():
+        return {"SGD": _mx_SGD, "NAG": _mx_NAG, "Adam": _mx_Adam, "AdaGrad": _mx_AdaGrad, "RMSProp": _mx_RMSProp,
+                "AdaDelta": _mx_AdaDelta, "Adamax": _mx_Adamax, "Nadam": _mx_Nadam, "Ftrl": _mx_Ftrl,
+                "Signum": _mx_Signum, "LAMB": _mx_LAMB, "FTML": _mx_FTML, "DCASGD": _mx_DCASGD, "SGLD": _mx_SGLD,
+                "Optimizer": _mx_Optimizer, "create": _mx_create_optimizer, "register": _mx_Optimizer.register}
+
+
+class _mx_lr_scheduler_module(metaclass=_mx_ModuleValue):
+    """`mxnet.lr_scheduler` as a value: its schedulers as xlate's helpers."""
+    _mx_module = "mxnet.lr_scheduler"
+
+    @staticmethod
+    def _mx_members():
+        return {"LRScheduler": _mx_LRScheduler, "FactorScheduler": _mx_FactorScheduler,
+                "MultiFactorScheduler": _mx_MultiFactorScheduler, "PolyScheduler": _mx_PolyScheduler,
+                "CosineScheduler": _mx_CosineScheduler}
 
 
 def _mx_clip_grad_global_norm(parameters, max_norm, check_isfinite=True):

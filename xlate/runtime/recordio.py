@@ -172,6 +172,28 @@ def _mx_recordio_unpack(s):
     return header, s
 
 
+def _mx_recordio_pack_img(header, img, quality=95, img_fmt=".jpg"):
+    """`mx.recordio.pack_img`: the image encoded by OpenCV's Python module (`cv2.imencode`, JPEG
+    quality or PNG compression `quality`), as MXNet's own function does, then packed."""
+    import cv2
+
+    params = {".JPG": [cv2.IMWRITE_JPEG_QUALITY, quality], ".JPEG": [cv2.IMWRITE_JPEG_QUALITY, quality],
+              ".PNG": [cv2.IMWRITE_PNG_COMPRESSION, quality]}.get(img_fmt.upper())
+    if isinstance(img, torch.Tensor):
+        img = img.detach().cpu().numpy()
+    ok, buf = cv2.imencode(img_fmt, img, params)
+    assert ok, "failed to encode image"
+    return _mx_recordio_pack(header, buf.tobytes())
+
+
+def _mx_recordio_unpack_img(s, iscolor=-1):
+    """`mx.recordio.unpack_img`: (HEADER, the image decoded by `cv2.imdecode`, a NumPy array)."""
+    import cv2
+
+    header, s = _mx_recordio_unpack(s)
+    return header, cv2.imdecode(_mx_recordio_numpy().frombuffer(s, dtype="uint8"), iscolor)
+
+
 class _mx_RecordFileDataset(_mx_Dataset):
     """`gluon.data.RecordFileDataset(filename)`: the raw records of a .rec file, by position,
     through the .idx file beside it (the same name, `.idx` for the extension)."""

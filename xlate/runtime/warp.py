@@ -40,3 +40,14 @@ def _mx_bilinear_sampler(data=None, grid=None, cudnn_off=None, out=None, name=No
     _mx_no_out(out)
     return torch.nn.functional.grid_sample(data, grid.permute(0, 2, 3, 1), mode="bilinear", padding_mode="zeros",
                                            align_corners=True)
+
+
+def _mx_spatial_transformer(data=None, loc=None, target_shape=(0, 0), transform_type="affine", sampler_type="bilinear",
+                            cudnn_off=None, out=None, name=None):
+    """MXNet SpatialTransformer: `data` (N, C, H, W) sampled bilinearly on the affine grid of `loc`
+    (N, 6) over `target_shape` (h, w): GridGenerator('affine') then BilinearSampler, which it is."""
+    _mx_no_out(out)
+    if transform_type != "affine" or sampler_type != "bilinear":
+        raise ValueError("SpatialTransformer takes transform_type='affine' and sampler_type='bilinear', as MXNet's")
+    grid = _mx_grid_generator(loc.reshape(loc.shape[0], 6), "affine", target_shape)
+    return _mx_bilinear_sampler(data, grid)

@@ -431,6 +431,23 @@ def _mx_dense_layer(growth_rate, bn_size, dropout, in_channels=0):
     return out
 
 
+def _mx_make_dense_block(num_layers, bn_size, growth_rate, dropout, stage_index, in_channels=0):
+    """Gluon densenet's _make_dense_block: `num_layers` dense layers named `stage<i>_`;
+    `in_channels` (0: from the first input) is the torch side's."""
+    stage = _mx_named(torch.nn.Sequential(), prefix=f"stage{stage_index}_")
+    for k in range(num_layers):
+        stage.append(_mx_dense_layer(growth_rate, bn_size, dropout, in_channels and in_channels + k * growth_rate))
+    return stage
+
+
+def _mx_make_transition(num_output_features, in_channels=0):
+    """Gluon densenet's _make_transition: BatchNorm, relu, 1x1 convolution, 2x2 average pooling."""
+    return _mx_named(torch.nn.Sequential(
+        _mx_BatchNorm(in_channels=in_channels), torch.nn.ReLU(),
+        _mx_Conv2D(num_output_features, kernel_size=1, use_bias=False, in_channels=in_channels),
+        torch.nn.AvgPool2d(2, 2)), prefix="")
+
+
 class _mx_DenseNet(torch.nn.Module):
     """Gluon DenseNet(num_init_features, growth_rate, block_config, bn_size, dropout, classes):
     every dense layer concatenates its input and its new features."""
@@ -445,16 +462,10 @@ class _mx_DenseNet(torch.nn.Module):
             _mx_BatchNorm(in_channels=num_init_features), torch.nn.ReLU(), torch.nn.MaxPool2d(3, 2, 1)), prefix="")
         num_features = num_init_features
         for i, num_layers in enumerate(block_config):
-            stage = _mx_named(torch.nn.Sequential(), prefix=f"stage{i + 1}_")
-            for k in range(num_layers):
-                stage.append(_mx_dense_layer(growth_rate, bn_size, dropout, num_features + k * growth_rate))
-            self.features.append(stage)
+            self.features.append(_mx_make_dense_block(num_layers, bn_size, growth_rate, dropout, i + 1, num_features))
             num_features = num_features + num_layers * growth_rate
             if i != len(block_config) - 1:
-                self.features.append(_mx_named(torch.nn.Sequential(
-                    _mx_BatchNorm(in_channels=num_features), torch.nn.ReLU(),
-                    _mx_Conv2D(num_features // 2, kernel_size=1, use_bias=False, in_channels=num_features),
-                    torch.nn.AvgPool2d(2, 2)), prefix=""))
+                self.features.append(_mx_make_transition(num_features // 2, num_features))
                 num_features = num_features // 2
         self.features.extend([_mx_BatchNorm(in_channels=num_features), torch.nn.ReLU(), torch.nn.AvgPool2d(7),
                               torch.nn.Flatten()])
@@ -492,15 +503,18 @@ def _mx_densenet201(**kwargs):
 
 
 # -- SqueezeNet (vision/squeezenet.py) -------------------------------------------------------
-def _mx_fire(squeeze_channels, expand1x1_channels, expand3x3_channels, in_channels):
-    def conv(channels, kernel_size, padding, in_channels):
-        return _mx_named(torch.nn.Sequential(
-            _mx_Conv2D(channels, kernel_size, padding=padding, in_channels=in_channels), torch.nn.ReLU()), prefix="")
+def _mx_fire_conv(channels, kernel_size, padding=0, in_channels=0):
+    """Gluon squeezenet's _make_fire_conv: a convolution and relu."""
+    return _mx_named(torch.nn.Sequential(
+        _mx_Conv2D(channels, kernel_size, padding=padding, in_channels=in_channels), torch.nn.ReLU()), prefix="")
 
+
+def _mx_fire(squeeze_channels, expand1x1_channels, expand3x3_channels, in_channels=0):
+    """Gluon squeezenet's _make_fire; `in_channels` (0: from the first input) is the torch side's."""
     paths = _mx_Concurrent(axis=1, prefix="")
-    paths.append(conv(expand1x1_channels, 1, 0, squeeze_channels))
-    paths.append(conv(expand3x3_channels, 3, 1, squeeze_channels))
-    return _mx_named(torch.nn.Sequential(conv(squeeze_channels, 1, 0, in_channels), paths), prefix="")
+    paths.append(_mx_fire_conv(expand1x1_channels, 1, 0, squeeze_channels))
+    paths.append(_mx_fire_conv(expand3x3_channels, 3, 1, squeeze_channels))
+    return _mx_named(torch.nn.Sequential(_mx_fire_conv(squeeze_channels, 1, 0, in_channels), paths), prefix="")
 
 
 class _mx_SqueezeNet(torch.nn.Module):
