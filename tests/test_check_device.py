@@ -76,12 +76,17 @@ class Grid(gluon.HybridBlock):
 
 def test_arrays_made_in_hybrid_forward_follow_the_first_input_array():
     """Note [devices in hybrid_forward]: Gluon makes them on the first NDArray among the inputs
-    (nested lists searched, a None skipped); `meta` tensors stand for a GPU: a CPU array mixed in raises."""
+    (nested lists searched, a None skipped); a `meta` tensor stands for a GPU (only made, never
+    computed with: torch's first meta computation costs a second)."""
     from xlate.convert.engine import convert_source
 
     result = convert_source(textwrap.dedent(ANCHORS))
     assert "_mx_device = _mx_input_device(feats, scale)" in result.output, result.output
+    assert result.output.count("device=_mx_device)") == 3, result.output  # arange, ones, the draw
     space: dict = {}
     exec(compile(result.output, "<converted>", "exec"), space)
-    x = torch.ones((2, 3, 4, 5), device="meta")
-    assert space["Grid"]()([None, x], torch.ones((1,), device="meta")).device.type == "meta"
+    gpu_like = torch.ones((2,), device="meta")
+    assert space["_mx_input_device"]([None, (gpu_like,)], torch.ones(1)).type == "meta"
+    assert space["_mx_input_device"](None, 3).type == torch.get_default_device().type
+    x = torch.ones((2, 3, 4, 5))
+    assert space["Grid"]()([None, x], torch.ones((1,))).shape == x.shape
