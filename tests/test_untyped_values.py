@@ -131,3 +131,29 @@ def test_untyped_take_takes_rows_as_mxnet_and_leaves_numpy_its_own():
     int_ids = np.array([1, 0])
     for g, w in zip(pick(y, int_ids), (y.take(int_ids, axis=-1), y.take(int_ids), y.take(int_ids, axis=1, mode="wrap"))):
         np.testing.assert_array_equal(g, w)
+
+
+PROBES = '''
+import numpy as np
+from mxnet import nd
+
+
+def as_numpy(x):
+    if hasattr(x, 'asnumpy'):
+        x = x.asnumpy()
+    return x, hasattr(x, 'numpy'), hasattr(x, 'context')
+'''
+
+
+def test_a_values_probe_of_ndarrays_api_answers_as_ndarray_did():
+    """MX191: `hasattr(x, 'asnumpy')` is True for an NDArray and False for a tensor; converted, a
+    tensor (an NDArray, converted) answers as NDArray did and a NumPy array for itself."""
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    result, as_numpy = _run(PROBES, "as_numpy")
+    original: dict = {}
+    exec(PROBES, original)
+    values = np.arange(1.5, 4.5, dtype="float32")
+    for mx_value, pt_value in [(mx.nd.array(values), torch.tensor(values)), (values, values)]:
+        want, got = original["as_numpy"](mx_value), as_numpy(pt_value)
+        assert want[1:] == got[1:] and type(want[0]) is type(got[0]) is np.ndarray, (want, got)
+        np.testing.assert_array_equal(want[0], got[0])
