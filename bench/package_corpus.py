@@ -1217,7 +1217,7 @@ def run():
             imp(cfg["build"].split("imp('")[1].split("'")[0])
         stage = "converted-build"
         names = setup(imp, True)
-        zeros = call and imp("_mx_compat")._mx_zeros  # what `mx.nd.zeros` as a value becomes (MX204)
+        zeros = call and getattr(imp("_mx_compat"), "_mx_zeros", None)  # `mx.nd.zeros` as a value (MX204), where used
         pt = wrapped(eval(cfg["build"], {"imp": imp, **names}), extra, True, call and eval(call, {"imp": imp, "zeros": zeros}))
         if not isinstance(pt, torch.nn.Module):
             return {"stage": stage, "error": f"not a torch.nn.Module: {type(pt).__module__}.{type(pt).__name__}"}

@@ -1045,3 +1045,32 @@ CRNNGLUON = [
          build="imp('models.modules.transformation').TPS_SpatialTransformerNetwork(4, (16, 32), (16, 32), 1)",
          inputs=["x:float32[1,1,16,32]"]),
 ]
+
+# MXNet-Detector's inference heads and YOLOv3's loss (the decoding the detectors export with the network: topk,
+# gather_nd, arange().slice_like, where, box_nms): positive widths and heights made inside `call`, on both sides
+_NMS_OBJ = [[[1.0]] * 6 + [[0.0]] * 6 + [[1.0]] * 3 + [[0.0]] * 3]
+# CenterNet's offset and size maps as constants: MXNet 1.9.1 itself segfaults in the backward of gather_nd on them
+_CENTER_MAP = [[[[((7 * i + 3 * j + 5 * c) % 11) / 11.0 - 0.4 for j in range(6)] for i in range(6)] for c in range(2)]]
+MXDET += [
+    dict(name="Prediction (Center: heatmap peaks, topk, gather_nd, box_nms)", root="Center",
+         build="imp('utils.dataprocessing.prediction').Prediction(batch_size=1, topk=10, scale=4.0, nms=True, "
+               "except_class_thresh=0.01, nms_thresh=0.5)",
+         inputs=["heatmap:float32[1,3,6,6]"], extra={1: _CENTER_MAP, 2: _CENTER_MAP},
+         call="lambda net, h, o, wh: net(h, o, wh * wh * 3 + 0.5)"),
+    dict(name="Prediction (SSD: softmax, per-class decode limit, box_nms)", root="SSD",
+         build="imp('utils.dataprocessing.prediction').Prediction(batch_size=1, num_classes=3, decode_number=10, "
+               "nms_thresh=0.45, nms_topk=6, except_class_thresh=0.01, multiperclass=True)",
+         inputs=["cls:float32[1,20,4]", "box:float32[1,20,4]", "anchors:float32[1,20,4]"],
+         call="lambda net, c, b, a: net(c, b, a * a + 0.3)"),
+    dict(name="Yolov3 + Prediction (Darknet53, decoder, box_nms)", root="YoloV3",
+         build=f"imp('model.YOLOv3').Yolov3(Darknetlayer=53, input_size=(64, 64), anchors={_YOLO_ANCH}, num_classes=3, "
+               "pretrained=False, alloc_size=(8, 8))",
+         inputs=["x:float32[1,3,64,64]"],
+         call="lambda net, x: imp('utils.dataprocessing.prediction').Prediction(num_classes=3, nms_thresh=0.5, "
+              "nms_topk=20, except_class_thresh=0.05, multiperclass=True)(*net(x))"),
+    dict(name="Yolov3Loss (YoloV3)", root="YoloV3",
+         build="imp('model.LOSS').Yolov3Loss(sparse_label=False, num_classes=3)",
+         inputs=["o1:float32[1,2,2,24]", "o2:float32[1,1,1,24]", "o3:float32[1,1,1,24]", "xy:float32[1,18,2]",
+                 "wh:float32[1,18,2]", "obj:float32[1,18,1]", "cls:float32[1,18,3]", "w:float32[1,18,1]"],
+         fixed={"obj": _NMS_OBJ}),
+]

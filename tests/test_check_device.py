@@ -60,3 +60,33 @@ def test_auto_reports_the_device_it_used(models, capsys):
     assert f"devices: MXNet cpu, PyTorch {expected}" in out
     # torch's BatchNorm1d keeps the unbiased running variance, MXNet the biased one
     assert rc == 1 and "2.running_var after the step" in out
+
+
+ANCHORS = '''
+from mxnet import gluon
+
+
+class Grid(gluon.HybridBlock):
+    def hybrid_forward(self, F, feats, scale):
+        x = feats[1]
+        ys = F.arange(x.shape[2]).reshape((1, 1, -1, 1))
+        return F.broadcast_add(x, ys * scale) + F.ones((1,)) + F.random.uniform(shape=(1,)) * 0
+'''
+
+
+def test_arrays_made_in_hybrid_forward_follow_the_first_input_array():
+    """Note [devices in hybrid_forward]: Gluon makes them on the first NDArray among the inputs
+    (nested lists searched, a None skipped); a `meta` tensor stands for a GPU (only made, never
+    computed with: torch's first meta computation costs a second)."""
+    from xlate.convert.engine import convert_source
+
+    result = convert_source(textwrap.dedent(ANCHORS))
+    assert "_mx_device = _mx_input_device(feats, scale)" in result.output, result.output
+    assert result.output.count("device=_mx_device)") == 3, result.output  # arange, ones, the draw
+    space: dict = {}
+    exec(compile(result.output, "<converted>", "exec"), space)
+    gpu_like = torch.ones((2,), device="meta")
+    assert space["_mx_input_device"]([None, (gpu_like,)], torch.ones(1)).type == "meta"
+    assert space["_mx_input_device"](None, 3).type == torch.get_default_device().type
+    x = torch.ones((2, 3, 4, 5))
+    assert space["Grid"]()([None, x], torch.ones((1,))).shape == x.shape

@@ -98,7 +98,8 @@ SPELLINGS = ["float32", "float16", "float64", "int8", "int32", "int64", "uint8",
 
 def test_the_helper_agrees_with_numpys_dtype_equality_on_every_spelling():
     np, torch = import_numpy(), import_torch()
-    from xlate.runtime.layers import _mx_dtype_equal
+    from xlate.runtime import load  # the helpers read one another's names: one module holds them all
+    _mx_dtype_equal = load()._mx_dtype_equal
     kinds = [lambda s: s, lambda s: np.dtype(s), lambda s: np.dtype(s).type]  # 'int8', dtype('int8'), numpy.int8
     for name in SPELLINGS[:-1]:
         t = getattr(torch, name)
@@ -131,3 +132,29 @@ def test_untyped_take_takes_rows_as_mxnet_and_leaves_numpy_its_own():
     int_ids = np.array([1, 0])
     for g, w in zip(pick(y, int_ids), (y.take(int_ids, axis=-1), y.take(int_ids), y.take(int_ids, axis=1, mode="wrap"))):
         np.testing.assert_array_equal(g, w)
+
+
+PROBES = '''
+import numpy as np
+from mxnet import nd
+
+
+def as_numpy(x):
+    if hasattr(x, 'asnumpy'):
+        x = x.asnumpy()
+    return x, hasattr(x, 'numpy'), hasattr(x, 'context')
+'''
+
+
+def test_a_values_probe_of_ndarrays_api_answers_as_ndarray_did():
+    """MX191: `hasattr(x, 'asnumpy')` is True for an NDArray and False for a tensor; converted, a
+    tensor (an NDArray, converted) answers as NDArray did and a NumPy array for itself."""
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    result, as_numpy = _run(PROBES, "as_numpy")
+    original: dict = {}
+    exec(PROBES, original)
+    values = np.arange(1.5, 4.5, dtype="float32")
+    for mx_value, pt_value in [(mx.nd.array(values), torch.tensor(values)), (values, values)]:
+        want, got = original["as_numpy"](mx_value), as_numpy(pt_value)
+        assert want[1:] == got[1:] and type(want[0]) is type(got[0]) is np.ndarray, (want, got)
+        np.testing.assert_array_equal(want[0], got[0])

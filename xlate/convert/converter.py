@@ -35,6 +35,7 @@ BACK_SLICE = "[::-k]"  # ... for a slice with a negative step of an MXNet array 
 ITEM_WRITE = "[idx]="  # ... for `x[idx] = v` into an MXNet array x (MX747: the value takes x's dtype)
 DTYPE_EQUAL = ".dtype=="  # ... for `x.dtype == v` / `!=`, a converted value's torch dtype compared (MX806)
 BLOCK_WITHOUT_INIT = "[block class without __init__]"  # ... for a Gluon block class that inherits Gluon's __init__ (MX177)
+FEATURE_PROBE = "hasattr(mxnet)"  # ... for `hasattr(contrib.cnn, 'Name')`, MXNet's API probed for a feature (MX191)
 NP_DTYPE_ARG = "numpy(.dtype)"  # ... for `np.f(x.dtype)`, a converted value's torch dtype handed to NumPy (MX809)
 # MXNet functions a package passes as values whose calls the catalogue translates (Note [functions as
 # values] in func_values.py): operators, contexts, the numpy dialect, and autograd's scopes
@@ -608,6 +609,9 @@ class Converter(Statements, FStrings, Leftovers, func_values.FunctionValues, Typ
             typed = layer_types.type_call(self, original, updated)
             if typed is not None:
                 return typed
+        probe = self.rules.operators.get(FEATURE_PROBE)
+        if probe is not None and isinstance(original.func, cst.Name) and original.func.value == "hasattr":
+            return self._apply(Site(self, probe, original, updated, matched=FEATURE_PROBE))
         dotted = self.dotted(original.func, self.analysis.imported)
         if dotted is not None:
             head = dotted.split(".", 1)[0]

@@ -39,6 +39,11 @@ def _tables() -> tuple[dict, dict]:
     return members, fluent
 
 
+def known_parent(resolved: str) -> bool:
+    """`resolved` (a canonical `mxnet.` name) is a module or class MXNet 1.9.1's inventory lists."""
+    return resolved in _tables()[0]
+
+
 def absent(resolved: str) -> bool:
     """True when `resolved` (a canonical `mxnet.` name) names a member MXNet 1.9.1's module or
     class lacks; False when it has it, or when its parent is no module or class of the list."""

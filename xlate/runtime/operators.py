@@ -812,6 +812,26 @@ def _mx_device_of(value, name="context"):
     return value.device if isinstance(value, torch.Tensor) else getattr(value, name)
 
 
+def _mx_hasattr(value, name, ndarray_has):
+    """`hasattr(x, name)` for a name NDArray and torch.Tensor answer differently (MX191): a tensor,
+    a converted NDArray, answers as MXNet's NDArray did; any other value for itself."""
+    return ndarray_has if isinstance(value, torch.Tensor) else hasattr(value, name)
+
+
+def _mx_input_device(*inputs):
+    """The device Gluon's HybridBlock.forward runs hybrid_forward under: the first array among its
+    inputs, lists and tuples searched in order (Note [devices in hybrid_forward]); the default
+    device when none is an array."""
+    stack = list(reversed(inputs))
+    while stack:
+        value = stack.pop()
+        if isinstance(value, torch.Tensor):
+            return value.device
+        if isinstance(value, (list, tuple)):
+            stack.extend(reversed(value))
+    return torch.get_default_device()
+
+
 def _mx_context_field(value, name):
     """A Context's `device_type`, `device_id` or `device_typeid` on a value the converter could not
     type: for a torch.device (an MXNet Context, converted) MXNet's values, 'gpu' for CUDA, the

@@ -10,6 +10,7 @@ import ast
 import libcst as cst
 
 from xlate.convert.rulectx import Manual, Site
+from xlate.convert.transforms.forward_device import on_input_device
 from xlate.convert.transforms.forward_params import (FromKwargs, Rename, ToSelf, assigned_always, bind_first,
                                                      layer_params, reads_name)
 
@@ -117,6 +118,10 @@ def transform(site: Site):
         body = renamed
     if passed_in:
         body = bind_first(body, passed_in)
+    placed = ""
+    if not kept_f:  # Note [devices in hybrid_forward]
+        inputs = [p.name.value for p in keep] + ([f"*{star.name.value}"] if isinstance(star, cst.Param) else [])
+        body, placed = on_input_device(site, body, inputs, bind_first)
     moved = f"; {', '.join(sorted(names - rebound))} -> {me}.<name>" if names - rebound else ""
     if rebound:
         moved += f"; {', '.join(sorted(rebound))} (rebound in the body) read once at its top: `<name> = {me}.<name>`"
@@ -125,5 +130,5 @@ def transform(site: Site):
                   f"`getattr({me}, name, default)`")
     if passed_in:
         moved += f"; **{passed_in[0].split('.', 1)[0]} gets the block's own parameters as Gluon passes them (`{passed_in[0]}`)"
-    site.fixed(f"`hybrid_forward({me}, {namespace}, ...)` -> `{name}({me}, ...)`{moved}{left_f}")
+    site.fixed(f"`hybrid_forward({me}, {namespace}, ...)` -> `{name}({me}, ...)`{moved}{placed}{left_f}")
     return fn.with_changes(name=cst.Name(name), params=new_params, body=body)
