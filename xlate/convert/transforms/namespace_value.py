@@ -1,5 +1,5 @@
 """MXNet's operator namespace passed as a value: `self.upsample(F, x)` inside hybrid_forward, or
-bound to a name of a function's own, `F = mx.ndarray` (Note [namespace aliases] in names.py).
+bound to a name of a function's own, `F = mx.ndarray` (Note [namespace aliases] in collect.py).
 
 The callee's `F` parameter resolves to the same namespace (xlate.convert.names), so its `F.*`
 calls are translated where it is defined and it no longer needs the namespace; its parameter
@@ -35,7 +35,7 @@ def transform(site: Site):
         site.fixed(f"`{site.original.value}` read as a value: hybrid_forward keeps it as its first parameter, which "
                    "the class passes `None` (or another value) itself and `_mx_F` where Gluon passed its namespace")
         return site.node
-    if id(site.original) in site.conv.own_reads:  # Note [namespace aliases] in names.py
+    if id(site.original) in site.conv.own_reads:  # Note [namespace aliases] in collect.py
         site.fixed(f"`{site.code(site.original)}` read in its own rebinding (`F = getF(x) if F is None else F`) "
                    "stays the parameter: whichever branch runs, the name is MXNet's namespace, whose calls are "
                    "translated where they are made")
