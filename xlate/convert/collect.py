@@ -9,9 +9,9 @@ from typing import Optional
 from xlate.convert import astwalk
 from xlate.convert.context import AMBIGUOUS, BLOCKS_MODULE, GLUON_ROOTS, LOCAL, REEXPORT, is_mxnet
 from xlate.convert.kinds import NAMESPACES as _NAMESPACES, ast_dotted as _dotted, kinds_of, namespace_of, package_of
+from xlate.convert.scopes import (ARRAY_ARGUMENT, BLOCK_CLASSES, Scope, TORCH_MODULE_METHODS, _missing_fallback,
+                                  _paired, canonical, course_library)
 from xlate.convert.unpacking import RETURNS_NAMESPACE, Element, may_return_namespace
-from xlate.convert.names import (ARRAY_ARGUMENT, Analysis, BLOCK_CLASSES, Scope, TORCH_MODULE_METHODS,
-                                 _missing_fallback, _paired, canonical, course_library)
 
 
 # `self.blocks` filled by `self.blocks.append(b)` in the class's methods: a loop over it binds
@@ -39,7 +39,7 @@ _MATCH_CASE = (ast.match_case,) if hasattr(ast, "match_case") else ()
 
 
 class _Collector:
-    def __init__(self, analysis: Analysis):
+    def __init__(self, analysis):
         self.a = analysis
         self.gluon_names: set = set()  # classes of this file that are Gluon blocks
         self.named_hybrid: set = set()  # ids of `op = lambda F, x: ...` passed as `HybridLambda(op)`
@@ -420,7 +420,7 @@ def _calls_through(node: ast.AST, name: str) -> bool:
 # scope to the module, `nonlocal x` to the nearest enclosing function that binds x anywhere in
 # its body, possibly after the nested def, so nonlocal homes are settled after the walk.
 # Analysis.home is that walk; every reader of `values` goes through it.
-def _nonlocal_homes(analysis: Analysis) -> None:
+def _nonlocal_homes(analysis) -> None:
     for scope in sorted(analysis.scopes.values(), key=lambda s: len(s.key)):  # outer scopes first
         for name in scope.nonlocals:
             outer = scope.parent
@@ -464,7 +464,7 @@ def _nonlocal_homes(analysis: Analysis) -> None:
 # with no report at its line. The call stays (it may do more than import) and is reported (MX891).
 
 
-def _namespace_aliases(analysis: Analysis) -> None:
+def _namespace_aliases(analysis) -> None:
     for key, scope in analysis.scopes.items():
         if scope.is_class:
             continue
