@@ -82,6 +82,15 @@ def script_name(path: str) -> str:
     return f"{chapter}__{name}".replace("-", "_").replace("/", "__") + ".py"
 
 
+def as_script(header: str, cells: list[str]) -> str:
+    """The cells as one script under a header comment. A notebook compiles each cell apart, so
+    `from __future__` may open any cell; a script has them first."""
+    future = [ln for c in cells for ln in c.splitlines() if ln.startswith("from __future__ import")]
+    cells = ["\n".join(ln for ln in c.splitlines() if ln not in future) for c in cells]
+    return header + "\n" + "".join(ln + "\n" for ln in dict.fromkeys(future)) + "\n\n".join(
+        c for c in cells if c.strip()) + "\n"
+
+
 def _git(*args: str, text: bool = True):
     return subprocess.run(["git", "-C", str(MIRROR), *args], capture_output=True, text=text, check=True).stdout
 
@@ -112,12 +121,7 @@ def extract(dest: Path) -> dict:
         code = code_cells(json.loads(_git("show", f"master:{path}")))
         if not code:
             continue
-        # a notebook compiles each cell apart, so `from __future__` may open any cell; a script has
-        # them first
-        future = [ln for c in code for ln in c.splitlines() if ln.startswith("from __future__ import")]
-        code = ["\n".join(ln for ln in c.splitlines() if ln not in future) for c in code]
-        text = f"# {path} (mxnet-the-straight-dope master), its code cells in order\n" + "".join(
-            ln + "\n" for ln in dict.fromkeys(future)) + "\n\n".join(c for c in code if c.strip()) + "\n"
+        text = as_script(f"# {path} (mxnet-the-straight-dope master), its code cells in order", code)
         try:
             ast.parse(text)
         except SyntaxError:  # Python 2 cells (`print x`): MXNet 1.9.1 runs on Python 3 only

@@ -26,7 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from dope_notebooks import MAGIC, cut  # noqa: E402  the same cut on both sides
+from dope_notebooks import MAGIC, as_script, cut  # noqa: E402  the same cut and layout as the book's
 
 MIRROR = Path(os.environ.get("XLATE_MXNET_MIRROR", "/work/.mirror/apache+mxnet/repo"))
 CORPUS = Path(os.environ.get("XLATE_NP_CORPUS", "/work/corpus")) / "mx-tutorials"
@@ -57,10 +57,7 @@ def extract(dest: Path) -> dict:
                 code.append("\n".join(lines).strip("\n"))
         if not code:
             continue
-        future = [ln for c in code for ln in c.splitlines() if ln.startswith("from __future__ import")]
-        code = ["\n".join(ln for ln in c.splitlines() if ln not in future) for c in code]
-        text = f"# {path} (apache/mxnet {TAG}), its Python blocks in order\n" + "".join(
-            ln + "\n" for ln in dict.fromkeys(future)) + "\n\n".join(c for c in code if c.strip()) + "\n"
+        text = as_script(f"# {path} (apache/mxnet {TAG}), its Python blocks in order", code)
         try:
             ast.parse(text)
         except SyntaxError:
