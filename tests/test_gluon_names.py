@@ -191,6 +191,10 @@ def test_a_function_every_call_hands_a_block_reads_gluons_names():
     assert (got.labels, got.both) == (expected.labels, expected.both) == (
         ["sigmoid", "tanh", "dense"], ["dense0", "dense0_weight", "dense1", "dense0_bias"])
     assert "return thing.name" in converted  # read as a value elsewhere: left as it is
+    # a method of that name: the plain calls call another function (imported here)
+    method = ("from mxnet.gluon import nn\nfrom other import describe\nclass A:\n    def describe(self, block):\n"
+              "        return block.name\ndescribe(nn.Dense(2), nn.Dense(3))\n")
+    assert "return block.name" in _converted(method)
 
 
 def test_two_top_level_models_count_on():

@@ -75,6 +75,7 @@ class _Scan:
     functions: dict = field(default_factory=dict)  # name -> [the defs of that name]
     calls: dict = field(default_factory=dict)  # name -> [`name(...)` calls]
     loads: Counter = field(default_factory=Counter)  # name -> reads of it (a call's own name is one)
+    methods: set = field(default_factory=set)  # names some class of the file defines a method by
 
     @classmethod
     def of(cls, tree: ast.Module) -> "_Scan":
@@ -88,6 +89,7 @@ class _Scan:
                 scan.functions.setdefault(node.name, []).append(node)
             if isinstance(node, ast.ClassDef):
                 scan.classes.append((node.name, [names._dotted(b) for b in node.bases]))
+                scan.methods.update(n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
             elif isinstance(node, ast.Assign):
                 scan.assigns.extend((t, node.value) for t in node.targets)
             elif isinstance(node, ast.AnnAssign):
@@ -157,13 +159,14 @@ def facts(conv) -> Facts:
 # (`def visualize(activation_fn): ... activation_fn.name`, called `visualize(nn.Activation('relu'))`
 # five times, MXNet's own activations tutorial) takes one there: its parameter is as evident as
 # the arguments. Only a function called by its name alone counts, with every call seen: one
-# defined twice, read as a value (`map(f, nets)`, a callback), or called with `*args`/`**kwargs`
-# may be handed anything, and is no evidence. A parameter with a default counts only when every
+# defined twice or as a method too (a plain call of that name is another function's), read as a
+# value (`map(f, nets)`, a callback), or called with `*args`/`**kwargs` may be handed anything,
+# and is no evidence. A parameter with a default counts only when every
 # call passes it.
 def _handed(conv, scan: "_Scan", found: Facts) -> None:
     for name, defs in scan.functions.items():
         calls = scan.calls.get(name, [])
-        if len(defs) != 1 or not calls or scan.loads[name] != len(calls) or any(
+        if len(defs) != 1 or name in scan.methods or not calls or scan.loads[name] != len(calls) or any(
                 isinstance(a, ast.Starred) for c in calls for a in c.args) or any(
                 k.arg is None for c in calls for k in c.keywords):
             continue
