@@ -218,7 +218,7 @@ def test_converted_packages_keep_the_promises_over_more_draws(tmp_path):
 def test_fuzzed_programs_in_a_tree_keep_their_docstrings_and_bind_their_names(tmp_path):
     """hypothesmith programs (tests/fuzzgen.py) as modules of a package, behind a drawn header:
     they rarely import, but their conversion must still keep the docstring and bind its names."""
-    programs = fuzzgen.generate(60, seed=5)
+    programs = fuzzgen.generate(30, seed=5)  # 60 took 9.5 s of the suite; bench/fuzz.py draws thousands
     heads = [h.format(n=i) for i, h in enumerate(HEADERS)]
     drawn = [{"__init__.py": "", "m.py": heads[i % len(heads)] + p} for i, p in enumerate(programs)]
     found = findings(drawn, tmp_path)
