@@ -197,6 +197,35 @@ def test_a_function_every_call_hands_a_block_reads_gluons_names():
     assert "return block.name" in _converted(method)
 
 
+SUBCLASSED = """
+from mxnet.gluon import nn
+
+class Stack(nn.Sequential):
+    pass
+
+plain = nn.Sequential
+stack = Stack()
+with stack.name_scope():
+    stack.add(nn.Dense(2, in_units=3))
+built = nn.Sequential()
+built.add(nn.Dense(2, in_units=2))
+names = [stack.name, list(stack.collect_params().keys()), built.name, isinstance(stack, nn.Sequential)]
+"""
+
+
+def test_the_plain_sequential_class_as_a_value_names_nothing():
+    # Gluon's plain Sequential names what it builds `sequentialN_`; the class itself, as a base or a
+    # value, must not carry that alias onto torch's Sequential, whose every instance and subclass took it
+    mx = import_mxnet()
+    import_torch()
+    with mx.name.NameManager():
+        expected = _module(SUBCLASSED, "mx_subclassed").names
+    converted = _converted(SUBCLASSED)
+    assert "plain = nn.Sequential\n" in converted and "class Stack(nn.Sequential):" in converted
+    assert _module(converted, "pt_subclassed").names == expected == [
+        "stack0", ["stack0_dense0_weight", "stack0_dense0_bias"], "sequential0", True]
+
+
 def test_two_top_level_models_count_on():
     """Top-level blocks of one class take the process-wide counter (`net0_`, `net1_`)."""
     mx = import_mxnet()

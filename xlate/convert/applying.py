@@ -232,7 +232,9 @@ class Applying:
         if prefix is not None and site.literal("prefix", None) is None and isinstance(prefix, cst.Name) \
                 and prefix.value == "None":
             prefix = None
-        if site.matched == "mxnet.gluon.nn.Sequential":
+        # only a Sequential built: `_mx_named` of the class itself (a base, an isinstance test, a value) set
+        # the alias on torch's Sequential class, and every Sequential and subclass of the program took it
+        if site.matched == "mxnet.gluon.nn.Sequential" and isinstance(site.original, cst.Call):
             alias = cst.SimpleString("'sequential'")
         outside = site.matched in ("mxnet.gluon.nn.Sequential", "mxnet.gluon.nn.HybridSequential") \
             and isinstance(site.original, cst.Call) and not self._name_scopes()  # a container built, not a base
