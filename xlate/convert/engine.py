@@ -106,9 +106,9 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
     if analysis.context.shadows and analysis.mx_imports and rules.enabled(SHADOWED_MXNET):
         diagnostics.append(Diagnostic(  # Note [a package named mxnet] in package.py
             path, analysis.mx_imports[0][0], 1, SHADOWED_MXNET, "review",
-            f"the tree holds a package or module named like MXNet's ({', '.join(analysis.context.shadows)}) below a folder "
-            f"that is no package: `import mxnet` here is taken as MXNet itself, as Python resolves it with the tree's "
-            f"top on sys.path; convert that folder as its own tree if it is what this file imports", counts=False))
+            f"the tree holds a package or module named like MXNet's ({', '.join(analysis.context.shadows)}) below a "
+            f"folder that is no package: `import mxnet` here is taken as MXNet itself, as Python resolves it with the "
+            f"tree's top on sys.path; convert that folder as its own tree if it is what this file imports", counts=False))
     if analysis.guessed_outer and rules.enabled(GUESSED_MXNET_TREE):  # Note [a tree of MXNet's own package]
         diagnostics += [Diagnostic(
             path, line, 1, GUESSED_MXNET_TREE, "review",

@@ -262,14 +262,14 @@ def _changes_sys_path(tree: ast.Module) -> bool:
 
 
 # Note [a package named mxnet]
-# A library with one subpackage (or module) per backend (`nn/mxnet/` beside `nn/pytorch/`, `model/mxnet.py`
-# beside `model/pytorch.py`), copied without its parents' __init__.py, gives the tree a top-level package named `mxnet`: every `import
-# mxnet` of the tree would resolve to it, and the whole tree would pass through with nothing
-# said. Python resolves `import mxnet` to such a folder only when its parent folder is on
-# sys.path: the tree's own top (the tree is the package, as when converting MXNet's own
-# python/mxnet, or gluoncv). A package named like MXNet's deeper down is a backend subpackage,
-# so `import mxnet` there is MXNet itself, and each file that imports it says so (MX910, review):
-# the choice is a guess.
+# A library with one subpackage (or module) per backend (`nn/mxnet/` beside `nn/pytorch/`,
+# `model/mxnet.py` beside `model/pytorch.py`), copied without its parents' __init__.py, gives the
+# tree a top-level package (or module) named `mxnet`: every `import mxnet` of the tree would
+# resolve to it, and the whole tree would pass through with nothing said. Python resolves `import
+# mxnet` to such a folder only when its parent folder is on sys.path: the tree's own top (the tree
+# is the package, as when converting MXNet's own python/mxnet, or gluoncv). A package or module
+# named like MXNet's deeper down is a backend's, so `import mxnet` there is MXNet itself, and each
+# file that imports it says so (MX910, review): the choice is a guess.
 def _roots(root: Path, by_module: dict) -> tuple[frozenset, tuple]:
     """The tree's top-level import names, and the folders of packages named like MXNet's roots
     that are taken as no top-level name (Note [a package named mxnet])."""
