@@ -8,17 +8,16 @@ from typing import Optional
 import libcst as cst
 
 from xlate.convert import array_methods, func_values, layer_types, legacy_values, names, sequential_base
-from xlate.convert.transforms import back_slice, nd_element
-from xlate.convert.applying import Applying, NO_RULE, _rewrite
+from xlate.convert.applying import NO_RULE, Applying, _rewrite
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.fstrings import FStrings
 from xlate.convert.kinds import PACKAGES
 from xlate.convert.leftovers import Leftovers
+from xlate.convert.rebinding import Rebindings
 from xlate.convert.rulectx import HELPER_RE, Site, node_literal
 from xlate.convert.statements import Statements
-from xlate.convert.rebinding import Rebindings
+from xlate.convert.transforms import back_slice, base_call, grad_update, nd_element, param_grad_req
 from xlate.convert.types import TEST, TypePositions, merged_classes
-from xlate.convert.transforms import base_call, grad_update, param_grad_req
 from xlate.convert.visiting import FastTransformer
 from xlate.runtime import sources as helper_sources
 
