@@ -35,6 +35,48 @@ def _elements(iterable: ast.expr):
     return None
 
 
+# Note [modules that receive MXNet values]
+# A module that imports nothing of MXNet may still be handed MXNet's values: a project's `utils.py`
+# (`def show(x): return x.asnumpy()`, `def save(net, path): net.save_parameters(path)`) called by the
+# modules that build the network. Converted, those modules hand it torch tensors and modules, and
+# each such method failed there (it was only reported, MX905). The methods below belong to MXNet's
+# arrays and Gluon's blocks alone (NumPy, torch and the standard library have none of them), so a
+# call of one proves the module receives MXNet values: it is converted as MXNet code, its untyped
+# receivers going to the run-time helpers that give a tensor MXNet's meaning and any other value
+# its own method (Note [untyped receivers]). `initialize` is everybody's method name (MXFusion's
+# Inference.initialize(**kwargs)): it counts only with a keyword Gluon's alone takes. A module's own
+# function of such a name (`cupy.asnumpy(x)`, NumPy's `np.asscalar(a)`), a method of that name the module
+# defines itself (GluonCV's video reader: `def asnumpy(self)`), the helpers an earlier conversion pasted
+# (`_mx_asnumpy`), and any call in a module that imports torch, decord or TVM (decord's and TVM's arrays
+# have `asnumpy()` too) are no proof. MX905 says at the first call why the module changed.
+BLOCK_ONLY = frozenset({"collect_params", "hybridize", "save_parameters", "load_parameters", "initialize"})
+# libraries whose own arrays have `asnumpy()` (decord's and TVM's NDArray, of MXNet's family), and torch: a
+# module importing one is not taken as receiving MXNet's values on those names alone
+_SAME_METHODS = frozenset({"torch", "decord", "tvm"})
+MXNET_ONLY_METHODS = frozenset({"asnumpy", "asscalar", "as_in_context", "attach_grad", "wait_to_read",
+                                "as_nd_ndarray", "as_np_ndarray"}) | BLOCK_ONLY - {"initialize"}
+_GLUON_INIT_KEYWORDS = frozenset({"ctx", "force_reinit"})
+
+
+def mxnet_only_call(node: ast.Call) -> bool:
+    """`x.asnumpy()`, `net.collect_params()`, `net.initialize(ctx=c)`: a method only MXNet's values have."""
+    attr = node.func.attr
+    return attr in MXNET_ONLY_METHODS or attr == "initialize" and any(k.arg in _GLUON_INIT_KEYWORDS
+                                                                      for k in node.keywords)
+
+
+def _mxnet_values(tree: ast.Module, calls: list, modules: set, defined: set) -> list:
+    """The calls of `calls` that prove MXNet values reach the module (Note [modules that receive MXNet
+    values]), in the order of the source."""
+    calls = [c for c in calls if not (isinstance(c.func.value, ast.Name) and c.func.value.id in modules)
+             and c.func.attr not in defined]
+    pasted = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name.startswith("_mx_")]
+    if calls and pasted:
+        inside = {id(n) for part in pasted for n in astwalk.walk(part)}
+        calls = [c for c in calls if id(c) not in inside]
+    return sorted(calls, key=lambda c: (c.lineno, c.col_offset))
+
+
 _MATCH_CASE = (ast.match_case,) if hasattr(ast, "match_case") else ()
 
 
@@ -68,6 +110,10 @@ class _Collector:
         self.hybrid = False
         dotted: set = set()
         inner: set = set()  # links inside a longer chain: its outermost link says as much (O(n), not O(n^2))
+        calls: list = []  # calls of methods only MXNet's arrays and Gluon's blocks have
+        modules: set = set()  # names `import` binds (`cupy.asnumpy(x)` is a module's function)
+        libraries: set = set()  # the top-level packages imported
+        defined: set = set()  # names of the functions and methods the module defines
         for n in astwalk.walk(tree):
             if isinstance(n, ast.Attribute):
                 dotted.add(n)
@@ -80,7 +126,19 @@ class _Collector:
                 self.hybrid = True
             if isinstance(n, (ast.Name, ast.Attribute)) and getattr(n, "attr", getattr(n, "id", "")) == "HybridLambda":
                 self.hybrid = True  # its function takes F first, as hybrid_forward does
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and mxnet_only_call(n):
+                calls.append(n)
+            elif isinstance(n, ast.Import):
+                modules.update((a.asname or a.name).split(".")[0] for a in n.names)
+                libraries.update(a.name.split(".")[0] for a in n.names)
+            elif isinstance(n, ast.ImportFrom) and not n.level and n.module:
+                libraries.add(n.module.split(".")[0])
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defined.add(n.name)
         self.a._np_names = dotted - inner
+        self.mxnet_only = _mxnet_values(tree, calls, modules, defined) if not libraries & _SAME_METHODS else []
+        if self.a.receives_mxnet:
+            self.a.uses_mxnet = True
         root = Scope((), None)
         self.a.scopes[()] = root
         self._body(tree.body, root)

@@ -9,6 +9,7 @@ import libcst as cst
 
 from xlate.convert import astwalk, catalogue, cold, names
 from xlate.convert.catalogue import RuleSet
+from xlate.convert.collect import BLOCK_ONLY
 from xlate.convert.converter import Converter
 from xlate.convert.imports import fix_imports, unimported_torch, unnamed_helpers
 from xlate.convert.submodules import import_submodules
@@ -55,7 +56,7 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
     if analysis is None:
         analysis = names.Analysis(tree, context=(options or {}).get("context"))
     if not analysis.uses_mxnet:  # never parsed by LibCST: LibCST's limits do not matter here
-        return FileResult(path, source, source, _array_methods_left(tree, path, select, ignore))
+        return FileResult(path, source, source, [])
     module = _plain_indent(parse_cst(source, path))
     rules = RuleSet(catalogue.load(), _enabled(select, ignore))
     # torch.nn / torch.nn.functional are spelled `nn` / `F` unless the file binds those
@@ -109,6 +110,14 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
             f"the tree holds a package or module named like MXNet's ({', '.join(analysis.context.shadows)}) below a "
             f"folder that is no package: `import mxnet` here is taken as MXNet itself, as Python resolves it with the "
             f"tree's top on sys.path; convert that folder as its own tree if it is what this file imports", counts=False))
+    call = analysis.mxnet_value_call
+    if call is not None and rules.enabled(ARRAY_METHOD_OUTSIDE):  # Note [modules that receive MXNet values]
+        diagnostics.append(Diagnostic(
+            path, call.lineno, call.col_offset + 1, ARRAY_METHOD_OUTSIDE, "fixed",
+            f"this module imports nothing of MXNet, but `.{call.func.attr}()` is a method of MXNet's "
+            f"{'arrays' if call.func.attr not in BLOCK_ONLY else 'Gluon blocks'} alone: it receives MXNet values from "
+            f"the modules that call it, which are torch tensors and modules once those are converted, so it is "
+            f"converted as MXNet code", counts=False))
     if analysis.guessed_outer and rules.enabled(GUESSED_MXNET_TREE):  # Note [a tree of MXNet's own package]
         diagnostics += [Diagnostic(
             path, line, 1, GUESSED_MXNET_TREE, "review",
@@ -127,58 +136,9 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
     return result
 
 
-# Note [array methods outside MXNet files]
-# A module that imports nothing of MXNet is left as it is. But a helper module of a project
-# (`utils.py`: `def show(x): return x.asnumpy()`) may receive MXNet arrays from the modules that
-# do import it: after the conversion they are torch tensors, and the method fails there. These
-# methods belong to MXNet's arrays alone (NumPy and torch have none of them), so each call is
-# reported at its line (MX905) rather than left silently. So are the methods of Gluon blocks alone
-# (a quantization library's `utils.py`: `net.collect_params('.*max')` on the network it is handed).
-_BLOCK_ONLY = {"collect_params": "`.named_parameters()` (Gluon's names, prefixed: `_mx_collect_params(net, select)`)",
-               "hybridize": "nothing (torch runs eagerly; `torch.compile(net)` compiles)",
-               "save_parameters": "`torch.save(net.state_dict(), path)`",
-               "load_parameters": "`net.load_state_dict(torch.load(path))`"}
-_ARRAY_ONLY = {"asnumpy": "`.detach().cpu().numpy().copy()`", "asscalar": "`.item()`", "as_in_context": "`.to(device)`",
-               "attach_grad": "`.requires_grad_()`", "wait_to_read": "nothing (torch computes eagerly)",
-               "as_nd_ndarray": "the tensor itself", "as_np_ndarray": "the tensor itself"}
-# `initialize` is everybody's method name (MXFusion's own Inference.initialize(**kwargs)): it counts as
-# Gluon's only with a keyword that Gluon's Block/ParameterDict.initialize alone takes (`infr.initialize(
-# ctx=self.mxnet_context)` on the executor block another module built)
-_GLUON_INIT_KEYWORDS = frozenset({"ctx", "force_reinit"})
-_BLOCK_INIT = ("`_mx_initialize(net, init, ctx)` where it is a converted block (torch modules are initialized when "
-               "built)")
 ARRAY_METHOD_OUTSIDE = "MX905"
 SHADOWED_MXNET = "MX910"
 GUESSED_MXNET_TREE = "MX190"
-
-
-def _array_methods_left(tree: ast.Module, path: str, select, ignore) -> list:
-    # a helper a previous conversion pasted calls the method on what is no tensor (`_mx_asnumpy`)
-    own = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))
-           and node.name in helper_sources()]
-    # a module's own function of the same name is no array method (NumPy's `np.asscalar(a)`, in sockeye)
-    modules = {(a.asname or a.name).split(".")[0] for n in astwalk.walk(tree) if isinstance(n, ast.Import)
-               for a in n.names}
-    found = sorted((node for part in [n for n in tree.body if not any(n is o for o in own)]
-                    for node in astwalk.walk(part) if isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Attribute) and (node.func.attr in {**_ARRAY_ONLY, **_BLOCK_ONLY}
-                                                              or _gluon_initialize(node))
-                    and not (isinstance(node.func.value, ast.Name) and node.func.value.id in modules)),
-                   key=lambda node: (node.lineno, node.col_offset))
-    if not found or not RuleSet(catalogue.load(), _enabled(select, ignore)).enabled(ARRAY_METHOD_OUTSIDE):
-        return []
-    return [Diagnostic(path, node.lineno, node.col_offset + 1, ARRAY_METHOD_OUTSIDE, "manual",
-                       f"`.{node.func.attr}()` is an MXNet array method, in a module that does not import MXNet: "
-                       f"an array passed in from converted code is a torch tensor here; its counterpart is "
-                       f"{_ARRAY_ONLY[node.func.attr]}" if node.func.attr in _ARRAY_ONLY else
-                       f"`.{node.func.attr}()` is a Gluon block method, in a module that does not import MXNet: a "
-                       f"block passed in from converted code is a torch module here; its counterpart is "
-                       f"{_BLOCK_ONLY.get(node.func.attr, _BLOCK_INIT)}")
-            for node in found]
-
-
-def _gluon_initialize(node: ast.Call) -> bool:
-    return node.func.attr == "initialize" and any(k.arg in _GLUON_INIT_KEYWORDS for k in node.keywords)
 
 
 def _runs_as_script(tree: ast.Module) -> bool:

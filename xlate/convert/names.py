@@ -83,7 +83,8 @@ def _star_reexports(analysis) -> dict:
 class Analysis:
     """What the pre-pass learnt about one file."""
 
-    def __init__(self, tree: ast.Module, *, context: Optional[FileContext] = None, _stars: Optional[dict] = None):
+    def __init__(self, tree: ast.Module, *, context: Optional[FileContext] = None, _stars: Optional[dict] = None,
+                 _receives: bool = False):
         self.tree = tree
         self.star_names = _stars or {}  # Note [re-exported MXNet names]: star module -> {name: MXNet target}  # rules that need file-wide facts walk it (C speed) instead of the CST
         self.context = context or FileContext()  # the tree around the file (Note [package facts])
@@ -92,6 +93,10 @@ class Analysis:
         self.mx_imports: list[tuple[int, str]] = []  # (line, canonical) of every MXNet import
         self.dotted_imports: set[str] = set()  # `import pkg.mod`: the tree's modules named in full (LOCAL + name)
         self.uses_mxnet = False
+        # Note [modules that receive MXNet values]: the first call of a method only MXNet's values have, in
+        # a module that imports nothing of MXNet (it is converted as MXNet code)
+        self.receives_mxnet = _receives
+        self.mxnet_value_call: Optional[ast.Call] = None
         self._kinds: dict = {}  # memo of kinds_of (Note [package facts])
         self._self_attrs: dict = {}  # (scope key, attr) -> (namespace `self.attr` always is, or None; its node)
         self.attr_scopes: dict = {}  # id of the value of `self.x = value` -> the key of the method assigning it
@@ -100,11 +105,16 @@ class Analysis:
         self.guessed_outer: list = []  # lines of imports climbing out of the tree into a guessed `mxnet`
         self.namespace_values: set = set()  # (scope key, name): may hold MXNet's namespace, among other values
         from xlate.convert.collect import _Collector, _namespace_aliases, _nonlocal_homes  # they import this module
-        _Collector(self).run(tree)
+        collector = _Collector(self)
+        collector.run(tree)
+        if not self.uses_mxnet and collector.mxnet_only:  # Note [modules that receive MXNet values]
+            self.__init__(tree, context=context, _stars=_stars, _receives=True)
+            self.mxnet_value_call = collector.mxnet_only[0]
+            return
         if _stars is None:  # Note [re-exported MXNet names]: the names bind where `import *` stands
             stars = _star_reexports(self)
             if stars:
-                self.__init__(tree, context=context, _stars=stars)
+                self.__init__(tree, context=context, _stars=stars, _receives=_receives)
                 return
         _nonlocal_homes(self)
         _namespace_aliases(self)

@@ -26,8 +26,10 @@ def _block(site: Site):
     if param_evidence.is_param_dict(original, known) or (
             isinstance(original, (cst.Name, cst.Attribute)) and site.conv.kinds_of(original) & _PARAM_DICTS):
         return PARAM_DICT
-    if kind == "unknown" and not _initializer_like(site):
-        return None  # decided at run time (_untyped)
+    if kind == "unknown" and (not _initializer_like(site) or site.conv.analysis.receives_mxnet):
+        # decided at run time (_untyped); in a module that imports nothing of MXNet an `initialize` is
+        # anybody's (Note [modules that receive MXNet values])
+        return None
     return site.value("block")
 
 
