@@ -499,3 +499,63 @@ outs.append(net[0].weight.grad().asnumpy())
 def test_layers_and_a_loss_read_by_name_compute_what_gluon_computes():
     converted = _same_numbers(CONFIG_LAYERS)
     assert "getattr(_mx_nn_module, layer['type'])" in converted and "getattr(_mx_loss_module, 'SoftmaxCELoss')" in converted
+
+
+# Note [a base class's hybrid_forward by name]: the explicit spelling of super().hybrid_forward, a base
+# whose hybrid_forward became its forward (reached through a base that defines none), and one that keeps
+# its hybrid_forward beside a forward of its own
+BASE_HYBRID_FORWARD_BY_NAME = COMMON + '''
+class Base(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super(Base, self).__init__(**kwargs)
+        with self.name_scope():
+            self.dense = nn.Dense(3, in_units=4, flatten=False)
+
+    def hybrid_forward(self, F, x, mask=None):
+        y = self.dense(x)
+        return y if mask is None else F.broadcast_mul(y, F.expand_dims(mask, axis=-1))
+
+
+class Middle(Base):
+    pass
+
+
+class Child(Middle):
+    def hybrid_forward(self, F, x, mask):
+        return F.relu(Middle.hybrid_forward(self, F, x, mask)) + 1
+
+
+class Own(Base):
+    def forward(self, x):
+        return super(Own, self).forward(x) * 2
+
+    def hybrid_forward(self, F, x):
+        return F.tanh(Base.hybrid_forward(self, F, x))
+
+
+class Twice(Own):
+    def hybrid_forward(self, F, x):
+        return Own.hybrid_forward(self, F, x) - 1
+
+
+class Thrice(Own):
+    def hybrid_forward(self, F, x):
+        return super(Thrice, self).hybrid_forward(F, x) + 0.5
+
+
+for net in (Child(), Own(), Twice(), Thrice()):
+    net.initialize()
+    set_weights(net)
+    x = nd.array(rng.randn(2, 5, 4).astype('float32'))
+    if isinstance(net, Child):
+        outs.append(net(x, nd.array(rng.rand(2, 5).astype('float32'))).asnumpy())
+    else:
+        outs.append(net(x).asnumpy())
+'''
+
+
+def test_a_base_class_hybrid_forward_called_by_name():
+    converted = _same_numbers(BASE_HYBRID_FORWARD_BY_NAME)
+    assert "Middle.forward(self, x, mask)" in converted and "Base.forward(self, x)" in converted
+    assert "Own.hybrid_forward(self, x)" in converted and ".hybrid_forward(self, None" not in converted
+    assert "super(Thrice, self).hybrid_forward(x)" in converted

@@ -21,7 +21,7 @@ from xlate.convert.context import is_mxnet
 from xlate.convert.rulectx import Manual, Site, Skip
 from xlate.convert.transforms.block_init import NAMING_ONLY
 from xlate.convert.transforms.forward_params import LAYER_PARAMS
-from xlate.convert.transforms.hybrid_forward import keeps_namespace
+from xlate.convert.transforms.hybrid_forward import class_scope, keeps_namespace
 
 METHODS = ("__init__", "forward", "hybrid_forward", "__call__", "add")
 _SEQUENTIAL = ("mxnet.gluon.nn.Sequential", "mxnet.gluon.nn.HybridSequential")
@@ -132,10 +132,11 @@ def _super_forward(site: Site):
     if not (isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super"):
         raise Skip()
     cls = conv.analysis.gluon_class(conv.scopes[-1])
-    if cls is None or not {"forward", "hybrid_forward"} <= set(cls.values) \
-            or (cls.derived_base and not _bases_define_neither(conv, cls)) \
-            or not cls.mx_bases or conv.scopes[-1][-1][0] != "forward":
+    if cls is None or not {"forward", "hybrid_forward"} <= set(cls.values) or conv.scopes[-1][-1][0] != "forward":
         raise Skip()
+    if not (_bases_define_no_forward(conv, cls) and (cls.mx_bases or _reaches_hybrid(conv, cls))) \
+            if cls.derived_base else not cls.mx_bases:
+        raise Skip()  # a base's own forward answers, or no HybridBlock's
     if any(b in NAMING_ONLY and b not in HYBRID for b in cls.mx_bases):
         raise Skip()
     fn = next(d for d in reversed(conv.defs) if isinstance(d, cst.FunctionDef))
@@ -152,37 +153,56 @@ def _super_forward(site: Site):
                              args=args)
 
 
-def _bases_define_neither(conv, cls) -> bool:
+def _bases_define_no_forward(conv, cls) -> bool:
     """`super().forward` reaches Gluon's HybridBlock.forward: every base of the class before HybridBlock
     itself (in the order the class statement lists them: Python's MRO takes HybridBlock before a later
     base, gluon-nlp's `TransformerEncoder(HybridBlock, Seq2SeqEncoder)`), or every base where none is
-    HybridBlock, is MXNet's or a class of this file that defines neither forward nor hybrid_forward,
-    nor do its own such bases (sockeye's abstract `Decoder` beside HybridBlock)."""
+    HybridBlock, is MXNet's or a class of this file that defines no forward, nor do its own such bases
+    (sockeye's abstract `Decoder` beside HybridBlock). A base's hybrid_forward does not stop it: Gluon's
+    forward runs `self.hybrid_forward`, the class's own (a base's hybrid_forward became that base's
+    torch forward, which `super().forward` would reach instead, skipping the class's own)."""
     for base in cls.node.bases:
         if conv.analysis.resolve((), names._dotted(base) or "") in HYBRID:
             return True
-        if not _defines_neither(conv, base):
+        if not _defines_no_forward(conv, base):
             return False
     return True
 
 
-def _defines_neither(conv, first) -> bool:
+def _reaches_hybrid(conv, cls) -> bool:
+    """HybridBlock is among the class's bases of bases, through classes of this file (`class Own(Base)`,
+    `class Base(HybridBlock)`)."""
+    todo, seen = list(cls.node.bases), set()
+    while todo:
+        base = todo.pop()
+        if conv.analysis.resolve((), names._dotted(base) or "") in HYBRID:
+            return True
+        if isinstance(base, ast.Name) and base.id not in seen:
+            seen.add(base.id)
+            scope = class_scope(conv.analysis, base.id)
+            if scope is not None and isinstance(scope.node, ast.ClassDef):
+                todo.extend(scope.node.bases)
+    return False
+
+
+def _defines_no_forward(conv, first) -> bool:
     module = conv.analysis.scopes.get(())
     todo, seen = [first], set()
     while todo:
         base = todo.pop()
+        resolved = conv.analysis.resolve((), names._dotted(base) or "")
         if not isinstance(base, ast.Name):
-            if is_mxnet(conv.analysis.resolve((), names._dotted(base) or "")):
+            if is_mxnet(resolved):
                 continue
             return False
         if base.id in seen:
             continue
         seen.add(base.id)
-        if is_mxnet(conv.analysis.resolve((), base.id)) or base.id in ("ABC", "object"):
+        if is_mxnet(resolved) or base.id in ("ABC", "object"):
             continue
         scope = next((s for k, s in conv.analysis.scopes.items() if len(k) == 1 and k[0][0] == base.id
                       and s.is_class and s.node is not None), None) if module is not None else None
-        if scope is None or {"forward", "hybrid_forward"} & set(scope.values):
+        if scope is None or "forward" in scope.values:
             return False
         todo.extend(scope.node.bases)
     return True

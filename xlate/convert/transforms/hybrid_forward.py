@@ -44,12 +44,45 @@ def keeps_namespace(cls) -> bool:
     return False
 
 
+# Note [a forward above hybrid_forward]
+# Gluon runs a block's hybrid_forward from a forward: HybridBlock's own, or one the class or a base
+# writes (`def forward(self, x): return super().forward(x) * 2`, whose super() reaches HybridBlock's,
+# which calls `self.hybrid_forward`). torch runs `forward` alone, so a hybrid_forward becomes the
+# class's forward only where no such forward is above it; beside one it keeps its name, without F
+# (Note [explicit base calls]). A subclass that defines hybrid_forward alone, below a base of this
+# file that writes forward, inherits that forward in Gluon: its hybrid_forward keeps its name too, or
+# its torch forward would replace the base's, and the base's work around the call (the `* 2`) was lost.
+def keeps_name(analysis, cls) -> bool:
+    """The class's hybrid_forward stays `hybrid_forward`: the class, or a base of this file that Python's
+    lookup reaches before MXNet's classes, defines forward (Note [a forward above hybrid_forward])."""
+    todo, seen = [cls], set()
+    while todo:
+        scope = todo.pop(0)
+        if scope.key in seen:
+            continue
+        seen.add(scope.key)
+        if "forward" in scope.values:
+            return True
+        for base in scope.node.bases if isinstance(scope.node, ast.ClassDef) else ():
+            found = class_scope(analysis, base.id) if isinstance(base, ast.Name) else None
+            if found is not None:
+                todo.append(found)
+    return False
+
+
+def class_scope(analysis, name: str):
+    """The scope of the class `name` defines at the module's top level (its last definition), or None."""
+    keys = [k for k in analysis.scopes if len(k) == 1 and k[0][0] == name]
+    scope = analysis.scopes[max(keys, key=lambda k: k[0][1])] if keys else None
+    return scope if scope is not None and scope.is_class else None
+
+
 def transform(site: Site):
     fn: cst.FunctionDef = site.node
     conv = site.conv
     cls = conv.analysis.gluon_class(conv.scopes[-1])
-    # Note [explicit base calls]: beside a forward of the class's own, it keeps its name
-    name = "hybrid_forward" if "forward" in cls.values else "forward"
+    # Note [explicit base calls]: beside a forward of the class's own, or a base's, it keeps its name
+    name = "hybrid_forward" if keeps_name(conv.analysis, cls) else "forward"
     params = list(fn.params.params)
     star = fn.params.star_arg
     if len(params) == 1 and not fn.params.posonly_params and isinstance(star, cst.Param) \
