@@ -593,9 +593,15 @@ def _mx_asnumpy(x):
 
 
 def _mx_asscalar(x):
-    """`x.asscalar()` on a value the converter could not type: a one-element tensor's Python
-    number (torch raises on more elements, as MXNet does); anything else its own asscalar."""
-    return x.item() if isinstance(x, torch.Tensor) else x.asscalar()
+    """`x.asscalar()`: a one-element tensor's value as the NumPy scalar MXNet returns (`asnumpy()[0]`:
+    np.float32 prints `0.1` where a Python float prints 0.10000000149011612, and has `.astype`,
+    `.dtype`, `.round`); MXNet's ValueError on more elements. Anything that is no tensor (a value
+    the converter could not type) calls its own asscalar."""
+    if not isinstance(x, torch.Tensor):
+        return x.asscalar()
+    if x.numel() != 1:
+        raise ValueError("The current array is not a scalar")
+    return x.detach().cpu().numpy().reshape(())[()]
 
 
 def _mx_tostype(x, stype):

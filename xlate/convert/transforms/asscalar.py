@@ -1,4 +1,5 @@
-"""x.asscalar() -> x.item(); a full reduction's (1,) reshape right before it is dropped."""
+"""x.asscalar() -> _mx_asscalar(x), MXNet's NumPy scalar; a full reduction's (1,) reshape right before it is
+dropped."""
 import libcst as cst
 
 from xlate.convert.rulectx import Site
@@ -12,5 +13,5 @@ def transform(site: Site):
         data = data.func.value
     chained = in_chain(site, data)
     if chained is not data:
-        site.fixed("`x.asscalar()` -> `x.item()`, the comparison it reduces made float32 as in MXNet (MX540)")
-    return site.emit("{x}.item()", x=chained)
+        site.fixed("`x.asscalar()` -> `_mx_asscalar(x)`, the comparison it reduces made float32 as in MXNet (MX540)")
+    return site.emit("_mx_asscalar({x})", x=chained)
