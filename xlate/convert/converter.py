@@ -655,13 +655,16 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
         if folded is not None:
             return folded
         op = self._COMPARISONS.get(type(original.comparisons[0].operator))
-        dtype_rule = self.rules.operators.get(DTYPE_EQUAL) if op in ("==", "!=") else None
+        if isinstance(original.comparisons[0].operator, (cst.Is, cst.IsNot)) and any(
+                (self.resolve_expr(s) or "").startswith("numpy.") for s in (original.left, original.comparisons[0].comparator)):
+            op = "is"  # `x.dtype is np.float32`: an NDArray's dtype is that very NumPy type (MX806)
+        dtype_rule = self.rules.operators.get(DTYPE_EQUAL) if op in ("==", "!=", "is") else None
         if dtype_rule is not None and any(isinstance(s, cst.Attribute) and s.attr.value == "dtype"
                                           for s in (original.left, original.comparisons[0].comparator)):
             site = Site(self, dtype_rule, original, updated, matched=DTYPE_EQUAL)
             site.args = {"lhs": cst.Arg(updated.left), "rhs": cst.Arg(updated.comparisons[0].comparator)}
             return self._apply(site)
-        rule = self.rules.operators.get(op) if op else None
+        rule = self.rules.operators.get(op) if op and op != "is" else None
         if rule is None:
             return updated
         site = Site(self, rule, original, updated, matched=op)

@@ -1,4 +1,5 @@
-"""`x.dtype == 'int8'`, `w.dtype != np.float16`, `self.weight.dtype == C.DTYPE_INT8` (MX806): one
+"""`x.dtype == 'int8'`, `w.dtype != np.float16`, `self.weight.dtype == C.DTYPE_INT8`, `x.dtype is np.float16`
+(MX806; an NDArray's dtype is the NumPy type itself, so `is` against one is `==` there): one
 side the `.dtype` of a value that may be a converted array or parameter, whose dtype is now a torch
 dtype, which equals no string or NumPy dtype: the comparison would be False in silence. It goes to
 `_mx_dtype_equal`, which compares a torch dtype with the dtype another side names, and any two
@@ -18,8 +19,11 @@ def transform(site: Site):
         raise Skip()  # NumPy's own dtype, or a comparison with a torch dtype written as one
     if len(sides) == 2 and all(k in ("nd", "mxnp", "pt") for k in kinds):
         raise Skip()  # two converted arrays: torch dtypes on both sides
-    negated = isinstance(site.original.comparisons[0].operator, cst.NotEqual)
+    operator = site.original.comparisons[0].operator
+    negated = isinstance(operator, (cst.NotEqual, cst.IsNot))
     op, helper = ("!=", "not _mx_dtype_equal") if negated else ("==", "_mx_dtype_equal")
+    if isinstance(operator, (cst.Is, cst.IsNot)):  # against a NumPy type: the same as == there
+        op = "is not" if negated else "is"
     other = right if left in sides else left
     if "nd" in kinds and isinstance(other, (cst.SimpleString, cst.ConcatenatedString)) and len(sides) == 1:
         site.review(f"`.dtype {op} '...'` on an NDArray -> `{helper}(...)`: MXNet's NDArray.dtype is a NumPy type, "
