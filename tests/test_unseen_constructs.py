@@ -559,3 +559,49 @@ def test_a_base_class_hybrid_forward_called_by_name():
     assert "Middle.forward(self, x, mask)" in converted and "Base.forward(self, x)" in converted
     assert "Own.hybrid_forward(self, x)" in converted and ".hybrid_forward(self, None" not in converted
     assert "super(Thrice, self).hybrid_forward(x)" in converted
+
+
+# Note [operators by name]: an operator looked up on the namespace by a literal name and by one known
+# only at run time (an activation given as a string), and a module of the namespace bound to a name
+# of its own in the function (Note [namespace aliases])
+OPERATORS_BY_NAME = COMMON + '''
+def activate(F, x, kind):
+    return getattr(F, kind)(x)
+
+
+class Head(gluon.HybridBlock):
+    def __init__(self, act='tanh', **kwargs):
+        super(Head, self).__init__(**kwargs)
+        self._act = act
+        with self.name_scope():
+            self.dense = nn.Dense(4, in_units=3)
+
+    def hybrid_forward(self, F, x):
+        y = getattr(F, self._act)(self.dense(x))
+        y = activate(F, y, 'sigmoid') + getattr(F, 'relu')(y)
+        ops = F.contrib
+        z = ops.BilinearResize2D(y.reshape((0, 1, 2, 2)), height=4, width=4)
+        return y + z.reshape((0, -1)).mean(axis=1, keepdims=True)
+
+
+for act in ('tanh', 'softsign'):
+    net = Head(act)
+    net.initialize()
+    set_weights(net)
+    outs.append(net(nd.array(rng.randn(2, 3).astype('float32'))).asnumpy())
+outs.append(getattr(nd, 'exp')(nd.array([0.5, -1.0])).asnumpy())
+'''
+
+
+def test_operators_looked_up_by_name_and_a_namespace_module_bound_to_a_name():
+    converted = _same_numbers(OPERATORS_BY_NAME)
+    assert "_mx_operator(self._act, {" in converted and "'softsign': lambda data: torch.nn.functional.softsign(data)" in converted
+    assert "getattr(None" not in converted and "ops = None" in converted and "torch.relu(y)" in converted
+
+
+def test_an_operator_named_nowhere_in_the_file_raises_naming_itself():
+    import pytest as _pytest
+    from xlate.runtime import load
+
+    with _pytest.raises(NotImplementedError, match="`gelu` looked up by name"):
+        load()._mx_operator("gelu", {"tanh": None})

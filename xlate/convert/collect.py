@@ -540,6 +540,13 @@ def _namespace_aliases(analysis) -> None:
                     scope.values.pop(name)
                     scope.aliases.add(name)
                 continue
+            sub = _sub_namespace(analysis, key, values)
+            if sub is not None and function and name not in scope.declared:  # `ops = F.contrib`
+                scope.other.discard(name)
+                scope.values.pop(name)
+                scope.imports[name] = sub
+                scope.aliases.add(name)
+                continue
             found = [kinds_of(analysis, key, v) if v is not None else None for v in values]
             # `F = mx.nd`, `F = getF(x)` (a function of the tree returning the namespace), `F = self.F`
             # or bound on each path to namespaces whose operators mean the same (`F = symbol` / `F = ndarray`)
@@ -554,6 +561,33 @@ def _namespace_aliases(analysis) -> None:
             scope.values.pop(name)
             scope.imports[name] = target
             scope.aliases.add(name)
+
+
+# the namespace's own modules, which code binds to a name of its own in a function (`ops = F.contrib`,
+# `la = F.linalg`): their operators are those of the name written out (symbol's mean ndarray's)
+SUB_NAMESPACES = frozenset(f"mxnet.ndarray.{m}" for m in ("contrib", "linalg", "random", "image", "op", "sparse"))
+
+
+def sub_namespace(resolved: str) -> Optional[str]:
+    """`mxnet.ndarray.contrib` for itself or `mxnet.symbol.contrib`; None for anything else."""
+    if resolved.startswith("mxnet.symbol."):
+        resolved = "mxnet.ndarray." + resolved[len("mxnet.symbol."):]
+    return resolved if resolved in SUB_NAMESPACES else None
+
+
+def _sub_namespace(analysis, key, values) -> Optional[str]:
+    """The module of MXNet's namespace every value bound to a name is (`ops = F.contrib`), else None."""
+    found = set()
+    for value in values:
+        dotted = _dotted(value) if isinstance(value, ast.Attribute) else None
+        resolved = analysis.resolve(key, dotted) if dotted else None
+        if not isinstance(resolved, str):
+            return None
+        resolved = sub_namespace(resolved)
+        if resolved is None:
+            return None
+        found.add(resolved)
+    return found.pop() if len(found) == 1 else None
 
 
 def _rebound_namespaces(analysis, key, name: str, value, scope) -> set:

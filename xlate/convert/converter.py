@@ -7,9 +7,11 @@ from typing import Optional
 
 import libcst as cst
 
-from xlate.convert import array_methods, func_values, layer_types, legacy_values, names, sequential_base
+from xlate.convert import (array_methods, func_values, layer_types, legacy_values, names, namespace_getattr,
+                           sequential_base)
 from xlate.convert.applying import NO_RULE, Applying, _rewrite
 from xlate.convert.catalogue import RuleSet
+from xlate.convert.collect import sub_namespace
 from xlate.convert.fstrings import FStrings
 from xlate.convert.kinds import PACKAGES
 from xlate.convert.leftovers import Leftovers
@@ -38,6 +40,7 @@ NP_DTYPE_ARG = "numpy(.dtype)"  # ... for `np.f(x.dtype)`, a converted value's t
 FUNCTION_VALUE_ROOTS = ("mxnet.ndarray.", "mxnet.context.", "mxnet.autograd.", *names.NP_ROOTS)
 PACKAGE_FROM_HELPER = "MX891"  # `nlp = try_import_gluonnlp()`: MXNet's package a helper returns (names.py)
 NAMESPACE_BY_NAME = "MX174"
+NAMESPACE_VALUE = "MX113"
 CACHED_METHOD = "MX184"
 
 
@@ -132,6 +135,7 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
         # class expressions compared with a type: `type(x) == C`, `[type(l) for l in f].index(C)`
         self.type_compares: set[int] = set()
         self.arguments: set[int] = set()  # expressions passed as a call's argument
+        self.looked_up: set[int] = set()  # the namespace in `getattr(F, name)` (Note [operators by name])
         self.alias_values: set[int] = set()  # `mx.ndarray` in `F = mx.ndarray` (Note [namespace aliases])
         self.own_reads: set[int] = set()  # `F` in `F = getF(x) if F is None else F` (the same Note)
         self.decorator_exprs: set[int] = set()  # the expressions of decorators (`@use_np`)
@@ -434,6 +438,8 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
     def visit_Call(self, node: cst.Call) -> None:
         self.call_funcs.add(id(node.func))
         self.arguments.update(id(a.value) for a in node.args)
+        if namespace_getattr.namespace_of(self, node) is not None:  # Note [operators by name]
+            self.looked_up.add(id(node.args[0].value))
         self.note_type_call(node)
         if isinstance(node.func, cst.Name) and node.func.value in ("isinstance", "issubclass") \
                 and len(node.args) == 2:
@@ -526,9 +532,17 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
 
     def _reference(self, original, updated, dotted: str):
         """A Name/Attribute chain that is not called: `nd.NDArray`, a context passed around."""
+        if id(original) in self.looked_up:  # `getattr(F, name)`: the lookup is translated whole
+            return updated
         resolved = self.analysis.resolve(self.scopes[-1], dotted)
         if resolved is None:
             return updated
+        if id(original) in self.alias_values and isinstance(resolved, str) and sub_namespace(resolved) \
+                and self.rules.enabled(NAMESPACE_VALUE):  # `ops = F.contrib` (Note [namespace aliases])
+            self.report(original, NAMESPACE_VALUE, "fixed",
+                        f"`{dotted}` (a module of MXNet's operator namespace) bound to a name of its own -> `None`: "
+                        "the calls made through that name are translated where they are made")
+            return cst.Name("None")
         head = dotted.split(".", 1)[0]
         if resolved is names.AMBIGUOUS:
             return self._ambiguous(original, updated, head)
@@ -601,6 +615,8 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
             typed = layer_types.type_call(self, original, updated)
             if typed is not None:
                 return typed
+        if original.args and id(original.args[0].value) in self.looked_up:  # Note [operators by name]
+            return namespace_getattr.rewrite(self, original, updated, namespace_getattr.namespace_of(self, original))
         probe = self.rules.operators.get(FEATURE_PROBE)
         if probe is not None and isinstance(original.func, cst.Name) and original.func.value == "hasattr":
             return self._apply(Site(self, probe, original, updated, matched=FEATURE_PROBE))

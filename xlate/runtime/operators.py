@@ -1048,3 +1048,19 @@ def _mx_softmax_cross_entropy(data=None, label=None, out=None, name=None):
         raise ValueError(f"softmax_cross_entropy only accepts 2-D data, got {data.dim()}-D (MXNet refuses it too)")
     picked = torch.log_softmax(data, dim=-1).gather(1, label.long().reshape(-1, 1))
     return (-picked.sum()).reshape(1)
+
+
+def _mx_operator(name, table):
+    """`getattr(F, name)` with a name known only at run time (Note [operators by name] in
+    xlate/convert/namespace_getattr.py): the translation of the operator named, from the table of
+    those the file names in its strings; any other name raises, naming itself."""
+    if name in table:
+        return table[name]
+    raise NotImplementedError(f"MXNet operator `{name}` looked up by name has no translation here: xlate "
+                              f"translated the operators its file names in strings ({', '.join(table) or 'none'})")
+
+
+def _mx_hard_sigmoid(data, alpha=0.2, beta=0.5, out=None, name=None):
+    """MXNet's hard_sigmoid: `clip(alpha * data + beta, 0, 1)` (torch's hardsigmoid has alpha 1/6)."""
+    _mx_no_out(out)
+    return torch.clamp(alpha * data + beta, 0.0, 1.0)
