@@ -17,7 +17,7 @@ def transform(site: Site):
         raise Manual("a third positional argument is MXNet's `out=`: write the result to it by hand")
     if holes["a"] is None or holes["b"] is None:
         raise Manual("needs both operands")
-    if op in ("div", "divide"):
+    if op in ("div", "divide", "true_divide"):  # MXNet 1.x: true_divide is divide
         site.fixed(f"`{name}(a, b)` -> `_mx_broadcast_div(a, b)`: arrays of an integer dtype divide as integers in "
                    "MXNet, truncated toward zero (-7 / 2 is -3), where torch's `/` gives floats; others as `/`")
         return site.emit("_mx_broadcast_div({a}, {b})", **holes)
