@@ -590,6 +590,10 @@ for act in ('tanh', 'softsign'):
     set_weights(net)
     outs.append(net(nd.array(rng.randn(2, 3).astype('float32'))).asnumpy())
 outs.append(getattr(nd, 'exp')(nd.array([0.5, -1.0])).asnumpy())
+# an operator of two inputs by name in a Lambda block (MXFusion's `HybridLambda(function='dot')`)
+a, b = nd.array(rng.randn(2, 3).astype('float32')), nd.array(rng.randn(3, 4).astype('float32'))
+outs.append(nn.HybridLambda(function='dot')(a, b).asnumpy())
+outs.append(nn.HybridLambda('broadcast_add')(a, a * 2).asnumpy())
 '''
 
 

@@ -38,7 +38,7 @@ def rewrite(conv, original: cst.Call, updated: cst.Call, namespace: str) -> cst.
     name = original.args[1].value
     literal = _string(name)
     if literal is not None:
-        function, message = _translated(conv, original, namespace, literal)
+        function, message = translated(conv, original, namespace, literal)
         if function is None:
             conv.report(original, CODE, "manual", f"`getattr(..., '{literal}')`: {message}")
             return updated.with_changes(args=[updated.args[0].with_changes(value=cst.Name(_helper(conv, "_mx_F"))),
@@ -47,7 +47,7 @@ def rewrite(conv, original: cst.Call, updated: cst.Call, namespace: str) -> cst.
         return function
     table = []
     for candidate in _named_in_strings(conv.analysis.tree):
-        function, _ = _translated(conv, original, namespace, candidate)
+        function, _ = translated(conv, original, namespace, candidate)
         if function is not None:
             table.append(cst.DictElement(cst.SimpleString(repr(candidate)), function))
     helper = _helper(conv, "_mx_operator")
@@ -65,7 +65,7 @@ def _helper(conv, name: str) -> str:
     return name
 
 
-def _translated(conv, original: cst.Call, namespace: str, name: str):
+def translated(conv, original: cst.Call, namespace: str, name: str):
     """(the operator as a function, a message), or (None, why not)."""
     resolved = f"{namespace}.{name}" if namespace == "mxnet.ndarray" else f"mxnet.ndarray.{name}"
     rule = conv.rules.calls.get(resolved)

@@ -10,20 +10,13 @@ import functools
 
 import libcst as cst
 
+from xlate.convert.namespace_getattr import translated
 from xlate.convert.rulectx import Manual, Site
 
-# elementwise operators Gluon accepts by name, as torch functions
-_BY_NAME = {"relu": "torch.relu", "sigmoid": "torch.sigmoid", "tanh": "torch.tanh", "exp": "torch.exp",
-            "log": "torch.log", "abs": "torch.abs", "sqrt": "torch.sqrt", "square": "torch.square",
-            "negative": "torch.neg", "softsign": "torch.nn.functional.softsign", "erf": "torch.erf"}
-
-
 @functools.lru_cache(maxsize=None)
-def _operator(name: str):
+def _one_input(name: str):
     """`nd.<name>(x)` as the catalogue translates it (None: it does not, or not exactly)."""
     from xlate.convert.engine import convert_source  # the engine runs the rules: imported late
-    if not name.isidentifier():
-        return None
     result = convert_source(f"from mxnet import nd\n_y = nd.{name}(x)\n")
     line = result.output.rstrip("\n").rsplit("\n", 1)[-1]
     if any(d.status != "fixed" for d in result.diagnostics) or not line.startswith("_y = ") or "nd." in line:
@@ -45,13 +38,21 @@ def transform(site: Site):
     fn = site.value("function")
     hybrid = site.matched.endswith("HybridLambda")
     name = site.literal("function")
-    if isinstance(name, str):
-        if name in _BY_NAME:
-            return site.emit("_mx_Lambda({fn})", fn=_BY_NAME[name])
-        expr = _operator(name)
-        if expr is None:
-            raise Manual(f"operator name {name!r}: pass the PyTorch function to `_mx_Lambda` by hand")
-        return site.emit(f"_mx_Lambda(lambda x: {expr})")
+    if isinstance(name, str):  # Note [operators by name]: the operator as a value, with its own parameters
+        function, why = translated(site.conv, site.original, "mxnet.ndarray", name) if name.isidentifier() \
+            else (None, "no operator has that name")
+        if function is None and name.isidentifier() and _one_input(name) is not None:
+            # an operator of several parameters without its signature as a value (`softmax(data, axis=-1)`):
+            # a Lambda block of one input calls it on that input alone, with MXNet's defaults; a call with more
+            # inputs raises TypeError at the lambda, never computes something else
+            site.fixed(f"`{site.matched.rsplit('.', 1)[-1]}({name!r})` -> `_mx_Lambda(lambda x: ...)`: MXNet's {name} "
+                       f"on the block's one input, with its defaults")
+            return site.emit(f"_mx_Lambda(lambda x: {_one_input(name)})")
+        if function is None:
+            raise Manual(f"operator name {name!r}: {why}; pass the PyTorch function to `_mx_Lambda` by hand")
+        site.fixed(f"`{site.matched.rsplit('.', 1)[-1]}({name!r})` -> `_mx_Lambda(<MXNet's {name}>)`, "
+                   f"the operator as its calls' rule translates it")
+        return site.emit("_mx_Lambda({fn})", fn=function)
     if fn is None:
         raise Manual("no function given")
     if not hybrid:
