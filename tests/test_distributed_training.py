@@ -148,7 +148,7 @@ def test_distributed_translation_takes_mxnets_steps_in_two_processes(tmp_path, b
     for k in range(1, STEPS + 1):
         params, history = expected[k]
         for rank in (0, 1):
-            got = torch.load(tmp_path / f"rank{rank}_step{k}.pt")
+            got = torch.load(tmp_path / f"rank{rank}_step{k}.pt", weights_only=False)  # NumPy scalars in history
             for name, value in params.items():
                 actual = got["state"][name].numpy()
                 compared += 1
@@ -157,7 +157,7 @@ def test_distributed_translation_takes_mxnets_steps_in_two_processes(tmp_path, b
                 if not np.allclose(actual, value, rtol=RTOL, atol=ATOL):
                     bad.append(f"step {k}, rank {rank}: {name} {float(np.abs(actual - value).max()):.3g} apart")
         # each process's record covers its own slice: together they are MXNet's
-        records = [torch.load(tmp_path / f"rank{r}_step{k}.pt")["history"] for r in (0, 1)]
+        records = [torch.load(tmp_path / f"rank{r}_step{k}.pt", weights_only=False)["history"] for r in (0, 1)]
         together = np.array(records[0]) + np.array(records[1])
         if not np.allclose(together, history, rtol=RTOL, atol=ATOL):
             bad.append(f"step {k}: losses {together.tolist()} where MXNet has {history}")
@@ -165,7 +165,8 @@ def test_distributed_translation_takes_mxnets_steps_in_two_processes(tmp_path, b
     # saving: rank 0 alone writes, and the file holds the parameters
     assert [(tmp_path / f"rank{r}_saves.txt").read_text() for r in (0, 1)] == ["1", "0"]
     saved = torch.load(tmp_path / "saved.pt")
-    assert all(torch.equal(saved[n], t) for n, t in torch.load(tmp_path / f"rank0_step{STEPS}.pt")["state"].items())
+    assert all(torch.equal(saved[n], t)
+               for n, t in torch.load(tmp_path / f"rank0_step{STEPS}.pt", weights_only=False)["state"].items())
     if mutant:
         assert len(bad) >= STEPS * 2, f"the averaged gradients passed: {bad}"
     else:

@@ -599,7 +599,7 @@ outs.append(nn.HybridLambda('broadcast_add')(a, a * 2).asnumpy())
 
 def test_operators_looked_up_by_name_and_a_namespace_module_bound_to_a_name():
     converted = _same_numbers(OPERATORS_BY_NAME)
-    assert "_mx_operator(self._act, {" in converted and "'softsign': lambda data: torch.nn.functional.softsign(data)" in converted
+    assert "_mx_operator(self._act, {" in converted and "'softsign': torch.nn.functional.softsign" in converted
     assert "getattr(None" not in converted and "ops = None" in converted and "torch.relu(y)" in converted
 
 
