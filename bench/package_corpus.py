@@ -329,6 +329,16 @@ CORPORA: dict[str, dict] = {
         kind="package", packages=["models", "base", "data_loader", "trainer", "utils"], models_flat=[""],
         stub_missing=True, source="WenmuZhou/crnn.gluon master (cef4483), every .py (config, fonts, alphabet absent)",
         factories=("package_models", "CRNNGLUON")),
+    # gluon-detector: SSD, RetinaNet, CenterNet and YOLOv3 on COCO with NVIDIA DALI pipelines. lib/ is the package
+    # (its scripts insert the repository's root into sys.path and import `lib.*`; lib/anchor/, lib/data/mscoco/ and
+    # lib/modelzoo/yolo/ have no __init__.py: namespace packages); tools/ parsed only. The networks cut a GluonCV
+    # backbone's symbol graph into a SymbolBlock (lib/modelzoo/feature.py): GluonCV v0.10.0 as for mxnetseg.
+    # nvidia.dali and pycocotools, not installed here, are stubbed on both sides (stub_missing).
+    "gluondet": dict(
+        kind="package", packages=["lib"], stub_missing=True,
+        source="wshuail/gluon-detector master (2f77234, 2019-10-08), every .py (lib/, tools/) and cfgs/",
+        model_deps=["gluoncv-v0.10.0", "_zoodeps"], convert_deps={"gluoncv": "gluoncv-v0.10.0"},
+        factories=("package_models", "GLUONDET")),
     # AWS SageMaker examples' MXNet/Gluon entry-point scripts (train loops with kvstore, model_fn/transform_fn
     # serving functions), every .py importing mxnet, in their folders (runs: example_runs.py --set smgluon)
     "smgluon": dict(
