@@ -337,7 +337,7 @@ CORPORA: dict[str, dict] = {
     "gluondet": dict(
         kind="package", packages=["lib"], stub_missing=True,
         source="wshuail/gluon-detector master (2f77234, 2019-10-08), every .py (lib/, tools/) and cfgs/",
-        model_deps=["gluoncv-v0.10.0", "_zoodeps"], convert_deps={"gluoncv": "gluoncv-v0.10.0"},
+        model_deps=["gluoncv-v0.10.0", "_segdeps", "_deps", "_zoodeps"], convert_deps={"gluoncv": "gluoncv-v0.10.0"},
         factories=("package_models", "GLUONDET")),
     # AWS SageMaker examples' MXNet/Gluon entry-point scripts (train loops with kvstore, model_fn/transform_fn
     # serving functions), every .py importing mxnet, in their folders (runs: example_runs.py --set smgluon)
