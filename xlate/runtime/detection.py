@@ -178,9 +178,8 @@ def _mx_MultiBoxTarget(anchor=None, label=None, cls_pred=None, overlap_threshold
 # entry from the last match on, a chunk at a time: rows and columns are only taken, so no entry passed
 # over becomes free again, and the walk reads each entry once (the sort dominates: 8732 x 20 in 0.25 s
 # on one CPU core). box_encode computes in double and stores in the arrays' dtype, reading anchors
-# (B, N, 4) per sample; box_decode computes in the dtype,
-# reading the first N anchors for every sample. None of the three has a gradient in MXNet (zero): the
-# results are detached.
+# (B, N, 4) per sample; box_decode computes in the dtype, reading the first N anchors for every sample.
+# None of the three has a gradient in MXNet (zero): the results are detached.
 def _mx_bipartite_matching(data=None, is_ascend=False, threshold=None, topk=-1, out=None, name=None):
     """MXNet contrib.bipartite_matching: greedy matching of (..., N, M) scores -> [row_marker (..., N),
     col_marker (..., M)], each the matched column / row or -1, in the data's dtype (Note [box target
