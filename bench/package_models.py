@@ -1074,3 +1074,102 @@ MXDET += [
                  "wh:float32[1,18,2]", "obj:float32[1,18,1]", "cls:float32[1,18,3]", "w:float32[1,18,1]"],
          fixed={"obj": _NMS_OBJ}),
 ]
+
+
+
+# gluon-detector (wshuail): its networks cut a GluonCV backbone's symbol graph (`network(mx.sym.var('data'))`,
+# `get_internals()`, SymbolBlock: lib/modelzoo/feature.py) from `get_model(name, pretrained=True)`, which downloads:
+# `setup` puts in its place, on each side, GluonCV's get_model with pretrained=False. The target encoders, decoders
+# and losses take boxes as (cx, cy, w, h) or corners with positive sizes, labels and matches as given values.
+GLUONDET_SETUP = '''
+def setup(imp, torch_side):
+    import importlib
+    zoo = importlib.import_module('gluoncv_pt.model_zoo' if torch_side else 'gluoncv.model_zoo')
+    if not getattr(zoo.get_model, 'standin', False):
+        real = zoo.get_model
+        def standin(name, pretrained=False, **kwargs):
+            return real(name, pretrained=False, **kwargs)
+        standin.standin = True
+        zoo.get_model = standin
+    return {}
+'''
+_ANC6 = [[[4.0 + 5 * i, 6.0 + 3 * i, 8.0 + i, 10.0 - i] for i in range(6)]]  # (1, 6, 4) centers and sizes
+_CORNERS5 = [[0.1 * i, 0.05 * i, 0.1 * i + 0.3, 0.05 * i + 0.4] for i in range(5)]  # (5, 4) corners
+_GT = [[[0.0, 0.0, 0.35, 0.45], [0.2, 0.1, 0.55, 0.5], [0.35, 0.2, 0.7, 0.6]],
+       [[0.05, 0.0, 0.4, 0.4], [0.25, 0.15, 0.6, 0.55], [-1.0, -1.0, -1.0, -1.0]]]
+_SAMPLES, _MATCHES = [[1.0, -1.0, 0.0, 1.0, -1.0], [-1.0, 1.0, 1.0, 0.0, 1.0]], [[0.0, -1.0, 2.0, 1.0, -1.0],
+                                                                                 [-1.0, 0.0, 1.0, 2.0, 1.0]]
+_SEG_LABEL = [[[0.0, 1.0, 2.0], [3.0, -1.0, 0.0], [1.0, 1.0, 2.0]], [[2.0, 2.0, 0.0], [-1.0, 3.0, 1.0], [0.0, 3.0, 3.0]]]
+_SSD_ANCHORS = [[8.0 + (i % 7) * 6, 6.0 + (i % 5) * 9, 10.0 + i % 9, 12.0 + i % 4] for i in range(88)]
+GLUONDET = [
+    dict(name="Center2Corner", build="imp('modelzoo.target').Center2Corner()", inputs=["x:float32[2,5,4]"]),
+    dict(name="Corner2Center", build="imp('modelzoo.target').Corner2Center()", inputs=["x:float32[2,5,4]"]),
+    dict(name="BoxDecoder", build="imp('modelzoo.target').BoxDecoder()",
+         inputs=["x:float32[2,6,4]", "anchors:float32[1,6,4]"], fixed={"anchors": _ANC6}),
+    dict(name="ClassDecoder", build="imp('modelzoo.target').ClassDecoder()", inputs=["x:float32[2,6,4]"]),
+    dict(name="MultiPerClassDecoder", build="imp('modelzoo.target').MultiPerClassDecoder(num_class=4)",
+         inputs=["x:float32[2,6,4]"]),
+    dict(name="SSDAnchorGenerator", build="imp('modelzoo.target').SSDAnchorGenerator(0, (16, 32), [1, 2, 0.5], 8, 8)",
+         inputs=["x:float32[1,3,4,4]"]),
+    dict(name="BipartiteMatcher (contrib.bipartite_matching)", build="imp('modelzoo.target').BipartiteMatcher()",
+         inputs=["x:float32[2,5,3]"]),
+    dict(name="MaximumMatcher", build="imp('modelzoo.target').MaximumMatcher(threshold=0.2)", inputs=["x:float32[2,5,3]"]),
+    dict(name="NaiveSampler", build="imp('modelzoo.target').NaiveSampler()", inputs=["x:float32[2,5]"]),
+    dict(name="ClassEncoder", build="imp('modelzoo.target').ClassEncoder()",
+         inputs=["samples:float32[2,5]", "matches:float32[2,5]", "gt_ids:float32[2,3]"],
+         fixed={"samples": _SAMPLES, "matches": _MATCHES, "gt_ids": [[2.0, 0.0, 1.0], [1.0, 3.0, -1.0]]}),
+    dict(name="BoxEncoder (nn.Block)", build="imp('modelzoo.target').BoxEncoder()",
+         inputs=["samples:float32[2,5]", "matches:float32[2,5]", "anchors:float32[5,4]", "gt_boxes:float32[2,3,4]"],
+         fixed={"samples": _SAMPLES, "matches": [[0.0, 0.0, 2.0, 1.0, 0.0], [0.0, 0.0, 1.0, 1.0, 1.0]],
+                "anchors": _CORNERS5, "gt_boxes": _GT}),
+    dict(name="TargetGenerator (box_iou, matchers, encoders)", build="imp('modelzoo.target').TargetGenerator()",
+         inputs=["anchors:float32[5,4]", "gt_boxes:float32[2,3,4]", "gt_ids:float32[2,3,1]"],
+         fixed={"anchors": [[0.25 + 0.1 * i, 0.2 + 0.06 * i, 0.3, 0.4] for i in range(5)], "gt_boxes": _GT,
+                "gt_ids": [[[2.0], [0.0], [1.0]], [[1.0], [3.0], [-1.0]]]}),
+    dict(name="FocalLoss (lib.loss, sparse labels)", build="imp('loss').FocalLoss(num_class=4)",
+         inputs=["pred:float32[2,6,4]", "label:int64[2,6]<4"]),
+    dict(name="SSDMultiBoxLoss (nn.Block, hard negative mining)", build="imp('loss').SSDMultiBoxLoss()",
+         inputs=["cls_pred:float32[2,8,4]", "box_pred:float32[2,8,4]", "cls_target:float32[2,8]",
+                 "box_target:float32[2,8,4]"],
+         fixed={"cls_target": [[1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0], [0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]]},
+         call="lambda net, c, b, ct, bt: net([c], [b], [ct], [bt])"),
+    dict(name="YOLOV3Loss", build="imp('loss').YOLOV3Loss()",
+         inputs=["objness:float32[1,6,1]", "box_centers:float32[1,6,2]", "box_scales:float32[1,6,2]",
+                 "cls_preds:float32[1,6,3]", "objness_t:float32[1,6,1]", "center_t:float32[1,6,2]",
+                 "scale_t:float32[1,6,2]", "weight_t:float32[1,6,2]", "class_t:float32[1,6,3]",
+                 "class_mask:float32[1,6,3]"],
+         fixed={"objness_t": [[[1.0], [0.0], [-1.0], [1.0], [0.0], [0.0]]],
+                "center_t": [[[0.2, 0.7], [0.5, 0.5], [0.1, 0.9], [0.6, 0.3], [0.4, 0.4], [0.8, 0.2]]],
+                "class_t": [[[1.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0] * 3, [0.0] * 3]],
+                "class_mask": [[[1.0] * 3, [0.0] * 3, [1.0] * 3, [1.0] * 3, [0.0] * 3, [0.0] * 3]]}),
+    # the labels as constants: MXNet 1.9.1's SoftmaxOutput writes uninitialised memory into the label's gradient
+    # (6e35, -5e16, 1.3 in three runs of one script; MXNet alone), which is zero
+    dict(name="SoftmaxCrossEntropyLoss (SoftmaxOutput, ignore_label)", build="imp('loss').SoftmaxCrossEntropyLoss()",
+         inputs=["pred:float32[2,4,3,3]"], extra={1: _SEG_LABEL}),
+    dict(name="MixSoftmaxCrossEntropyLoss (aux)", build="imp('loss').MixSoftmaxCrossEntropyLoss(aux=True)",
+         inputs=["pred1:float32[2,4,3,3]", "pred2:float32[2,4,3,3]"], extra={2: _SEG_LABEL}),
+    dict(name="DistillationSoftmaxCrossEntropyLoss", build="imp('loss').DistillationSoftmaxCrossEntropyLoss(temperature=2)",
+         inputs=["output:float32[3,5]", "label:int64[3]<5", "soft_target:float32[3,5]"],
+         call="lambda net, o, l, t: net(o, l, t.softmax(axis=-1) if hasattr(t, 'asnumpy') else t.softmax(-1))"),
+    dict(name="FocalLoss (CenterNet heatmap)", build="imp('centernet_loss').FocalLoss()",
+         inputs=["pred:float32[1,2,3,3]", "label:float32[1,2,3,3]"], fixed={"label": _HM_LABEL},
+         call="lambda net, p, l: net(p.sigmoid(), l)"),
+    dict(name="FocalLoss (RetinaNet, one-hot from labels)", build="imp('cus_loss.retinanet').FocalLoss(num_class=3)",
+         inputs=["pred:float32[1,5,3]", "label:float32[1,5]"], fixed={"label": [[0.0, 1.0, -1.0, 3.0, 2.0]]},
+         call="lambda net, p, l: net(p.sigmoid(), l)"),
+    dict(name="HuberLoss (RetinaNet)", build="imp('cus_loss.retinanet').HuberLoss(rho=0.5)",
+         inputs=["pred:float32[1,5,4]", "label:float32[1,5,4]"],
+         fixed={"label": [[[0.3, -0.2, 0.5, 0.1], [0.0] * 4, [1.2, 0.4, -0.9, 0.2], [0.0] * 4, [0.1, 0.2, 0.3, -0.4]]]}),
+    dict(name="SSD (mobilenet1.0 graph cut, 64x64)", setup=GLUONDET_SETUP,
+         build="imp('modelzoo.ssd').SSD('mobilenet1.0', ['relu22_fwd', 'relu26_fwd'], [64, 32], 3, [[16, 24]] * 4, "
+               f"[[1, 2, 0.5]] * 4, [16, 32, 64, 64], {_SSD_ANCHORS})",
+         inputs=["x:float32[1,3,64,64]"]),
+    dict(name="RetinaNet (resnet18_v1 graph cut, 64x64)", setup=GLUONDET_SETUP,
+         build="imp('modelzoo.retinanet').RetinaNet('resnet18_v1', ['stage2_activation1', 'stage3_activation1', "
+               "'stage4_activation1'], 3, imp('anchor.retinanet').generate_retinanet_anchors(64), pyramid_filters=8)",
+         inputs=["x:float32[1,3,64,64]"]),
+    dict(name="CenterNet (resnet18_v1 graph cut, 64x64)", setup=GLUONDET_SETUP,
+         build="imp('modelzoo.centernet').CenterNet('resnet18_v1', ['stage4_activation1'], "
+               "{'hm': 3, 'wh': 2, 'reg': 2}, 8)",
+         inputs=["x:float32[1,3,64,64]"]),
+]

@@ -396,3 +396,25 @@ def test_a_module_xlate_did_not_write_is_left_alone_and_the_file_carries_its_hel
     assert (tmp_path / "_mx_compat.py").read_text() == "VALUE = 1\n"
     assert "class _mx_Dense" in (tmp_path / "m_pt.py").read_text()
     assert "is not xlate's; pasted instead" in capsys.readouterr().err
+
+
+# Note [torch imported for the whole module]: an `import torch` the input makes in a block that may
+# not run (a script's self-test, a flag's branch, a loop) binds nothing for the classes above it
+@pytest.mark.parametrize("block", ["if __name__ == '__main__':", "if DEBUG:", "for _ in range(0):",
+                                   "while DEBUG:"])
+def test_a_torch_import_in_a_block_that_may_not_run_does_not_stand_for_the_modules(block):
+    src = ("from mxnet.gluon import nn\nDEBUG = False\n\n\nclass Net(nn.HybridBlock):\n"
+           "    def hybrid_forward(self, F, x):\n        return F.clip(x, 0, 1)\n\n\n"
+           f"{block}\n    import torch\n    print(torch.ones(2))\n")
+    out = convert_source(src).output
+    scope = {"__name__": "converted"}
+    exec(compile(out, "<converted>", "exec"), scope)
+    import torch
+    assert scope["Net"]()(torch.tensor([-1.0, 0.5, 2.0])).tolist() == [0.0, 0.5, 1.0]
+
+
+def test_a_top_level_torch_import_or_a_guarded_one_is_not_repeated():
+    for head in ["import torch\n", "try:\n    import torch\nexcept ImportError:\n    torch = None\n"]:
+        src = head + "from mxnet import nd\nx = nd.ones((2,))\n"
+        out = convert_source(src).output
+        assert out.count("import torch\n") == 1, out

@@ -287,7 +287,8 @@ def _convert(args) -> int:
         if errors and not args.keep_going:
             for e in errors:
                 print(f"{e}", file=sys.stderr)
-            print(f"xlate: {len(errors)} file(s) could not be converted; nothing was written", file=sys.stderr)
+            more = "; --keep-going writes the files that convert" if len(results) > len(errors) else ""
+            print(f"xlate: {len(errors)} file(s) could not be converted; nothing was written{more}", file=sys.stderr)
             return EXIT_ERROR
         converted = [(j, r) for j, r in zip(jobs, results) if isinstance(r, FileResult)]
         try:  # the tree's helper module(s), where converted files import them from

@@ -42,6 +42,7 @@ PACKAGE_FROM_HELPER = "MX891"  # `nlp = try_import_gluonnlp()`: MXNet's package 
 NAMESPACE_BY_NAME = "MX174"
 NAMESPACE_VALUE = "MX113"
 CACHED_METHOD = "MX184"
+NESTED_HYBRID_FORWARD = "MX601"
 
 
 def _dotted(node: cst.BaseExpression, heads: Optional[frozenset] = None) -> Optional[str]:
@@ -246,6 +247,11 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
         if rule is not None and self._method() and self.analysis.gluon_class(self.scopes[-1]) is not None:
             # still on the stack: what the rule reports is looked for in this def (positions.py)
             updated = self._apply(Site(self, rule, original, updated, matched=original.name.value))
+        elif rule is not None and rule.code == "MX103" and self.analysis.gluon_class(self.scopes[-1]) is not None \
+                and self.rules.enabled(NESTED_HYBRID_FORWARD) and not self._suppressed(NESTED_HYBRID_FORWARD):
+            self.report(original, NESTED_HYBRID_FORWARD, "manual",
+                        "`def hybrid_forward` inside another method of a Gluon block: Gluon never calls it (the block "
+                        "has no forward in MXNet either) -> left: dedent it into the class's body")
         if self._method() and self.analysis.gluon_class(self.scopes[-1]) is not None:
             self._cached_method(original)
         if self.scopes[-1] in self.analysis.guessed_namespaces and not self._suppressed(NAMESPACE_BY_NAME) \

@@ -246,8 +246,9 @@ def fix_imports(module: cst.Module, analysis: names.Analysis, *, survivors: Coun
         uses.add("torch")  # the pasted helpers use it
     if uses & long_names:
         uses = (uses - long_names) | {"torch"}
+    bound = _imported_for_the_module(module.body)
     new_imports = [_statement(line) for short, mod, line in _TORCH_IMPORTS
-                   if short in uses and root.imports.get(short) != mod]
+                   if short in uses and bound.get(short) != mod]
     if helper_import is None:
         helpers = [h for h in closure(helpers) if h not in root.other]
 
@@ -422,6 +423,35 @@ def _unbound(code: str, wanted) -> set:
             if table is not top and sym.is_declared_global() and (sym.is_assigned() or sym.is_imported()):
                 bound.add(name)
     return read - bound
+
+
+# Note [torch imported for the whole module]
+# A torch import the input already has makes another one unnecessary only where it binds the name
+# for every line that reads it: a statement of the module's own body, or of a top-level `try` (the
+# guarded import). One in an `if __name__ == '__main__':` block, another `if`, a `with` or a loop
+# binds it only when that block runs: the classes above a script's self-test would read `torch`
+# unbound when the module is imported (a NameError at the first call, nothing said). The scope
+# analysis counts every module-scope binding alike, so the test is made here, on the statements.
+def _imported_for_the_module(body) -> dict[str, str]:
+    """The names the module's unconditional imports bind -> the dotted name each binds to."""
+    bound: dict[str, str] = {}
+    lines = [s for s in body if type(s) is cst.SimpleStatementLine]
+    for stmt in body:
+        if type(stmt) is cst.Try:
+            lines += [s for s in stmt.body.body if type(s) is cst.SimpleStatementLine]
+    for line in lines:
+        for small in line.body:
+            if type(small) is cst.Import:
+                for alias in small.names:
+                    full = names.ident(cst.helpers.get_full_name_for_node(alias.name) or "")
+                    bound[_bound_name(alias)] = full if alias.asname else full.split(".", 1)[0]
+            elif type(small) is cst.ImportFrom and not small.relative and small.module is not None \
+                    and not isinstance(small.names, cst.ImportStar):
+                module = names.ident(cst.helpers.get_full_name_for_node(small.module) or "")
+                for alias in small.names:
+                    bound[_bound_name(alias)] = f"{module}.{names.ident(alias.name.value)}" \
+                        if isinstance(alias.name, cst.Name) else module
+    return bound
 
 
 def _has_mx_import(stmt: cst.CSTNode) -> bool:

@@ -429,19 +429,21 @@ class _mx_SoftmaxOutputGrad(torch.autograd.Function):
     at ignored labels."""
 
     @staticmethod
-    def forward(ctx, data, label, grad_scale, ignore_label, use_ignore, normalization, smooth_alpha):
+    def forward(ctx, data, label, grad_scale, ignore_label, use_ignore, normalization, smooth_alpha, positions):
         prob = torch.softmax(data, dim=-1)
         ctx.save_for_backward(prob, label)
-        ctx.options = (grad_scale, ignore_label, use_ignore, normalization, smooth_alpha)
+        ctx.options = (grad_scale, ignore_label, use_ignore, normalization, smooth_alpha, positions)
         return prob
 
     @staticmethod
     def backward(ctx, head):
         prob, label = ctx.saved_tensors
-        grad_scale, ignore_label, use_ignore, normalization, smooth_alpha = ctx.options
+        grad_scale, ignore_label, use_ignore, normalization, smooth_alpha, positions = ctx.options
         classes = prob.shape[-1]
         index = label.long().clamp(0, classes - 1)
-        target = torch.nn.functional.one_hot(index, classes).to(prob.dtype)
+        # a label outside the classes (-1 without use_ignore) is no class's: MXNet's gradient is the softmax there
+        inside = ((label >= 0) & (label < classes)).unsqueeze(-1)
+        target = torch.nn.functional.one_hot(index, classes).to(prob.dtype) * inside.to(prob.dtype)
         if smooth_alpha:
             target = target * (1 - smooth_alpha) + (1 - target) * (smooth_alpha / (classes - 1))
         grad = (prob - target) * grad_scale
@@ -450,8 +452,10 @@ class _mx_SoftmaxOutputGrad(torch.autograd.Function):
         if normalization == "batch":
             grad = grad / label.numel()
         elif normalization == "valid":
-            grad = grad / max(int(valid.sum()), 1)
-        return grad, None, None, None, None, None, None
+            grad = grad / max(int((label != ignore_label).sum()), 1)  # counted so with use_ignore or without
+        elif positions != 1:  # multi_output's 'null' still averages over the positions of a sample
+            grad = grad / positions
+        return grad, None, None, None, None, None, None, None
 
 
 def _mx_softmax_output(data=None, label=None, grad_scale=1.0, ignore_label=-1.0, multi_output=False,
@@ -460,15 +464,23 @@ def _mx_softmax_output(data=None, label=None, grad_scale=1.0, ignore_label=-1.0,
     """MXNet's SoftmaxOutput (the softmax loss layer): the softmax over the last axis forward, and
     MXNet's cross-entropy gradient backward whatever the head gradient (_mx_SoftmaxOutputGrad;
     normalization 'null', 'batch': over the label's size, 'valid': over the labels not ignored).
-    Its forms over other axes (multi_output, data of more than 2 dimensions without preserve_shape)
-    and out_grad raise NotImplementedError."""
+    multi_output: data (n, k, ...) and labels (n, ...), the softmax over axis 1 (segmentation losses:
+    GluonCV's SoftmaxCrossEntropyLoss); there MXNet's 'null' divides the gradient by the positions of
+    a sample (the size of the axes after k). Data of more
+    than 2 dimensions without multi_output or preserve_shape (a softmax over every axis but the
+    first), and out_grad, raise NotImplementedError."""
     if out is not None:
         raise NotImplementedError("SoftmaxOutput(out=...): assign the result instead")
-    if multi_output or out_grad or (data.dim() > 2 and not preserve_shape):
-        raise NotImplementedError("SoftmaxOutput over an axis other than the last (multi_output, or more than "
-                                  "2 dimensions without preserve_shape) or with out_grad: port it by hand")
-    return _mx_SoftmaxOutputGrad.apply(data, label, float(grad_scale), float(ignore_label), bool(use_ignore),
-                                       normalization, float(smooth_alpha))
+    if out_grad or (data.dim() > 2 and not preserve_shape and not multi_output):
+        raise NotImplementedError("SoftmaxOutput over every axis but the first (more than 2 dimensions without "
+                                  "multi_output or preserve_shape) or with out_grad: port it by hand")
+    options = (float(grad_scale), float(ignore_label), bool(use_ignore), normalization, float(smooth_alpha))
+    if multi_output and data.dim() > 2:
+        moved = data.movedim(1, -1)
+        positions = int(data[0, 0].numel())  # MXNet's multi_output gradient has no label smoothing
+        prob = _mx_SoftmaxOutputGrad.apply(moved, label.reshape(moved.shape[:-1]), *options[:4], 0.0, positions)
+        return prob.movedim(-1, 1)
+    return _mx_SoftmaxOutputGrad.apply(data, label, *options, 1)
 
 
 
