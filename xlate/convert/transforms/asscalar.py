@@ -14,4 +14,6 @@ def transform(site: Site):
     chained = in_chain(site, data)
     if chained is not data:
         site.fixed("`x.asscalar()` -> `_mx_asscalar(x)`, the comparison it reduces made float32 as in MXNet (MX540)")
+    if getattr(chained, "lpar", None):  # `(a - b).asscalar()`: an argument needs no parentheses of its own
+        chained = chained.with_changes(lpar=[], rpar=[])
     return site.emit("_mx_asscalar({x})", x=chained)
