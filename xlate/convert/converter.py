@@ -204,6 +204,20 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
         self.dropped_decorators.add(id(expr))
         return True
 
+    def retract(self, node: cst.CSTNode, code: Optional[str] = None, *, within: bool = False) -> None:
+        """Take back what was reported at `node` (or anywhere inside it), of `code` only where given: a later
+        rewrite replaced it and says what it did itself. Entries become None in place (reports are referred
+        to by their index)."""
+        nodes = {id(node)}
+        if within:
+            stack = [node]
+            while stack:
+                sub = stack.pop()
+                nodes.add(id(sub))
+                stack.extend(sub.children)
+        self.found[:] = [None if f is not None and id(f[0]) in nodes and (code is None or f[1] == code) else f
+                         for f in self.found]
+
     def report(self, node: cst.CSTNode, code: str, status: str, message: str) -> None:
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             node = node.name  # a definition's text starts with the blank lines and decorators above it

@@ -119,7 +119,7 @@ def transform(site: Site):
         raise Manual("the layer's hybrid_forward is called with other parameters than its own: compute the "
                      "layer's operator on them by hand")
     namespace = original[1].value  # dropped: what another rule said of it goes too (MX113's `F` -> None)
-    conv.found[:] = [None if entry is not None and entry[0] is namespace else entry for entry in conv.found]
+    conv.retract(namespace)
     site.fixed(f"`{owner.rsplit('.', 1)[-1]}.hybrid_forward(self, F, x, <its parameters>)` -> "
                f"`{target}.forward(self, x)`: the helper reads them from self")
     return call.with_changes(func=site.emit(f"{target}.forward"), args=_without_comma([me, args[2]]))

@@ -39,7 +39,7 @@ def transform(site: Site):
         raise Skip()  # a namespace the inventory does not list: the value decides
     has = not mx_api.absent(f"{resolved}.{attr}") and not attr.startswith("_")
     site.conv.dropped(site.node)  # the namespace read inside is gone, with its report
-    _unreport(site.conv, call.args[0].value)  # and so is any rewrite of it (`mx.nd` as a value, MX113)
+    site.conv.retract(call.args[0].value, within=True)  # and so is any rewrite of it (`mx.nd` as a value, MX113)
     site.fixed(f"`hasattr({site.code(call.args[0].value)}, {attr!r})` probes MXNet's API -> `{has}`: MXNet 1.9.1, "
                f"whose semantics the translation gives, {'has' if has else 'lacks'} `{resolved}.{attr}`")
     return cst.Name(str(has))
@@ -57,14 +57,3 @@ def _value_probe(site: Site, attr: str):
                f"for itself")
     return site.emit("{h}({x}, {a}, {b})", h=site.helper("_mx_hasattr"), x=site.node.args[0].value,
                      a=site.node.args[1].value, b=cst.Name(str(has)))
-
-
-def _unreport(conv, node: cst.CSTNode) -> None:
-    inside, stack = set(), [node]
-    while stack:
-        sub = stack.pop()
-        inside.add(id(sub))
-        stack.extend(sub.children)
-    for i, item in enumerate(conv.found):
-        if item is not None and id(item[0]) in inside:
-            conv.found[i] = None

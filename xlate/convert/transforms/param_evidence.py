@@ -388,8 +388,7 @@ def absorb(site, code: str = "MX160") -> None:
     """Drop the diagnostic the inner `collect_params()` rewrite reported: this rule's own
     report covers the whole expression it replaced."""
     inner = receiver(site)
-    # taken back in place (None): reports are referred to by their index
-    site.conv.found[:] = [None if f is not None and f[0] is inner and f[1] == code else f for f in site.conv.found]
+    site.conv.retract(inner, code)
 
 
 _DEVICE_CALLS = ("mxnet.context.cpu", "mxnet.context.gpu", "mxnet.context.cpu_pinned", "mxnet.cpu_pinned",

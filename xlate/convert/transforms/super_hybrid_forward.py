@@ -38,6 +38,7 @@ def transform(site: Site):
     cls = conv.analysis.gluon_class(conv.scopes[-1])
     registered = set(conv.analysis.block_params(cls)) | layer_params(conv, cls)
     rest = _without_own_parameters(site.original.args[1:], args[1:], registered)
+    conv.retract(first, "MX113")  # F is dropped (or `_mx_F`), not passed on as None: this rule says which
     if rest:
         rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     if is_super:
@@ -96,6 +97,7 @@ def _named_class(site: Site):
     own = keeps_name(conv.analysis, definer)
     if keeps_namespace(definer):
         rest = [args[1].with_changes(value=cst.Name(site.helper("_mx_F"))), *rest]
+    conv.retract(original[1].value, "MX113")  # F is dropped or `_mx_F` now: this rule says which
     first = args[0].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) if rest \
         else args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     if rest:
