@@ -709,3 +709,29 @@ def test_a_module_with_a_main_guard_that_the_tree_imports_keeps_its_mxnet_import
                                   "pkg/tagger.py": "from .crf import graph\n"})
     assert "except ImportError" in out["pkg/crf.py"], out["pkg/crf.py"]
     assert "except ImportError" not in out["pkg/solo.py"], out["pkg/solo.py"]
+
+
+def test_another_librarys_mxnet_binding_is_reported_but_the_trees_own_backend_is_not(tmp_path):
+    """Note [MXNet bindings of other libraries]: Horovod's, DALI's and MXBoard's MXNet modules (and an
+    unknown `<lib>.mxnet`) are reported at their import, in a module with MXNet and in one without; the
+    tree's own backend subpackage `pkg/nn/mxnet/`, imported by its absolute name, is converted code."""
+    src = tmp_path / "src"
+    _write(src, {"pkg/__init__.py": "", "pkg/nn/__init__.py": "", "pkg/nn/mxnet/__init__.py": "",
+                 "pkg/nn/mxnet/conv.py": "import mxnet as mx\n\n\ndef conv(x):\n    return mx.nd.relu(x)\n",
+                 "pkg/train.py": """\
+        import mxnet as mx
+        import horovod.mxnet as hvd
+        from nvidia.dali.plugin.mxnet import DALIGenericIterator
+        from pkg.nn.mxnet.conv import conv
+        hvd.init()
+        """, "pkg/log.py": """\
+        from mxboard import SummaryWriter
+        from somelib.mxnet.ops import thing
+        """})
+    err = io.StringIO()
+    with redirect_stderr(err):
+        main(["convert", str(src), "-o", str(tmp_path / "out"), "--exit-zero"])
+    found = sorted(line.split("/pkg/")[1].split(": ")[0] + " " + line.split("`")[1]
+                   for line in err.getvalue().splitlines() if "MX902" in line and "/pkg/" in line)
+    assert found == ["log.py:1:1 mxboard", "log.py:2:1 somelib.mxnet", "train.py:2:1 horovod.mxnet",
+                     "train.py:3:1 nvidia.dali.plugin.mxnet"]

@@ -7,9 +7,10 @@ from typing import Callable, Iterable, Optional
 
 import libcst as cst
 
-from xlate.convert import astwalk, catalogue, cold, names
+from xlate.convert import astwalk, bindings, catalogue, cold, names
 from xlate.convert.catalogue import RuleSet
 from xlate.convert.collect import BLOCK_ONLY
+from xlate.convert.context import LOCAL
 from xlate.convert.converter import Converter
 from xlate.convert.imports import fix_imports, unimported_torch, unnamed_helpers
 from xlate.convert.submodules import import_submodules
@@ -55,8 +56,9 @@ def convert_source(
 def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, options, analysis=None) -> FileResult:
     if analysis is None:
         analysis = names.Analysis(tree, context=(options or {}).get("context"))
+    found_bindings = _bindings(tree, path, select, ignore, analysis)  # Note [MXNet bindings of other libraries]
     if not analysis.uses_mxnet:  # never parsed by LibCST: LibCST's limits do not matter here
-        return FileResult(path, source, source, [])
+        return FileResult(path, source, source, found_bindings)
     module = _plain_indent(parse_cst(source, path))
     rules = RuleSet(catalogue.load(), _enabled(select, ignore))
     # torch.nn / torch.nn.functional are spelled `nn` / `F` unless the file binds those
@@ -125,6 +127,7 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
             f"one of MXNet's modules and sits in no package: it is taken as reaching into MXNet's own `mxnet` "
             f"package (a guess; convert the tree from inside its real parent package if it is another)",
             counts=False) for line in sorted(set(analysis.guessed_outer))]
+    diagnostics += found_bindings
     diagnostics.sort(key=lambda d: (d.line, d.col, d.code))
     result = FileResult(path, source, output, diagnostics, helpers=tuple(closure(helpers)),
                         helper_import=helper_import if helpers else None)
@@ -139,6 +142,16 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
 ARRAY_METHOD_OUTSIDE = "MX905"
 SHADOWED_MXNET = "MX910"
 GUESSED_MXNET_TREE = "MX190"
+
+
+def _bindings(tree: ast.Module, path: str, select, ignore, analysis) -> list:
+    """MX902 at each import of another library's MXNet binding (none of the tree's own modules)."""
+    found = [(line, col, binding) for line, col, binding in bindings.imported_bindings(tree)
+             if not analysis.context.localize(binding).startswith(LOCAL)]
+    if not found or not RuleSet(catalogue.load(), _enabled(select, ignore)).enabled(bindings.CODE):
+        return []
+    return [Diagnostic(path, line, col, bindings.CODE, "manual", bindings.message(binding))
+            for line, col, binding in found]
 
 
 def _runs_as_script(tree: ast.Module) -> bool:
