@@ -28,6 +28,10 @@ _KNOWN = {
     "nvidia.dali.plugin.mxnet": "DALI's PyTorch plugin is `nvidia.dali.plugin.pytorch`: its `DALIGenericIterator` "
                                 "yields a list of dicts of torch tensors (`batch[0]['data']`) where the MXNet one "
                                 "yields DataBatch objects (`batch[0].data[0]`)",
+    "dgl.nn.mxnet": "DGL's PyTorch layers are `dgl.nn.pytorch` (the same class names: GraphConv, GATConv, ...; "
+                    "DGL picks its backend from DGLBACKEND=pytorch)",
+    "smdebug.mxnet": "SageMaker Debugger's PyTorch hook is `smdebug.pytorch` (`Hook`, `register_block` is "
+                     "`register_module`)",
     "mxboard": "MXBoard's counterpart is `torch.utils.tensorboard.SummaryWriter` (`add_scalar`, `add_histogram`, "
                "`add_image` take the same names; tensors where MXBoard took NDArrays)",
 }
