@@ -1074,3 +1074,46 @@ MXDET += [
                  "wh:float32[1,18,2]", "obj:float32[1,18,1]", "cls:float32[1,18,3]", "w:float32[1,18,1]"],
          fixed={"obj": _NMS_OBJ}),
 ]
+
+# Davids929/gluon-ocr (the corpus "gluonocr"): its detectors and recognisers built by their own getters on its
+# ResNet / MobileNetV3 / VGG backbones (pretrained_base=False), at small widths where the getter passes them on;
+# its backbones and the attention decoder's parts alone; its segmentation losses. Dropout 0.
+_OCR_SEG = {"label": [[[[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0]]]] * 2,
+            "mask": [[[[1.0, 1.0, 0.0, 1.0], [1.0, 1.0, 1.0, 0.0], [0.0, 1.0, 1.0, 1.0], [1.0, 0.0, 1.0, 1.0]]]] * 2}
+_PROB = "lambda net, p, l, m: net(1 / (1 + (-p).exp()), l, m)"
+GLUONOCR = [
+    dict(name="CRNN (ResNet-18 v1, BiLSTM x2)",
+         build="imp('model_zoo.crnn.crnn').get_crnn('resnet', 18, hidden_size=8, dropout=0.0, voc_size=7)",
+         inputs=["x:float32[2,3,32,16]"]),
+    dict(name="CRNN (MobileNetV3 small, BiLSTM)",
+         build="imp('model_zoo.crnn.crnn').get_crnn('mobilenetv3', 24, hidden_size=8, dropout=0.0, voc_size=7)",
+         inputs=["x:float32[2,3,32,16]"]),
+    dict(name="DBNet (ResNet-18 v1, adaptive threshold)",
+         build="imp('model_zoo.dbnet.db_net').get_db('resnet', 18, inner_channels=16)", inputs=["x:float32[1,3,64,64]"]),
+    dict(name="DBNet (MobileNetV3 small)",
+         build="imp('model_zoo.dbnet.db_net').get_db('mobilenetv3', 24, inner_channels=16)", inputs=["x:float32[1,3,64,64]"]),
+    dict(name="EAST (ResNet-18 v1)",
+         build="imp('model_zoo.east.east').get_east('resnet', 18, channels=[8, 8, 8, 4])", inputs=["x:float32[1,3,64,64]"]),
+    dict(name="AttModel (ResNet-18 v1 encoder, GRU decoder with MLP attention, contrib.foreach)",
+         build="imp('model_zoo.att_recog.att_model').get_att_model('resnet', 18, encoder_kwargs={'hidden_size': 8, "
+               "'match_dim': 8, 'dropout': 0.0}, decoder_kwargs={'embed_dim': 8, 'match_dim': 8, 'hidden_size': 8, "
+               "'voc_size': 7, 'num_layers': 1, 'dropout': 0.0})",
+         inputs=["x:float32[1,3,32,32]", "mask:float32[1,1,1,4]", "targ:float32[1,4]"],
+         fixed={"mask": [[[[1.0] * 3 + [0.0]]]], "targ": [[0.0, 3.0, 5.0, 2.0]]}),
+    dict(name="CLRS (ResNet-18 v1, anchors, box decoders, box_nms)", build="imp('model_zoo.clrs.clrs').get_clrs('resnet', 18)",
+         inputs=["x:float32[1,3,512,512]"]),
+    dict(name="ResNetV2 (SE, 18)", build="imp('model_zoo.resnet').get_resnet(2, 18, use_se=True, classes=5)",
+         inputs=["x:float32[2,3,32,32]"]),
+    dict(name="MobileNetV3 large", build="imp('model_zoo.mobilenetv3').get_mobilenet_v3('large', classes=5)",
+         inputs=["x:float32[2,3,32,32]"]),
+    dict(name="EfficientNet-B0", build="imp('model_zoo.efficientnet').get_efficientnet('efficientnet-b0', 5)",
+         inputs=["x:float32[1,3,32,32]"]),
+    dict(name="ResNeXt-50 32x4d (SE)", build="imp('model_zoo.resnext').get_resnext(50, use_se=True, classes=5)",
+         inputs=["x:float32[1,3,32,32]"]),
+    dict(name="DiceLoss", build="imp('loss.base_loss').DiceLoss()", inputs=["p:float32[2,1,4,4]", "label:float32[2,1,4,4]",
+         "mask:float32[2,1,4,4]"], fixed=_OCR_SEG, call=_PROB),
+    dict(name="BalanceCELoss (hard negatives by topk)", build="imp('loss.base_loss').BalanceCELoss()",
+         inputs=["p:float32[2,1,4,4]", "label:float32[2,1,4,4]", "mask:float32[2,1,4,4]"], fixed=_OCR_SEG, call=_PROB),
+    dict(name="MaskL1Loss", build="imp('loss.base_loss').MaskL1Loss()",
+         inputs=["p:float32[2,1,4,4]", "label:float32[2,1,4,4]", "mask:float32[2,1,4,4]"], fixed={"mask": _OCR_SEG["mask"]}),
+]
