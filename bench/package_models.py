@@ -1076,8 +1076,15 @@ MXDET += [
 ]
 
 # Davids929/gluon-ocr (the corpus "gluonocr"): its detectors and recognisers built by their own getters on its
-# ResNet / MobileNetV3 / VGG backbones (pretrained_base=False), at small widths where the getter passes them on;
-# its backbones and the attention decoder's parts alone; its segmentation losses. Dropout 0.
+# ResNet / MobileNetV3 backbones (pretrained_base=False), at small widths where the getter passes them on; its
+# backbones, losses, attention cells and RNN layer alone. Dropout 0. Known to differ, not from the translation:
+# DBNet's gradients through `BilinearResize2D(x, like=y, mode='like')`: MXNet 1.9.1's backward writes uninitialised
+# memory into the gradient of `like` (measured on the operator alone: values of 1e36 where the gradient is zero);
+# AttModel's training branch calls its decoder with the state list as one argument (`self.decoder(out, states)`),
+# which fails in MXNet itself (its encoder and one decoder step are checked alone); CLRS agrees with MXNet to 1e-13
+# in float64 (outputs and gradients), and its float32 gradients differ where rounding moves values of
+# `F.relu(x1 + x2)` in its prediction modules across zero (a functional ReLU, not a paired layer: noise mode
+# cannot follow its kinks). Its VGG CRNN cannot build (get_crnn leaves `backbone` unbound for 'vgg').
 _OCR_SEG = {"label": [[[[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0]]]] * 2,
             "mask": [[[[1.0, 1.0, 0.0, 1.0], [1.0, 1.0, 1.0, 0.0], [0.0, 1.0, 1.0, 1.0], [1.0, 0.0, 1.0, 1.0]]]] * 2}
 _PROB = "lambda net, p, l, m: net(1 / (1 + (-p).exp()), l, m)"
@@ -1101,7 +1108,7 @@ GLUONOCR = [
          inputs=["x:float32[1,3,32,32]", "mask:float32[1,1,1,4]", "targ:float32[1,4]"],
          fixed={"mask": [[[[1.0] * 3 + [0.0]]]], "targ": [[0.0, 3.0, 5.0, 2.0]]}),
     dict(name="CLRS (ResNet-18 v1, anchors, box decoders, box_nms)", build="imp('model_zoo.clrs.clrs').get_clrs('resnet', 18)",
-         inputs=["x:float32[1,3,512,512]"]),
+         inputs=["x:float32[2,3,512,512]"]),
     dict(name="ResNetV2 (SE, 18)", build="imp('model_zoo.resnet').get_resnet(2, 18, use_se=True, classes=5)",
          inputs=["x:float32[2,3,32,32]"]),
     dict(name="MobileNetV3 large", build="imp('model_zoo.mobilenetv3').get_mobilenet_v3('large', classes=5)",
