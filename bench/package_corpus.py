@@ -346,6 +346,15 @@ CORPORA: dict[str, dict] = {
     "gluonbox": dict(
         kind="package", packages=["gbox", "utils"], stub_missing=True, keep_going=True,
         source="KunyFox/Gluon-Box master (155b166, 2021-01-24), every .py"),
+    # GluonOCR: text detection (DB, EAST, CLRS) and recognition (CRNN, attention) on its own backbones; the package
+    # gluonocr/ (scripts/ parsed only). Its backbones and CLRS import GluonCV (HardSwish, the box decoders; the SSD
+    # target generator) at module level: GluonCV v0.10.0 for the models, as for mxnetseg; shapely, imgaug,
+    # pyclipper, lmdb and editdistance (its data tools and post-processing) are stubbed where not installed.
+    "gluonocr": dict(
+        kind="package", packages=["gluonocr"], stub_missing=True,
+        source="Davids929/gluon-ocr master (5ac697c, 2020-12-03), every .py (doc/simfang.ttf absent)",
+        model_deps=["gluoncv-v0.10.0", "_segdeps", "_deps", "_zoodeps"], convert_deps={"gluoncv": "gluoncv-v0.10.0"},
+        factories=("package_models", "GLUONOCR")),
     # AWS SageMaker examples' MXNet/Gluon entry-point scripts (train loops with kvstore, model_fn/transform_fn
     # serving functions), every .py importing mxnet, in their folders (runs: example_runs.py --set smgluon)
     "smgluon": dict(

@@ -1076,7 +1076,6 @@ MXDET += [
 ]
 
 
-
 # gluon-detector (wshuail): its networks cut a GluonCV backbone's symbol graph (`network(mx.sym.var('data'))`,
 # `get_internals()`, SymbolBlock: lib/modelzoo/feature.py) from `get_model(name, pretrained=True)`, which downloads:
 # `setup` puts in its place, on each side, GluonCV's get_model with pretrained=False. The target encoders, decoders
@@ -1172,4 +1171,111 @@ GLUONDET = [
          build="imp('modelzoo.centernet').CenterNet('resnet18_v1', ['stage4_activation1'], "
                "{'hm': 3, 'wh': 2, 'reg': 2}, 8)",
          inputs=["x:float32[1,3,64,64]"]),
+]
+
+
+# Davids929/gluon-ocr (the corpus "gluonocr"): its detectors and recognisers built by their own getters on its
+# ResNet / MobileNetV3 backbones (pretrained_base=False), at small widths where the getter passes them on; its
+# backbones, losses, attention cells and RNN layer alone. Dropout 0. Known to differ, not from the translation:
+# DBNet's gradients through `BilinearResize2D(x, like=y, mode='like')`: MXNet 1.9.1's backward writes uninitialised
+# memory into the gradient of `like` (measured on the operator alone: values of 1e36 where the gradient is zero);
+# AttModel's training branch calls its decoder with the state list as one argument (`self.decoder(out, states)`),
+# which fails in MXNet itself (its encoder and one decoder step are checked alone); CLRS agrees with MXNet to 1e-13
+# in float64 (outputs and gradients), and its float32 gradients differ where rounding moves values of
+# `F.relu(x1 + x2)` in its prediction modules across zero (a functional ReLU, not a paired layer: noise mode
+# cannot follow its kinks). Its VGG CRNN cannot build (get_crnn leaves `backbone` unbound for 'vgg'). The RNN
+# layer's mask is given without a gradient: MXNet's SequenceReverse leaves its `sequence_length` gradient unwritten
+# now and then (1e21 where the lengths, indices, have none).
+_OCR_SEG = {"label": [[[[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0]]]] * 2,
+            "mask": [[[[1.0, 1.0, 0.0, 1.0], [1.0, 1.0, 1.0, 0.0], [0.0, 1.0, 1.0, 1.0], [1.0, 0.0, 1.0, 1.0]]]] * 2}
+_PROB = "lambda net, p, l, m: net(1 / (1 + (-p).exp()), l, m)"
+GLUONOCR = [
+    dict(name="CRNN (ResNet-18 v1, BiLSTM x2)",
+         build="imp('model_zoo.crnn.crnn').get_crnn('resnet', 18, hidden_size=8, dropout=0.0, voc_size=7)",
+         inputs=["x:float32[2,3,32,16]"]),
+    dict(name="CRNN (MobileNetV3 small, BiLSTM)",
+         build="imp('model_zoo.crnn.crnn').get_crnn('mobilenetv3', 24, hidden_size=8, dropout=0.0, voc_size=7)",
+         inputs=["x:float32[2,3,32,16]"]),
+    dict(name="DBNet (ResNet-18 v1, adaptive threshold)",
+         build="imp('model_zoo.dbnet.db_net').get_db('resnet', 18, inner_channels=16)", inputs=["x:float32[1,3,64,64]"]),
+    dict(name="DBNet (MobileNetV3 small)",
+         build="imp('model_zoo.dbnet.db_net').get_db('mobilenetv3', 24, inner_channels=16)", inputs=["x:float32[1,3,64,64]"]),
+    dict(name="EAST (ResNet-18 v1)",
+         build="imp('model_zoo.east.east').get_east('resnet', 18, channels=[8, 8, 8, 4])", inputs=["x:float32[1,3,64,64]"]),
+    dict(name="AttModel (ResNet-18 v1 encoder, GRU decoder with MLP attention, contrib.foreach)",
+         build="imp('model_zoo.att_recog.att_model').get_att_model('resnet', 18, encoder_kwargs={'hidden_size': 8, "
+               "'match_dim': 8, 'dropout': 0.0}, decoder_kwargs={'embed_dim': 8, 'match_dim': 8, 'hidden_size': 8, "
+               "'voc_size': 7, 'num_layers': 1, 'dropout': 0.0})",
+         inputs=["x:float32[1,3,32,32]", "mask:float32[1,1,1,4]", "targ:float32[1,4]"],
+         fixed={"mask": [[[[1.0] * 3 + [0.0]]]], "targ": [[0.0, 3.0, 5.0, 2.0]]}),
+    dict(name="CLRS (ResNet-18 v1, anchors, box decoders, box_nms)", build="imp('model_zoo.clrs.clrs').get_clrs('resnet', 18)",
+         inputs=["x:float32[2,3,512,512]"]),
+    dict(name="ResNetV2 (SE, 18)", build="imp('model_zoo.resnet').get_resnet(2, 18, use_se=True, classes=5)",
+         inputs=["x:float32[2,3,32,32]"]),
+    dict(name="MobileNetV3 large", build="imp('model_zoo.mobilenetv3').get_mobilenet_v3('large', classes=5)",
+         inputs=["x:float32[2,3,64,64]"]),
+    dict(name="EfficientNet-B0", build="imp('model_zoo.efficientnet').get_efficientnet('efficientnet-b0', 5)",
+         inputs=["x:float32[1,3,32,32]"]),
+    dict(name="ResNeXt-50 32x4d (SE)", build="imp('model_zoo.resnext').get_resnext(50, use_se=True, classes=5)",
+         inputs=["x:float32[1,3,32,32]"]),
+    dict(name="DiceLoss", build="imp('loss.base_loss').DiceLoss()", inputs=["p:float32[2,1,4,4]", "label:float32[2,1,4,4]",
+         "mask:float32[2,1,4,4]"], fixed=_OCR_SEG, call=_PROB),
+    dict(name="BalanceCELoss (hard negatives by topk)", build="imp('loss.base_loss').BalanceCELoss()",
+         inputs=["p:float32[2,1,4,4]", "label:float32[2,1,4,4]", "mask:float32[2,1,4,4]"], fixed=_OCR_SEG, call=_PROB),
+    dict(name="MaskL1Loss", build="imp('loss.base_loss').MaskL1Loss()",
+         inputs=["p:float32[2,1,4,4]", "label:float32[2,1,4,4]", "mask:float32[2,1,4,4]"], fixed={"mask": _OCR_SEG["mask"]}),
+]
+_OCR_BOX = [[[0.1, 0.2, 0.6, 0.7], [0.3, 0.1, 0.9, 0.5], [0.0, 0.4, 0.5, 0.95]]] * 2
+_OCR_BOX2 = [[[0.2, 0.1, 0.7, 0.6], [0.25, 0.2, 0.8, 0.6], [0.1, 0.3, 0.4, 0.9]]] * 2
+_ATT = "{'embed_dim': 8, 'match_dim': 8, 'hidden_size': 8, 'voc_size': 7, 'num_layers': 1, 'dropout': 0.0}"
+_QKV = ["q:float32[2,3,6]", "k:float32[2,5,6]", "v:float32[2,5,6]", "mask:float32[2,3,5]"]
+_QKV_MASK = {"mask": [[[1.0] * 5, [1.0] * 3 + [0.0] * 2, [1.0] * 4 + [0.0]]] * 2}
+GLUONOCR += [
+    dict(name="BalanceL1Loss", build="imp('loss.base_loss').BalanceL1Loss()",
+         inputs=["p:float32[2,1,4,4]", "label:float32[2,1,4,4]", "mask:float32[2,1,4,4]"], fixed=_OCR_SEG),
+    dict(name="MaskSmoothL1Loss", build="imp('loss.base_loss').MaskSmoothL1Loss()",
+         inputs=["p:float32[2,1,4,4]", "label:float32[2,1,4,4]", "mask:float32[2,1,4,4]"], fixed={"mask": _OCR_SEG["mask"]}),
+    dict(name="SoftmaxCELoss (pick, ignored -1 labels)", build="imp('loss.base_loss').SoftmaxCELoss()",
+         inputs=["out:float32[2,6,3]", "label:float32[2,6]"],
+         fixed={"label": [[0.0, 1.0, 2.0, -1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 2.0, -1.0, -1.0]]}),
+    *[dict(name=f"BoxIOULoss ({kind})", build=f"imp('loss.base_loss').BoxIOULoss('{kind}')",
+           inputs=["p:float32[2,3,4]", "t:float32[2,3,4]", "m:float32[2,3]"],
+           fixed={"p": _OCR_BOX, "t": _OCR_BOX2, "m": [[1.0, 1.0, 0.0], [1.0, 0.0, 1.0]]}) for kind in ("iou", "giou", "diou")],
+    dict(name="DBLoss (dicts of maps)", build="imp('loss.det_loss').DBLoss()",
+         inputs=["b:float32[2,1,4,4]", "t:float32[2,1,4,4]", "tb:float32[2,1,4,4]", "gt:float32[2,1,4,4]",
+                 "mask:float32[2,1,4,4]", "tmap:float32[2,1,4,4]", "tmask:float32[2,1,4,4]"],
+         fixed={"gt": _OCR_SEG["label"], "mask": _OCR_SEG["mask"], "tmask": _OCR_SEG["mask"]},
+         call="lambda net, b, t, tb, gt, m, tmap, tmask: net({'binary': 1 / (1 + (-b).exp()), 'thresh': t, "
+              "'thresh_binary': 1 / (1 + (-tb).exp())}, {'gt': gt, 'mask': m, 'thresh_map': tmap, 'thresh_mask': tmask})[0]"),
+    dict(name="EASTLoss (nd.where, slice_axis)", build="imp('loss.det_loss').EASTLoss()",
+         inputs=["s:float32[2,1,4,4]", "geo:float32[2,8,4,4]", "gt:float32[2,1,4,4]", "lgeo:float32[2,9,4,4]",
+                 "mask:float32[2,1,4,4]"], fixed={"gt": _OCR_SEG["label"], "mask": _OCR_SEG["mask"]},
+         call="lambda net, s, geo, gt, lgeo, m: net({'score': 1 / (1 + (-s).exp()), 'geo_map': geo}, "
+              "{'gt': gt, 'geo_map': lgeo * 2, 'mask': m})[0]"),
+    dict(name="STN (GridGenerator warp, BilinearSampler)", build="imp('nn.stn').STN(hidden_size=4)",
+         inputs=["x:float32[1,2,6,8]"]),
+    dict(name="L2Normalization", build="imp('nn.block').L2Normalization(axis=1)", inputs=["x:float32[2,5,3]"]),
+    dict(name="GELU (erf)", build="imp('nn.block').GELU()", inputs=["x:float32[2,5]"]),
+    dict(name="GELU (tanh approximation)", build="imp('nn.block').GELU(approximate=True)", inputs=["x:float32[2,5]"]),
+    dict(name="RNNLayer (bidirectional LSTM cells, foreach, NTC)",
+         build="imp('nn.rnn_layer').RNNLayer('lstm', 2, 6, layout='NTC', bidirectional=True, input_size=4)",
+         inputs=["x:float32[2,5,4]"], call="lambda net, x: net(x)[0]"),
+    dict(name="RNNLayer (GRU cells, mask: SequenceReverse by lengths)",
+         build="imp('nn.rnn_layer').RNNLayer('gru', 1, 6, layout='NTC', bidirectional=True, input_size=4)",
+         inputs=["x:float32[2,5,4]"], extra={1: [[1.0] * 5, [1.0] * 3 + [0.0] * 2]},
+         call="lambda net, x, m: net(x, None, m)[0]"),
+    *[dict(name=f"attention cell {cell}", build=f"imp('nn.attention_cell')._get_attention_cell('{cell}', units=6)",
+           inputs=_QKV, fixed=_QKV_MASK, call="lambda net, q, k, v, m: net(q, k, v, m)[0]")
+      for cell in ("mlp_luong", "normed_mlp", "scaled_luong", "dot")],
+    dict(name="MultiHeadAttentionCell (dot, 2 heads)",
+         build="imp('nn.attention_cell').MultiHeadAttentionCell(imp('nn.attention_cell').DotProductAttentionCell("
+               "scaled=True), 6, 6, 6, 2)", inputs=_QKV, fixed=_QKV_MASK, call="lambda net, q, k, v, m: net(q, k, v, m)[0]"),
+    dict(name="AttEncoder (ResNet-18 v1, bidirectional LSTM, masked)",
+         build=f"imp('model_zoo.att_recog.att_encoder').get_encoder('resnet', 18, hidden_size=8, match_dim=8, dropout=0.0)",
+         inputs=["x:float32[1,3,32,32]", "mask:float32[1,1,1,4]"], fixed={"mask": [[[[1.0] * 3 + [0.0]]]]}),
+    dict(name="AttDecoder (one step: embedding, MLP attention, GRU)",
+         build=f"imp('model_zoo.att_recog.att_decoder').AttDecoder(**{_ATT})",
+         inputs=["cur:int32[2,1]<7", "en_out:float32[2,4,16]", "en_proj:float32[2,4,8]", "en_mask:float32[2,4]"],
+         fixed={"en_mask": [[1.0] * 4, [1.0] * 2 + [0.0] * 2]},
+         call="lambda net, c, o, p, m: net(c, o, p, m, [zeros((1, 2, 8))])[0]"),
 ]

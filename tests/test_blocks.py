@@ -174,6 +174,23 @@ def test_unconverted_F_operator_stays_reported():
     assert "import torch.nn.functional as F" not in r.output  # F is not torch's functional there
 
 
+def test_a_likely_typo_of_an_mxnet_name_is_named_and_not_translated():
+    """GluonOCR's CIoU loss calls `F.devide`: MX917 asks whether it is `divide` and translates no guess
+    (the line fails under MXNet too); a fork's operator, MXNet's name with a letter in front (BMXNet's
+    `nn.QConv2D`), is never offered as a typo of `Conv2D` (Note [a likely typo])."""
+    r = convert("""
+        from mxnet import gluon
+        class Net(gluon.HybridBlock):
+            def hybrid_forward(self, F, x, y):
+                return F.devide(x, y) + gluon.nn.QConv2D(4, 3)(x)
+    """)
+    items = {d.message.split("`")[1]: d.message for d in r.diagnostics if d.code == "MX917"}
+    assert set(items) == {"mxnet.ndarray.devide", "mxnet.gluon.nn.QConv2D"}, items
+    assert "a typo of `divide`?" in items["mxnet.ndarray.devide"]
+    assert "typo" not in items["mxnet.gluon.nn.QConv2D"] and "fork" in items["mxnet.gluon.nn.QConv2D"]
+    assert "devide" in r.output and "torch.divide" not in r.output
+
+
 def test_hybridize_removed_keeps_comments_and_blocks_valid():
     r = convert("""
         import mxnet as mx

@@ -636,3 +636,44 @@ def test_inputs_and_outputs_without_a_gradient_path(wrong):
                           [parse("x:float32[2,5,4]"), parse("length:float32[2]")])
     assert result.ok != wrong, [c.mismatch.format() for c in result.checks if not c.ok]
     assert any("length" in c.what for c in result.checks)
+
+
+# a detector's training forward returns its raw predictions and anchors, its inference forward the decoded boxes:
+# other outputs, of other shapes and number (CLRS and SSD-like heads; GluonOCR)
+TRAIN_OUTPUTS_MX = '''
+from mxnet import autograd, gluon
+
+
+class Net(gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.w = self.params.get('w', shape=(4,))
+
+    def hybrid_forward(self, F, x, w):
+        y = F.broadcast_mul(x, w)
+        if autograd.is_training():
+            return y, F.tanh(y) * 2
+        return y.sum(axis=1)
+'''
+
+
+@pytest.mark.parametrize("wrong", [False, True])
+def test_training_outputs_other_than_the_inference_outputs_each_get_a_head_gradient(wrong):
+    """The head gradients were drawn from the inference outputs' shapes: a training forward that
+    returns other outputs (a detector's raw predictions and anchors) stopped the checker, with MXNet's
+    error (another number of outputs) or its shape error in the backward (GluonOCR's CLRS), and no
+    gradient was compared (Note [heads of the training outputs])."""
+    from xlate.check.pair import check_models
+    from xlate.convert.engine import convert_source
+
+    mx_space, pt_space = {}, {}
+    exec(TRAIN_OUTPUTS_MX, mx_space)
+    out = convert_source(TRAIN_OUTPUTS_MX).output
+    if wrong:  # the second training output's gradient cut from the graph
+        assert "torch.tanh(y) * 2" in out, out
+        out = out.replace("torch.tanh(y) * 2", "torch.tanh(y.detach()) * 2")
+    exec(out, pt_space)
+    result = check_models(mx_space["Net"](), pt_space["Net"](), [parse("x:float32[2,4]")])
+    assert result.ok != wrong, [c.mismatch.format() for c in result.checks if not c.ok]
+    assert {"inference: output", "training: output 1", "training: gradient of x"} <= {c.what for c in result.checks}

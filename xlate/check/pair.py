@@ -8,6 +8,16 @@ generators differ), so training runs with every Dropout rate set to 0 on both si
 With a `NoiseFloor` (noise mode, Note [noise floor] in noise.py) a float64 copy of the PyTorch
 model runs the same steps, and a quantity that differs is judged by how far each float32 side
 is from that float64 result.
+
+Note [heads of the training outputs]
+The head gradients (one random cotangent per output, the same on both sides) are drawn for the
+training forward's outputs, after MXNet's training forward has run, not for the inference
+outputs: a detector returns its raw class and box predictions and its anchors when training and
+the decoded, suppressed boxes otherwise (`if autograd.is_training(): return ...`; GluonOCR's CLRS,
+SSD-like heads), other outputs in other shapes and number. Drawn for the inference outputs they
+stopped the checker before any gradient was compared (MXNet's backward refuses heads of another
+number, or fails on their sizes). Where the two forwards return the same shapes the draws are the
+same as before, in the same order from the same generator: golden references stay valid.
 """
 from __future__ import annotations
 
@@ -127,10 +137,15 @@ def _mx_observe(mx_net, pairs: list[Pair], arrays, rng, specs,
     empty unless `layers`."""
     mx_out = mx_run(mx_net, arrays, train=False)[0]
     inference = {f"inference: output {i}": o for i, o in enumerate(mx_out)}
-    heads = [draw(InputSpec("head", str(o.dtype), o.shape), rng) for o in mx_out]
+    heads: list = []
+
+    def draw_heads(outs):  # Note [heads of the training outputs]
+        heads[:] = [draw(InputSpec("head", np.dtype(o.dtype).name, o.shape), rng) for o in outs]
+        return heads
+
     seen, handles = noise.capture(pairs if layers else [], "mx")
     try:
-        outs, grads = mx_run(mx_net, arrays, train=True, heads=heads)
+        outs, grads = mx_run(mx_net, arrays, train=True, heads=draw_heads)
     finally:
         noise.remove(handles)
     signs = {i: sign for i, value in seen.items() for sign in [noise.Signs.of(value)] if sign is not None}

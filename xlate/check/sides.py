@@ -97,6 +97,8 @@ def mx_run(net, arrays, train: bool, heads=None):
             x.attach_grad()
     with mx.autograd.record():
         outs = flatten(net(*xs))
+    if callable(heads):  # drawn for the training outputs themselves (Note [heads of the training outputs])
+        heads = heads(outs)
     # each cotangent in its output's dtype: a float64 model's backward refuses float32 heads
     head_arrays = [mx_array(mx)(h, dtype=o.dtype) for h, o in zip(heads, outs)]
     try:

@@ -66,9 +66,38 @@ def fluent_op(name: str) -> Optional[str]:
 
 
 def not_in_mxnet(dotted: str) -> str:
-    """MX917's message for `dotted` (an MXNet name, or `NDArray.method`)."""
+    """MX917's message for `dotted` (an MXNet name, or `NDArray.method`), naming the parent's
+    names it is a likely typo of (Note [a likely typo])."""
+    close = close_names(dotted)
+    if close:
+        names = " or ".join(f"`{n}`" for n in close)
+        return (f"`{dotted}` is not in MXNet 1.9.1, so the line fails under MXNet too: a typo of {names}? xlate "
+                "translates no guess; correct the name in the original and convert again, or port what it computes "
+                "by hand")
     return (f"`{dotted}` is not in MXNet 1.9.1 (an operator of a fork built on MXNet, such as BMXNet's binary layers, "
             "or another version's API): there is nothing to translate it from; port what it computes by hand")
+
+
+# Note [a likely typo]
+# A name MXNet 1.9.1 lacks is sometimes a misspelling of one it has: GluonOCR's CIoU loss calls
+# `F.devide` (for `divide`) on a branch its own training never took. MX917's message names the
+# parent's public names within difflib's ratio 0.8 of it, as a question: the call fails under
+# MXNet too, and translating the guess would make the converted program run where the original
+# raised, so the item stays manual and nothing is translated. A fork's operator is often MXNet's
+# name with a letter in front (BMXNet's `QConv2D`, `QActivation`): calling it a typo of `Conv2D`
+# would invite the very guess MX917 refuses (a plain convolution for a binary one), so only names
+# that begin with the same letter (any case) are offered, and none the name merely contains.
+def close_names(dotted: str) -> list[str]:
+    """Public names of `dotted`'s parent (a module or class of the inventory, or NDArray for
+    `NDArray.method`) close to its last part; at most two, closest first."""
+    import difflib
+
+    parent, _, name = dotted.rpartition(".")
+    known = _tables()[0].get(NDARRAY if parent == "NDArray" else parent)
+    if not known or not name:
+        return []
+    pool = sorted(n for n in known if not n.startswith("_") and n[:1].lower() == name[:1].lower() and n not in name)
+    return difflib.get_close_matches(name, pool, n=2, cutoff=0.8)
 
 
 # Note [libraries built on MXNet]
