@@ -40,14 +40,32 @@ class HelperImport:
     namespace: bool = False
 
     def statements(self, names: list[str]) -> list[cst.BaseStatement]:
-        listed = ", ".join(names)
-        absolute = f"from {MODULE_NAME} import {listed}"
         if self.level is None:
-            return [cst.parse_statement(absolute)]
-        relative = f"from {'.' * self.level}{MODULE_NAME} import {listed}"
+            return [cst.parse_statement(_import_from(MODULE_NAME, names))]
+        relative = "." * self.level + MODULE_NAME
         if not self.script:
-            return [cst.parse_statement(relative)]
-        return [cst.parse_statement(f"if __package__:\n    {relative}\nelse:\n    {absolute}\n")]
+            return [cst.parse_statement(_import_from(relative, names))]
+        return [cst.parse_statement(f"if __package__:\n    {_import_from(relative, names, '    ')}\n"
+                                    f"else:\n    {_import_from(MODULE_NAME, names, '    ')}\n")]
+
+
+WIDTH = 120  # the widest line the helper import is written on (the project's own width)
+
+
+def _import_from(module: str, names: list[str], indent: str = "") -> str:
+    """`from module import a, b` on one line where it fits WIDTH at `indent`; else the names in
+    parentheses, as many to a line as fit, each line indented one level more."""
+    line = f"from {module} import {', '.join(names)}"
+    if len(indent) + len(line) <= WIDTH:
+        return line
+    rows, row = [], ""
+    for name in names:
+        if row and len(indent) + 4 + len(row) + len(name) + 2 > WIDTH:
+            rows.append(row)
+            row = ""
+        row = f"{row} {name}," if row else f"{name},"
+    rows.append(row)
+    return f"from {module} import (\n" + "".join(f"{indent}    {r}\n" for r in rows) + f"{indent})"
 
 
 def inline_position(body: list, first: int, start: int) -> int:
