@@ -594,6 +594,11 @@ outs.append(getattr(nd, 'exp')(nd.array([0.5, -1.0])).asnumpy())
 a, b = nd.array(rng.randn(2, 3).astype('float32')), nd.array(rng.randn(3, 4).astype('float32'))
 outs.append(nn.HybridLambda(function='dot')(a, b).asnumpy())
 outs.append(nn.HybridLambda('broadcast_add')(a, a * 2).asnumpy())
+# a Lambda handed a parameter, which holds an operator's name or a function of F
+def head(act):
+    return nn.HybridLambda(act)
+outs.append(head('tanh')(a).asnumpy())
+outs.append(head(lambda F, x: F.relu(x) * 2)(a).asnumpy())
 '''
 
 
@@ -601,6 +606,7 @@ def test_operators_looked_up_by_name_and_a_namespace_module_bound_to_a_name():
     converted = _same_numbers(OPERATORS_BY_NAME)
     assert "_mx_operator(self._act, {" in converted and "'softsign': torch.nn.functional.softsign" in converted
     assert "getattr(None" not in converted and "ops = None" in converted and "torch.relu(y)" in converted
+    assert "_mx_Lambda(_mx_lambda_function(act, {" in converted
 
 
 def test_an_operator_named_nowhere_in_the_file_raises_naming_itself():

@@ -45,19 +45,25 @@ def rewrite(conv, original: cst.Call, updated: cst.Call, namespace: str) -> cst.
                                               *updated.args[1:]])
         conv.report(original, CODE, "fixed", f"MXNet's operator looked up by name: {message}")
         return function
+    table = operator_table(conv, original, namespace)
+    helper = _helper(conv, "_mx_operator")
+    known = ", ".join(conv.code_for(e.key) for e in table.elements) or "none"
+    conv.report(original, CODE, "review",
+                f"MXNet's operator looked up by a name known at run time -> `{helper}(name, {{...}})`: the operators "
+                f"this file names in its strings ({known}), translated as values; any other name raises, naming itself")
+    args = [cst.Arg(updated.args[1].value), cst.Arg(table)]
+    return cst.Call(cst.Name(helper), args=[a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+                                            for a in args[:-1]] + args[-1:])
+
+
+def operator_table(conv, original: cst.CSTNode, namespace: str = "mxnet.ndarray") -> cst.Dict:
+    """{name: the operator as a value} for the operators the file names in its string literals."""
     table = []
     for candidate in _named_in_strings(conv.analysis.tree):
         function, _ = translated(conv, original, namespace, candidate)
         if function is not None:
             table.append(cst.DictElement(cst.SimpleString(repr(candidate)), function))
-    helper = _helper(conv, "_mx_operator")
-    known = ", ".join(conv.code_for(e.key) for e in table) or "none"
-    conv.report(original, CODE, "review",
-                f"MXNet's operator looked up by a name known at run time -> `{helper}(name, {{...}})`: the operators "
-                f"this file names in its strings ({known}), translated as values; any other name raises, naming itself")
-    args = [cst.Arg(updated.args[1].value), cst.Arg(cst.Dict(table))]
-    return cst.Call(cst.Name(helper), args=[a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-                                            for a in args[:-1]] + args[-1:])
+    return cst.Dict(table)
 
 
 def _helper(conv, name: str) -> str:

@@ -271,3 +271,16 @@ def _mx_optimize_for(block, x, *args, backend=None, **kwargs):
     if not isinstance(block, torch.nn.Module):
         return block.optimize_for(x, *args, backend=backend, **kwargs)
     return _mx_infer_shape(block, x, *args)
+
+
+def _mx_lambda_function(function, table, hybrid):
+    """What a (Hybrid)Lambda block calls, given a value that may be a function or an operator's name
+    (Note [operators by name] in xlate/convert/namespace_getattr.py): a name picks from `table`,
+    the operators its file names in strings (any other raises, naming itself); a HybridLambda's own
+    function takes F first, passed as None (its `F.*` are translated where it is defined)."""
+    if isinstance(function, str):
+        if function in table:
+            return table[function]
+        raise NotImplementedError(f"MXNet operator `{function}` named in a Lambda has no translation here: xlate "
+                                  f"translated the operators its file names in strings ({', '.join(table) or 'none'})")
+    return (lambda *args: function(None, *args)) if hybrid else function

@@ -6,11 +6,12 @@ hybrid_forward's) and the lambda loses F; a named function keeps its signature (
 translated where it is defined) and is called with F as None, as MX113 passes F on. An
 operator's name (`HybridLambda('tanh')`, `Lambda('relu')`) is Gluon's `getattr(nd, name)`: the
 catalogue's translation of `nd.<name>(x)`."""
+import ast
 import functools
 
 import libcst as cst
 
-from xlate.convert.namespace_getattr import translated
+from xlate.convert.namespace_getattr import operator_table, translated
 from xlate.convert.rulectx import Manual, Site
 
 @functools.lru_cache(maxsize=None)
@@ -22,6 +23,27 @@ def _one_input(name: str):
     if any(d.status != "fixed" for d in result.diagnostics) or not line.startswith("_y = ") or "nd." in line:
         return None
     return line[len("_y = "):]
+
+
+def _maybe_a_name(conv, fn: cst.BaseExpression) -> bool:
+    """`fn` is a parameter, an attribute or another value xlate cannot tell from a function: it may hold a
+    string (`HybridLambda(self._act)`). A def or a lambda of the file, or a lambda written there, is a function."""
+    head = fn
+    while isinstance(head, cst.Attribute):
+        head = head.value
+    if not isinstance(head, cst.Name):
+        return False
+    if head is not fn:  # `self._act` may hold a name; `np.tanh`, a module's function, is a function
+        return head.value == "self" or conv.analysis.home(conv.scopes[-1], head.value) is None \
+            or head.value not in conv.analysis.home(conv.scopes[-1], head.value).imports
+    scope = conv.analysis.home(conv.scopes[-1], fn.value)
+    if scope is None or fn.value in scope.imports:
+        return False  # a builtin or an imported name: a function
+    if any(k[:-1] == scope.key and k[-1][0] == fn.value and isinstance(s.node, (ast.FunctionDef, ast.AsyncFunctionDef))
+           for k, s in conv.analysis.scopes.items() if k):
+        return False  # a def of the file
+    values = scope.values.get(fn.value) or [None]
+    return not all(isinstance(v, ast.Lambda) for v in values)  # a parameter (None), or any other value
 
 
 def _reads(node: cst.CSTNode, name: str) -> bool:
@@ -55,6 +77,15 @@ def transform(site: Site):
         return site.emit("_mx_Lambda({fn})", fn=function)
     if fn is None:
         raise Manual("no function given")
+    if _maybe_a_name(site.conv, fn):  # Note [operators by name]: a string here is an operator's name
+        table = operator_table(site.conv, site.original)
+        known = ", ".join(site.code(e.key) for e in table.elements) or "none"
+        site.review(f"`{site.matched.rsplit('.', 1)[-1]}({site.code(fn)})`: a function, or an operator's name known "
+                    f"at run time -> `_mx_lambda_function(...)`: a name picks from the operators this file names in "
+                    f"its strings ({known}), any other raises naming itself"
+                    + ("; a function is called with F as None (MX113)" if hybrid else ""))
+        return site.emit("_mx_Lambda({h}({fn}, {table}, hybrid={hybrid}))", h=site.helper("_mx_lambda_function"),
+                         fn=fn, table=table, hybrid=cst.Name(str(hybrid)))
     if not hybrid:
         return site.emit("_mx_Lambda({fn})", fn=fn)
     if isinstance(fn, cst.Lambda):
