@@ -49,20 +49,21 @@ def _elements(iterable: ast.expr):
 # defines itself (GluonCV's video reader: `def asnumpy(self)`), the helpers an earlier conversion pasted
 # (`_mx_asnumpy`), and any call in a module that imports torch, decord or TVM (decord's and TVM's arrays
 # have `asnumpy()` too) are no proof. MX905 says at the first call why the module changed.
-BLOCK_ONLY = frozenset({"collect_params", "hybridize", "save_parameters", "load_parameters", "initialize"})
+ARRAY_ONLY = frozenset({"asnumpy", "asscalar", "as_in_context", "attach_grad", "wait_to_read", "as_nd_ndarray",
+                        "as_np_ndarray"})
+BLOCK_ONLY = frozenset({"collect_params", "hybridize", "save_parameters", "load_parameters"})
 # libraries whose own arrays have `asnumpy()` (decord's and TVM's NDArray, of MXNet's family), and torch: a
 # module importing one is not taken as receiving MXNet's values on those names alone
 _SAME_METHODS = frozenset({"torch", "decord", "tvm"})
-MXNET_ONLY_METHODS = frozenset({"asnumpy", "asscalar", "as_in_context", "attach_grad", "wait_to_read",
-                                "as_nd_ndarray", "as_np_ndarray"}) | BLOCK_ONLY - {"initialize"}
 _GLUON_INIT_KEYWORDS = frozenset({"ctx", "force_reinit"})
 
 
 def mxnet_only_call(node: ast.Call) -> bool:
     """`x.asnumpy()`, `net.collect_params()`, `net.initialize(ctx=c)`: a method only MXNet's values have."""
     attr = node.func.attr
-    return attr in MXNET_ONLY_METHODS or attr == "initialize" and any(k.arg in _GLUON_INIT_KEYWORDS
-                                                                      for k in node.keywords)
+    if attr == "initialize":
+        return any(k.arg in _GLUON_INIT_KEYWORDS for k in node.keywords)
+    return attr in ARRAY_ONLY or attr in BLOCK_ONLY
 
 
 def _mxnet_values(tree: ast.Module, calls: list, modules: set, defined: set) -> list:

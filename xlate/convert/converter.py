@@ -636,7 +636,7 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
             if typed is not None:
                 return typed
         if original.args and id(original.args[0].value) in self.looked_up:  # Note [operators by name]
-            return namespace_getattr.rewrite(self, original, updated, namespace_getattr.namespace_of(self, original))
+            return namespace_getattr.rewrite(self, original, updated)
         probe = self.rules.operators.get(FEATURE_PROBE)
         if probe is not None and isinstance(original.func, cst.Name) and original.func.value == "hasattr":
             return self._apply(Site(self, probe, original, updated, matched=FEATURE_PROBE))

@@ -9,7 +9,7 @@ import libcst as cst
 
 from xlate.convert import astwalk, bindings, catalogue, cold, names
 from xlate.convert.catalogue import RuleSet
-from xlate.convert.collect import BLOCK_ONLY
+from xlate.convert.collect import ARRAY_ONLY
 from xlate.convert.context import LOCAL
 from xlate.convert.converter import Converter
 from xlate.convert.imports import fix_imports, unimported_torch, unnamed_helpers
@@ -18,7 +18,7 @@ from xlate.convert.parsing import InputError, deep, parse_cst, parse_python
 from xlate.convert.positions import locate
 from xlate.convert.realign import realign
 from xlate.convert.report import Diagnostic, FileResult
-from xlate.runtime import closure, sources as helper_sources
+from xlate.runtime import closure
 
 
 def _enabled(select: Optional[Iterable[str]], ignore: Optional[Iterable[str]]) -> Callable[[str], bool]:
@@ -117,7 +117,7 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
         diagnostics.append(Diagnostic(
             path, call.lineno, call.col_offset + 1, ARRAY_METHOD_OUTSIDE, "fixed",
             f"this module imports nothing of MXNet, but `.{call.func.attr}()` is a method of MXNet's "
-            f"{'arrays' if call.func.attr not in BLOCK_ONLY else 'Gluon blocks'} alone: it receives MXNet values from "
+            f"{'arrays' if call.func.attr in ARRAY_ONLY else 'Gluon blocks'} alone: it receives MXNet values from "
             f"the modules that call it, which are torch tensors and modules once those are converted, so it is "
             f"converted as MXNet code", counts=False))
     if analysis.guessed_outer and rules.enabled(GUESSED_MXNET_TREE):  # Note [a tree of MXNet's own package]

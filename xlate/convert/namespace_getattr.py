@@ -34,18 +34,18 @@ def namespace_of(conv, call: cst.Call) -> Optional[str]:
     return resolved if resolved in NAMESPACES else None
 
 
-def rewrite(conv, original: cst.Call, updated: cst.Call, namespace: str) -> cst.BaseExpression:
+def rewrite(conv, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
     name = original.args[1].value
     literal = _string(name)
     if literal is not None:
-        function, message = translated(conv, original, namespace, literal)
+        function, message = translated(conv, original, literal)
         if function is None:
             conv.report(original, CODE, "manual", f"`getattr(..., '{literal}')`: {message}")
             return updated.with_changes(args=[updated.args[0].with_changes(value=cst.Name(_helper(conv, "_mx_F"))),
                                               *updated.args[1:]])
         conv.report(original, CODE, "fixed", f"MXNet's operator looked up by name: {message}")
         return function
-    table = operator_table(conv, original, namespace)
+    table = operator_table(conv, original)
     helper = _helper(conv, "_mx_operator")
     known = ", ".join(conv.code_for(e.key) for e in table.elements) or "none"
     conv.report(original, CODE, "review",
@@ -56,11 +56,11 @@ def rewrite(conv, original: cst.Call, updated: cst.Call, namespace: str) -> cst.
                                             for a in args[:-1]] + args[-1:])
 
 
-def operator_table(conv, original: cst.CSTNode, namespace: str = "mxnet.ndarray") -> cst.Dict:
+def operator_table(conv, original: cst.CSTNode) -> cst.Dict:
     """{name: the operator as a value} for the operators the file names in its string literals."""
     table = []
     for candidate in _named_in_strings(conv.analysis.tree):
-        function, _ = translated(conv, original, namespace, candidate)
+        function, _ = translated(conv, original, candidate)
         if function is not None:
             table.append(cst.DictElement(cst.SimpleString(repr(candidate)), function))
     return cst.Dict(table)
@@ -71,9 +71,10 @@ def _helper(conv, name: str) -> str:
     return name
 
 
-def translated(conv, original: cst.Call, namespace: str, name: str):
-    """(the operator as a function, a message), or (None, why not)."""
-    resolved = f"{namespace}.{name}" if namespace == "mxnet.ndarray" else f"mxnet.ndarray.{name}"
+def translated(conv, original: cst.CSTNode, name: str):
+    """(MXNet's operator `name` as a function, a message), or (None, why not); the symbol namespace's
+    operators are the ndarray namespace's."""
+    resolved = f"mxnet.ndarray.{name}"
     rule = conv.rules.calls.get(resolved)
     if rule is None or not conv.rules.enabled(rule.code):
         return None, "no rule translates this operator"

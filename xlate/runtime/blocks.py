@@ -279,8 +279,5 @@ def _mx_lambda_function(function, table, hybrid):
     the operators its file names in strings (any other raises, naming itself); a HybridLambda's own
     function takes F first, passed as None (its `F.*` are translated where it is defined)."""
     if isinstance(function, str):
-        if function in table:
-            return table[function]
-        raise NotImplementedError(f"MXNet operator `{function}` named in a Lambda has no translation here: xlate "
-                                  f"translated the operators its file names in strings ({', '.join(table) or 'none'})")
+        return _mx_operator(function, table)
     return (lambda *args: function(None, *args)) if hybrid else function

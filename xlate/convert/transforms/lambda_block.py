@@ -33,10 +33,9 @@ def _maybe_a_name(conv, fn: cst.BaseExpression) -> bool:
         head = head.value
     if not isinstance(head, cst.Name):
         return False
+    scope = conv.analysis.home(conv.scopes[-1], head.value)
     if head is not fn:  # `self._act` may hold a name; `np.tanh`, a module's function, is a function
-        return head.value == "self" or conv.analysis.home(conv.scopes[-1], head.value) is None \
-            or head.value not in conv.analysis.home(conv.scopes[-1], head.value).imports
-    scope = conv.analysis.home(conv.scopes[-1], fn.value)
+        return head.value == "self" or scope is None or head.value not in scope.imports
     if scope is None or fn.value in scope.imports:
         return False  # a builtin or an imported name: a function
     if any(k[:-1] == scope.key and k[-1][0] == fn.value and isinstance(s.node, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -61,15 +60,16 @@ def transform(site: Site):
     hybrid = site.matched.endswith("HybridLambda")
     name = site.literal("function")
     if isinstance(name, str):  # Note [operators by name]: the operator as a value, with its own parameters
-        function, why = translated(site.conv, site.original, "mxnet.ndarray", name) if name.isidentifier() \
+        function, why = translated(site.conv, site.original, name) if name.isidentifier() \
             else (None, "no operator has that name")
-        if function is None and name.isidentifier() and _one_input(name) is not None:
+        one_input = _one_input(name) if function is None and name.isidentifier() else None
+        if one_input is not None:
             # an operator of several parameters without its signature as a value (`softmax(data, axis=-1)`):
             # a Lambda block of one input calls it on that input alone, with MXNet's defaults; a call with more
             # inputs raises TypeError at the lambda, never computes something else
             site.fixed(f"`{site.matched.rsplit('.', 1)[-1]}({name!r})` -> `_mx_Lambda(lambda x: ...)`: MXNet's {name} "
                        f"on the block's one input, with its defaults")
-            return site.emit(f"_mx_Lambda(lambda x: {_one_input(name)})")
+            return site.emit(f"_mx_Lambda(lambda x: {one_input})")
         if function is None:
             raise Manual(f"operator name {name!r}: {why}; pass the PyTorch function to `_mx_Lambda` by hand")
         site.fixed(f"`{site.matched.rsplit('.', 1)[-1]}({name!r})` -> `_mx_Lambda(<MXNet's {name}>)`, "

@@ -84,7 +84,7 @@ def _named_class(site: Site):
     if not any(not a.star and conv.resolve_expr(a.value) in ("mxnet.ndarray", "mxnet.symbol") for a in original):
         raise Skip()  # no namespace handed over: some other object's own hybrid_forward
     receiver = site.original.func.value
-    definer = _definer(conv, receiver.value) if isinstance(receiver, cst.Name) else None
+    definer = _lookup(conv, [receiver.value]) if isinstance(receiver, cst.Name) else None
     me = original[0].value if original and original[0].keyword is None and not original[0].star else None
     if definer is None or not isinstance(me, cst.Name) or len(original) < 2 or original[1].keyword is not None \
             or original[1].star or conv.resolve_expr(original[1].value) not in ("mxnet.ndarray", "mxnet.symbol"):
@@ -107,13 +107,6 @@ def _named_class(site: Site):
     site.fixed(f"`{name}.hybrid_forward(self, F, ...)` -> `{name}.{method}(self, ...)`: the hybrid_forward "
                f"`{name}` runs became {'its hybrid_forward without F, beside its own forward' if own else 'its forward'}")
     return call.with_changes(func=call.func.with_changes(attr=cst.Name(method)), args=[first, *rest])
-
-
-def _definer(conv, name: str):
-    """The scope of the Gluon class of this file whose hybrid_forward `name.hybrid_forward` finds: the
-    class `name`, else its bases of this file (single inheritance chains); None where the lookup leaves
-    the file."""
-    return _lookup(conv, [name])
 
 
 def _lookup(conv, names: list):
