@@ -158,3 +158,71 @@ def test_a_values_probe_of_ndarrays_api_answers_as_ndarray_did():
         want, got = original["as_numpy"](mx_value), as_numpy(pt_value)
         assert want[1:] == got[1:] and type(want[0]) is type(got[0]) is np.ndarray, (want, got)
         np.testing.assert_array_equal(want[0], got[0])
+
+
+COMPARE_SOURCE = """\
+from mxnet import nd
+
+def hard_negatives(cls_targets, losses, ratio):
+    out = []
+    for ct, loss in zip(cls_targets, losses):
+        pos = ct > 0
+        neg = ct == 0
+        rank = loss * (pos - 1)
+        hard = rank < pos.sum(axis=1, keepdims=True) * ratio
+        out.append((nd.where(pos + hard > 0, loss, nd.zeros_like(loss)), neg.mean(), 0 < ct))
+    if len(cls_targets) > 1 and not ratio < 0:
+        return out, ratio > 1
+    return out, None
+
+def strides(stride, channels, in_channels):
+    return stride != 1 or channels != in_channels, len(channels) > 1
+
+def picked(x, t):
+    return x[t > 0]
+"""
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+def test_comparisons_of_untyped_values_give_mxnets_dtype(dtype):
+    """Note [comparisons of untyped values]: `pos = ct > 0` on a loop variable over arrays is MXNet's 0/1
+    in the arrays' dtype (`pos - 1` raised on torch's bool); a truth value, an index, a comparison of
+    numbers or sizes stays as written; a NumPy value gets its own bool."""
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    result, _ = _run(COMPARE_SOURCE, "hard_negatives")
+    assert [d.code for d in result.diagnostics].count("MX542") == 5, result.output  # pos, neg, hard, 0 < ct, ratio > 1
+    assert all(d.counts is False for d in result.diagnostics if d.code == "MX542")
+    for kept in ("len(cls_targets) > 1", "not ratio < 0", "stride != 1 or channels != in_channels",
+                 "len(channels) > 1", "x[t > 0]"):
+        assert kept in result.output, kept
+    space: dict = {}
+    exec(compile(result.output, "<converted>", "exec"), space)
+    original: dict = {}
+    exec(COMPARE_SOURCE, original)
+    rng = np.random.default_rng(5)
+    targets = [rng.integers(0, 3, (2, 6)).astype(dtype) for _ in range(2)]
+    losses = [rng.uniform(0, 1, (2, 6)).astype(dtype) for _ in range(2)]
+    want, want_flag = original["hard_negatives"]([mx.nd.array(t, dtype=dtype) for t in targets],
+                                                 [mx.nd.array(v, dtype=dtype) for v in losses], 3)
+    got, got_flag = space["hard_negatives"]([torch.tensor(t) for t in targets], [torch.tensor(v) for v in losses], 3)
+    assert got_flag is want_flag is True
+    for w_row, g_row in zip(want, got):
+        for w, g in zip(w_row, g_row):
+            assert str(g.dtype).split(".")[-1] == str(w.dtype.__name__ if hasattr(w.dtype, "__name__") else w.dtype)
+            np.testing.assert_allclose(g.numpy(), w.asnumpy(), rtol=1e-6)
+    assert space["_mx_compare"](targets[0], ">", 0).dtype == np.bool_  # a NumPy array: NumPy's own bool
+    assert space["_mx_compare"](2, "<=", 3) is True
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32"])
+def test_untyped_reductions_of_integer_arrays_stay_in_their_dtype(dtype):
+    """MXNet sums and multiplies an integer array in its own dtype (wrapping) and its mean truncates;
+    torch's sum and prod give int64 and its mean refuses integers."""
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    _, reduce_all = _run(ND_SOURCE, "reduce_all")
+    x = np.array([[100, 7, 3], [100, 100, 5]] if dtype != "int8" else [[100, -7, 3], [100, 100, -5]], dtype=dtype)
+    want = mx.nd.array(x, dtype=dtype)
+    for op, got in zip(OPS, reduce_all(torch.tensor(x))):
+        w = getattr(want, op)()
+        assert got.dtype == getattr(torch, dtype) and w.dtype == np.dtype(dtype), op
+        np.testing.assert_array_equal(got.numpy(), w.asnumpy(), err_msg=op)

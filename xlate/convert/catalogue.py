@@ -316,3 +316,6 @@ class RuleSet:
             if r.runtime:
                 for m in r.matches:
                     self.classes[m] = r
+        # MXNet-only methods that prove a comparison they reduce an NDArray's (compare_dtype.in_chain)
+        self.chain_methods = frozenset(m[1:] for m, r in self.calls.items()
+                                       if m.startswith(".") and (r.untyped or m == ".asscalar"))

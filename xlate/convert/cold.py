@@ -35,7 +35,7 @@ import libcst as cst
 from xlate.convert import legacy_values
 from xlate.convert.context import LOCAL, is_mxnet
 from xlate.convert.converter import (ARRAY_INDEX, BACK_SLICE, BLOCK_WITHOUT_INIT, DTYPE_EQUAL, FEATURE_PROBE,
-                                     GRAD_WRITE, ITEM_WRITE, ND_ELEMENT, NP_DTYPE_ARG)
+                                     GRAD_WRITE, ITEM_WRITE, ND_ELEMENT, NP_DTYPE_ARG, UNTYPED_COMPARE)
 from xlate.convert.names import ident
 from xlate.convert.rebinding import REBIND_KEY
 from xlate.convert.visiting import children, freeze_cold
@@ -116,9 +116,10 @@ def _operators(operators: frozenset) -> Optional[re.Pattern]:
 # from one by integers (item_writes; the slice of what an NDArray method returns has that method's
 # name); a dtype comparison (MX806) is an `==`, hot through MX540's operators; an MXNet module given
 # its own submodule (MX837) is two MXNet names; a `.dtype` handed to NumPy (MX809) is hot through `dtype`;
-# a block class without __init__ (MX177) is a class, always visited; a probe of MXNet's API (MX191) is hot through `hasattr`
+# a block class without __init__ (MX177) is a class, always visited; a probe of MXNet's API (MX191) is hot through `hasattr`;
+# a comparison of untyped values (MX542) is hot through MX540's operators
 _NAME_TRIGGERED = frozenset({ARRAY_INDEX, GRAD_WRITE, ITEM_WRITE, BACK_SLICE, ND_ELEMENT, DTYPE_EQUAL, NP_DTYPE_ARG,
-                             BLOCK_WITHOUT_INIT, REBIND_KEY, FEATURE_PROBE})
+                             BLOCK_WITHOUT_INIT, REBIND_KEY, FEATURE_PROBE, UNTYPED_COMPARE})
 _COMPARE_OPS = {"==": cst.Equal, "!=": cst.NotEqual, "<": cst.LessThan, "<=": cst.LessThanEqual,
                 ">": cst.GreaterThan, ">=": cst.GreaterThanEqual}
 

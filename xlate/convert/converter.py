@@ -18,7 +18,7 @@ from xlate.convert.leftovers import Leftovers
 from xlate.convert.rebinding import Rebindings
 from xlate.convert.rulectx import HELPER_RE, Site, node_literal
 from xlate.convert.statements import Statements
-from xlate.convert.transforms import back_slice, base_call, grad_update, nd_element, param_grad_req
+from xlate.convert.transforms import back_slice, base_call, grad_update, nd_element, param_grad_req, untyped_compare
 from xlate.convert.types import TEST, TypePositions, merged_classes
 from xlate.convert.visiting import FastTransformer
 from xlate.runtime import sources as helper_sources
@@ -30,6 +30,7 @@ GRAD_WRITE = "[...]="  # ... for an in-place write to an array with a gradient (
 ND_ELEMENT = "[element]"  # ... for `x[i, j]` of integers alone read from an NDArray (MX017)
 BACK_SLICE = "[::-k]"  # ... for a slice with a negative step of an MXNet array (MX007)
 ITEM_WRITE = "[idx]="  # ... for `x[idx] = v` into an MXNet array x (MX747: the value takes x's dtype)
+UNTYPED_COMPARE = "(untyped)"  # ... for `a == b` (any comparison) where neither side is typed (MX542)
 DTYPE_EQUAL = ".dtype=="  # ... for `x.dtype == v` / `!=`, a converted value's torch dtype compared (MX806)
 BLOCK_WITHOUT_INIT = "[block class without __init__]"  # ... for a Gluon block class that inherits Gluon's __init__ (MX177)
 FEATURE_PROBE = "hasattr(mxnet)"  # ... for `hasattr(contrib.cnn, 'Name')`, MXNet's API probed for a feature (MX191)
@@ -133,6 +134,8 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
         self.chains: dict[tuple, tuple] = {}  # (scope, container code) -> (statement id, Shape)
         self.helper_uses: Counter = Counter()  # helper name -> uses emitted and still in the tree
         self.type_tests: set[int] = set()  # class expressions tested by isinstance/issubclass
+        self.kept_bool: set[int] = set()  # comparisons MX542 leaves (Note [comparisons of untyped values])
+        self.array_scopes: dict = {}  # scope key -> it handles MXNet arrays (the same Note)
         # class expressions compared with a type: `type(x) == C`, `[type(l) for l in f].index(C)`
         self.type_compares: set[int] = set()
         self.arguments: set[int] = set()  # expressions passed as a call's argument
@@ -455,8 +458,27 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
     def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
         self.note_or_tests(node)
 
+    # Note [comparisons of untyped values]: what only a comparison's truth is read from, or what it indexes
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        untyped_compare.note_truth_value(self, node.test)
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        untyped_compare.note_truth_value(self, node.test)
+
+    def visit_CompIf(self, node: cst.CompIf) -> None:
+        untyped_compare.note_truth_value(self, node.test)
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        if isinstance(node.operator, cst.Not):
+            untyped_compare.note_truth_value(self, node)
+
+    def visit_SubscriptElement(self, node: cst.SubscriptElement) -> None:
+        if isinstance(node.slice, cst.Index) and isinstance(node.slice.value, cst.Comparison):
+            self.kept_bool.add(id(node.slice.value))
+
     def visit_Call(self, node: cst.Call) -> None:
         self.call_funcs.add(id(node.func))
+        untyped_compare.note_proven(self, node)
         self.arguments.update(id(a.value) for a in node.args)
         if namespace_getattr.namespace_of(self, node) is not None:  # Note [operators by name]
             self.looked_up.add(id(node.args[0].value))
@@ -704,6 +726,12 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
         if rule is None:
             return updated
         site = Site(self, rule, original, updated, matched=op)
+        site.args = {"lhs": cst.Arg(updated.left), "rhs": cst.Arg(updated.comparisons[0].comparator)}
+        new = self._apply(site)
+        untyped = self.rules.operators.get(UNTYPED_COMPARE)
+        if new is not updated or untyped is None or not self.rules.enabled(untyped.code):
+            return new
+        site = Site(self, untyped, original, updated, matched=UNTYPED_COMPARE + op)  # Note [comparisons of untyped values]
         site.args = {"lhs": cst.Arg(updated.left), "rhs": cst.Arg(updated.comparisons[0].comparator)}
         return self._apply(site)
 

@@ -201,7 +201,7 @@ class _ExplicitIndent(cst.CSTTransformer):
         return updated if updated.indent is not None else updated.with_changes(indent=self.indent)
 
 
-_UNCOUNTED = {"MX001", "MX002"}
+_UNCOUNTED = {"MX001", "MX002", "MX542"}  # imports; comparisons that may be of numbers (Note [comparisons of untyped values])
 
 
 _SHORT = {"nn": "torch.nn", "F": "torch.nn.functional"}

@@ -8,6 +8,8 @@ from typing import Optional
 
 import libcst as cst
 
+from xlate.convert.transforms import untyped_compare
+
 _IGNORE_RE = re.compile(r"#\s*xlate:\s*ignore(?:\[([A-Z0-9, ]+)\])?")
 
 
@@ -91,6 +93,8 @@ class Statements:
 
     def _compound(self, node) -> None:
         self._header(node)
+        if isinstance(node, (cst.If, cst.While)):
+            untyped_compare.note_truth_value(self, node.test)  # Note [comparisons of untyped values]
         self.last_line = None
         self.compound_stack.append(node)
 

@@ -133,13 +133,24 @@ def _mx_reduce_axes(x, axes, op, keepdims):
     (known only at run time: MXFusion's `F.prod(data, axis)` with `axis=None`) is every axis, as in MXNet."""
     if axes is None or (not isinstance(axes, int) and len(axes) == 0):
         axes = tuple(range(x.dim()))
+    # MXNet reduces an integer array in its own dtype (wrapping), and its mean truncates; torch's sum and
+    # prod give int64 and its mean refuses integers
+    integer = not (x.is_floating_point() or x.is_complex() or x.dtype == torch.bool)
     if op == "prod":  # torch's prod takes one dim
         out = x
         for d in sorted((a % x.dim() for a in ([axes] if isinstance(axes, int) else axes)), reverse=True):
-            out = out.prod(dim=d, keepdim=keepdims)
+            out = out.prod(dim=d, keepdim=keepdims, dtype=x.dtype if integer else None)
         return torch.atleast_1d(out)
     if op in ("max", "min"):  # Note [extrema gradients]
         return torch.atleast_1d(_mx_extreme(x, torch.amax if op == "max" else torch.amin, axes, keepdims))
+    if integer and op in ("sum", "mean"):
+        out = torch.sum(x, dim=axes, keepdim=keepdims, dtype=x.dtype)
+        if op == "mean":
+            count = 1
+            for a in [axes] if isinstance(axes, int) else axes:
+                count *= x.shape[a]
+            out = torch.div(out, count, rounding_mode="trunc")
+        return torch.atleast_1d(out)
     return torch.atleast_1d(getattr(torch, op)(x, dim=axes, keepdim=keepdims))
 
 
@@ -669,6 +680,23 @@ def _mx_zeros_like(x, *args, **kwargs):
 def _mx_ones_like(x, *args, **kwargs):
     """`x.ones_like()` on a value the converter could not type: as `_mx_zeros_like`, with ones."""
     return torch.ones_like(x) if isinstance(x, torch.Tensor) else x.ones_like(*args, **kwargs)
+
+
+def _mx_compare(a, op, b):
+    """`a > b` (`==`, `!=`, `<`, `<=`, `>=`) where the converter could not type either side (MX542): MXNet
+    compares arrays to 0 and 1 in the arrays' dtype, torch to bool, which `x - 1` and `mean()` refuse and
+    `sum()` counts in int64. A torch result is given in the dtype of its tensor operand (where both are,
+    the floating one: MXNet's argmax gave float32 where torch's gives int64, and MXNet compares arrays of
+    one dtype); any other result (Python's bool, a NumPy array's) is returned as it is."""
+    r = (a == b if op == "==" else a != b if op == "!=" else a < b if op == "<" else a <= b if op == "<="
+         else a > b if op == ">" else a >= b)
+    if isinstance(r, torch.Tensor) and r.dtype == torch.bool:
+        like = a if isinstance(a, torch.Tensor) else b
+        if like is a and isinstance(b, torch.Tensor) and b.is_floating_point() and not a.is_floating_point():
+            like = b
+        if isinstance(like, torch.Tensor) and like.dtype != torch.bool:
+            return r.to(like.dtype)
+    return r
 
 
 def _mx_reduce_method(x, op, *args, **kwargs):

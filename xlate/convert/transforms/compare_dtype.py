@@ -4,11 +4,11 @@ import libcst as cst
 
 from xlate.convert.rulectx import Site, Skip
 
-_NUMERIC = frozenset("mean sum prod asscalar item astype".split())
+NUMERIC = frozenset("mean sum prod asscalar item astype".split())
 # the operators' array parameters a comparison may be handed by keyword (any other keyword is a flag)
-_ARRAY_PARAMETERS = frozenset("data lhs rhs condition x y a b label pred index indices mask weight".split())
+ARRAY_PARAMETERS = frozenset("data lhs rhs condition x y a b label pred index indices mask weight".split())
 # MXNet's functions that make an array from Python or NumPy values: a comparison handed to them may be NumPy's
-_FROM_VALUES = frozenset("array asarray from_numpy full zeros ones empty arange linspace eye".split())
+FROM_VALUES = frozenset("array asarray from_numpy full zeros ones empty arange linspace eye".split())
 
 
 def transform(site: Site):
@@ -33,7 +33,7 @@ def in_chain(site: Site, receiver: cst.BaseExpression) -> cst.BaseExpression:
             return as_float(site, receiver)
         return receiver
     if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) \
-            and receiver.func.attr.value in _NUMERIC:
+            and receiver.func.attr.value in NUMERIC:
         inner = in_chain(site, receiver.func.value)
         if inner is not receiver.func.value:
             return receiver.with_changes(func=receiver.func.with_changes(value=inner))
@@ -51,7 +51,7 @@ def in_chain(site: Site, receiver: cst.BaseExpression) -> cst.BaseExpression:
 def handed_to_operator(site: Site) -> None:
     """Make float each comparison among `site`'s arguments (an MXNet operator's call)."""
     name = site.matched
-    if not name.startswith("mxnet.ndarray.") or name.rsplit(".", 1)[-1] in _FROM_VALUES:
+    if not name.startswith("mxnet.ndarray.") or name.rsplit(".", 1)[-1] in FROM_VALUES:
         return
     rule = site.conv.rules.operators.get("==")
     if rule is None or not site.conv.rules.enabled(rule.code):
@@ -59,7 +59,7 @@ def handed_to_operator(site: Site) -> None:
     made = False
     for key, arg in list(site.args.items()):
         value = arg.value
-        if arg.keyword is not None and key not in _ARRAY_PARAMETERS:
+        if arg.keyword is not None and key not in ARRAY_PARAMETERS:
             continue  # a flag (`exclude=data.ndim > 2`): a Python bool, no array
         if isinstance(value, cst.Comparison) and len(value.comparisons) == 1 \
                 and not isinstance(value.comparisons[0].operator, (cst.In, cst.NotIn, cst.Is, cst.IsNot)):
