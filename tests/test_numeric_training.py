@@ -427,6 +427,54 @@ def test_composite_metric_and_loss_metric(fw):
     _close(np, mine.get()[1], real.get()[1], "Loss metric")
 
 
+CUSTOM_METRIC = """\
+import numpy as np
+from mxnet import ndarray
+try:
+    from mxnet.metric import EvalMetric, check_label_shapes
+except ImportError:
+    from mxnet.gluon.metric import EvalMetric, check_label_shapes
+
+
+class IgnoredAccuracy(EvalMetric):
+    def __init__(self, ignore_label=-1, name='accuracy'):
+        super(IgnoredAccuracy, self).__init__(name)
+        self.ignore_label = ignore_label
+
+    def update(self, labels, preds):
+        labels, preds = check_label_shapes(labels, preds, True)
+        for label, pred in zip(labels, preds):
+            pred = ndarray.argmax(pred, axis=1).asnumpy().astype('int32')
+            label = label.asnumpy().astype('int32')
+            keep = label != self.ignore_label
+            self.sum_metric += (pred.flat == label.flat)[keep.flat].sum()
+            self.num_inst += keep.sum()
+"""
+
+
+def test_a_custom_metric_written_for_mxnet_1_and_2_matches(fw):
+    """GluonCV's metrics subclass EvalMetric imported from `mxnet.metric`, or from MXNet 2.0's
+    `mxnet.gluon.metric` where that fails: both name one class, and `check_label_shapes` wraps a
+    single array; the subclass was left manual (MX101) before."""
+    mx, torch, np, rt = fw
+    from xlate.convert.engine import convert_source
+    result = convert_source(CUSTOM_METRIC)
+    assert not [d for d in result.diagnostics if d.status == "manual"], result.output
+    space, original = {}, {}
+    exec(compile(result.output, "<converted>", "exec"), space)
+    exec(CUSTOM_METRIC, original)
+    ours, theirs = space["IgnoredAccuracy"](), original["IgnoredAccuracy"]()
+    rng = np.random.RandomState(3)
+    for _ in range(2):
+        scores = rng.uniform(0, 1, (7, 3)).astype("float32")
+        labels = rng.randint(-1, 3, (7,)).astype("float32")
+        ours.update(torch.tensor(labels), torch.tensor(scores))  # single arrays: wrapped
+        theirs.update(mx.nd.array(labels), mx.nd.array(scores))
+        assert ours.get() == theirs.get()
+    with pytest.raises(ValueError, match="does not match"):
+        ours.update([torch.tensor(labels)] * 2, [torch.tensor(scores)])
+
+
 # -- data --------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("last_batch", ["keep", "discard", "rollover"])
 def test_dataloader_batches_match_mxnet(last_batch, fw):

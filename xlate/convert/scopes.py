@@ -113,6 +113,11 @@ _REEXPORTS = [
     ("gluonnlp.vocab.vocab", "gluonnlp.vocab"),
     ("gluonnlp.Vocab", "gluonnlp.vocab.Vocab"),
 ]
+# MXNet 2.0's homes of 1.x modules, which 1.9.1 lacks: code written for both imports from one and falls back
+# to the other (GluonCV's metrics: `try: from mxnet.metric import EvalMetric` `except ImportError: from
+# mxnet.gluon.metric import EvalMetric`), and the two bindings name one class
+MXNET2_MOVES = [("mxnet.gluon.metric", "mxnet.metric")]
+_REEXPORTS += MXNET2_MOVES
 _REEXPORTS += held_modules.reexports()  # `from mxnet.metric import ndarray` is mxnet.ndarray
 _REEXPORTS.sort(key=lambda pair: -pair[0].count("."))
 

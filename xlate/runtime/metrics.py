@@ -532,6 +532,25 @@ def _mx_metric_np(numpy_feval, name=None, allow_extra_outputs=False):
     return _mx_metric_CustomMetric(numpy_feval, name, allow_extra_outputs)
 
 
+def _mx_metric_check_label_shapes(labels, preds, wrap=False, shape=False):
+    """`mx.metric.check_label_shapes`: a custom metric's check that labels and predictions agree in
+    number (or in shape, `shape=True`), raising MXNet's ValueError; `wrap=True` puts a single array
+    (a tensor here) in a list."""
+    if not shape:
+        label_shape, pred_shape = len(labels), len(preds)
+    else:
+        label_shape, pred_shape = tuple(labels.shape), tuple(preds.shape)
+    if label_shape != pred_shape:
+        raise ValueError("Shape of labels {} does not match shape of "
+                         "predictions {}".format(label_shape, pred_shape))
+    if wrap:
+        if isinstance(labels, torch.Tensor):
+            labels = [labels]
+        if isinstance(preds, torch.Tensor):
+            preds = [preds]
+    return labels, preds
+
+
 def _mx_metric_create(metric, *args, **kwargs):
     """`mx.metric.create`: a metric from its name or alias, a function, a list (composite) or
     an instance."""
