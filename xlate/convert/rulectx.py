@@ -191,6 +191,9 @@ class Site:
     # -- producing code -----------------------------------------------------
     def emit(self, template: str, **nodes: Any) -> cst.BaseExpression:
         """Parse `template` with {name} holes filled by CST nodes (or source strings)."""
+        missing = [k for k, v in nodes.items() if v is None and "{" + k + "}" in template]
+        if missing:  # `x.astype()`: a call without an argument MXNet requires fails there too
+            raise Manual("the call lacks an argument MXNet requires here: it fails in MXNet as written")
         for short in set(_SHORT_RE.findall(template)):
             self.conv.torch_uses.add(short)
         if self.conv.long_names:
