@@ -74,6 +74,18 @@ def test_each_module_reexport_holds_in_the_installed_mxnet():
     assert "net = _mx_alexnet(classes=10)" in out
 
 
+def test_mxnet_only_methods_are_mxnets_alone():
+    """array_methods.MXNET_ONLY: NDArray's methods that no NumPy array, torch tensor or builtin value has
+    (an untyped receiver of one is an MXNet array)."""
+    mx, np, torch = pytest.importorskip("mxnet"), pytest.importorskip("numpy"), pytest.importorskip("torch")
+    from xlate.convert.array_methods import MXNET_ONLY
+    others = set(dir(np.ndarray)) | set(dir(torch.Tensor))
+    for kind in (list, tuple, dict, set, str, bytes):
+        others |= set(dir(kind))
+    assert all(hasattr(mx.nd.NDArray, m) for m in MXNET_ONLY)
+    assert not MXNET_ONLY & others
+
+
 @pytest.mark.parametrize("source", [
     "from mxnet import nd\ndef f(nd):\n    return nd.concat(a, b)\n",
     "from mxnet import nd\ndef f():\n    nd = object()\n    return nd.concat(a, b)\n",

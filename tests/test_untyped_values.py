@@ -226,3 +226,34 @@ def test_untyped_reductions_of_integer_arrays_stay_in_their_dtype(dtype):
         w = getattr(want, op)()
         assert got.dtype == getattr(torch, dtype) and w.dtype == np.dtype(dtype), op
         np.testing.assert_array_equal(got.numpy(), w.asnumpy(), err_msg=op)
+
+
+ONLY_MXNET_SOURCE = """\
+from mxnet import nd
+
+def features(x, labels, sizes):
+    parts = labels.split_v2(indices_or_sections=sizes, axis=0)
+    return x.cbrt(), x.depth_to_space(2), x.radians(), parts[1]
+"""
+
+
+def test_mxnet_only_methods_on_untyped_values_are_mxnets():
+    """Note [array methods without a method rule]: `x.cbrt()`, `labels.split_v2(...)` on a function's
+    parameter: no NumPy array, torch tensor or builtin has these methods, so the receiver is an MXNet
+    array; they were left as written, with no report, and raised AttributeError on the tensor."""
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    result, features = _run(ONLY_MXNET_SOURCE, "features")
+    assert ".cbrt()" not in result.output and ".split_v2(" not in result.output, result.output
+    original: dict = {}
+    exec(ONLY_MXNET_SOURCE, original)
+    x = np.random.default_rng(4).uniform(-2, 2, (1, 8, 2, 3)).astype("float32")
+    labels = np.arange(10, dtype="float32").reshape(5, 2)
+    want = original["features"](mx.nd.array(x), mx.nd.array(labels), (2, 3))
+    got = features(torch.tensor(x), torch.tensor(labels), (2, 3))
+    for w, g in zip(want, got):
+        assert tuple(g.shape) == w.shape
+        np.testing.assert_allclose(g.numpy(), w.asnumpy(), rtol=1e-6, atol=1e-7)
+    from xlate.convert.engine import convert_source  # a module defining such a method keeps its calls as written
+    kept = convert_source("from mxnet import nd\n\nclass Angle:\n    def radians(self):\n        return 1.0\n\n"
+                          "def f(a):\n    return a.radians()\n").output
+    assert "return a.radians()" in kept

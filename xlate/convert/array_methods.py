@@ -16,6 +16,9 @@ NDArray, every method now ends in one of four places:
 - a method MXNet 1.9.1's NDArray does not have is MX917 (Note [MXNet's own names]);
 - any other is MX900 at its line.
 A receiver xlate cannot type may be a NumPy array, a torch tensor or a string: it is left, unless
+the method is one that no NumPy array, torch tensor or builtin value has (`x.cbrt()`,
+`x.split_v2(...)`, `x.depth_to_space(2)`: MXNET_ONLY) and the module defines no function of that
+name, so that only an MXNet array can take the call, which then goes where an NDArray's goes; or
 the call passes a keyword that only MXNet's method of that name takes (`x.flip(axis=0)`: torch's
 flip takes `dims`, NumPy arrays have no flip method; `swapaxes(dim1=, dim2=)`, `sort(is_ascend=)`,
 `clip(a_min=, a_max=)`); then `_mx_fluent_method` decides at run time: a tensor as MXNet's method,
@@ -38,6 +41,13 @@ SAME_WITHOUT_ARGUMENTS = frozenset(
     "abs arccos arccosh arcsin arcsinh arctan arctanh ceil cos cosh exp expm1 fix floor log log10 log1p log2 "
     "reciprocal relu rsqrt sigmoid sign sin sinh sqrt square tan tanh trunc".split())
 _NO_RULE, _NOT_IN_MXNET = "MX900", "MX917"
+
+
+# NDArray's fluent methods that neither NumPy's ndarray nor torch's Tensor nor a list, tuple, dict, set or str has
+# (measured on MXNet 1.9.1, NumPy 1.23, torch 2.13; tests/test_names.py checks it); those with method rules of their
+# own (`pick`, `slice_axis`, ...) are reported there
+MXNET_ONLY = frozenset("argmax_channel cbrt degrees depth_to_space nanprod radians rcbrt rint softmin space_to_depth "
+                       "split_v2 size_array slice_assign slice_assign_scalar".split())
 
 
 # keywords no other type's method of that name takes (NumPy's, torch's, a string's): they show an MXNet array
@@ -82,18 +92,22 @@ def leave_method(conv, original: cst.Call, updated: cst.Call) -> Optional[cst.Ba
     if not isinstance(func, cst.Attribute):
         return None
     kind = conv.classify(func.value)
-    if kind is None:
+    method = names.ident(func.attr.value)
+    if kind is None and method in MXNET_ONLY and not _defined(conv, method):
+        kind = "nd"  # nothing but an MXNet array takes the call
+    elif kind is None:
         return _untyped(conv, original, updated)
     if kind != "nd":
         return None
-    method = names.ident(func.attr.value)
     if method.startswith("_"):
         return None
     op = mx_api.fluent_op(method) or OPERATOR_METHODS.get(method)
     rule = conv.rules.calls.get(f"mxnet.ndarray.{op}") if op else None
     if method in SAME_WITHOUT_ARGUMENTS and not original.args:
         return None
-    if rule is not None and rule.signature == ("...",):  # its transform reads the call's own arguments
+    if rule is not None and (rule.signature == ("...",) or conv.classify(func.value) is None):
+        # its transform reads the call's own arguments; or an untyped receiver of an MXNet-only method: the
+        # operator's call with the receiver as its data
         comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if updated.args else cst.MaybeSentinel.DEFAULT
         call = updated.with_changes(args=[cst.Arg(updated.func.value, comma=comma), *updated.args])
         return conv._bound(Site(conv, rule, original, call, matched=f"mxnet.ndarray.{op}", receiver_kind="nd"))
@@ -115,3 +129,13 @@ def leave_method(conv, original: cst.Call, updated: cst.Call) -> Optional[cst.Ba
     conv.report(original, code, "manual", message)
     conv.mark_left(updated, len(conv.found) - 1, array=True, head=None)
     return updated
+
+
+def _defined(conv, method: str) -> bool:
+    """The module defines a function or method named `method` (a class of its own may take the call)."""
+    defined = conv.defined_functions
+    if defined is None:
+        import ast
+        defined = conv.defined_functions = frozenset(
+            n.name for n in ast.walk(conv.analysis.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    return method in defined

@@ -32,7 +32,7 @@ from typing import NamedTuple, Optional, Sequence
 
 import libcst as cst
 
-from xlate.convert import legacy_values
+from xlate.convert import array_methods, legacy_values
 from xlate.convert.context import LOCAL, is_mxnet
 from xlate.convert.converter import (ARRAY_INDEX, BACK_SLICE, BLOCK_WITHOUT_INIT, DTYPE_EQUAL, FEATURE_PROBE,
                                      GRAD_WRITE, ITEM_WRITE, ND_ELEMENT, NP_DTYPE_ARG, UNTYPED_COMPARE)
@@ -85,6 +85,7 @@ def hot_words(analysis, rules, source: Optional[str] = None) -> Optional[Hot]:
     if analysis.mx_imports and rules.enabled("MX809"):  # `np.issubdtype(x.dtype, ...)` (MX809)
         words.add("dtype")
     members, operators = _rule_words(rules)
+    members |= array_methods.MXNET_ONLY  # an untyped receiver's MXNet-only method (the same Note)
     patterns = (re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words))) + r")\b"), _operators(operators))
     return Hot(patterns, frozenset(words), members, _compare_ops(operators))
 

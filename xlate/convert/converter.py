@@ -136,6 +136,7 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
         self.type_tests: set[int] = set()  # class expressions tested by isinstance/issubclass
         self.kept_bool: set[int] = set()  # comparisons MX542 leaves (Note [comparisons of untyped values])
         self.array_scopes: dict = {}  # scope key -> it handles MXNet arrays (the same Note)
+        self.defined_functions: Optional[frozenset] = None  # names of the module's defs (array_methods._defined)
         # class expressions compared with a type: `type(x) == C`, `[type(l) for l in f].index(C)`
         self.type_compares: set[int] = set()
         self.arguments: set[int] = set()  # expressions passed as a call's argument
