@@ -6,6 +6,8 @@ from xlate.convert.table import convert_dtype
 def transform(site: Site):
     if site.has("infer_range"):
         raise Manual("`infer_range=` has no PyTorch equivalent")
+    if site.value("start") is None:
+        raise Manual("arange without `start`: it fails in MXNet as written")
     args = [site.code(site.value("start"))]
     stop = site.value("stop")
     if stop is not None and site.literal("stop") is not None:

@@ -15,6 +15,8 @@ def transform(site: Site):
             raise Manual("_reshape_like takes (F, x, y)")
         return site.emit("{x}.reshape({y}.shape)", x=site.value("x"), y=site.value("y"))
     args = [site.args[k] for k in ("x", "y", "z") if k in site.args]
+    if not args:
+        raise Manual("_apply_weighting takes (F, loss, weight, sample_weight)")
     call = site.emit("_mx_apply_weighting()")
     args = [a.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT,
                            comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args]

@@ -31,6 +31,8 @@ def _codes(site: Site, spec) -> object:
         value = site.evaluate(spec)
         if value is NOT_LITERAL:
             return None
+        if not isinstance(value, (int, tuple, list)):
+            return None  # `x.reshape(None)`: not a shape MXNet takes; left to the run-time spelling
         values = [value] if isinstance(value, int) else list(value)
     return any(v in _CODES for v in values if isinstance(v, int))
 
