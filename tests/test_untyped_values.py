@@ -257,3 +257,46 @@ def test_mxnet_only_methods_on_untyped_values_are_mxnets():
     kept = convert_source("from mxnet import nd\n\nclass Angle:\n    def radians(self):\n        return 1.0\n\n"
                           "def f(a):\n    return a.radians()\n").output
     assert "return a.radians()" in kept
+
+
+_OPS = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def _comparison_program(op: str, array_left: bool, use: str) -> str:
+    side = "v" if array_left else "0.5"
+    other = "0.5" if array_left else "v"
+    cmp = f"{side} {op} {other}"
+    body = {"kept": f"    m = {cmp}\n    return m - 1, m.sum()\n",
+            "returned": f"    return ({cmp}) * v, nd.relu(v)\n",
+            "tested": f"    if ({cmp}).sum() > 0:\n        return v * 2, nd.relu(v)\n    return v, nd.relu(v)\n"}[use]
+    return "from mxnet import nd\n\ndef f(v):\n    w = nd.relu(v)\n" + body
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+def test_comparison_spellings_of_untyped_values_agree_with_mxnet_and_numpy(dtype):
+    """Note [comparisons of untyped values], drawn: each operator, the array on either side, the result kept
+    and computed with, returned in arithmetic, or read as a truth value; an MXNet array in MXNet against its
+    tensor converted (values and dtype), and a NumPy array, which keeps NumPy's own answer."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+
+    @settings(max_examples=12, deadline=None, derandomize=True)
+    @given(op=st.sampled_from(_OPS), array_left=st.booleans(), use=st.sampled_from(["kept", "returned", "tested"]),
+           seed=st.integers(0, 2 ** 16))
+    def check(op, array_left, use, seed):
+        source = _comparison_program(op, array_left, use)
+        result, converted = _run(source, "f")
+        original: dict = {}
+        exec(source, original)
+        x = np.random.default_rng(seed).integers(-2, 3, (2, 3)).astype(dtype)
+        want = original["f"](mx.nd.array(x, dtype=dtype))
+        got = converted(torch.tensor(x))
+        for w, g in zip(want, got):
+            assert str(g.dtype).rsplit(".", 1)[-1] == np.dtype(w.dtype).name, (source, result.output)
+            np.testing.assert_array_equal(g.numpy(), w.asnumpy(), err_msg=source)
+        if use == "kept":  # NumPy's comparison stays NumPy's bool array
+            mask = converted.__globals__["_mx_compare"](x, op, 0.5) if "_mx_compare" in result.output else None
+            assert mask is None or mask.dtype == np.bool_
+
+    check()

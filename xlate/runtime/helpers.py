@@ -687,7 +687,13 @@ def _mx_compare(a, op, b):
     compares arrays to 0 and 1 in the arrays' dtype, torch to bool, which `x - 1` and `mean()` refuse and
     `sum()` counts in int64. A torch result is given in the dtype of its tensor operand (where both are,
     the floating one: MXNet's argmax gave float32 where torch's gives int64, and MXNet compares arrays of
-    one dtype); any other result (Python's bool, a NumPy array's) is returned as it is."""
+    one dtype); any other result (Python's bool, a NumPy array's) is returned as it is. A Python float
+    compared with an integer tensor is first cast to its dtype, truncated, as MXNet casts a scalar operand
+    (`x >= 1.5` on int32 is `x >= 1` there)."""
+    if isinstance(a, torch.Tensor) and type(b) is float and not a.is_floating_point() and abs(b) < 2 ** 31:
+        b = int(b)
+    elif isinstance(b, torch.Tensor) and type(a) is float and not b.is_floating_point() and abs(a) < 2 ** 31:
+        a = int(a)
     r = (a == b if op == "==" else a != b if op == "!=" else a < b if op == "<" else a <= b if op == "<="
          else a > b if op == ">" else a >= b)
     if isinstance(r, torch.Tensor) and r.dtype == torch.bool:
