@@ -6,9 +6,9 @@ import without MXNet.
   a guess (MX190), and its blocks deriving from the tree's own `block.HybridBlock` become torch
   modules. The converted block is compared with the same class written against MXNet's Gluon,
   random weights copied across, on random input.
-- Kept MXNet imports inside a top-level `try`/`except ImportError` (GluonCV's metrics), and those
-  of a pytest module outside any package, are guarded: the converted modules import with MXNet
-  blocked (one subprocess for both).
+- Kept MXNet imports inside a top-level `try`/`except ImportError` (as GluonCV's metrics import; here
+  of a name no rule translates), and those of a pytest module outside any package, are guarded: the
+  converted modules import with MXNet blocked (one subprocess for both).
 - `broadcast_like(lhs=..., rhs=...)` by its keyword names, against MXNet.
 """
 from __future__ import annotations
@@ -129,13 +129,14 @@ def test_a_tree_named_otherwise_climbs_into_nothing(tmp_path, capsys):
 
 METRIC = textwrap.dedent('''
     try:
-        from mxnet.metric import EvalMetric
+        from mxnet.visualization import plot_network
     except ImportError:
-        from mxnet.gluon.metric import EvalMetric
+        from mxnet.viz import plot_network
 
 
-    class Accuracy(EvalMetric):
-        """left to translate: MXNet's metric API"""
+    def draw(symbol):
+        """left to translate: MXNet's graph drawing"""
+        return plot_network(symbol)
 
 
     def twice(x):
@@ -164,7 +165,7 @@ RUN = textwrap.dedent('''
                 raise ImportError('blocked')
     sys.meta_path.insert(0, B())
     from pkg import metric
-    print(metric.twice(3), metric.EvalMetric)
+    print(metric.twice(3), metric.plot_network)
     sys.path.insert(0, 'tests')
     import test_ops
     test_ops.test_converted()
@@ -186,7 +187,7 @@ def test_kept_imports_in_a_try_and_in_a_test_module_are_guarded(tmp_path):
     done = subprocess.run([sys.executable, "-c", RUN], cwd=out, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("6 ") and "mxnet.metric.EvalMetric" in lines[0]
+    assert lines[0].startswith("6 ") and "mxnet.visualization.plot_network" in lines[0]
     assert lines[1] == "raised mxnet.test_utils.set_default_context"
     again = tmp_path / "again"
     assert main(["convert", str(out), "-o", str(again), "--exit-zero"]) == 0
