@@ -538,6 +538,26 @@ def test_a_backend_subpackage_named_mxnet_does_not_hide_mxnet(tmp_path):
     assert own["use.py"] == "import mxnet\nx = mxnet.ones((2,))\n"
 
 
+@pytest.mark.parametrize("evidence", ["from .. import *\n", "from mxnet import gluon\n"])
+def test_the_backend_folder_given_as_the_tree_is_not_mxnet(tmp_path, evidence):
+    # Note [a package named mxnet]: `xlate convert dglke/models/mxnet`, a top-level package named mxnet whose
+    # files climb out of it or import from mxnet a module it lacks: `import mxnet` is MXNet itself (it passed
+    # through before, with nothing said and a 100% convert rate)
+    files = {"mxnet/__init__.py": "from .score import dist\n",
+             "mxnet/score.py": ("import mxnet as mx\nfrom mxnet import ndarray as nd\n" + evidence
+                                + "def dist(a, b):\n    return nd.norm(a - b, axis=-1)\n")}
+    src = tmp_path / "src"
+    for rel, text in files.items():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(text)
+    err = io.StringIO()
+    with redirect_stderr(err):
+        main(["convert", str(src / "mxnet"), "-o", str(tmp_path / "out"), "-j", "1", "--exit-zero"])
+    score = (tmp_path / "out/score.py").read_text()
+    assert "import mxnet" not in score and "torch.linalg.vector_norm(a - b, dim=-1)" in score, score
+    assert "score.py:1:1: MX910 [review]" in err.getvalue()
+
+
 def test_relative_imports_out_of_the_tree_name_the_packages_around_it(tmp_path):
     # MXNet's own gluon/model_zoo converted alone: `from ..block import HybridBlock` there is MXNet's
     around = {"mxnet/__init__.py": "", "mxnet/gluon/__init__.py": "",

@@ -109,9 +109,10 @@ def _convert(source: str, tree: ast.Module, *, path: str, select, ignore, option
     if analysis.context.shadows and analysis.mx_imports and rules.enabled(SHADOWED_MXNET):
         diagnostics.append(Diagnostic(  # Note [a package named mxnet] in package.py
             path, analysis.mx_imports[0][0], 1, SHADOWED_MXNET, "review",
-            f"the tree holds a package or module named like MXNet's ({', '.join(analysis.context.shadows)}) below a "
-            f"folder that is no package: `import mxnet` here is taken as MXNet itself, as Python resolves it with the "
-            f"tree's top on sys.path; convert that folder as its own tree if it is what this file imports", counts=False))
+            f"the tree holds a package or module named like MXNet's ({', '.join(analysis.context.shadows)}) that is "
+            f"another library's backend (below a folder that is no package, or its files climb out of it or import "
+            f"MXNet modules it lacks): `import mxnet` here is taken as MXNet itself, as Python resolves it; convert "
+            f"that folder's parent as the tree if it is what this file imports", counts=False))
     call = analysis.mxnet_value_call
     if call is not None and rules.enabled(ARRAY_METHOD_OUTSIDE):  # Note [modules that receive MXNet values]
         diagnostics.append(Diagnostic(

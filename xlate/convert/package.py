@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 import sys
 from pathlib import Path
 from typing import Optional
@@ -270,6 +271,11 @@ def _changes_sys_path(tree: ast.Module) -> bool:
 # is the package, as when converting MXNet's own python/mxnet, or gluoncv). A package or module
 # named like MXNet's deeper down is a backend's, so `import mxnet` there is MXNet itself, and each
 # file that imports it says so (MX910, review): the choice is a guess.
+# The backend folder itself given as the tree (`xlate convert dglke/models/mxnet`) is a package named
+# `mxnet` at the top; MXNet's own `python/mxnet` is one too. The backend's files tell them apart: they
+# climb out of the package (`from .. import *`: it is a subpackage of something larger), or import
+# from `mxnet` a module the folder lacks (`from mxnet import gluon` beside no `gluon/`). Such a
+# package is a backend's as well: `import mxnet` in it is MXNet itself, said at each file (MX910).
 def _roots(root: Path, by_module: dict) -> tuple[frozenset, tuple]:
     """The tree's top-level import names, and the folders of packages named like MXNet's roots
     that are taken as no top-level name (Note [a package named mxnet])."""
@@ -279,13 +285,44 @@ def _roots(root: Path, by_module: dict) -> tuple[frozenset, tuple]:
         head = name.split(".", 1)[0]
         # a package `mxnet/`, or a module `mxnet.py` (a backend module, `model/mxnet.py` beside `model/pytorch.py`)
         folder = path.parent if path.name == "__init__.py" else path.with_suffix("")
-        if head in MX_ROOTS and name == head and folder.parent != top:
+        if head in MX_ROOTS and name == head and (folder.parent != top or _a_backend(folder, by_module)):
             shown = path.parent if folder == path.parent else path
             shadows.append(shown.relative_to(top).as_posix() if top in shown.parents else str(shown))
             continue
         roots.add(head)
     shadowed = {Path(s).stem for s in shadows}
     return frozenset(r for r in roots if r not in shadowed), tuple(sorted(shadows))
+
+
+_CLIMB = re.compile(r"^[ \t]*from[ \t]+(\.+)", re.M)
+_FROM_ROOT = re.compile(r"^[ \t]*(?:from[ \t]+(\w+)(?:\.(\w+))?[\w.]*[ \t]+import[ \t]+\(?([\w ,\t]+)|import[ \t]+(\w+)\.(\w+))",
+                        re.M)
+
+
+def _a_backend(folder: Path, by_module: dict) -> bool:
+    """The top-level package at `folder`, named like MXNet's, is a backend's subpackage, not MXNet's own
+    (Note [a package named mxnet]): a file of it climbs out of it, or imports from its name a module it lacks."""
+    if not (folder / "__init__.py").is_file():
+        return False
+    own = {p.stem for p in folder.iterdir() if p.stem != "__init__"}
+    for path in by_module.values():
+        if folder not in path.parents:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        depth = len(path.relative_to(folder.parent).parts) - 1  # the package levels a relative import may climb
+        if any(len(m.group(1)) > depth for m in _CLIMB.finditer(text)):
+            return True
+        for m in _FROM_ROOT.finditer(text):
+            if (m.group(1) or m.group(4)) != folder.name:
+                continue
+            sub = m.group(2) or m.group(5)
+            named = [sub] if sub else [n.split(" as ")[0].strip() for n in m.group(3).split(",")]
+            if any(n and n.isidentifier() and n not in own for n in named):
+                return True
+    return False
 
 
 def merge(found: list[list]) -> dict:
