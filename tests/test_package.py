@@ -755,3 +755,23 @@ def test_another_librarys_mxnet_binding_is_reported_but_the_trees_own_backend_is
                    for line in err.getvalue().splitlines() if "MX902" in line and "/pkg/" in line)
     assert found == ["log.py:1:1 mxboard", "log.py:2:1 somelib.mxnet", "train.py:2:1 horovod.mxnet",
                      "train.py:3:1 nvidia.dali.plugin.mxnet"]
+
+
+def test_a_backend_folder_named_like_an_mxnet_module_climbs_into_its_own_library(tmp_path):
+    # Note [a tree of MXNet's own package]: a tree named `gluon` is taken for MXNet's own gluon, and its climbing
+    # imports for MXNet's; one whose files import `gluon` from mxnet itself is another library's backend folder
+    files = {"gluon/__init__.py": "from .model import Net\n",
+             "gluon/model.py": ("from mxnet import gluon, nd\nfrom .. import registry\n\n\n"
+                                "class Net(gluon.HybridBlock):\n    def hybrid_forward(self, F, x):\n"
+                                "        return F.relu(x) + nd.ones((1,))\n")}
+    src = tmp_path / "src"
+    for rel, text in files.items():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(text)
+    err = io.StringIO()
+    with redirect_stderr(err):
+        main(["convert", str(src / "gluon"), "-o", str(tmp_path / "out"), "-j", "1", "--exit-zero"])
+    model = (tmp_path / "out/model.py").read_text()
+    assert "from .. import registry" in model and "class Net(nn.Module):" in model, model
+    assert "MX190" not in err.getvalue()
+

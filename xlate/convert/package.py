@@ -49,19 +49,40 @@ def module_names(root: Path, files: list[Path]) -> dict[Path, tuple[str, bool]]:
     return out
 
 
-def outer_packages(root: Path, tops=()) -> tuple[str, bool]:
+def outer_packages(root: Path, tops=(), files=()) -> tuple[str, bool]:
     """The packages on disk around the tree's top (`mxnet.gluon` for a tree of MXNet's
     gluon/model_zoo): where its relative imports that climb out of the tree lead; and whether
-    that is a guess (Note [a tree of MXNet's own package]). `tops`: the tree's top-level names."""
+    that is a guess (Note [a tree of MXNet's own package]). `tops`: the tree's top-level names;
+    `files`: its files (one importing MXNet by name at its top level is no file of MXNet's own)."""
     root = root.resolve()
     top = path_top(root)
     chain: list = []
     while top != root and (top / "__init__.py").is_file() and top.parent != top and top.name.isidentifier():
         chain.insert(0, top.name)
         top = top.parent
-    if not chain and any(t in MXNET_MODULES for t in tops):
+    guess = [t for t in tops if t in MXNET_MODULES]
+    if not chain and guess and not any(_imports_from_mxnet(f, guess) for f in files):
         return "mxnet", True
     return ".".join(chain), False
+
+
+_FROM_MXNET = re.compile(r"^(?:from[ \t]+mxnet(?:\.(\w+))?[\w.]*[ \t]+import[ \t]+\(?([\w ,\t]+)|import[ \t]+mxnet\.(\w+))", re.M)
+
+
+def _imports_from_mxnet(path: Path, tops: list) -> bool:
+    """`path` imports one of the tree's top names from MXNet at its top level (`from mxnet import gluon` in
+    a tree named `gluon`): MXNet's own modules import their siblings relatively (`from .. import ndarray`),
+    so the tree is another library's backend folder, and its climbing imports lead into that library."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    for m in _FROM_MXNET.finditer(text):
+        sub = m.group(1) or m.group(3)
+        named = [sub] if sub else [n.split(" as ")[0].strip() for n in m.group(2).split(",")]
+        if any(n in tops for n in named):
+            return True
+    return False
 
 
 @functools.lru_cache(maxsize=None)
@@ -88,7 +109,9 @@ def translated_names() -> frozenset:
 # where the tree's top is named like one of MXNet's modules (gluon, contrib, ndarray, ...) that
 # package is taken to be `mxnet`, and what the climbing imports name is MXNet's. The choice is
 # a guess, said at each import that relies on it (MX190, review). A top named otherwise climbs
-# into nothing, as before.
+# into nothing, as before; so does one whose files import the top's own name from MXNet (`from
+# mxnet import gluon` in a tree named `gluon`): MXNet's own modules import their siblings
+# relatively, so that tree is another library's backend folder.
 # Inside a tree of MXNet's own package (guessed, or `mxnet/__init__.py` above it on disk), its
 # model zoo and layers derive from the tree's own `block.HybridBlock` and call the tree's `nn`:
 # converted as the tree's code they stay Gluon (91 hybrid_forward methods of MXNet's gluon kept
@@ -145,7 +168,7 @@ class Share:
         self.by_module = {name: path for path, (name, _) in modules.items() if name}
         self.roots, self.shadows = _roots(root, self.by_module)
         packages = {n.split(".", 1)[0] for n, path in self.by_module.items() if path.name == "__init__.py"}
-        self.outer, self.outer_guessed = outer_packages(root, packages)  # a script `model.py` is no package
+        self.outer, self.outer_guessed = outer_packages(root, packages, files)  # a script `model.py` is no package
         self.mxnet_names = translated_names() if self.outer.split(".")[0] == "mxnet" else frozenset()
         roots = self.roots
         self.bare = bare_modules(self.by_module, roots)
