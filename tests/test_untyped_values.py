@@ -300,3 +300,40 @@ def test_comparison_spellings_of_untyped_values_agree_with_mxnet_and_numpy(dtype
             assert mask is None or mask.dtype == np.bool_
 
     check()
+
+
+EMBEDDING_SOURCE = """\
+import numpy as np
+from mxnet import nd
+
+
+class ExternalEmbedding:
+    def __init__(self, num, dim, ctx):
+        self.emb = nd.empty((num, dim), dtype=np.float32, ctx=ctx)
+
+    def __call__(self, idx):
+        if self.emb.context != idx.context:
+            idx = idx.as_in_context(self.emb.context)
+        return nd.take(self.emb, idx) * 2
+
+    def load(self, values):
+        self.emb = nd.array(values)
+"""
+
+
+def test_an_attribute_the_class_only_binds_to_mxnet_arrays_is_one():
+    """dgl-ke's ExternalEmbedding: `self.emb` is bound to NDArrays alone in its class, so `self.emb.context`
+    is an array's device; it stayed as written (taken for an object's setting, as `self.cfg.ctx` is) and
+    raised AttributeError on the converted tensor."""
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    result, _ = _run(EMBEDDING_SOURCE, "ExternalEmbedding")
+    assert ".context" not in result.output.split("def _mx_")[0], result.output
+    space, original = {}, {}
+    exec(compile(result.output, "<converted>", "exec"), space)
+    exec(EMBEDDING_SOURCE, original)
+    values = np.random.default_rng(8).uniform(-1, 1, (5, 3)).astype("float32")
+    ours, theirs = space["ExternalEmbedding"](5, 3, torch.device("cpu")), original["ExternalEmbedding"](5, 3, mx.cpu())
+    ours.load(values)
+    theirs.load(values)
+    idx = np.array([4, 0, 2], dtype="float32")
+    np.testing.assert_array_equal(ours(torch.tensor(idx)).numpy(), theirs(mx.nd.array(idx)).asnumpy())

@@ -398,8 +398,11 @@ class Analysis:
             if ("self", scope.key if scope is not None else None, expr.attr) in seen:
                 return None  # `self.n = self.n + 1`: this binding adds nothing to what the others say
             seen.add(("self", scope.key if scope is not None else None, expr.attr))
-            if values and all(v is not None and self.classify(scope.key, v, seen) == "pt" for v in values):
-                return "pt"
+            # `self.emb = nd.empty(...)` in every binding the class makes: an MXNet array wherever the class reads it
+            # (dgl-ke's `self.emb.context` stayed as written, taken for an object's setting: Note [sound kinds])
+            kinds = {self.classify(scope.key, v, seen) if v is not None else None for v in values}
+            if values and len(kinds) == 1 and kinds <= {"pt", "nd", "mxnp"}:
+                return kinds.pop()
         if isinstance(expr, ast.Subscript):
             return self.classify(key, expr.value, seen)
         if isinstance(expr, ast.UnaryOp):
