@@ -323,8 +323,10 @@ class ExternalEmbedding:
 
 def test_an_attribute_the_class_only_binds_to_mxnet_arrays_is_one():
     """dgl-ke's ExternalEmbedding: `self.emb` is bound to NDArrays alone in its class, so `self.emb.context`
-    is an array's device; it stayed as written (taken for an object's setting, as `self.cfg.ctx` is) and
-    raised AttributeError on the converted tensor."""
+    is an array's device; it stayed as written (taken for an object's setting, as `self.ctx` is) and
+    raised AttributeError on the converted tensor. `self.<attr>.ctx` of an attribute xlate cannot type is
+    decided at run time; `self.ctx` itself stays."""
+    from xlate.convert.engine import convert_source
     np, mx, torch = import_numpy(), import_mxnet(), import_torch()
     result, _ = _run(EMBEDDING_SOURCE, "ExternalEmbedding")
     assert ".context" not in result.output.split("def _mx_")[0], result.output
@@ -337,3 +339,7 @@ def test_an_attribute_the_class_only_binds_to_mxnet_arrays_is_one():
     theirs.load(values)
     idx = np.array([4, 0, 2], dtype="float32")
     np.testing.assert_array_equal(ours(torch.tensor(idx)).numpy(), theirs(mx.nd.array(idx)).asnumpy())
+    out = convert_source("from mxnet import nd\n\nclass T:\n    def __init__(self, learner, ctx):\n"
+                         "        self.learner, self.ctx = learner, ctx\n\n    def run(self, x):\n"
+                         "        return x.as_in_context(self.learner.ctx), self.ctx\n").output
+    assert "_mx_device_of(self.learner, 'ctx')), self.ctx" in out

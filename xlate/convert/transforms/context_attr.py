@@ -1,15 +1,14 @@
 """`x.context` / `x.ctx` -> `x.device` on an NDArray; on a value xlate cannot type,
 `_mx_device_of(x, 'context')`, which gives a tensor's device and any other value's own attribute
-(`args.ctx`, a config's context). `self.ctx` and `self.<...>.ctx` are an object's own settings,
-not an array's, and stay as written."""
+(`args.ctx`, a config's context). `self.ctx` is an object's own setting, never an array's, and
+stays as written; `self.<attr>.ctx` goes by what `self.<attr>` is (an NDArray where the class binds
+it to arrays alone, else decided at run time: dgl-ke's `self.state_sum.context`)."""
 import libcst as cst
 
 from xlate.convert.rulectx import Site, Skip
 
 
 def _on_self(node) -> bool:
-    while isinstance(node, cst.Attribute):
-        node = node.value
     return isinstance(node, cst.Name) and node.value in ("self", "cls")
 
 
