@@ -57,5 +57,24 @@ for f in ("l2_dist", "l1_dist", "dot_dist", "cosine_dist", "extended_jaccard_dis
         rec(f + ".pw", lambda: getattr(tm, f)(arr(x[:3]), arr(y), pw=True))
         rec(f, lambda: getattr(tm, f)(arr(x), arr(y), pw=False))
 rec("floor_divide", lambda: tm.floor_divide(arr(np.array([7, -7, 9], "int64")), 2))
+# ExternalEmbedding: a lookup traced for its gradient, then dgl-ke's sparse Adagrad step
+class Args:
+    gpu, lr = [-1], 0.1
+values = rng.uniform(-1, 1, (6, 4)).astype("float32"); weights = rng.uniform(-1, 1, (3, 4)).astype("float32")
+idx = np.array([4, 1, 2], dtype="int64")
+def step():
+    emb = tm.ExternalEmbedding(Args(), 6, 4, mx.cpu() if side == "mx" else torch.device("cpu"))
+    emb.emb[:] = arr(values)
+    if side == "mx":
+        with mx.autograd.record():
+            data = emb(mx.nd.array(idx, dtype="int64"))
+            loss = (data * arr(weights) * data).sum()
+        loss.backward()
+    else:
+        data = emb(torch.tensor(idx))
+        (data * arr(weights) * data).sum().backward()
+    emb.update()
+    return emb.emb
+rec("ExternalEmbedding.update", step)
 json.dump(res, open(sys.argv[3], "w"))
 print(sum(isinstance(v, str) for v in res.values()), "errors of", len(res))
