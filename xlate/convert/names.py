@@ -35,7 +35,7 @@ from xlate.convert import mx_api, namespace_flow
 from xlate.convert.context import ALIAS, AMBIGUOUS, GLUON_ROOTS, LOCAL, REEXPORT, FileContext, is_mxnet
 from xlate.convert.kinds import NAMESPACES as _NAMESPACES, ast_dotted as _dotted, kinds_of, namespace_of
 from xlate.convert.scopes import (ARRAY_ARGUMENT, BLOCK_CLASSES, PARAMETER_CLASSES, SHADOWED_MODULES, Scope, ScopeKey,
-                                  TORCH_MODULE_METHODS, _REEXPORTS, MXNET2_MOVES, canonical, course_library, ident)
+                                  TORCH_MODULE_METHODS, _REEXPORTS, canonical, course_library, ident)
 
 
 # modules of MXNet, which a module-level alias leaves a plain value (Note [module aliases])

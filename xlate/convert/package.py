@@ -66,23 +66,37 @@ def outer_packages(root: Path, tops=(), files=()) -> tuple[str, bool]:
     return ".".join(chain), False
 
 
-_FROM_MXNET = re.compile(r"^(?:from[ \t]+mxnet(?:\.(\w+))?[\w.]*[ \t]+import[ \t]+\(?([\w ,\t]+)|import[ \t]+mxnet\.(\w+))", re.M)
-
-
 def _imports_from_mxnet(path: Path, tops: list) -> bool:
     """`path` imports one of the tree's top names from MXNet at its top level (`from mxnet import gluon` in
     a tree named `gluon`): MXNet's own modules import their siblings relatively (`from .. import ndarray`),
     so the tree is another library's backend folder, and its climbing imports lead into that library."""
+    text = _text(path)
+    return text is not None and any(n in tops for n in _imported_from(text, "mxnet", top_level=True))
+
+
+# `from pkg import a, b` / `from pkg.a import x` / `import pkg.a`, at a line's start (or indented)
+_IMPORT_FROM = re.compile(r"^([ \t]*)(?:from[ \t]+(\w+)(?:\.(\w+))?[\w.]*[ \t]+import[ \t]+\(?([\w ,\t]+)"
+                          r"|import[ \t]+(\w+)\.(\w+))", re.M)
+_CLIMB = re.compile(r"^[ \t]*from[ \t]+(\.+)", re.M)
+
+
+def _imported_from(text: str, package: str, *, top_level: bool = False) -> list:
+    """The names `text` imports from `package` or its submodules (`gluon` of `from mxnet import gluon` and of
+    `from mxnet.gluon import nn`); `top_level`: only statements at the start of a line."""
+    found = []
+    for m in _IMPORT_FROM.finditer(text):
+        if (top_level and m.group(1)) or (m.group(2) or m.group(5)) != package:
+            continue
+        sub = m.group(3) or m.group(6)
+        found.extend([sub] if sub else [n.split(" as ")[0].strip() for n in m.group(4).split(",")])
+    return [n for n in found if n.isidentifier()]
+
+
+def _text(path: Path) -> Optional[str]:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        return path.read_text(encoding="utf-8", errors="replace")
     except OSError:
-        return False
-    for m in _FROM_MXNET.finditer(text):
-        sub = m.group(1) or m.group(3)
-        named = [sub] if sub else [n.split(" as ")[0].strip() for n in m.group(2).split(",")]
-        if any(n in tops for n in named):
-            return True
-    return False
+        return None
 
 
 @functools.lru_cache(maxsize=None)
@@ -317,11 +331,6 @@ def _roots(root: Path, by_module: dict) -> tuple[frozenset, tuple]:
     return frozenset(r for r in roots if r not in shadowed), tuple(sorted(shadows))
 
 
-_CLIMB = re.compile(r"^[ \t]*from[ \t]+(\.+)", re.M)
-_FROM_ROOT = re.compile(r"^[ \t]*(?:from[ \t]+(\w+)(?:\.(\w+))?[\w.]*[ \t]+import[ \t]+\(?([\w ,\t]+)|import[ \t]+(\w+)\.(\w+))",
-                        re.M)
-
-
 def _a_backend(folder: Path, by_module: dict) -> bool:
     """The top-level package at `folder`, named like MXNet's, is a backend's subpackage, not MXNet's own
     (Note [a package named mxnet]): a file of it climbs out of it, or imports from its name a module it lacks."""
@@ -331,20 +340,14 @@ def _a_backend(folder: Path, by_module: dict) -> bool:
     for path in by_module.values():
         if folder not in path.parents:
             continue
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+        text = _text(path)
+        if text is None:
             continue
         depth = len(path.relative_to(folder.parent).parts) - 1  # the package levels a relative import may climb
         if any(len(m.group(1)) > depth for m in _CLIMB.finditer(text)):
             return True
-        for m in _FROM_ROOT.finditer(text):
-            if (m.group(1) or m.group(4)) != folder.name:
-                continue
-            sub = m.group(2) or m.group(5)
-            named = [sub] if sub else [n.split(" as ")[0].strip() for n in m.group(3).split(",")]
-            if any(n and n.isidentifier() and n not in own for n in named):
-                return True
+        if any(n not in own for n in _imported_from(text, folder.name)):
+            return True
     return False
 
 
