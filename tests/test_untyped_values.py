@@ -343,3 +343,19 @@ def test_an_attribute_the_class_only_binds_to_mxnet_arrays_is_one():
                          "        self.learner, self.ctx = learner, ctx\n\n    def run(self, x):\n"
                          "        return x.as_in_context(self.learner.ctx), self.ctx\n").output
     assert "_mx_device_of(self.learner, 'ctx')), self.ctx" in out
+
+
+def test_storage_type_is_mxnets_and_the_c_handle_is_said_on_arrays_only():
+    """`x.stype` stayed as written and raised AttributeError on the converted tensor, with nothing reported
+    (MX821 now gives MXNet's 'default' for a dense array, and any other value's own); `x.handle` and
+    `x.writable` are reported on a proven NDArray (MX822) and left alone elsewhere (`self.handle` of a file)."""
+    mx, torch = import_mxnet(), import_torch()
+    source = ("from mxnet import nd\n\nx = nd.ones((2,))\n\ndef kinds(y):\n    return x.stype, y.stype\n\n"
+              "class Stream:\n    def __init__(self, handle):\n        self.handle = handle\n\n"
+              "    def fileno(self):\n        return self.handle, x.handle\n")
+    result, kinds = _run(source, "kinds")
+    original: dict = {}
+    exec(source, original)
+    assert kinds(torch.zeros(3)) == original["kinds"](mx.nd.zeros(3)) == ("default", "default")
+    assert [(d.line, d.code, d.status) for d in result.diagnostics if d.code in ("MX821", "MX822")] == [
+        (6, "MX821", "fixed"), (6, "MX821", "fixed"), (13, "MX822", "manual")]

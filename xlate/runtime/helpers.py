@@ -24,6 +24,18 @@ def _mx_shape_tuple(shape):
     return tuple(shape)
 
 
+def _mx_stype(x):
+    """`x.stype` (MX821): MXNet's storage type of a converted array, 'default' for a dense tensor and 'csr'
+    for a torch CSR one; any other value's own `stype`."""
+    if not isinstance(x, torch.Tensor):
+        return x.stype
+    if x.layout == torch.strided:
+        return "default"
+    if x.layout == torch.sparse_csr:
+        return "csr"
+    raise ValueError(f"a tensor of layout {x.layout} has no MXNet storage type")
+
+
 def _mx_size(x):
     """`x.size` where xlate could not tell what `x` is: an NDArray's element count is torch's
     `numel()` (`Tensor.size` is a method); anything else (numpy, a PIL image) keeps its own."""
