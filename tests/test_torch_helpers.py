@@ -576,3 +576,15 @@ def test_batchnorm_takes_inplace_ops_on_its_output_and_traces_without_graph_brea
     assert int(net[1].num_batches_tracked) == 1 and not torch.equal(net[1].running_mean, torch.zeros(4))
     dynamo.reset()
     assert dynamo.explain(net)(x).graph_break_count == 0
+
+
+def test_while_loop_stops_early_and_pads_to_max_iterations_as_mxnet():
+    """contrib.while_loop stopping before max_iterations: the rows MXNet computed, then padding (undefined in
+    MXNet, zeros here), the last loop variable an array where an array was given."""
+    (outs,), last = th._mx_while_loop(lambda i: i < 2, lambda i: ([i * 3], i + 1), torch.zeros(1), max_iterations=4)
+    (want,), want_last = mx.nd.contrib.while_loop(lambda i: i < 2, lambda i: ([i * 3], i + 1), mx.nd.zeros((1,)),
+                                                  max_iterations=4)
+    assert tuple(outs.shape) == want.shape == (4, 1)
+    np.testing.assert_array_equal(outs.numpy()[:2], want.asnumpy()[:2])
+    np.testing.assert_array_equal(outs.numpy()[2:], 0)
+    assert isinstance(last, torch.Tensor) and float(last) == float(want_last.asscalar()) == 2.0

@@ -88,6 +88,14 @@ OPERATOR_CASES = [
             outs, states = nd.contrib.foreach(step, x, [y, y])
             return [outs[0], outs[1][0], states[0], states[1]]
         """, (3, 2, 4), (2, 4), grad=(0, 1)),
+    C("while-loop-stacked-and-last", "MX804", """
+        def f(x, y):
+            def step(i, total, factor):
+                return [total * factor, [total.sum(axis=0)]], [i + 1, total + factor, factor * 0.5]
+            outs, last = nd.contrib.while_loop(lambda i, total, factor: i < 3, step, [nd.zeros((1,)), x, y],
+                                               max_iterations=3)
+            return [outs[0], outs[1][0], last[1], last[2]]
+        """, (2, 3), (2, 3), grad=(0, 1)),
 ]
 
 # id, snippet expression, per-element (means, stds) in the parameters' shape, dtype, output shape, rule

@@ -1,5 +1,5 @@
-"""MXNet's control-flow operators (rule MX804): `contrib.foreach`, run as the Python loop it is for
-NDArrays, which autograd follows step by step as torch's does."""
+"""MXNet's control-flow operators (rule MX804): `contrib.foreach` and `contrib.while_loop`, run as the
+Python loops they are for NDArrays, which autograd follows step by step as torch's does."""
 import torch
 
 
@@ -45,6 +45,47 @@ def _mx_foreach(body, data, init_states, name="foreach"):
         outputs.append(outs)
     stacked = [torch.stack(list(step)) for step in zip(*outputs)]
     return _mx_regroup_nested(stacked, fmt)[0], states
+
+
+def _mx_while_loop(cond, func, loop_vars, max_iterations=None, name="while_loop"):
+    """MXNet's contrib.while_loop on NDArrays: while `cond(*loop_vars)` holds and fewer than max_iterations
+    steps ran, `step_output, loop_vars = func(*loop_vars)`; returns each output stacked on a new axis 0 and
+    padded to max_iterations rows (MXNet leaves the padding undefined: zeros here), in the structure `func`
+    returned them, and the last loop_vars (an array where an array was given)."""
+    if max_iterations is None:
+        raise ValueError("max_iterations should be specified")
+    max_iterations = int(max_iterations.reshape(()).item() if isinstance(max_iterations, torch.Tensor) else max_iterations)
+    single = isinstance(loop_vars, torch.Tensor)
+    loop_vars = [loop_vars] if single else list(loop_vars)
+    if not loop_vars:
+        raise ValueError("loop_vars should contain at least one element")
+    steps, outputs, fmt = 0, [], None
+
+    def truth(value):
+        return bool(value.reshape(()).item() if isinstance(value, torch.Tensor) else value)
+
+    while steps < max_iterations and truth(cond(*loop_vars)):
+        step_output, new_vars = func(*loop_vars)
+        step_output = [] if step_output is None else list(step_output) if isinstance(step_output, tuple) else step_output
+        new_vars = [] if new_vars is None else new_vars
+        new_vars = [new_vars] if isinstance(new_vars, torch.Tensor) else list(new_vars)
+        if len(new_vars) != len(loop_vars):
+            raise ValueError("The length of loop_vars should be consistent during the loop")
+        loop_vars = new_vars
+        flat, fmt = _mx_flatten_nested(step_output)
+        outputs.append(flat)
+        steps += 1
+        if len(flat) != len(outputs[0]):
+            raise ValueError("Number of elements in step_output should be the same in each step")
+    stacked = []
+    for items in zip(*outputs):
+        rows = torch.stack(list(items))
+        if steps != max_iterations:
+            rows = torch.cat([rows, rows.new_zeros((max_iterations - steps, *rows.shape[1:]))])
+        stacked.append(rows)
+    if fmt is not None:
+        stacked = _mx_regroup_nested(stacked, fmt)[0]
+    return stacked, loop_vars[0] if single else loop_vars
 
 
 def _mx_cond(pred, then_func, else_func, name="cond"):
