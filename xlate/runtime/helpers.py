@@ -702,9 +702,9 @@ def _mx_compare(a, op, b):
     one dtype); any other result (Python's bool, a NumPy array's) is returned as it is. A Python float
     compared with an integer tensor is first cast to its dtype, truncated, as MXNet casts a scalar operand
     (`x >= 1.5` on int32 is `x >= 1` there)."""
-    if isinstance(a, torch.Tensor) and type(b) is float and not a.is_floating_point() and abs(b) < 2 ** 31:
-        b = int(b)
-    elif isinstance(b, torch.Tensor) and type(a) is float and not b.is_floating_point() and abs(a) < 2 ** 31:
+    if isinstance(a, torch.Tensor) and isinstance(b, float) and not a.is_floating_point() and abs(b) < 2 ** 31:
+        b = int(b)  # NumPy's float64 is a float too
+    elif isinstance(b, torch.Tensor) and isinstance(a, float) and not b.is_floating_point() and abs(a) < 2 ** 31:
         a = int(a)
     r = (a == b if op == "==" else a != b if op == "!=" else a < b if op == "<" else a <= b if op == "<="
          else a > b if op == ">" else a >= b)
