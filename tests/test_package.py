@@ -533,7 +533,9 @@ def test_a_backend_subpackage_named_mxnet_does_not_hide_mxnet(tmp_path):
     assert "nn/mxnet/conv.py:1:1: MX910 [review]" in report and "train.py:1:1: MX910 [review]" in report
     # the tree's own top-level package of that name is the tree's own (MXNet's python/mxnet)
     own = convert_tree(tmp_path / "own", {"mxnet/__init__.py": "from .nd import ones\n",
-                                          "mxnet/nd.py": "def ones(shape):\n    return [1] * shape[0]\n",
+                                          # a docstring's example naming what the tree lacks (MXNet's util.py)
+                                          "mxnet/nd.py": ('def ones(shape):\n    """e.g.\n\n    from mxnet import np\n'
+                                                          '    """\n    return [1] * shape[0]\n'),
                                           "use.py": "import mxnet\nx = mxnet.ones((2,))\n"})
     assert own["use.py"] == "import mxnet\nx = mxnet.ones((2,))\n"
 

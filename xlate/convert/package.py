@@ -311,7 +311,8 @@ def _changes_sys_path(tree: ast.Module) -> bool:
 # The backend folder itself given as the tree (`xlate convert dglke/models/mxnet`) is a package named
 # `mxnet` at the top; MXNet's own `python/mxnet` is one too. The backend's files tell them apart: they
 # climb out of the package (`from .. import *`: it is a subpackage of something larger), or import
-# from `mxnet` a module the folder lacks (`from mxnet import gluon` beside no `gluon/`). Such a
+# from `mxnet`, at a line's start, a module the folder lacks (`from mxnet import gluon` beside no
+# `gluon/`; MXNet's own docstrings write `from mxnet import np`, indented). Such a
 # package is a backend's as well: `import mxnet` in it is MXNet itself, said at each file (MX910).
 def _roots(root: Path, by_module: dict) -> tuple[frozenset, tuple]:
     """The tree's top-level import names, and the folders of packages named like MXNet's roots
@@ -346,7 +347,7 @@ def _a_backend(folder: Path, by_module: dict) -> bool:
         depth = len(path.relative_to(folder.parent).parts) - 1  # the package levels a relative import may climb
         if any(len(m.group(1)) > depth for m in _CLIMB.finditer(text)):
             return True
-        if any(n not in own for n in _imported_from(text, folder.name)):
+        if any(n not in own for n in _imported_from(text, folder.name, top_level=True)):
             return True
     return False
 
