@@ -359,3 +359,18 @@ def test_storage_type_is_mxnets_and_the_c_handle_is_said_on_arrays_only():
     assert kinds(torch.zeros(3)) == original["kinds"](mx.nd.zeros(3)) == ("default", "default")
     assert [(d.line, d.code, d.status) for d in result.diagnostics if d.code in ("MX821", "MX822")] == [
         (6, "MX821", "fixed"), (6, "MX821", "fixed"), (13, "MX822", "manual")]
+
+
+def test_a_comparison_as_an_index_reads_positions_as_mxnet_does():
+    """Note [a comparison as an index]: `x[x > 0]` on NDArrays gathers rows 0 and 1 in MXNet 1.x, and
+    `x[x < 0] = 0` sets whole rows; made float the index raised in torch. Both keep MXNet's numbers, for review."""
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    source = ("from mxnet import nd\n\ndef f(v):\n    x = nd.array(v)\n    y = x[x > 0]\n    x[x < 0] = 0\n"
+              "    return y, x\n")
+    result, f = _run(source, "f")
+    original: dict = {}
+    exec(source, original)
+    v = [[-1.0, 2.0], [3.0, -4.0]]
+    for w, g in zip(original["f"](v), f(v)):
+        np.testing.assert_array_equal(g.numpy(), w.asnumpy())
+    assert [(d.code, d.status) for d in result.diagnostics if d.code == "MX540"] == [("MX540", "review")] * 2

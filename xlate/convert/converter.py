@@ -135,6 +135,7 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
         self.helper_uses: Counter = Counter()  # helper name -> uses emitted and still in the tree
         self.type_tests: set[int] = set()  # class expressions tested by isinstance/issubclass
         self.kept_bool: set[int] = set()  # comparisons MX542 leaves (Note [comparisons of untyped values])
+        self.index_masks: set[int] = set()  # comparisons that are an index's element (`x[x > 0]`)
         self.array_scopes: dict = {}  # scope key -> it handles MXNet arrays (the same Note)
         self.defined_functions: Optional[frozenset] = None  # names of the module's defs (array_methods._defined)
         # class expressions compared with a type: `type(x) == C`, `[type(l) for l in f].index(C)`
@@ -476,6 +477,7 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
     def visit_SubscriptElement(self, node: cst.SubscriptElement) -> None:
         if isinstance(node.slice, cst.Index) and isinstance(node.slice.value, cst.Comparison):
             self.kept_bool.add(id(node.slice.value))
+            self.index_masks.add(id(node.slice.value))  # Note [a comparison as an index] in compare_dtype.py
 
     def visit_Call(self, node: cst.Call) -> None:
         self.call_funcs.add(id(node.func))

@@ -11,10 +11,23 @@ ARRAY_PARAMETERS = frozenset("data lhs rhs condition x y a b label pred index in
 FROM_VALUES = frozenset("array asarray from_numpy full zeros ones empty arange linspace eye".split())
 
 
+# Note [a comparison as an index]
+# `x[x > 0]` on NDArrays is no mask in MXNet 1.x: the comparison's float 0/1 are read as positions, and
+# the read gathers rows 0 and 1 (shape (2, 2, 2) for a 2x2 x), a write `x[x < 0] = 0` sets whole rows.
+# Torch and NumPy mask. Made float, the index raised in torch (only integer or bool index tensors). The
+# translation reads positions as MXNet does (`_mx_index`, as for any float index array: MX085), so the
+# program keeps MXNet's numbers and `xlate check` agrees, and the line is marked for review: its writer
+# most likely meant a mask, which MXNet never computed.
 def transform(site: Site):
     kinds = {site.conv.classify(site.original.left), site.conv.classify(site.original.comparisons[0].comparator)}
     if "nd" not in kinds or "np" in kinds:
         raise Skip()
+    if id(site.original) in site.conv.index_masks:
+        site.review(f"`x[a {site.matched} b]` on NDArrays -> `x[_mx_index((a {site.matched} b).float())]`: MXNet 1.x reads "
+                    "the comparison's 0/1 as positions, not as a mask (a read gathers rows 0 and 1, a write sets whole "
+                    "rows), and so does the translation; if a mask was meant, as in NumPy, write `x[a > b]` on the "
+                    "torch side (or nd.contrib.boolean_mask in MXNet)")
+        return site.emit("_mx_index({c})", c=as_float(site, site.node))
     site.fixed(f"`a {site.matched} b` on an NDArray -> `(a {site.matched} b).float()` (float32 0/1 as in MXNet)")
     return as_float(site, site.node)
 
