@@ -213,8 +213,11 @@ class Applying:
             new = site.emit("_mx_shared({b}, {p})", b=new, p=site.shared)
         status = site.status or STATUS[rule.applicability]
         self.report(site.original, rule.code, status, site.message or rule.summary)
-        # the source's own parentheses stay (they may hold a multi-line expression together)
-        if getattr(site.node, "lpar", None) and isinstance(new, cst.BaseExpression) and not new.lpar:
+        # the source's own parentheses stay (they may hold a multi-line expression together), unless the
+        # translation is a call or attribute on one line, which binds tighter than anything around it
+        # (`(x > 0) * m` -> `(x > 0).float() * m`, not `((x > 0).float()) * m`)
+        if getattr(site.node, "lpar", None) and isinstance(new, cst.BaseExpression) and not new.lpar \
+                and not (isinstance(new, (cst.Call, cst.Attribute, cst.Subscript)) and _one_line(self, site.node)):
             new = self._moved(new, new.with_changes(lpar=site.node.lpar, rpar=site.node.rpar))
         if isinstance(new, LOOSE) and not new.lpar:
             new = self._moved(new, new.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
@@ -296,3 +299,9 @@ class Applying:
         self.mark_left(updated, len(self.found) - 1 if not self._suppressed(AMBIGUOUS_NAME) else None,
                        array=False, head=head)
         return updated
+
+
+def _one_line(conv, node: cst.CSTNode) -> bool:
+    """`node`, its parentheses included, is written on one line with no comment."""
+    text = conv.module.code_for_node(node)
+    return "\n" not in text and "#" not in text
