@@ -226,3 +226,41 @@ def test_untyped_reductions_of_integer_arrays_stay_in_their_dtype(dtype):
         w = getattr(want, op)()
         assert got.dtype == getattr(torch, dtype) and w.dtype == np.dtype(dtype), op
         np.testing.assert_array_equal(got.numpy(), w.asnumpy(), err_msg=op)
+
+
+COPY_SOURCE = """\
+from mxnet import nd
+
+def doubled(x, table, **kwargs):
+    y = x.copy()
+    y[0] = 9
+    opts = kwargs.copy()
+    seen = {'a': 1}
+    return nd.relu(y), table.copy(), opts, seen.copy(), x
+
+def config(cfg):
+    return cfg.copy()
+"""
+
+
+def test_untyped_copy_in_code_that_handles_arrays_clones_a_tensor():
+    """Note [untyped copy]: `x.copy()` on a parameter was left, and torch raised AttributeError on a
+    converted array; in code that handles arrays it is `_mx_copy_method`, a new array as MXNet's, and
+    a dict's or a NumPy array's own copy; plain containers and code with no arrays keep `.copy()`."""
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    result, doubled = _run(COPY_SOURCE, "doubled")
+    out = result.output
+    assert [d.line for d in result.diagnostics if d.code == "MX046"] == [4, 8], out
+    assert "y = _mx_copy_method(x)" in out and "_mx_copy_method(table)," in out, out
+    for kept in ("kwargs.copy()", "seen.copy()", "cfg.copy()"):
+        assert kept in out, kept
+    original: dict = {}
+    exec(COPY_SOURCE, original)
+    x = np.arange(1.0, 4.0, dtype="float32")
+    want = original["doubled"](mx.nd.array(x), {"t": 1}, k=2)
+    got = doubled(torch.tensor(x), {"t": 1}, k=2)
+    np.testing.assert_array_equal(got[0].numpy(), want[0].asnumpy())
+    np.testing.assert_array_equal(got[4].numpy(), want[4].asnumpy())  # the copy was written, not x
+    assert got[1:4] == want[1:4]
+    table = np.ones(2)
+    assert doubled(torch.tensor(x), table)[1] is not table  # a NumPy array's own copy

@@ -39,7 +39,7 @@ def transform(site: Site):
     sides = (original.left, original.comparisons[0].comparator)
     if id(original) in conv.kept_bool or conv.analysis.array_kind == "mxnp":
         raise Skip()
-    if any(_no_array(s) for s in sides) or all(_scalar(conv, s) for s in sides) or not _handles_arrays(conv):
+    if any(_no_array(s) for s in sides) or all(_scalar(conv, s) for s in sides) or not handles_arrays(conv):
         raise Skip()
     if {conv.classify(s) for s in sides} - {None}:
         raise Skip()  # an NDArray's is MX540's; NumPy's, torch's and mx.np's compare to bool as they did
@@ -80,7 +80,7 @@ _ARRAY_MODULES = ("mxnet.ndarray.", "mxnet.symbol.", "mxnet.numpy.", "mxnet.nump
                   "mxnet.contrib.ndarray.", "mxnet.contrib.symbol.")
 
 
-def _handles_arrays(conv) -> bool:
+def handles_arrays(conv) -> bool:
     """The scope being converted handles MXNet arrays: it names an array operator (`nd.*`, `F.*`, autograd),
     calls an MXNet-only array method (`.asnumpy()`), or is a Gluon block's `forward`/`hybrid_forward`. A
     comparison elsewhere (a layer's `__init__` comparing strides, a NumPy metric) is left as written."""
