@@ -93,6 +93,18 @@ def test_an_ndarrays_dtype_against_a_string_is_marked_for_review():
     assert [(d.code, d.status, d.line) for d in result.diagnostics if d.code == "MX806"] == [("MX806", "review", 3)]
 
 
+def test_an_untyped_values_dtype_against_a_string_is_marked_for_review_where_it_may_be_an_ndarray():
+    """`ident(b).dtype == 'float32'`: False in MXNet on an NDArray, the helper's True was reported fixed;
+    code that handles no MXNet array (a NumPy pipeline) and the numpy dialect keep it fixed."""
+    from xlate.convert.engine import convert_source
+    source = ("import numpy as np\nfrom mxnet import nd\n\ndef half(x):\n    return nd.relu(x), x.dtype == 'float16'\n\n"
+              "def is_byte(img):\n    return np.asarray(img).dtype == 'uint8', img.dtype != 'uint8'\n")
+    statuses = [(d.line, d.status) for d in convert_source(source).diagnostics if d.code == "MX806"]
+    assert statuses == [(5, "review"), (8, "fixed")], statuses
+    dialect = "from mxnet import np, npx\nnpx.set_np()\n\ndef half(x):\n    return np.abs(x), x.dtype == 'float16'\n"
+    assert [d.status for d in convert_source(dialect).diagnostics if d.code == "MX806"] == ["fixed"]
+
+
 SPELLINGS = ["float32", "float16", "float64", "int8", "int32", "int64", "uint8", "bool", "nonsense"]
 
 
