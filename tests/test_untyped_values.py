@@ -276,3 +276,39 @@ def test_untyped_copy_in_code_that_handles_arrays_clones_a_tensor():
     assert got[1:4] == want[1:4]
     table = np.ones(2)
     assert doubled(torch.tensor(x), table)[1] is not table  # a NumPy array's own copy
+
+
+KEPT_SOURCE = """\
+from mxnet import nd
+
+def masks(x, w):
+    pos = x > 0
+    neg = x < 0
+    flag = len(w) > 1
+    return pos - 1, (pos * w).sum(), (x != 0).mean(), pos + pos, 1 - neg, flag
+
+def layer(channels, in_channels):
+    return dict(downsample=channels != in_channels)
+"""
+
+
+def test_comparisons_computed_with_as_arrays_in_code_naming_no_operator_give_mxnets_dtype():
+    """Note [comparisons of untyped values]: a function that names no MXNet operator, `pos = x > 0` then
+    `pos - 1` (torch's bool raised) or `pos + pos` (torch's logical or, MXNet's 2): a comparison computed
+    with as an array goes to `_mx_compare`; one only passed on (`channels != in_channels`) stays."""
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    result, masks = _run(KEPT_SOURCE, "masks")
+    assert [d.line for d in result.diagnostics if d.code == "MX542"] == [4, 5, 7], result.output
+    assert "downsample=channels != in_channels" in result.output and "flag = len(w) > 1" in result.output
+    original: dict = {}
+    exec(KEPT_SOURCE, original)
+    x = np.array([[0.5, 0.0, -1.0], [2.0, -0.5, 0.0]], dtype="float32")
+    w = np.arange(6, dtype="float32").reshape(2, 3)
+    want = original["masks"](mx.nd.array(x), mx.nd.array(w))
+    got = masks(torch.tensor(x), torch.tensor(w))
+    for w_value, g_value in zip(want[:-1], got[:-1]):
+        assert g_value.dtype == torch.float32 and tuple(g_value.shape) == w_value.shape
+        np.testing.assert_array_equal(g_value.numpy(), w_value.asnumpy())
+    assert got[-1] is want[-1] is True
+    for w_value, g_value in zip(original["masks"](x, w)[:-1], masks(x, w)[:-1]):  # NumPy's own bool arithmetic
+        np.testing.assert_array_equal(g_value, w_value)

@@ -136,6 +136,7 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
         self.type_tests: set[int] = set()  # class expressions tested by isinstance/issubclass
         self.kept_bool: set[int] = set()  # comparisons MX542 leaves (Note [comparisons of untyped values])
         self.array_scopes: dict = {}  # scope key -> it handles MXNet arrays (the same Note)
+        self.array_compares: set[int] = set()  # comparisons computed with as arrays (the same Note)
         # class expressions compared with a type: `type(x) == C`, `[type(l) for l in f].index(C)`
         self.type_compares: set[int] = set()
         self.arguments: set[int] = set()  # expressions passed as a call's argument
@@ -454,6 +455,12 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
     # -- references -----------------------------------------------------------
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self.inner.add(id(node.value))
+        untyped_compare.note_array_use(self, node.value)  # `(x != 0).mean()`
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, untyped_compare.ARITHMETIC):  # `(x > 0) - 1`; `&` wants torch's bool
+            untyped_compare.note_array_use(self, node.left)
+            untyped_compare.note_array_use(self, node.right)
 
     def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
         self.note_or_tests(node)
@@ -797,6 +804,7 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self.note_rebinding(node)  # Note [an MXNet module given its own submodule]
+        untyped_compare.note_assigned(self, node)  # `pos = ct > 0`, then `pos - 1`
         if len(node.targets) == 1:
             self._alias_value(node.targets[0].target, node.value)
 
