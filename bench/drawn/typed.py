@@ -35,6 +35,7 @@ TEMPLATES = [
     "{p} = {v} > 0; {p} - 1", "{p} = {v} > 0; ({p} * {v}).sum()", "({v} != 0).mean()", "{p} = {v} >= 0.1; {p}.sum(axis=0)",
     "{p} = {v} < 0; {p} + {p}", "{p} = 0 < {v}; ({p} * 2).mean(axis=1)", "{p} = {v} > {v}.mean(); {p}.max()",
     "{p} = {v} <= 0; 1 - {p}", "{p} = {v} == {v}; {p}.prod()", "{p} = ({v} > 0) * ({v} < 1); {p}.mean()",
+    "signs({v})[0]", "signs({v})[1]",
 ]
 PROLOGUE = """import numpy as np
 import mxnet as mx
@@ -43,6 +44,12 @@ from mxnet import nd
 
 def ident(v):
     return v
+
+
+def signs(v):  # comparisons computed with in a function that names no MXNet operator
+    pos = v > 0
+    neg = v <= 0
+    return pos * 2 - neg * 1, (pos + pos).sum()
 
 
 def show(v):
