@@ -312,3 +312,32 @@ def test_comparisons_computed_with_as_arrays_in_code_naming_no_operator_give_mxn
     assert got[-1] is want[-1] is True
     for w_value, g_value in zip(original["masks"](x, w)[:-1], masks(x, w)[:-1]):  # NumPy's own bool arithmetic
         np.testing.assert_array_equal(g_value, w_value)
+
+
+ELEMENT_SOURCE = """\
+from mxnet import nd
+
+def corner(x, table):
+    y = nd.relu(x)
+    return x[-1, 0], y[1, 2] * 2, table[0, 1], x[0]
+"""
+
+
+def test_an_element_of_an_untyped_value_read_by_integers_is_1d_as_in_mxnet():
+    """Note [elements of untyped values]: `x[-1, 0]` of a parameter was 0-d where MXNet 1.x gives (1,);
+    a NumPy array's element and a dict's value come back as they are; `x[0]` is left."""
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    result, corner = _run(ELEMENT_SOURCE, "corner")
+    assert "return _mx_nd_scalar(x[-1, 0]), _mx_nd_scalar(y[1, 2]) * 2, _mx_nd_scalar(table[0, 1]), x[0]" \
+        in result.output, result.output
+    original: dict = {}
+    exec(ELEMENT_SOURCE, original)
+    x = np.arange(12, dtype="float32").reshape(4, 3) - 5
+    want = original["corner"](mx.nd.array(x), {(0, 1): 7})
+    got = corner(torch.tensor(x), {(0, 1): 7})
+    for w, g in zip(want[:2], got[:2]):
+        assert tuple(g.shape) == w.shape == (1,)
+        np.testing.assert_array_equal(g.numpy(), w.asnumpy())
+    assert got[2] == want[2] == 7
+    from xlate.runtime import load
+    assert load()._mx_nd_scalar(x[-1, 0]) is x[-1, 0] or load()._mx_nd_scalar(x[-1, 0]) == x[-1, 0]  # NumPy's own

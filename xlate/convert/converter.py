@@ -770,7 +770,7 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
         rule = self.rules.operators.get(ND_ELEMENT)
         if rule is not None and isinstance(updated, cst.Subscript) and not self.store_depth \
                 and not self.written_into and nd_element.integers_only(original) \
-                and self.classify(original.value) == "nd":
+                and (self.classify(original.value) == "nd" or nd_element.untyped_element(self, original)):
             return self._apply(Site(self, rule, original, updated, matched=ND_ELEMENT))
         return updated
 

@@ -94,11 +94,11 @@ def handles_arrays(conv) -> bool:
     key = conv.scopes[-1]
     cache = conv.array_scopes
     if key not in cache:
-        cache[key] = _evidence(conv.analysis, key)
+        cache[key] = evidence(conv.analysis, key)
     return cache[key]
 
 
-def _evidence(analysis, key) -> bool:
+def evidence(analysis, key) -> bool:
     scope = analysis.scopes.get(key)
     if scope is None:
         return True  # nothing known of it: the helper decides
