@@ -93,7 +93,21 @@ def float64_arbiter(converted: str, expected: list, got: list, rtol: float, atol
 
 
 def same_model(source: str, converted: str, *, build: str, shape: tuple, hybridize: bool = False) -> None:
-    """`build()` of both sides: outputs, input and parameter gradients through check_models."""
+    """`build()` of both sides: outputs, input and parameter gradients through check_models. Where
+    they differ, the message gives noise mode's reading of each failed check (Note [noise floor]):
+    how far MXNet and the translation are from a float64 copy of the translation."""
+    failed = _model_checks(source, converted, build, shape, hybridize)
+    if failed:
+        from xlate.check.noise import NoiseFloor
+
+        judged = {c.what: c.noise for c in _model_checks(source, converted, build, shape, hybridize, NoiseFloor(),
+                                                         every=True)}
+        readings = [f"{c.what}: MXNet off by {judged[c.what].mx:.2g}, the translation by {judged[c.what].pt:.2g} "
+                    f"({judged[c.what].verdict})" for c in failed[:3] if getattr(judged.get(c.what), "mx", None) is not None]
+        raise AssertionError(f"float64 (noise mode): {readings}\n{[(c.what, str(c)[:160]) for c in failed[:3]]}")
+
+
+def _model_checks(source, converted, build, shape, hybridize, noise_floor=None, every=False) -> list:
     import mxnet as mx
 
     from xlate.check.inputs import InputSpec
@@ -107,7 +121,5 @@ def same_model(source: str, converted: str, *, build: str, shape: tuple, hybridi
     if hybridize:
         net.hybridize()
     net(mx.nd.ones(shape))
-    result = check_models(net, pt_side[build](), [InputSpec("x", "float32", shape)])
-    failed = [c for c in result.checks if not c.ok]
-    if failed:
-        raise AssertionError(f"{[(c.what, str(c)[:160]) for c in failed[:3]]}")
+    result = check_models(net, pt_side[build](), [InputSpec("x", "float32", shape)], noise_floor=noise_floor)
+    return list(result.checks) if every else [c for c in result.checks if not c.ok]
