@@ -115,13 +115,28 @@ def evidence(analysis, key) -> bool:
         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue  # a scope of its own
         if isinstance(item, ast.Attribute):
-            if item.attr in ARRAY_ONLY:
-                return True
+            if item.attr in ARRAY_ONLY and not _module_function(analysis, key, item.value):
+                return True  # `x.asnumpy()`; NumPy's own `np.asscalar(...)` proves nothing
             dotted = _ast_dotted(item)
             if dotted is not None and (analysis.resolve(key, dotted) or "").startswith(_ARRAY_MODULES):
                 return True
         stack.extend(ast.iter_child_nodes(item))
     return False
+
+
+def _module_function(analysis, key, receiver: ast.expr) -> bool:
+    """`receiver` names a module other than MXNet's (`np` in `np.asscalar`): its attribute is a function."""
+    dotted = _ast_dotted(receiver)
+    resolved = analysis.resolve(key, dotted) if dotted is not None else None
+    return isinstance(resolved, str) and not resolved.startswith("mxnet") and dotted in _imported(analysis, key)
+
+
+def _imported(analysis, key) -> set:
+    names, scope = set(), analysis.scopes.get(key)
+    while scope is not None:
+        names.update(scope.imports)
+        scope = scope.parent
+    return names
 
 
 def _ast_dotted(node: ast.expr):
