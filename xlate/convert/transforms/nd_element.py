@@ -43,8 +43,21 @@ def untyped_element(conv, subscript: cst.Subscript) -> bool:
     MXNet arrays outside the numpy dialect (Note [elements of untyped values])."""
     from xlate.convert.transforms.untyped_compare import handles_arrays
 
-    return len(subscript.slice) >= 2 and conv.analysis.array_kind == "nd" \
-        and conv.classify(subscript.value) is None and handles_arrays(conv)
+    if len(subscript.slice) < 2 or conv.analysis.array_kind != "nd" or conv.classify(subscript.value) is not None:
+        return False
+    if conv.resolve_expr(subscript.value) is not None or any(_type_like(conv, e.slice.value) for e in subscript.slice):
+        return False  # `Union[mx.sym.Symbol, int]`, `Dict[str, Tensor]`: a type's parameters, no index
+    return handles_arrays(conv)
+
+
+_BUILTIN_TYPES = frozenset("int float str bool bytes complex object type list tuple dict set frozenset".split())
+
+
+def _type_like(conv, index: cst.BaseExpression) -> bool:
+    """An index that names a class or a module's member (`int`, `mx.sym.Symbol`, `np.float32`)."""
+    if isinstance(index, cst.Name) and index.value in _BUILTIN_TYPES:
+        return True
+    return isinstance(index, (cst.Name, cst.Attribute)) and conv.resolve_expr(index) is not None
 
 
 def transform(site: Site):
