@@ -39,7 +39,8 @@ def line(result, start: str) -> str:
     ("nd.concat(x, *outs)", "_mx_concat(x, *outs, dim=1)"),  # MXNet's default dim still written
     ("nd.concat(*a, *b, dim=0)", "_mx_concat(*a, *b, dim=0)"),
     ("nd.concat(*[f(p) for p in ps], dim=2)", "torch.cat([f(p) for p in ps], dim=2)"),  # [*[...]] is [...]
-    ("nd.concat(*[t[i, 0] for i in ps], dim=0)", "_mx_concat(*[t[i, 0] for i in ps], dim=0)"),
+    # two integers read an array's element: made (1,) where it is read (Note [elements of untyped values])
+    ("nd.concat(*[t[i, 0] for i in ps], dim=0)", "torch.cat([_mx_nd_scalar(t[i, 0]) for i in ps], dim=0)"),
     ("nd.stack(*[a, b])", "torch.stack([a, b])"),
     ("nd.stack(*rows, axis=0)", "_mx_stack(*rows, axis=0)"),
     ("nd.add_n(*terms)", "torch.stack([*terms]).sum(dim=0)"),

@@ -1,7 +1,8 @@
 """Drawn Gluon layer stacks (bench): two to five layers from ~45 constructor spellings (conv,
 transposed conv, pools with ceil_mode/count_include_pad, norms with their axes and momenta,
 activations, padding, dense with and without flatten, shared parameters, Lambda/HybridLambda),
-in a HybridSequential or a HybridBlock, hybridized or not, checked with
+in a HybridSequential or a HybridBlock, hybridized or not (never with PReLU: MXNet's own hybridized
+alpha gradient is wrong there), every layer keeping (2, 4, 7, 7), checked with
 xlate.check.pair.check_models (outputs, input and parameter gradients, strict float32). Prints
 each failure and the count that agree.
 
@@ -16,7 +17,9 @@ LAYERS_2D = [
     "nn.Conv2D(4, 3, padding=2, dilation=2, in_channels=4)",
     "nn.Conv2DTranspose(4, 3, padding=1)", "nn.Conv2DTranspose(4, 4, strides=2, padding=1), nn.MaxPool2D(2)",
     "nn.MaxPool2D(3, 1, 1)", "nn.AvgPool2D(3, 1, 1)", "nn.AvgPool2D(3, 1, 1, count_include_pad=False)",
-    "nn.MaxPool2D(2, 1, ceil_mode=True), nn.Conv2D(4, 2, padding=1), nn.MaxPool2D(2, 1)",
+    "nn.MaxPool2D(2, 1, ceil_mode=True), nn.Conv2D(4, 2, padding=1)",  # 7 -> 6 -> 7
+    "nn.Conv2D(4, 2, padding=1), nn.MaxPool2D(3, 2, ceil_mode=True), nn.Conv2DTranspose(4, 3, strides=2, padding=1)",
+    "nn.Conv2D(4, 2, padding=1), nn.AvgPool2D(3, 2, ceil_mode=True), nn.Conv2DTranspose(4, 3, strides=2, padding=1)",
     "nn.BatchNorm()", "nn.BatchNorm(momentum=0.5, epsilon=1e-3)", "nn.BatchNorm(center=False, scale=False)",
     "nn.BatchNorm(use_global_stats=True)", "nn.InstanceNorm()", "nn.LayerNorm(axis=1)", "nn.GroupNorm(2)",
     "nn.Activation('relu')", "nn.Activation('sigmoid')", "nn.Activation('softrelu')", "nn.Activation('softsign')",
@@ -59,7 +62,9 @@ def make(r):
         if style == "shared":
             lines += ["        x = self.shared(self.twin(x))"]
         lines += ["        return self.head(self.body(x))", "", "def build():", "    return Net()"]
-    hybridize = r.random() < 0.5 and (seq == "HybridSequential")
+    # MXNet 1.9.1's hybridized graph gives PReLU's alpha a wrong gradient where PReLU is not its first operator
+    # (Swish, PReLU, Dense: 197.7 hybridized, 112.1 imperative, which float64 agrees with): imperative only
+    hybridize = r.random() < 0.5 and (seq == "HybridSequential") and not any("PReLU" in b for b in body)
     return "\n".join(lines) + "\n", body + [head], {"build": "build", "shape": (2, 4, 7, 7), "hybridize": hybridize}
 
 

@@ -2,7 +2,9 @@
 NDArrays, reached directly, through arithmetic, subscripts and a function that returns its
 argument (a value xlate cannot type), in one script. The converted script must give each value
 as MXNet's does: the same shape and numbers, NumPy's semantics where the value is NumPy's and
-MXNet's where it is an NDArray (flatten, full reductions of shape (1,), dtype comparisons).
+MXNet's where it is an NDArray (flatten, full reductions of shape (1,), dtype comparisons, comparisons
+kept as values: 0/1 in the operands' dtype, then `pos - 1`, `(pos * x).sum()`). An NDArray's dtype
+against a string may differ only at a line marked MX806 review (MXNet's answer there is always False).
 
     PYTHONPATH=. .venv/bin/python bench/drawn/typed.py [-n 40] [--seed 1] [--save DIR]
 """
@@ -28,6 +30,12 @@ TEMPLATES = [
     "{v}.argsort(axis=1)", "{v}.asnumpy() if hasattr({v}, 'asnumpy') else {v}", "{v}.reshape(4, 3)",
     "{v}.sum(axis=1, keepdims=True)", "{v}[:, None]", "{v}.max(axis=0) - {v}.min(axis=0)", "{v} / {v}.sum()",
     "{v}.mean(0)",
+    # comparisons kept as values (MX540 on a typed NDArray, MX542's _mx_compare on an untyped one): MXNet's are
+    # 0/1 in the operands' dtype, NumPy's bool; `{p}` is a name of the draw's own, bound on the line before
+    "{p} = {v} > 0; {p} - 1", "{p} = {v} > 0; ({p} * {v}).sum()", "({v} != 0).mean()", "{p} = {v} >= 0.1; {p}.sum(axis=0)",
+    "{p} = {v} < 0; {p} + {p}", "{p} = 0 < {v}; ({p} * 2).mean(axis=1)", "{p} = {v} > {v}.mean(); {p}.max()",
+    "{p} = {v} <= 0; 1 - {p}", "{p} = {v} == {v}; {p}.prod()", "{p} = ({v} > 0) * ({v} < 1); {p}.mean()",
+    "signs({v})[0]", "signs({v})[1]",
 ]
 PROLOGUE = """import numpy as np
 import mxnet as mx
@@ -36,6 +44,12 @@ from mxnet import nd
 
 def ident(v):
     return v
+
+
+def signs(v):  # comparisons computed with in a function that names no MXNet operator
+    pos = v > 0
+    neg = v <= 0
+    return pos * 2 - neg * 1, (pos + pos).sum()
 
 
 def show(v):
@@ -54,22 +68,30 @@ def make(r):
     lines, shown = [], []
     for i in range(r.randint(2, 5)):
         operand, template = r.choice(list(OPERANDS)), r.choice(TEMPLATES)
-        expression = template.format(v=operand)
-        lines += [f"r{i} = {expression}", f"outs.append(show(r{i}))"]
-        shown.append(f"{expression}  [{OPERANDS[operand]}]")
+        *before, expression = template.format(v=operand, p=f"p{i}").split("; ")
+        lines += [*before, f"r{i} = {expression}", f"outs.append(show(r{i}))"]
+        shown.append(f"{'; '.join([*before, expression])}  [{OPERANDS[operand]}]")
     return PROLOGUE + "\n".join(lines) + "\n", shown, {}
 
 
 def same_values(source: str, converted: str) -> None:
-    """Each value in `outs`: the same shape, the same numbers (float32 tolerance)."""
+    """Each value in `outs`: the same shape, the same numbers (float32 tolerance). One exception, which
+    must be reported: an NDArray's dtype against a string is always False in MXNet, and the translation
+    gives what the string names with MX806 marked for review at that line (a typed or an untyped value)."""
     import numpy as np
     from test_execution_model import _run
 
+    from xlate.convert.engine import convert_source
+
+    reviewed = {d.line for d in convert_source(source).diagnostics if d.code == "MX806" and d.status == "review"}
+    lines = source.splitlines()
     with tempfile.TemporaryDirectory() as folder:
         expected = _run(source, folder, "mx.params")
         got = _run(converted, folder, "pt.params")
     assert len(expected) == len(got), (len(expected), len(got))
     for i, (want, have) in enumerate(zip(expected, got)):
+        if lines.index(next(line for line in lines if line.startswith(f"r{i} = "))) + 1 in reviewed:
+            continue
         want, have = np.asarray(want), np.asarray(have)
         assert want.shape == have.shape, f"value {i}: shape {have.shape} where MXNet gives {want.shape}"
         np.testing.assert_allclose(have.astype("float64"), want.astype("float64"), rtol=1e-5, atol=1e-6,

@@ -38,6 +38,7 @@ from xlate.convert.converter import (ARRAY_INDEX, BACK_SLICE, BLOCK_WITHOUT_INIT
                                      GRAD_WRITE, ITEM_WRITE, ND_ELEMENT, NP_DTYPE_ARG, UNTYPED_COMPARE)
 from xlate.convert.names import ident
 from xlate.convert.rebinding import REBIND_KEY
+from xlate.convert.transforms import untyped_compare
 from xlate.convert.visiting import children, freeze_cold
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -71,6 +72,10 @@ def hot_words(analysis, rules, source: Optional[str] = None) -> Optional[Hot]:
         words.update(scope.grad_reads)
         words.update(name for name in scope.index_names | scope.item_writes
                      if analysis.classify(scope.key, ast.Name(id=name)) in ("nd", "mxnp"))
+        # an element of a value xlate cannot type in code that handles arrays (Note [elements of untyped values])
+        if scope.element_reads and analysis.array_kind == "nd" and untyped_compare.evidence(analysis, scope.key):
+            words.update(name for name in scope.element_reads - words
+                         if analysis.classify(scope.key, ast.Name(id=name)) is None)
         # a method of an NDArray that no rule names (Note [array methods without a method rule])
         words.update(name for name in scope.method_receivers - words
                      if analysis.classify(scope.key, ast.Name(id=name)) == "nd")

@@ -447,6 +447,8 @@ class _Collector:
                     while isinstance(base, ast.Subscript):  # `x[0][1]`: the chain's array, walked once a level
                         base = base.value
                     scope.item_writes.update(n.id for n in astwalk.walk(base) if isinstance(n, ast.Name))
+                    if isinstance(node.value, ast.Name) and len(index) >= 2:
+                        scope.element_reads.add(node.value.id)  # Note [elements of untyped values]
 
 
 # Note [F by its name]

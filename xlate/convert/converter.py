@@ -138,6 +138,7 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
         self.index_masks: set[int] = set()  # comparisons that are an index's element (`x[x > 0]`)
         self.array_scopes: dict = {}  # scope key -> it handles MXNet arrays (the same Note)
         self.defined_functions: Optional[frozenset] = None  # names of the module's defs (array_methods._defined)
+        self.array_compares: set[int] = set()  # comparisons computed with as arrays (the same Note)
         # class expressions compared with a type: `type(x) == C`, `[type(l) for l in f].index(C)`
         self.type_compares: set[int] = set()
         self.arguments: set[int] = set()  # expressions passed as a call's argument
@@ -456,6 +457,12 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
     # -- references -----------------------------------------------------------
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self.inner.add(id(node.value))
+        untyped_compare.note_array_use(self, node.value)  # `(x != 0).mean()`
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        if isinstance(node.operator, untyped_compare.ARITHMETIC):  # `(x > 0) - 1`; `&` wants torch's bool
+            untyped_compare.note_array_use(self, node.left)
+            untyped_compare.note_array_use(self, node.right)
 
     def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
         self.note_or_tests(node)
@@ -766,7 +773,7 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
         rule = self.rules.operators.get(ND_ELEMENT)
         if rule is not None and isinstance(updated, cst.Subscript) and not self.store_depth \
                 and not self.written_into and nd_element.integers_only(original) \
-                and self.classify(original.value) == "nd":
+                and (self.classify(original.value) == "nd" or nd_element.untyped_element(self, original)):
             return self._apply(Site(self, rule, original, updated, matched=ND_ELEMENT))
         return updated
 
@@ -800,6 +807,7 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self.note_rebinding(node)  # Note [an MXNet module given its own submodule]
+        untyped_compare.note_assigned(self, node)  # `pos = ct > 0`, then `pos - 1`
         if len(node.targets) == 1:
             self._alias_value(node.targets[0].target, node.value)
 

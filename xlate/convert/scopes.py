@@ -207,6 +207,7 @@ class Scope:
     index_names: set = field(default_factory=set)  # names in an index: `x[name]`, `x[name, :]`, `x[t[i]]`
     # names a rule rewrites an index of when they hold an MXNet array: `name[i] = v` (MX006), `name[::-1]` (MX007)
     item_writes: set = field(default_factory=set)
+    element_reads: set = field(default_factory=set)  # `name[i, j]`: two or more indices, no slice (MX017)
     aliases: set = field(default_factory=set)  # `F = mx.ndarray` in a function: Note [namespace aliases]
     method_receivers: set = field(default_factory=set)  # `name.method(...)`: an NDArray's is hot (cold.py)
 

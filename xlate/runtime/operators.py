@@ -794,6 +794,13 @@ class _mx_sym(metaclass=_mx_Operators):
     __qualname__ = "sym"
 
 
+def _mx_copy_method(x):
+    """`x.copy()` on a value the converter could not type (Note [untyped copy]): a tensor (an MXNet
+    array, converted) is cloned, a new array as MXNet's copy is; any other value (a NumPy array, a
+    dict, a list) uses its own copy."""
+    return x.clone() if isinstance(x, torch.Tensor) else x.copy()
+
+
 def _mx_copyto(array, other):
     """`x.copyto(other)` where the converter could not tell what `x` or `other` is: MXNet copies
     into an array `other` (and returns it), or to a context (a new array even on the device the

@@ -3,10 +3,17 @@
 side the `.dtype` of a value that may be a converted array or parameter, whose dtype is now a torch
 dtype, which equals no string or NumPy dtype: the comparison would be False in silence. It goes to
 `_mx_dtype_equal`, which compares a torch dtype with the dtype another side names, and any two
-other values with `==` as before."""
+other values with `==` as before.
+
+An NDArray's dtype against a string is always False in MXNet, and the helper gives what the string
+names: a proven NDArray's such line is marked for review. So is one on a value xlate cannot type in
+code that handles MXNet arrays (untyped_compare.handles_arrays), outside the numpy dialect: it may
+hold an NDArray (`ident(b).dtype == 'float32'` was True converted, False in MXNet, reported fixed);
+a NumPy array's dtype, which equals the string, gets the same answer from the helper."""
 import libcst as cst
 
 from xlate.convert.rulectx import Site, Skip
+from xlate.convert.transforms.untyped_compare import handles_arrays
 
 
 def transform(site: Site):
@@ -25,7 +32,12 @@ def transform(site: Site):
     if isinstance(operator, (cst.Is, cst.IsNot)):  # against a NumPy type: the same as == there
         op = "is not" if negated else "is"
     other = right if left in sides else left
-    if "nd" in kinds and isinstance(other, (cst.SimpleString, cst.ConcatenatedString)) and len(sides) == 1:
+    string = isinstance(other, (cst.SimpleString, cst.ConcatenatedString)) and len(sides) == 1
+    if string and kinds == [None] and site.conv.analysis.array_kind == "nd" and handles_arrays(site.conv):
+        site.review(f"`.dtype {op} '...'` on a value xlate could not type -> `{helper}(...)`, which compares the "
+                    "dtype the string names; if the value is an NDArray, MXNet's answer was always "
+                    f"{negated} (its dtype is a NumPy type, which never equals a string): keep what you meant")
+    elif "nd" in kinds and string:
         site.review(f"`.dtype {op} '...'` on an NDArray -> `{helper}(...)`: MXNet's NDArray.dtype is a NumPy type, "
                     f"which never equals a string, so MXNet always gave {negated} here; the helper compares the "
                     "dtype the string names")

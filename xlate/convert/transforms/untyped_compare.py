@@ -14,6 +14,11 @@ other result (Python's bool, NumPy's) as it is, wherever its value is kept. Left
 - a side that is no array (a string, None, a tuple, a list, a bool) or two sides that are numbers
   or shapes (`len(x) > 1`, `x.shape[0] == n`, `x.ndim > 2`);
 - a module of MXNet's numpy dialect, whose comparisons give bool as torch's do;
+- a comparison in code that shows no sign of handling MXNet arrays (handles_arrays), unless the
+  comparison itself is computed with as an array: the receiver of a method (`(x != 0).mean()`), an
+  operand of arithmetic (`(x > 0) * y`), or assigned to a name the scope computes with so
+  (`pos = x > 0` then `pos - 1`, `pos + pos`): a helper `def f(x): pos = x > 0; return pos - 1`
+  names no MXNet operator, and torch's bool raised at `pos - 1` (or `pos + pos` was a logical or);
 - the receiver of a chain that ends in an MXNet-only method (`(pred == label).mean().asscalar()`),
   and an array argument of an MXNet operator (`nd.where(loss > rho, ...)`), which prove the
   comparison MXNet's: MX540 makes it float there (compare_dtype.in_chain, handed_to_operator).
@@ -39,7 +44,9 @@ def transform(site: Site):
     sides = (original.left, original.comparisons[0].comparator)
     if id(original) in conv.kept_bool or conv.analysis.array_kind == "mxnp":
         raise Skip()
-    if any(_no_array(s) for s in sides) or all(_scalar(conv, s) for s in sides) or not _handles_arrays(conv):
+    if any(_no_array(s) for s in sides) or all(_scalar(conv, s) for s in sides):
+        raise Skip()
+    if not handles_arrays(conv) and id(original) not in conv.array_compares:
         raise Skip()
     if {conv.classify(s) for s in sides} - {None}:
         raise Skip()  # an NDArray's is MX540's; NumPy's, torch's and mx.np's compare to bool as they did
@@ -80,18 +87,18 @@ _ARRAY_MODULES = ("mxnet.ndarray.", "mxnet.symbol.", "mxnet.numpy.", "mxnet.nump
                   "mxnet.contrib.ndarray.", "mxnet.contrib.symbol.")
 
 
-def _handles_arrays(conv) -> bool:
+def handles_arrays(conv) -> bool:
     """The scope being converted handles MXNet arrays: it names an array operator (`nd.*`, `F.*`, autograd),
     calls an MXNet-only array method (`.asnumpy()`), or is a Gluon block's `forward`/`hybrid_forward`. A
     comparison elsewhere (a layer's `__init__` comparing strides, a NumPy metric) is left as written."""
     key = conv.scopes[-1]
     cache = conv.array_scopes
     if key not in cache:
-        cache[key] = _evidence(conv.analysis, key)
+        cache[key] = evidence(conv.analysis, key)
     return cache[key]
 
 
-def _evidence(analysis, key) -> bool:
+def evidence(analysis, key) -> bool:
     scope = analysis.scopes.get(key)
     if scope is None:
         return True  # nothing known of it: the helper decides
@@ -108,13 +115,28 @@ def _evidence(analysis, key) -> bool:
         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue  # a scope of its own
         if isinstance(item, ast.Attribute):
-            if item.attr in ARRAY_ONLY:
-                return True
+            if item.attr in ARRAY_ONLY and not _module_function(analysis, key, item.value):
+                return True  # `x.asnumpy()`; NumPy's own `np.asscalar(...)` proves nothing
             dotted = _ast_dotted(item)
             if dotted is not None and (analysis.resolve(key, dotted) or "").startswith(_ARRAY_MODULES):
                 return True
         stack.extend(ast.iter_child_nodes(item))
     return False
+
+
+def _module_function(analysis, key, receiver: ast.expr) -> bool:
+    """`receiver` names a module other than MXNet's (`np` in `np.asscalar`): its attribute is a function."""
+    dotted = _ast_dotted(receiver)
+    resolved = analysis.resolve(key, dotted) if dotted is not None else None
+    return isinstance(resolved, str) and not resolved.startswith("mxnet") and dotted in _imported(analysis, key)
+
+
+def _imported(analysis, key) -> set:
+    names, scope = set(), analysis.scopes.get(key)
+    while scope is not None:
+        names.update(scope.imports)
+        scope = scope.parent
+    return names
 
 
 def _ast_dotted(node: ast.expr):
@@ -181,3 +203,48 @@ def _note_within(conv, value: cst.BaseExpression) -> None:
             stack.extend((node.left, node.right))
         elif isinstance(node, cst.UnaryOperation):
             stack.append(node.expression)
+
+
+# -- comparisons computed with as arrays -----------------------------------------------------------
+# arithmetic, where MXNet's 0/1 and torch's bool part ways (`&`, `|`, `^` of bool tensors are torch's
+# logic; MXNet's NDArray has none of them)
+ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
+_AST_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+
+def note_array_use(conv, node: cst.BaseExpression) -> None:
+    """`node` is the receiver of an attribute or an operand of arithmetic: a comparison there is an array's
+    (or a number's, which `_mx_compare` returns as it is)."""
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+        conv.array_compares.add(id(node))
+
+
+def note_assigned(conv, assign: cst.Assign) -> None:
+    """`pos = x > 0` where the scope computes with `pos` as an array (`pos - 1`, `pos.sum()`)."""
+    value = assign.value
+    if not (isinstance(value, cst.Comparison) and len(value.comparisons) == 1 and len(assign.targets) == 1):
+        return
+    target = assign.targets[0].target
+    if isinstance(target, cst.Name) and target.value in _array_names(conv):
+        conv.array_compares.add(id(value))
+
+
+def _array_names(conv) -> frozenset:
+    """The names the scope being converted uses as an operand of arithmetic or the receiver of an
+    attribute (its own body, not the scopes nested in it)."""
+    key = ("names",) + tuple(conv.scopes[-1])
+    cache = conv.array_scopes
+    if key not in cache:
+        scope = conv.analysis.scopes.get(conv.scopes[-1])
+        body = (scope.node.body if scope.node is not None else conv.analysis.tree.body) if scope is not None else []
+        found, stack = set(), list(body)
+        while stack:
+            item = stack.pop()
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if isinstance(item, ast.BinOp) and isinstance(item.op, _AST_ARITHMETIC):
+                found.update(side.id for side in (item.left, item.right) if isinstance(side, ast.Name))
+            elif isinstance(item, ast.Attribute) and isinstance(item.value, ast.Name):
+                found.add(item.value.id)
+            stack.extend(ast.iter_child_nodes(item))
+        cache[key] = frozenset(found)
+    return cache[key]
