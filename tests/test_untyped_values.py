@@ -386,6 +386,15 @@ def test_a_comparison_as_an_index_reads_positions_as_mxnet_does():
     for w, g in zip(original["f"](v), f(v)):
         np.testing.assert_array_equal(g.numpy(), w.asnumpy())
     assert [(d.code, d.status) for d in result.diagnostics if d.code == "MX540"] == [("MX540", "review")] * 2
+    # a comparison of values xlate cannot type as an index: positions for a tensor, NumPy's mask for NumPy
+    untyped = "from mxnet import nd\n\ndef g(x, t):\n    y = nd.relu(x)\n    return y[t > 0]\n"
+    result, g = _run(untyped, "g")
+    exec(untyped, original)
+    assert [(d.code, d.status) for d in result.diagnostics if d.code == "MX542"] == [("MX542", "review")]
+    x, t = np.array(v, dtype="float32"), np.array([[1.0, -1.0], [-1.0, 1.0]], dtype="float32")
+    np.testing.assert_array_equal(g(torch.tensor(x), torch.tensor(t)).numpy(),
+                                  original["g"](mx.nd.array(x), mx.nd.array(t)).asnumpy())
+    np.testing.assert_array_equal(g(torch.tensor(x), t).numpy(), np.maximum(x, 0)[t > 0])
 
 
 COPY_SOURCE = """\

@@ -9,8 +9,9 @@ at its line. Such a comparison goes to `_mx_compare`, which gives MXNet's 0/1 fo
 other result (Python's bool, NumPy's) as it is, wherever its value is kept. Left, with no helper:
 - a truth value (the test of `if`, `while`, `assert`, a conditional expression or a comprehension,
   an operand of `not`, of an `and`/`or` that is itself one): bool() of 0/1 and of a bool agree;
-- an index (`x[ct > 0]`): MXNet would read the 0/1 as positions, torch's bool mask selects;
-  neither is made the other's here, as before;
+- an index (`x[ct > 0]`) is no such value: an NDArray comparison's 0/1 are positions there in
+  MXNet 1.x, so it goes to `_mx_index(_mx_compare(...))`, for review (Note [a comparison as an
+  index] in compare_dtype.py); a NumPy comparison stays a mask;
 - a side that is no array (a string, None, a tuple, a list, a bool) or two sides that are numbers
   or shapes (`len(x) > 1`, `x.shape[0] == n`, `x.ndim > 2`);
 - a module of MXNet's numpy dialect, whose comparisons give bool as torch's do;
@@ -42,15 +43,22 @@ _SCALAR_CALLS = frozenset(("int", "float", "len", "round", "abs", "min", "max", 
 def transform(site: Site):
     conv, original = site.conv, site.original
     sides = (original.left, original.comparisons[0].comparator)
-    if id(original) in conv.kept_bool or conv.analysis.array_kind == "mxnp":
+    if conv.analysis.array_kind == "mxnp" or any(_no_array(s) for s in sides) or all(_scalar(conv, s) for s in sides):
         raise Skip()
-    if any(_no_array(s) for s in sides) or all(_scalar(conv, s) for s in sides):
+    op = site.matched[len("(untyped)"):]
+    if id(original) in conv.index_masks and handles_arrays(conv) and not {conv.classify(s) for s in sides} - {None}:
+        # Note [a comparison as an index]: an NDArray's reads positions in MXNet 1.x, anything else masks
+        site.review(f"`x[a {op} b]` on values xlate could not type -> `x[_mx_index(_mx_compare(a, \"{op}\", b))]`: "
+                    "MXNet 1.x reads an NDArray comparison's 0/1 as positions, not as a mask (a read gathers rows 0 "
+                    "and 1), and so does the translation for a tensor; a NumPy comparison stays a mask. If a mask was "
+                    "meant, write `x[a > b]` on the torch side")
+        return site.emit(f'_mx_index(_mx_compare({{a}}, "{op}", {{b}}))', a=site.value("lhs"), b=site.value("rhs"))
+    if id(original) in conv.kept_bool:
         raise Skip()
     if not handles_arrays(conv) and id(original) not in conv.array_compares:
         raise Skip()
     if {conv.classify(s) for s in sides} - {None}:
         raise Skip()  # an NDArray's is MX540's; NumPy's, torch's and mx.np's compare to bool as they did
-    op = site.matched[len("(untyped)"):]
     site.fixed(f"`a {op} b` on values xlate could not type -> `_mx_compare(a, \"{op}\", b)`, decided at run time: "
                "tensors (MXNet arrays, converted) compare to 0/1 in their dtype as in MXNet, other values as before")
     return site.emit(f'_mx_compare({{a}}, "{op}", {{b}})', a=site.value("lhs"), b=site.value("rhs"))
