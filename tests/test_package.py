@@ -545,19 +545,37 @@ def test_the_backend_folder_given_as_the_tree_is_not_mxnet(tmp_path, evidence):
     # Note [a package named mxnet]: `xlate convert dglke/models/mxnet`, a top-level package named mxnet whose
     # files climb out of it or import from mxnet a module it lacks: `import mxnet` is MXNet itself (it passed
     # through before, with nothing said and a 100% convert rate)
-    files = {"mxnet/__init__.py": "from .score import dist\n",
-             "mxnet/score.py": ("import mxnet as mx\nfrom mxnet import ndarray as nd\n" + evidence
-                                + "def dist(a, b):\n    return nd.norm(a - b, axis=-1)\n")}
-    src = tmp_path / "src"
-    for rel, text in files.items():
-        (src / rel).parent.mkdir(parents=True, exist_ok=True)
-        (src / rel).write_text(text)
-    err = io.StringIO()
-    with redirect_stderr(err):
-        main(["convert", str(src / "mxnet"), "-o", str(tmp_path / "out"), "-j", "1", "--exit-zero"])
+    report = _convert_folder(tmp_path, "mxnet", {
+        "__init__.py": "from .score import dist\n",
+        "score.py": ("import mxnet as mx\nfrom mxnet import ndarray as nd\n" + evidence
+                     + "def dist(a, b):\n    return nd.norm(a - b, axis=-1)\n")})
     score = (tmp_path / "out/score.py").read_text()
     assert "import mxnet" not in score and "torch.linalg.vector_norm(a - b, dim=-1)" in score, score
-    assert "score.py:1:1: MX910 [review]" in err.getvalue()
+    assert "score.py:1:1: MX910 [review]" in report
+
+
+def test_a_backend_folder_named_like_an_mxnet_module_climbs_into_its_own_library(tmp_path):
+    # Note [a tree of MXNet's own package]: a tree named `gluon` is taken for MXNet's own gluon, and its climbing
+    # imports for MXNet's; one whose files import `gluon` from mxnet itself is another library's backend folder
+    report = _convert_folder(tmp_path, "gluon", {
+        "__init__.py": "from .model import Net\n",
+        "model.py": ("from mxnet import gluon, nd\nfrom .. import registry\n\n\n"
+                     "class Net(gluon.HybridBlock):\n    def hybrid_forward(self, F, x):\n"
+                     "        return F.relu(x) + nd.ones((1,))\n")})
+    model = (tmp_path / "out/model.py").read_text()
+    assert "from .. import registry" in model and "class Net(nn.Module):" in model, model
+    assert "MX190" not in report
+
+
+def _convert_folder(tmp_path, name: str, files: dict) -> str:
+    """`xlate convert src/<name> -o out` of the folder holding `files`; its report."""
+    for rel, text in files.items():
+        (tmp_path / "src" / name / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "src" / name / rel).write_text(text)
+    err = io.StringIO()
+    with redirect_stderr(err):
+        main(["convert", str(tmp_path / "src" / name), "-o", str(tmp_path / "out"), "-j", "1", "--exit-zero"])
+    return err.getvalue()
 
 
 def test_relative_imports_out_of_the_tree_name_the_packages_around_it(tmp_path):
@@ -757,23 +775,3 @@ def test_another_librarys_mxnet_binding_is_reported_but_the_trees_own_backend_is
                    for line in err.getvalue().splitlines() if "MX902" in line and "/pkg/" in line)
     assert found == ["log.py:1:1 mxboard", "log.py:2:1 somelib.mxnet", "train.py:2:1 horovod.mxnet",
                      "train.py:3:1 nvidia.dali.plugin.mxnet"]
-
-
-def test_a_backend_folder_named_like_an_mxnet_module_climbs_into_its_own_library(tmp_path):
-    # Note [a tree of MXNet's own package]: a tree named `gluon` is taken for MXNet's own gluon, and its climbing
-    # imports for MXNet's; one whose files import `gluon` from mxnet itself is another library's backend folder
-    files = {"gluon/__init__.py": "from .model import Net\n",
-             "gluon/model.py": ("from mxnet import gluon, nd\nfrom .. import registry\n\n\n"
-                                "class Net(gluon.HybridBlock):\n    def hybrid_forward(self, F, x):\n"
-                                "        return F.relu(x) + nd.ones((1,))\n")}
-    src = tmp_path / "src"
-    for rel, text in files.items():
-        (src / rel).parent.mkdir(parents=True, exist_ok=True)
-        (src / rel).write_text(text)
-    err = io.StringIO()
-    with redirect_stderr(err):
-        main(["convert", str(src / "gluon"), "-o", str(tmp_path / "out"), "-j", "1", "--exit-zero"])
-    model = (tmp_path / "out/model.py").read_text()
-    assert "from .. import registry" in model and "class Net(nn.Module):" in model, model
-    assert "MX190" not in err.getvalue()
-
