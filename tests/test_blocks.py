@@ -191,21 +191,6 @@ def test_a_likely_typo_of_an_mxnet_name_is_named_and_not_translated():
     assert "devide" in r.output and "torch.divide" not in r.output
 
 
-def test_a_forward_inputs_own_method_is_said_only_where_it_may_be_a_typo():
-    """A name only bound as a block's forward input is taken for an array: `x.exapnd_dims(0)` may be a typo of
-    NDArray's method (MX917, review); dgl-ke's `g.apply_edges(...)` on its graph is like none of NDArray's
-    methods, the graph's own, and nothing of MXNet's is there to report (it was a review at every forward)."""
-    r = convert("""
-        from mxnet import gluon
-        class S(gluon.Block):
-            def forward(self, g, x):
-                g.apply_edges(x)
-                return x.exapnd_dims(0)
-    """)
-    items = [d.message for d in r.diagnostics if d.code == "MX917"]
-    assert len(items) == 1 and "exapnd_dims" in items[0] and "g.apply_edges(x)" in r.output
-
-
 def test_hybridize_removed_keeps_comments_and_blocks_valid():
     r = convert("""
         import mxnet as mx

@@ -118,11 +118,7 @@ def leave_method(conv, original: cst.Call, updated: cst.Call) -> Optional[cst.Ba
     if conv._suppressed(code):
         return None
     if code == _NOT_IN_MXNET and _assumed_array(conv, func.value):
-        # on a block's input only taken for an array: said where it may be a typo of NDArray's method, but
-        # nothing downstream is held back as MXNet's; a name like none of NDArray's (`g.apply_edges(...)` on
-        # dgl-ke's graph) is that object's own method, and there is nothing of MXNet's to say
-        if not mx_api.close_names(f"NDArray.{method}"):
-            return updated
+        # on a block's input only taken for an array: said, but nothing downstream is held back as MXNet's
         conv.report(original, code, "review", f"`.{method}(...)` on `{func.value.value}`, an input of a block's "
                     f"forward: if it is an NDArray, {mx_api.not_in_mxnet(f'NDArray.{method}')}; any other object "
                     "keeps its own method")
