@@ -253,7 +253,7 @@ def test_numpy_values_by_their_operands_keep_numpys_astype(expr):
 
 
 @pytest.mark.parametrize("expr,expected", [
-    ("(2 * z[:, 0] > 0)", "((2 * z[:, 0] > 0).float()).to(torch.float32, copy=True)"),
+    ("(2 * z[:, 0] > 0)", "(2 * z[:, 0] > 0).float().to(torch.float32, copy=True)"),
     ("(z + 1.5)", "(z + 1.5).to(torch.float32, copy=True)"),
 ])
 def test_mxnet_arrays_with_numbers_stay_mxnet_arrays(expr, expected):

@@ -219,6 +219,7 @@ def _note_within(conv, value: cst.BaseExpression) -> None:
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
 _AST_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 
+
 def note_array_use(conv, node: cst.BaseExpression) -> None:
     """`node` is the receiver of an attribute or an operand of arithmetic: a comparison there is an array's
     (or a number's, which `_mx_compare` returns as it is)."""
