@@ -30,6 +30,7 @@ import ast
 import libcst as cst
 
 from xlate.convert.collect import ARRAY_ONLY
+from xlate.convert.kinds import ast_dotted
 from xlate.convert.rulectx import Site, Skip
 from xlate.convert.transforms.compare_dtype import ARRAY_PARAMETERS, FROM_VALUES, NUMERIC
 
@@ -46,7 +47,8 @@ def transform(site: Site):
     if conv.analysis.array_kind == "mxnp" or any(_no_array(s) for s in sides) or all(_scalar(conv, s) for s in sides):
         raise Skip()
     op = site.matched[len("(untyped)"):]
-    if id(original) in conv.index_masks and handles_arrays(conv) and not {conv.classify(s) for s in sides} - {None}:
+    typed = {conv.classify(s) for s in sides} - {None}  # an NDArray's is MX540's; NumPy's, torch's, mx.np's stay
+    if id(original) in conv.index_masks and handles_arrays(conv) and not typed:
         # Note [a comparison as an index]: an NDArray's reads positions in MXNet 1.x, anything else masks
         site.review(f"`x[a {op} b]` on values xlate could not type -> `x[_mx_index(_mx_compare(a, \"{op}\", b))]`: "
                     "MXNet 1.x reads an NDArray comparison's 0/1 as positions, not as a mask (a read gathers rows 0 "
@@ -57,8 +59,8 @@ def transform(site: Site):
         raise Skip()
     if not handles_arrays(conv) and id(original) not in conv.array_compares:
         raise Skip()
-    if {conv.classify(s) for s in sides} - {None}:
-        raise Skip()  # an NDArray's is MX540's; NumPy's, torch's and mx.np's compare to bool as they did
+    if typed:
+        raise Skip()
     site.fixed(f"`a {op} b` on values xlate could not type -> `_mx_compare(a, \"{op}\", b)`, decided at run time: "
                "tensors (MXNet arrays, converted) compare to 0/1 in their dtype as in MXNet, other values as before")
     return site.emit(f'_mx_compare({{a}}, "{op}", {{b}})', a=site.value("lhs"), b=site.value("rhs"))
@@ -125,7 +127,7 @@ def evidence(analysis, key) -> bool:
         if isinstance(item, ast.Attribute):
             if item.attr in ARRAY_ONLY and not _module_function(analysis, key, item.value):
                 return True  # `x.asnumpy()`; NumPy's own `np.asscalar(...)` proves nothing
-            dotted = _ast_dotted(item)
+            dotted = ast_dotted(item)
             if dotted is not None and (analysis.resolve(key, dotted) or "").startswith(_ARRAY_MODULES):
                 return True
         stack.extend(ast.iter_child_nodes(item))
@@ -134,7 +136,7 @@ def evidence(analysis, key) -> bool:
 
 def _module_function(analysis, key, receiver: ast.expr) -> bool:
     """`receiver` names a module other than MXNet's (`np` in `np.asscalar`): its attribute is a function."""
-    dotted = _ast_dotted(receiver)
+    dotted = ast_dotted(receiver)
     resolved = analysis.resolve(key, dotted) if dotted is not None else None
     return isinstance(resolved, str) and not resolved.startswith("mxnet") and dotted in _imported(analysis, key)
 
@@ -145,17 +147,6 @@ def _imported(analysis, key) -> set:
         names.update(scope.imports)
         scope = scope.parent
     return names
-
-
-def _ast_dotted(node: ast.expr):
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 # -- truth values --------------------------------------------------------------------------------
