@@ -152,6 +152,12 @@ def test_a_user_container_with_its_own_add_is_no_leftover():
     assert [lo.name for lo in find({"m.py": ""}, {"m.py": "net = make()\nnet.add(x)\n"}, {"m.py": []})] == [".add(...)"]
 
 
+def test_another_librarys_function_of_an_ndarray_methods_name_is_no_leftover():
+    # xfer: `np.asscalar(acc)` is NumPy's (removed in NumPy 1.23), not an NDArray's method; `x.asscalar()` counts
+    found = find({"m.py": ""}, {"m.py": "import numpy as np\na = np.asscalar(acc)\nb = acc.asscalar()\n"}, {"m.py": []})
+    assert [(lo.out_line, lo.name) for lo in found] == [(3, ".asscalar")]
+
+
 @settings(max_examples=40, **PROFILE)
 @given(gluon_programs())
 def test_generated_gluon_models_leave_nothing_unreported(source):

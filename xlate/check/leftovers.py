@@ -241,6 +241,8 @@ def leftovers(source: str, path: str, original: str = "", local: frozenset = fro
                 # a call on a missing name is the name; strip nothing else
                 add(node, "no-torch", resolved)
         elif isinstance(node, ast.Attribute):
+            if _other_module(analysis, key, node.value, MX):
+                continue  # `np.asscalar(x)`: NumPy's own function of that name, not an NDArray's method
             if node.attr in GLUON_ONLY_ATTRS and node.attr != "hybrid_forward" and (
                     node.attr in GLUON_ONLY_DATA or isinstance(parents.get(id(node)), ast.Call)
                     and parents[id(node)].func is node):
@@ -251,6 +253,15 @@ def leftovers(source: str, path: str, original: str = "", local: frozenset = fro
                     and parents[id(node)].func is node and ast.unparse(node.value) not in sets:
                 add(node, "gluon-api", ".add(...)")
     return found
+
+
+def _other_module(analysis, key, receiver: ast.AST, mx_roots: tuple) -> bool:
+    """The receiver is an import of another library (`np` for numpy): its attributes are its own."""
+    dotted = _chain(receiver) if isinstance(receiver, ast.Attribute) else getattr(receiver, "id", None)
+    if dotted is None:
+        return False
+    resolved = analysis.resolve(key, dotted)
+    return bool(resolved) and resolved is not names.AMBIGUOUS and resolved.split(".")[0] not in mx_roots
 
 
 def _hollow_helpers(tree: ast.Module) -> None:
