@@ -550,6 +550,41 @@ def _mx_Context(device_type, device_id=0):
     return torch.device("cuda", device_id) if device_type == "gpu" else torch.device("cpu")
 
 
+def _mx_one_copy(namespace, version):
+    """Note [one copy of each helper]: a process that imports several converted packages (a package
+    and its tests, two top-level packages of one tree) loads one helper module per package. Each
+    would define its own `_mx_cpu`, its own helper classes, and `fn == _mx_cpu` or an isinstance test
+    across packages would fail where MXNet's were one object. Every helper module of the same xlate
+    runtime (`version`) takes, for each of its helpers, the object the first such module defined."""
+    import sys
+    import types
+
+    shared = sys.modules.get("_mx_one_copy")
+    if shared is None:
+        shared = sys.modules.setdefault("_mx_one_copy", types.ModuleType("_mx_one_copy", "xlate's helpers, one copy"))
+    table = shared.__dict__.setdefault("helpers_" + version, {})
+    for name, value in list(namespace.items()):
+        if name.startswith("_mx_") and name != "_mx_one_copy" and callable(value):
+            namespace[name] = table.setdefault(name, value)
+
+
+def _mx_cpu(device_id=0):
+    """`mx.cpu` handed on as a value (`ctx_fn=mx.cpu`; Note [functions compared as values]): one
+    function, so a program comparing it (`if fn == mx.cpu:`) or keeping it as a key finds it again."""
+    return torch.device("cpu")
+
+
+def _mx_cpu_pinned(device_id=0):
+    """`mx.cpu_pinned` handed on as a value: MXNet's pinned pool is torch's one CPU device; its own
+    function, since MXNet's cpu_pinned is not its cpu."""
+    return torch.device("cpu")
+
+
+def _mx_gpu(device_id=0):
+    """`mx.gpu` handed on as a value: CUDA device `device_id` (Note [functions compared as values])."""
+    return torch.device("cuda", device_id)
+
+
 class _mx_missing:
     """What a kept MXNet import binds where MXNet is not installed (Note [kept MXNet imports]
     in xlate/convert/imports.py): the module imports; the code left to translate raises
