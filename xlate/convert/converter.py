@@ -119,6 +119,7 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
         # is reused by the next node made, which would then look like it.
         self.full_reductions: dict[int, cst.Call] = {}  # emitted `.reshape(1)` calls (see MX033)
         self.loose: dict[int, cst.BaseExpression] = {}  # emitted operator expressions that may need parentheses
+        self.value_lambdas: dict[int, tuple] = {}  # function values made lambdas (Note [functions compared as values])
         self.layers: dict[int, tuple] = {}  # id(emitted constructor) -> (it, layerinfo.LayerInfo)
         self.unwrap: set[int] = set()  # With statements whose body replaces them (name_scope)
         self.around: dict[int, tuple[list, list]] = {}  # With id -> statements before and after it
@@ -717,6 +718,7 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
 
     def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison):
         """`a == b` on arrays (the operator rules: MXNet compares to float 0/1, torch to bool)."""
+        self.compared_lambdas(original, updated)  # Note [functions compared as values]
         if len(original.comparisons) != 1:
             return updated
         folded = param_grad_req.fold(updated)  # `p.grad_req == 'null'` -> `not p.requires_grad`
@@ -861,7 +863,14 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
                 updated = self._apply(Site(self, rule, original, updated, matched=ITEM_WRITE))
             return self._grad_write(original, self._unwrap(original, updated))
         return self._unwrap(original, updated)
-    leave_Arg = leave_Element = leave_Expr = _unwrap
+    leave_Arg = leave_Element = leave_DictElement = leave_Expr = _unwrap
+
+    def leave_Param(self, original: cst.Param, updated: cst.Param):
+        """A default value binds as a whole: `def f(act=lambda data: ...)` needs no parentheses."""
+        default = updated.default
+        if default is None or self.loose.get(id(default)) is not default:
+            return updated
+        return updated.with_changes(default=self._moved(default, default.with_changes(lpar=[], rpar=[])))
 
 
 def _own_reads(value: cst.BaseExpression, name: str) -> list:

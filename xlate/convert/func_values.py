@@ -35,6 +35,20 @@ def _enclosed(node):
     return node
 
 
+# Note [functions compared as values]
+# xfer serialises the device function a repurposer keeps: `if context_function == mx.cpu: return 'cpu'`,
+# and gives it back as `mx.cpu`. A function value translated as a lambda is a new function at each
+# place, so every such comparison was False, and the lambda, put as an operand of `==`, did not even
+# parse (`fn == lambda device_id=0: ...`). A lambda put anywhere is parenthesised as an operand, and
+# the parentheses go where its parent cannot change how it binds. The device functions, which
+# programs keep, compare and store, are run-time helpers with MXNet's signature (`_mx_cpu`, `_mx_gpu`,
+# `as_value` of MX501/MX502): one function each, found again wherever the program compares it. Any
+# other function value that is a lambda and is compared by `==`, `!=`, `is`, `is not`, `in` or
+# `not in` is reviewed at its line. MX542 leaves a comparison with an MXNet name that is not called
+# (a function, class or module, never an array).
+_IDENTITY = (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot, cst.In, cst.NotIn)
+
+
 class FunctionValues:
     """Mixed into the Converter (its `rewrite` applies a bound rule)."""
 
@@ -59,7 +73,31 @@ class FunctionValues:
             self.mark_left(updated, len(self.found) - 1, array=False, head=head)
             return updated
         self.report(original, rule.code, STATUS[rule.applicability], message)
+        if isinstance(new, cst.Lambda) and not new.lpar:
+            # Note [functions compared as values]: parenthesised as an operand (`fn == (lambda ...)`); where
+            # the parent cannot change how it binds (an argument, a right-hand side), `_unwrap` drops them
+            new = new.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+            self.loose[id(new)] = new
+            self.value_lambdas[id(new)] = (new, rule.code)
         return new
+
+    def compared_lambdas(self, original: cst.Comparison, updated: cst.Comparison) -> None:
+        """Note [functions compared as values]: a function value made a lambda, compared by `==`, `is`
+        or `in`, is never another value's: review."""
+        table = getattr(self, "value_lambdas", None)
+        if not table:
+            return
+        sides = [updated.left] + [c.comparator for c in updated.comparisons]
+        if not any(isinstance(c.operator, _IDENTITY) for c in updated.comparisons):
+            return
+        for side in sides:
+            entry = table.get(id(side))
+            if entry is not None and entry[0] is side:
+                self.report(original, entry[1], "review",
+                            "an MXNet function compared as a value: its translation here is a new lambda, so the "
+                            "comparison is False (`!=`, `not in`: True) wherever MXNet compared the function with "
+                            "itself; compare something the program keeps instead (a name, a flag)")
+                return
 
 
 def translate(conv, rule: Rule, original: cst.CSTNode, updated: cst.BaseExpression, resolved: str,

@@ -44,7 +44,8 @@ _SCALAR_CALLS = frozenset(("int", "float", "len", "round", "abs", "min", "max", 
 def transform(site: Site):
     conv, original = site.conv, site.original
     sides = (original.left, original.comparisons[0].comparator)
-    if conv.analysis.array_kind == "mxnp" or any(_no_array(s) for s in sides) or all(_scalar(conv, s) for s in sides):
+    if conv.analysis.array_kind == "mxnp" or any(_no_array(s) or _mxnet_name(conv, s) for s in sides) \
+            or all(_scalar(conv, s) for s in sides):
         raise Skip()
     op = site.matched[len("(untyped)"):]
     typed = {conv.classify(s) for s in sides} - {None}  # an NDArray's is MX540's; NumPy's, torch's, mx.np's stay
@@ -69,6 +70,13 @@ def transform(site: Site):
 def _no_array(node: cst.BaseExpression) -> bool:
     """A side no array comparison has: a string, a display, None, True or False."""
     return isinstance(node, _NOT_ARRAYS) or isinstance(node, cst.Name) and node.value in ("None", "True", "False")
+
+
+def _mxnet_name(conv, node: cst.BaseExpression) -> bool:
+    """A side that names something of MXNet's, not called (`fn == mx.cpu`): a function, class or
+    module, compared as a value; no MXNet module holds an array."""
+    return isinstance(node, (cst.Name, cst.Attribute)) and (conv.resolve_expr(node) or "").startswith(
+        ("mxnet.", "gluonnlp."))
 
 
 def _scalar(conv, node: cst.BaseExpression) -> bool:
