@@ -498,3 +498,35 @@ def test_an_element_of_an_untyped_value_read_by_integers_is_1d_as_in_mxnet():
     assert got[2] == want[2] == 7
     from xlate.runtime import load
     assert load()._mx_nd_scalar(x[-1, 0]) is x[-1, 0] or load()._mx_nd_scalar(x[-1, 0]) == x[-1, 0]  # NumPy's own
+
+
+PARAM_DATA_SOURCE = """\
+import mxnet as mx
+from mxnet import nd
+
+def first_values(store, name):
+    return [store[name][0].data().asnumpy(), store[name][1].data()]
+"""
+
+
+def test_data_of_an_untyped_value_in_a_file_importing_only_mxnet_is_decided_at_run_time():
+    """xfer's tests read `params[k][0].data()` in a file that imports `mxnet` and `nd`, not gluon: it was
+    manual; a Parameter (converted: a torch Parameter) gives its values, any other value its own data()."""
+    np, mx, torch = import_numpy(), import_mxnet(), import_torch()
+    result, first_values = _run(PARAM_DATA_SOURCE, "first_values")
+    assert result.output.count("_mx_param_data(store[name]") == 2, result.output
+    assert not [d for d in result.diagnostics if d.status == "manual"]
+    original: dict = {}
+    exec(PARAM_DATA_SOURCE, original)
+    value = np.arange(6, dtype="float32").reshape(2, 3)
+
+    class Table:
+        def data(self):
+            return "own"
+
+    p = mx.gluon.Parameter("w", shape=(2, 3), init=mx.init.Constant(mx.nd.array(value)))
+    p.initialize()
+    want = original["first_values"]({"w": [p, Table()]}, "w")
+    got = first_values({"w": [torch.nn.Parameter(torch.tensor(value)), Table()]}, "w")
+    np.testing.assert_array_equal(got[0], want[0])
+    assert got[1] == want[1] == "own"

@@ -85,6 +85,16 @@ def _mx_init_params(module, **inits):
     return module
 
 
+def _mx_grad_req(grad_req):
+    """A Parameter's `grad_req` known only at run time, as `requires_grad`: 'write' trains, 'null'
+    does not. 'add' (MXNet sums the gradients of successive backward passes into the parameter
+    until the program zeroes them) raises: the translated training steps write gradients."""
+    if grad_req in ("write", "null"):
+        return grad_req == "write"
+    raise NotImplementedError(f"grad_req={grad_req!r}: only 'write' and 'null' have a translation (MXNet's "
+                              "'add' keeps summing gradients over backward passes until zeroed)")
+
+
 def _mx_parameter(shape, *, init=None, dtype=torch.float32, requires_grad=True):
     """A Gluon `params.get(name, shape=..., init=...)` parameter. Gluon leaves it empty until
     `initialize()`; here it is filled at once: by `init`, or by Uniform(0.07), what the default

@@ -66,18 +66,18 @@ def _size_taken(site: Site) -> bool:
 def _runtime(site: Site) -> bool:
     """`p.data()` whose receiver is not evident, read where the Parameter's gradient does not
     matter (no forward, record block, gradient read or in-place write around it), in a file
-    that uses Gluon: `_mx_param_data` can decide it."""
-    return site.matched == ".data" and param_evidence.gluon_file(site.conv.analysis) and not (
+    that imports MXNet: `_mx_param_data` can decide it."""
+    return site.matched == ".data" and param_evidence.mxnet_file(site.conv.analysis) and not (
         site.conv.store_depth or site.conv.written_into or _recorded(site) or _block_method(site)
         or _grads_read(site) or _attribute_taken(site, "grad"))
 
 
 def _runtime_recorded(site: Site) -> bool:
     """`p.data()` whose receiver is not evident, read in a forward or a record block (a Parameter
-    handed to a loss block as an input: MXNet's embedding-learning example), in a file that uses
-    Gluon: `_mx_param_value` decides it (an NDArray has no `data()`, so a tensor there is a
+    handed to a loss block as an input: MXNet's embedding-learning example), in a file that imports
+    MXNet: `_mx_param_value` decides it (an NDArray has no `data()`, so a tensor there is a
     converted Parameter). Not where it is written into or its gradient read."""
-    return site.matched == ".data" and param_evidence.gluon_file(site.conv.analysis) and not (
+    return site.matched == ".data" and param_evidence.mxnet_file(site.conv.analysis) and not (
         site.conv.store_depth or site.conv.written_into or _grads_read(site)) and (
         _recorded(site) or _block_method(site) or _attribute_taken(site, "grad"))
 

@@ -52,6 +52,13 @@ def gluon_file(analysis) -> bool:
         or any(scope.gluon for scope in analysis.scopes.values())
 
 
+def mxnet_file(analysis) -> bool:
+    """The file imports MXNet at all (`import mxnet as mx`; xfer's tests read `params[k][0].data()` in
+    a file that imports only `mxnet` and `nd`). The run-time helper of `p.data()` (MX162) is exact on
+    any value, a tensor's `.data` or the value's own `data()`, so this is evidence enough for it."""
+    return bool(analysis.mx_imports) or gluon_file(analysis)
+
+
 def is_collect_call(node: cst.CSTNode, *, bare: bool = False) -> bool:
     """`X.collect_params(...)` (bare: without a selection)."""
     return (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)

@@ -169,7 +169,10 @@ def _trained(site: Site):
                     and not condition.lpar:  # `not (a or b)`; `not flag` needs none
                 condition = condition.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
             return cst.UnaryOperation(cst.Not(), condition)
-    raise Manual(f"grad_req={site.code(node)}: only 'write' and 'null' translate")
+    if site.evaluate(node) is not NOT_LITERAL:
+        raise Manual(f"grad_req={site.code(node)}: only 'write' and 'null' translate")
+    # a value known at run time (xfer's `grad_req=gg` from a list of constants): decided then
+    return site.emit("_mx_grad_req({g})", g=node)
 
 
 def _grouped(node):
