@@ -89,16 +89,25 @@ def test_helper_modules_of_one_runtime_share_their_objects(tmp_path):
     from xlate.runtime import module_text
 
     loaded = []
-    for name, wanted in (("first", ["_mx_cpu", "_mx_Context"]), ("second", ["_mx_cpu", "_mx_gpu", "_mx_Context"])):
+    wanted = ["_mx_cpu", "_mx_Context", "_mx_type", "_mx_Dense"]
+    edited = ('return torch.device("cuda", device_id) if device_type == "gpu" else torch.device("cpu")',
+              'return torch.device("cuda", device_id) if device_type == "gpu" else torch.device("meta")')
+    for name, text in (("first", module_text(wanted)), ("second", module_text(wanted + ["_mx_gpu"])),
+                       ("edited", module_text(wanted).replace(*edited))):
+        assert text.count(edited[0]) <= 1
         path = tmp_path / f"{name}_compat.py"
-        path.write_text(module_text(wanted))
+        path.write_text(text)
         spec = importlib.util.spec_from_file_location(f"helper_identity_{name}", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         loaded.append(module)
-    first, second = loaded
+    first, second, edited = loaded
     assert first._mx_cpu is second._mx_cpu and first._mx_Context is second._mx_Context
+    assert first._mx_Dense is second._mx_Dense and second._mx_type(first._mx_Dense(2)) is second._mx_Dense
     assert second._mx_gpu(1) == second._mx_Context("gpu", 1)
+    # a helper fixed by hand in one package's module keeps its own code, and so does what reaches it
+    assert edited._mx_Context is not first._mx_Context and edited._mx_Context("cpu").type == "meta"
+    assert edited._mx_cpu is first._mx_cpu  # reaches nothing edited
 
 
 _GRAD_REQ = '''
@@ -120,7 +129,7 @@ def test_a_grad_req_known_at_run_time_is_decided_then():
 
     mx, torch = import_mxnet(), import_torch()
     result = convert_source(_GRAD_REQ)
-    assert "_mx_grad_req(req)" in result.output
+    assert "_mx_requires_grad(req)" in result.output
     assert not [d for d in result.diagnostics if d.status == "manual" and d.code == "MX117"]
     space = {}
     exec(compile(result.output, "<grad_req>", "exec"), space)

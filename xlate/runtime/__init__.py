@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import hashlib
 import linecache
 import re
 import sys
@@ -60,10 +59,8 @@ class _Helpers(Mapping):
         self._chunks: dict[str, tuple[str, str]] = {}  # name -> (module, its lines up to the next definition)
         self._texts: dict[str, str] = {}
         here = Path(__file__).parent
-        digest = hashlib.sha1()
         for module in MODULES:
             text = (here / f"{module}.py").read_text(encoding="utf-8")
-            digest.update(text.encode("utf-8"))
             found = list(_STARTS.finditer(text))
             for m, after in zip(found, found[1:] + [None]):
                 name = m.group(1)
@@ -72,7 +69,6 @@ class _Helpers(Mapping):
                 if name in self._chunks:
                     raise ValueError(f"helper {name} is defined twice")
                 self._chunks[name] = (module, text[m.start(): after.start() if after is not None else len(text)])
-        self.version = digest.hexdigest()[:16]  # these helpers' texts (Note [one copy of each helper])
 
     def __getitem__(self, name: str) -> str:
         try:
@@ -185,7 +181,7 @@ def module_text(wanted, newline: str = "\n") -> str:
         names.append(ONE_COPY)
     body = "\n\n\n".join(sources()[name] for name in names)
     text = (MODULE_DOC + "import torch\n\n\n" + body + "\n\n\n"
-            + f'{ONE_COPY}(globals(), "{sources().version}")\n')
+            + f"{ONE_COPY}(globals())\n")
     return text.replace("\n", newline) if newline != "\n" else text
 
 

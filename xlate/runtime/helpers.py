@@ -550,22 +550,78 @@ def _mx_Context(device_type, device_id=0):
     return torch.device("cuda", device_id) if device_type == "gpu" else torch.device("cpu")
 
 
-def _mx_one_copy(namespace, version):
+def _mx_one_copy(namespace):
     """Note [one copy of each helper]: a process that imports several converted packages (a package
     and its tests, two top-level packages of one tree) loads one helper module per package. Each
-    would define its own `_mx_cpu`, its own helper classes, and `fn == _mx_cpu` or an isinstance test
-    across packages would fail where MXNet's were one object. Every helper module of the same xlate
-    runtime (`version`) takes, for each of its helpers, the object the first such module defined."""
+    defined its own `_mx_cpu` and its own helper classes, so `fn == _mx_cpu` or an isinstance test
+    across packages failed where MXNet's were one object. Each helper of this module takes the
+    object an earlier helper module of the process defined for it, where that one's code, and the
+    code of every helper it reaches, is the same as this one's: a helper edited in one package's
+    module (a fix by hand, another version of xlate) keeps its own."""
+    import hashlib
     import sys
     import types
 
     shared = sys.modules.get("_mx_one_copy")
     if shared is None:
         shared = sys.modules.setdefault("_mx_one_copy", types.ModuleType("_mx_one_copy", "xlate's helpers, one copy"))
-    table = shared.__dict__.setdefault("helpers_" + version, {})
-    for name, value in list(namespace.items()):
-        if name.startswith("_mx_") and name != "_mx_one_copy" and callable(value):
-            namespace[name] = table.setdefault(name, value)
+    table = shared.__dict__.setdefault("helpers", {})
+    helpers = {n: v for n, v in namespace.items() if n.startswith("_mx_") and n != "_mx_one_copy" and callable(v)}
+
+    def code_parts(code, out, refs):
+        out += [code.co_code, repr(code.co_names), repr(code.co_varnames), repr(code.co_freevars)]
+        refs.update(n for n in code.co_names if n in helpers)
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                code_parts(const, out, refs)
+            else:
+                out.append(repr(const))
+
+    def parts(value, out, refs):
+        if isinstance(value, (staticmethod, classmethod)):
+            value = value.__func__
+        if isinstance(value, property):
+            for part in (value.fget, value.fset, value.fdel):
+                parts(part, out, refs)
+        elif isinstance(value, types.FunctionType):
+            code_parts(value.__code__, out, refs)
+            out += [repr(value.__defaults__), repr(value.__kwdefaults__)]
+        elif isinstance(value, type):
+            out.append(value.__qualname__)
+            for base in value.__bases__:
+                out.append(base.__module__ + "." + base.__qualname__ if base.__name__ not in helpers else base.__name__)
+                if base.__name__ in helpers:
+                    refs.add(base.__name__)
+            for key in sorted(value.__dict__):
+                if key not in ("__module__", "__dict__", "__weakref__", "__doc__", "__qualname__"):
+                    member = value.__dict__[key]
+                    out.append(key)
+                    if isinstance(member, type) and not member.__qualname__.startswith(value.__qualname__ + "."):
+                        if member.__name__ in helpers:  # a class it holds, not defines
+                            out.append(member.__name__)
+                            refs.add(member.__name__)
+                        else:
+                            out.append(member.__module__ + "." + member.__qualname__)
+                    else:
+                        parts(member, out, refs)
+        else:
+            out.append(repr(value))
+
+    own, reaches = {}, {}
+    for name, value in helpers.items():
+        out, refs = [], set()
+        parts(value, out, refs)
+        own[name] = hashlib.sha1(repr(out).encode()).hexdigest()
+        reaches[name] = refs
+    for name, value in helpers.items():
+        seen, todo = {name}, [name]
+        while todo:
+            for ref in reaches[todo.pop()]:
+                if ref not in seen:
+                    seen.add(ref)
+                    todo.append(ref)
+        key = (name, hashlib.sha1(repr(sorted((n, own[n]) for n in seen)).encode()).hexdigest())
+        namespace[name] = table.setdefault(key, value)
 
 
 def _mx_cpu(device_id=0):

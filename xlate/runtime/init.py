@@ -85,7 +85,7 @@ def _mx_init_params(module, **inits):
     return module
 
 
-def _mx_grad_req(grad_req):
+def _mx_requires_grad(grad_req):
     """A Parameter's `grad_req` known only at run time, as `requires_grad`: 'write' trains, 'null'
     does not. 'add' (MXNet sums the gradients of successive backward passes into the parameter
     until the program zeroes them) raises: the translated training steps write gradients."""

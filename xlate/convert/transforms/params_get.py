@@ -172,7 +172,7 @@ def _trained(site: Site):
     if site.evaluate(node) is not NOT_LITERAL:
         raise Manual(f"grad_req={site.code(node)}: only 'write' and 'null' translate")
     # a value known at run time (xfer's `grad_req=gg` from a list of constants): decided then
-    return site.emit("_mx_grad_req({g})", g=node)
+    return site.emit("_mx_requires_grad({g})", g=node)
 
 
 def _grouped(node):
