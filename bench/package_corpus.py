@@ -355,6 +355,24 @@ CORPORA: dict[str, dict] = {
         source="Davids929/gluon-ocr master (5ac697c, 2020-12-03), every .py (doc/simfang.ttf absent)",
         model_deps=["gluoncv-v0.10.0", "_segdeps", "_deps", "_zoodeps"], convert_deps={"gluoncv": "gluoncv-v0.10.0"},
         factories=("package_models", "GLUONOCR")),
+    # ResNeSt's Gluon half (split-attention ResNets, DropBlock, its own image transforms; the PyTorch half is
+    # left out): resnest/ with an empty __init__, resnest/gluon/ the package, scripts/gluon/ and tests/ parsed only
+    "resnest": dict(
+        kind="package", packages=["resnest"],
+        source="zhanghang1989/ResNeSt master (1dfb3e8), resnest/__init__.py resnest/gluon/ scripts/gluon/ "
+               "tests/test_gluon.py",
+        factories=("package_models", "RESNEST")),
+    # Attentional Feature Fusion (open-aff): model/ and utils/ are packages imported by absolute name from the
+    # root (its two training scripts, parsed only); the repository's own PyTorch port (aff_pytorch/) left out
+    "openaff": dict(
+        kind="package", packages=["model", "utils"], stub_missing=True,
+        source="YimianDai/open-aff master (0bcfd8a), every .py but aff_pytorch/",
+        factories=("package_models", "OPENAFF")),
+    # Xfer: transfer learning by repurposing a trained MXNet model (the Module API: feature extraction, fine
+    # tuning, random freezing) and a Gluon Bayesian neural network with its own variational distributions (prob/)
+    "xfer": dict(
+        kind="package", packages=["xfer"], stub_missing=True,
+        source="amzn/xfer master (860ec41), xfer-ml/xfer, xfer-ml/tests, setup.py, docs/conf.py"),
     # AWS SageMaker examples' MXNet/Gluon entry-point scripts (train loops with kvstore, model_fn/transform_fn
     # serving functions), every .py importing mxnet, in their folders (runs: example_runs.py --set smgluon)
     "smgluon": dict(
@@ -560,6 +578,27 @@ def class_infos(tree: ast.AST, rel: str, absolute: dict[str, str]) -> list[dict]
         infos.append({"name": node.name, "nth": seen[node.name], "line": node.lineno, "bases": bases, "methods": methods,
                       "qualified": f"{own}.{node.name}"})
     return infos
+
+
+def inherits_forward(cls: dict, out_classes: dict) -> bool:
+    """A base of the converted tree (by qualified name, through its bases) defines `forward`: sockeye's
+    `Encoder.forward` calls `self.hybrid_forward(...)`, which its subclasses define and keep."""
+    by_name = {c["qualified"]: c for c in out_classes.values()}
+
+    def bases(c):  # a base of the same module is named bare
+        module = c["qualified"].rsplit(".", 1)[0]
+        return [full if full in by_name else f"{module}.{full}" for full, _ in c["bases"]]
+
+    todo, seen = bases(cls), set()
+    while todo:
+        base = by_name.get(todo.pop())
+        if base is None or base["qualified"] in seen:
+            continue
+        seen.add(base["qualified"])
+        if "forward" in base["methods"]:
+            return True
+        todo += bases(base)
+    return False
 
 
 def gluon_blocks(classes: dict[str, list[dict]]) -> set[tuple[str, str, int]]:
@@ -1487,7 +1526,7 @@ def measure(name: str, cfg: dict, corpus: Path, opts) -> dict:
             continue
         if (rel, c["name"], c["nth"]) not in torch_based:
             left_gluon.append(f"{rel}:{c['line']} {c['name']}")
-        elif "forward" not in oc["methods"]:
+        elif "forward" not in oc["methods"] and not inherits_forward(oc, out_classes):
             why = "hybrid_forward kept" if "hybrid_forward" in oc["methods"] else "no forward"
             no_forward.append(f"{rel}:{oc['line']} {c['name']} ({why})")
     rec["classes"] = {"gluon_blocks": len(blocks), "blocks_with_forward": len(with_forward),

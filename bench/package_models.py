@@ -1279,3 +1279,52 @@ GLUONOCR += [
          fixed={"en_mask": [[1.0] * 4, [1.0] * 2 + [0.0] * 2]},
          call="lambda net, c, o, p, m: net(c, o, p, m, [zeros((1, 2, 8))])[0]"),
 ]
+
+# ResNeSt's Gluon models (zhanghang1989/ResNeSt): the split-attention ResNet at one block a stage (its resnest50
+# arguments), the plain deep-stem ResNet-D it grows from, a split-attention convolution alone and rSoftMax.
+# DropBlock draws a new mask each training pass, so the networks are built with dropblock_prob=0 (their
+# inference pass, where DropBlock is the identity, is checked with it on: `DropBlock (inference)`).
+_RESNEST = ("imp('gluon.resnet').ResNet(imp('gluon.resnet').Bottleneck, [1, 1, 1, 1], radix=2, cardinality=1, "
+            "bottleneck_width=64, deep_stem=True, avg_down=True, avd=True, avd_first=False, use_splat=True, "
+            "classes=10, input_size=64, stem_width=8")
+RESNEST = [
+    dict(name="ResNeSt (resnest50's arguments, one block a stage)", build=_RESNEST + ", dropblock_prob=0)",
+         inputs=["x:float32[2,3,64,64]"]),
+    dict(name="ResNet-D (deep stem, avg_down, no split attention)",
+         build="imp('gluon.resnet').ResNet(imp('gluon.resnet').Bottleneck, [1, 1, 1, 1], deep_stem=True, "
+               "avg_down=True, classes=10, stem_width=8)",
+         inputs=["x:float32[2,3,32,32]"]),
+    dict(name="ResNeSt (avd_first, radix 4, cardinality 2)",
+         build="imp('gluon.resnet').ResNet(imp('gluon.resnet').Bottleneck, [1, 1, 1, 1], radix=4, cardinality=2, "
+               "bottleneck_width=24, deep_stem=True, avg_down=True, avd=True, avd_first=True, use_splat=True, "
+               "classes=10, stem_width=8)",
+         inputs=["x:float32[2,3,32,32]"]),
+    dict(name="SplitAttentionConv (radix 2)",
+         build="imp('gluon.splat').SplitAttentionConv(8, 3, padding=(1, 1), in_channels=4, radix=2)",
+         inputs=["x:float32[2,4,6,6]"]),
+    dict(name="rSoftMax (radix 2, cardinality 2)", build="imp('gluon.splat').rSoftMax(2, 2)",
+         inputs=["x:float32[2,8,1,1]"]),
+    dict(name="DropBlock (inference)", build="imp('gluon.dropblock').DropBlock(0.1, 3, 4, 6, 6)",
+         inputs=["x:float32[2,4,6,6]"]),
+]
+
+# Attentional Feature Fusion (YimianDai/open-aff): the fusion blocks alone (two inputs), the CIFAR AFF-ResNet and
+# AFF-ResNeXt with each fusion type, and the ImageNet AFF-ResNet at one block a stage.
+_AFF_IN = ["x:float32[2,8,6,6]", "residual:float32[2,8,6,6]"]
+OPENAFF = [
+    dict(name=f"{cls}", build=f"imp('fusion').{cls}({args})", inputs=_AFF_IN)
+    for cls, args in [("DirectAddFuse", ""), ("ResGlobLocaforGlobLocaChaFuse", "channels=8, r=4"),
+                      ("ASKCFuse", "channels=8, r=4")]
+] + [
+    dict(name=f"CIFARAFFResNet ({askc})",
+         build=f"imp('classification').CIFARAFFResNet('{askc}', 1, [1, 1], [8, 8, 16], 10, deep_stem=True)",
+         inputs=["x:float32[2,3,16,16]"])
+    for askc in ("ASKCFuse", "ResGlobLocaforGlobLocaCha")
+] + [
+    dict(name="CIFARAFFResNeXt (ASKCFuse)",
+         build="imp('classification').CIFARAFFResNeXt('ASKCFuse', 1, [1, 1], [8], 2, 32, 10, deep_stem=True)",
+         inputs=["x:float32[2,3,16,16]"]),
+    dict(name="AFFResNet (ASKCFuse, one block a stage)",
+         build="imp('classification').AFFResNet('ASKCFuse', 2, [1, 1, 1, 1], classes=10, stem_width=8)",
+         inputs=["x:float32[1,3,32,32]"]),
+]

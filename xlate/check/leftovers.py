@@ -393,7 +393,21 @@ def find(originals: dict[str, str], converted: dict[str, str], diagnostics: dict
 
 
 def _beside_forward(fn: ast.AST, parents: dict) -> bool:
-    """A method of a class that defines `forward` too (Note [explicit base calls])."""
+    """A method of a class that defines `forward` too (Note [explicit base calls]), or inherits it from
+    a class of the same file (sockeye's `Encoder.forward` calls `self.hybrid_forward(...)`, which each
+    encoder defines)."""
     cls = parents.get(id(fn))
-    return isinstance(cls, ast.ClassDef) and any(
-        isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "forward" for n in cls.body)
+    if not isinstance(cls, ast.ClassDef):
+        return False
+    module = parents.get(id(cls))
+    classes = {n.name: n for n in getattr(module, "body", []) if isinstance(n, ast.ClassDef)}
+    todo, seen = [cls], set()
+    while todo:
+        c = todo.pop()
+        if c.name in seen:
+            continue
+        seen.add(c.name)
+        if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "forward" for n in c.body):
+            return True
+        todo += [classes[b.id] for b in c.bases if isinstance(b, ast.Name) and b.id in classes]
+    return False
