@@ -530,3 +530,18 @@ def test_data_of_an_untyped_value_in_a_file_importing_only_mxnet_is_decided_at_r
     got = first_values({"w": [torch.nn.Parameter(torch.tensor(value)), Table()]}, "w")
     np.testing.assert_array_equal(got[0], want[0])
     assert got[1] == want[1] == "own"
+
+
+def test_a_parameter_reached_through_zip_or_enumerate_is_evident():
+    """xfer: `for l_param, param in zip(samples, net.collect_params().values()): param._data[i] = l_param` raised
+    AttributeError converted, with nothing said (MX178 needed the loop to be over the values themselves)."""
+    from xlate.convert.engine import convert_source
+    source = ("from mxnet import gluon\ndef swap(samples, net):\n"
+              "    for l_param, param in zip(samples, net.collect_params().values()):\n"
+              "        param._data[0] = l_param\n"
+              "    for i, (x, p) in enumerate(zip(samples, reversed(list(net.collect_params().values())))):\n"
+              "        print(i, p.data(), x._data)\n")
+    result = convert_source(source)
+    manual = [(d.line, d.code) for d in result.diagnostics if d.status == "manual"]
+    assert manual == [(4, "MX178")], manual
+    assert "print(i, p.data, x._data)" in result.output, result.output

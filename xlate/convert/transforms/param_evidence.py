@@ -138,7 +138,7 @@ def facts(conv) -> Facts:
     for _ in range(2):  # a name assigned from a loop variable needs the loop first
         # `params = net.collect_params().values()`, then `for p in params` (autogluon's GP regression)
         lists = {t.id for t, v in scan.assigns if isinstance(t, ast.Name) and _a_values(v, found)}
-        for target, it in scan.loops:
+        for target, it in (pair for loop in scan.loops for pair in _loop_pairs(*loop)):
             if isinstance(it, ast.Name) and it.id in lists and isinstance(target, ast.Name):
                 found.param_names.add(target.id)
             if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and not it.args
@@ -159,6 +159,25 @@ def facts(conv) -> Facts:
         _CACHE.clear()
     _CACHE[id(module)] = (module, found)
     return found
+
+
+def _loop_pairs(target: ast.AST, it: ast.AST):
+    """(target, iterable) pairs of a loop, through `zip(...)`, `enumerate(...)`, `reversed(...)` and
+    `list(...)`: xfer's `for l_param, param in zip(samples, net.collect_params().values())`."""
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and not it.keywords:
+        name, args = it.func.id, it.args
+        if name in ("reversed", "list") and len(args) == 1:
+            yield from _loop_pairs(target, args[0])
+            return
+        if isinstance(target, (ast.Tuple, ast.List)) and not any(isinstance(a, ast.Starred) for a in args):
+            if name == "zip" and len(args) == len(target.elts):
+                for t, a in zip(target.elts, args):
+                    yield from _loop_pairs(t, a)
+                return
+            if name == "enumerate" and len(args) == 1 and len(target.elts) == 2:
+                yield from _loop_pairs(target.elts[1], args[0])
+                return
+    yield target, it
 
 
 # Note [evidence handed to a function]
