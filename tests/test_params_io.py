@@ -505,3 +505,45 @@ def test_reset_ctx_to_a_list_of_contexts_trains_as_mxnet_does():
     assert len(actual) == len(expected)
     for a, e in zip(actual, expected):
         np.testing.assert_allclose(a, e, rtol=1e-5, atol=1e-6)
+
+
+LOADED_THEN_INITIALIZED = """
+import mxnet as mx
+from mxnet import gluon
+from mxnet.gluon import nn
+
+class Net(gluon.HybridBlock):
+    def __init__(self):
+        super().__init__()
+        with self.name_scope():
+            self.base = nn.Dense(3, in_units=2)
+            self.head = nn.Dense(2, in_units=3)
+
+    def hybrid_forward(self, F, x):
+        return self.head(self.base(x))
+
+def run(path):
+    base = nn.Dense(3, in_units=2)
+    base.initialize(mx.init.One())
+    base.save_parameters(path)
+    net = Net()
+    net.base.load_parameters(path)
+    ready = [p._data is not None for p in net.collect_params().values()]
+    net.initialize(mx.init.Zero())  # Gluon keeps what was loaded: "already initialized, ignoring"
+    again = [p._data is None for p in net.collect_params().values()]
+    return ready, again, float(net.base.weight.data().sum().asscalar()), float(net.head.weight.data().sum().asscalar())
+"""
+
+
+def test_what_was_loaded_is_initialised_as_in_gluon(tmp_path):
+    """`load_parameters` then `initialize()` (a pretrained base under a new head) drew over the loaded weights;
+    `param._data is not None` (whether Gluon holds the parameter's arrays) was left manual (MX178)."""
+    result = convert_source(LOADED_THEN_INITIALIZED)
+    assert result.output.count("_mx_param_arrays(p)") == 2, result.output
+    assert not [d for d in result.diagnostics if d.status == "manual"], result.diagnostics
+    ours, theirs = {}, {}
+    exec(compile(result.output, "<converted>", "exec"), ours)
+    exec(compile(LOADED_THEN_INITIALIZED, "<mxnet>", "exec"), theirs)
+    want = theirs["run"](str(tmp_path / "mx.params"))
+    assert want == ([True, True, False, False], [False] * 4, 6.0, 0.0)
+    assert ours["run"](str(tmp_path / "pt.params")) == want

@@ -137,6 +137,7 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
         self.type_tests: set[int] = set()  # class expressions tested by isinstance/issubclass
         self.kept_bool: set[int] = set()  # comparisons MX542 leaves (Note [comparisons of untyped values])
         self.index_masks: set[int] = set()  # comparisons that are an index's element (`x[x > 0]`)
+        self.none_tests: set[int] = set()  # left sides of `... is None` / `... is not None`
         self.array_scopes: dict = {}  # scope key -> it handles MXNet arrays (the same Note)
         self.defined_functions: Optional[frozenset] = None  # names of the module's defs (array_methods._defined)
         self.array_compares: set[int] = set()  # comparisons computed with as arrays (the same Note)
@@ -621,6 +622,9 @@ class Converter(Applying, Statements, FStrings, Leftovers, func_values.FunctionV
         """`type(x) == C`, `type(x) is not C` (a class compared with another class value, as in
         `norm_layer != nn.BatchNorm`, stays the value both sides translate to)."""
         sides = [node.left] + [t.comparator for t in node.comparisons]
+        if len(node.comparisons) == 1 and isinstance(node.comparisons[0].operator, (cst.Is, cst.IsNot)) \
+                and isinstance(node.comparisons[0].comparator, cst.Name) and node.comparisons[0].comparator.value == "None":
+            self.none_tests.add(id(node.left))  # `param._data is not None` (MX178: whether it is initialised)
         if any(_type_of(side) for side in sides) and all(
                 isinstance(t.operator, (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)) for t in node.comparisons):
             self.type_compares.update(id(side) for side in sides)

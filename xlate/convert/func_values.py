@@ -84,7 +84,7 @@ class FunctionValues:
     def compared_lambdas(self, original: cst.Comparison, updated: cst.Comparison) -> None:
         """Note [functions compared as values]: a function value made a lambda, compared by `==`, `is`
         or `in`, is never another value's: review."""
-        table = getattr(self, "value_lambdas", None)
+        table = self.value_lambdas
         if not table:
             return
         sides = [updated.left] + [c.comparator for c in updated.comparisons]

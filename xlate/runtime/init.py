@@ -85,6 +85,13 @@ def _mx_init_params(module, **inits):
     return module
 
 
+def _mx_param_arrays(param):
+    """Gluon's `param._data` where it is tested against None (Note [whether a parameter is initialised]
+    in xlate/convert/transforms/param_internals.py): [the tensor] once Gluon would hold its arrays
+    (drawn by initialize(), loaded), else None."""
+    return [param] if getattr(param, "_mx_ready", False) else None
+
+
 def _mx_requires_grad(grad_req):
     """A Parameter's `grad_req` known only at run time, as `requires_grad`: 'write' trains, 'null'
     does not. 'add' (MXNet sums the gradients of successive backward passes into the parameter

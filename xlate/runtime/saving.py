@@ -87,7 +87,8 @@ def _mx_load_parameters(net, filename, ctx=None, allow_missing=False, ignore_ext
     has and the file lacks raises unless allow_missing, a name the file has and the model lacks
     unless ignore_extra; values are cast to each parameter's dtype. With a context (or a list of
     them: the first, where split_and_load puts every slice) the model moves there. The model
-    then follows MXNet's training flag (Note [MXNet's mode]): it predicts outside record()."""
+    then follows MXNet's training flag (Note [MXNet's mode]): it predicts outside record(). What
+    was loaded is initialised, as in Gluon: an `initialize()` afterwards draws only the rest."""
     if dtype_source not in ("current", "saved"):
         raise ValueError(f"dtype_source must be 'current' or 'saved', got {dtype_source!r}")
     if _mx_is_mxnet_file(filename):
@@ -102,6 +103,10 @@ def _mx_load_parameters(net, filename, ctx=None, allow_missing=False, ignore_ext
             if name in own and own[name].is_floating_point() and value.dtype != own[name].dtype:
                 own[name].data = own[name].data.to(value.dtype)
     result = net.load_state_dict(saved, strict=False)
+    own = net.state_dict(keep_vars=True)
+    for name in saved:  # loaded counts as initialised: Gluon's initialize() afterwards keeps these values
+        if name in own:
+            own[name]._mx_ready = True
     if result.missing_keys and not allow_missing:
         raise AssertionError(f"Parameter '{result.missing_keys[0]}' is missing in file '{filename}', which contains "
                              "parameters: " + ", ".join(f"'{k}'" for k in saved) + ". Set allow_missing=True to "

@@ -28,5 +28,20 @@ def transform(site: Site):
         node = site.original.targets[0].target.value
     if node is None or not param_evidence.is_param(node, param_evidence.facts(site.conv)):
         raise Skip()
+    if site.matched == "._data" and id(site.original) in site.conv.none_tests:
+        # Note [whether a parameter is initialised]
+        site.fixed("`param._data` tested against None (whether Gluon initialised the parameter) -> "
+                   "`_mx_param_arrays(param)`: [the tensor] once initialize() drew it or a load filled it, else None")
+        return site.emit("_mx_param_arrays({p})", p=site.receiver)
     raise Manual(f"`{site.code(node)}{site.matched}` is Gluon Parameter's private state; a translated parameter "
                  f"is a torch tensor, which has none: {_HINTS.get(site.matched, 'port it by hand')}")
+
+
+# Note [whether a parameter is initialised]
+# Gluon keeps a Parameter's arrays in `_data`, None until `initialize()` draws them or a load fills them.
+# Detection packages override a network's `initialize` to keep what a pretrained base loaded: `for param in
+# self.collect_params().values(): if param._data is not None: param.reset_ctx(ctx) else: param.initialize(...)`
+# (GluonCV's estimators, gluon-faster-rcnn; sockeye asserts it before copying parameters). A translated
+# parameter is filled when it is made, so the runtime marks the ones Gluon would hold as initialised
+# (`_mx_ready`: drawn by a translated initialize(), loaded by load_parameters, a converted model zoo's);
+# tested against None, `param._data` is `_mx_param_arrays(param)`, a list of the one tensor then, else None.
