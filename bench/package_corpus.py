@@ -373,6 +373,19 @@ CORPORA: dict[str, dict] = {
     "xfer": dict(
         kind="package", packages=["xfer"], stub_missing=True,
         source="amzn/xfer master (860ec41), xfer-ml/xfer, xfer-ml/tests, setup.py, docs/conf.py"),
+    # a Faster R-CNN written in Gluon before GluonCV had one: rcnn/ (anchor and proposal targets as registered
+    # CustomOps called through F.Custom, MultiProposal, box decoders, losses with advanced indexing), dataset/
+    # and utils/ beside it; the training and test scripts at the root parsed only
+    "fasterrcnn": dict(
+        kind="package", packages=["rcnn", "dataset", "utils"], stub_missing=True,
+        source="WalterMa/gluon-faster-rcnn master (0e786f5), every .py",
+        factories=("package_models", "FASTERRCNN")),
+    # GANs in Gluon (DCGAN, WGAN, CycleGAN, conditional GAN, BEGAN), one folder each, without __init__.py: each
+    # folder's scripts import `model` by bare name; the factories import dcgan/wgan/cyclegan as namespace
+    # packages from the root (`dcgan.model`), which their modules allow (they import only mxnet)
+    "gluongan": dict(
+        kind="scripts", source="nuppt/gluon-gan master (0b53eda), every .py",
+        models_flat=[""], stub_missing=True, factories=("package_models", "GLUONGAN")),
     # AWS SageMaker examples' MXNet/Gluon entry-point scripts (train loops with kvstore, model_fn/transform_fn
     # serving functions), every .py importing mxnet, in their folders (runs: example_runs.py --set smgluon)
     "smgluon": dict(

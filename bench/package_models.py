@@ -1328,3 +1328,45 @@ OPENAFF = [
          build="imp('classification').AFFResNet('ASKCFuse', 2, [1, 1, 1, 1], classes=10, stem_width=8)",
          inputs=["x:float32[1,3,32,32]"]),
 ]
+
+# gluon-faster-rcnn (WalterMa): the RPN head, the proposal layer (contrib.MultiProposal), the box and class
+# decoders and both losses (advanced indexing with index arrays, params.get_constant read with .data(ctx)).
+# Probabilities are made positive inside `call`; labels, rois and image sizes are given.
+_ROIS = [[[0.0, 2.0, 3.0, 20.0, 25.0], [0.0, 10.0, 4.0, 40.0, 30.0], [0.0, 5.0, 12.0, 30.0, 60.0],
+          [0.0, 0.0, 0.0, 63.0, 63.0], [0.0, 20.0, 20.0, 28.0, 50.0]]]
+_RPN_GT = [[-1.0, 0.0, 1.0, 0.0, 1.0, -1.0, 0.0, 0.0] * 6]
+FASTERRCNN = [
+    dict(name="RPNHead (3 anchors)", build="imp('rpn').RPNHead(num_anchors=3)", inputs=["x:float32[1,8,6,6]"]),
+    dict(name="NormalizedBoxDecoder (3 classes)", build="imp('decoder').NormalizedBoxDecoder(num_classes=3)",
+         inputs=["x:float32[1,5,12]", "rois:float32[1,5,5]", "im_info:float32[1,3]"],
+         fixed={"rois": _ROIS, "im_info": [[64.0, 64.0, 1.0]]}),
+    dict(name="MultiPerClassDecoder (4 classes)", build="imp('decoder').MultiPerClassDecoder(num_classes=4, thresh=0.3)",
+         inputs=["x:float32[2,5,4]"], call="lambda net, x: net(abs(x))"),
+    dict(name="ProposalLayer (contrib.MultiProposal)",
+         build="imp('proposal').ProposalLayer(feature_stride=16, scales=(2, 4), ratios=(0.5, 1, 2), "
+               "rpn_pre_nms_top_n=20, rpn_post_nms_top_n=5, rpn_nms_threshold=0.7, rpn_min_size=4)",
+         inputs=["cls_prob:float32[1,12,4,4]", "bbox_pred:float32[1,24,4,4]", "im_info:float32[1,3]"],
+         fixed={"im_info": [[64.0, 64.0, 1.0]]}, call="lambda net, c, b, i: net(abs(c), b * 0.1, i)"),
+    dict(name="RPNLoss", build="imp('loss').RPNLoss(rpn_batch_size=8)",
+         inputs=["cls:float32[1,6,4,4]", "bbox:float32[1,12,4,4]", "gt:float32[1,48]", "bbox_gt:float32[1,4,48]"],
+         fixed={"gt": _RPN_GT}, call="lambda net, c, b, g, t: net(abs(c) + 0.01, b, g, t)"),
+    dict(name="RCNNLoss", build="imp('loss').RCNNLoss(roi_batch_size=4)",
+         inputs=["cls:float32[4,3]", "bbox:float32[4,12]", "gt:float32[4]", "bbox_gt:float32[4,12]"],
+         fixed={"gt": [0.0, 1.0, 2.0, 1.0]}, call="lambda net, c, b, g, t: net(abs(c) + 0.01, b, g, t)"),
+]
+
+# gluon-gan (nuppt): DCGAN's generator and discriminator, WGAN's MLP pair and its BatchNorm-free DCGAN, CycleGAN's
+# ResNet generator (reflection padding, instance norm) and PatchGAN discriminator, at 16x16.
+GLUONGAN = [
+    dict(name="DCGAN_G (dcgan)", build="imp('dcgan.model').DCGAN_G(16, 4, 8, 3)", inputs=["z:float32[2,4,1,1]"]),
+    dict(name="DCGAN_D (dcgan)", build="imp('dcgan.model').DCGAN_D(16, 3, 8, 1)", inputs=["x:float32[2,3,16,16]"]),
+    dict(name="MLP_G (wgan)", build="imp('wgan.model').MLP_G(8, 4, 16, 3)", inputs=["z:float32[2,4,1,1]"]),
+    dict(name="MLP_D (wgan)", build="imp('wgan.model').MLP_D(8, 16, 3)", inputs=["x:float32[2,3,8,8]"]),
+    dict(name="DCGAN_G_NOBN (wgan)", build="imp('wgan.model').DCGAN_G_NOBN(16, 4, 8, 3)", inputs=["z:float32[2,4,1,1]"]),
+    dict(name="DCGAN_D_NOBN (wgan)", build="imp('wgan.model').DCGAN_D_NOBN(16, 3, 8, 1)", inputs=["x:float32[2,3,16,16]"]),
+    dict(name="CycleGAN_G (resnet_6blocks, instance norm)",
+         build="imp('cyclegan.model').CycleGAN_G(3, 3, ngf=4, norm_type='instance', netG_arch='resnet_6blocks')",
+         inputs=["x:float32[1,3,16,16]"]),
+    dict(name="CycleGAN_D (PatchGAN, batch norm)", build="imp('cyclegan.model').CycleGAN_D(3, ndf=4, n_layers=2)",
+         inputs=["x:float32[2,3,16,16]"]),
+]
