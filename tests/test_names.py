@@ -35,6 +35,7 @@ def test_import_forms_resolve(source):
     ("mxnet.gpu", "mxnet.context.gpu"),
     ("mxnet.nd.random.normal", "mxnet.ndarray.random.normal"),
     ("numpy.zeros", "numpy.zeros"),
+    ("mxnet.gluon.data.vision.transforms.image.random_crop", "mxnet.image.random_crop"),  # gluon-gan's CycleGAN
 ])
 def test_reexports_are_canonical(dotted, expected):
     assert names.canonical(dotted) == expected

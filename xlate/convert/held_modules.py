@@ -27,6 +27,15 @@ module.bucketing_module.ctx module.executor_group.ctx module.module.ctx operator
     "mxnet.io": """image.io image.detection.io image.image.io model.io numpy_extension.image.io""",
     "mxnet.random": """initializer.random""",
     "mxnet.metric": """model.metric module.base_module.metric""",
+    # more of the same measurement, for modules user code reaches this way: gluon-gan's CycleGAN crops with
+    # `transforms.image.random_crop(...)` (Gluon's transforms module holds mxnet.image)
+    "mxnet.image": """gluon.data.vision.datasets.image gluon.data.vision.transforms.image""",
+    "mxnet.gluon.nn": """gluon.model_zoo.vision.alexnet.nn gluon.model_zoo.vision.densenet.nn
+gluon.model_zoo.vision.inception.nn gluon.model_zoo.vision.mobilenet.nn gluon.model_zoo.vision.resnet.nn
+gluon.model_zoo.vision.squeezenet.nn gluon.model_zoo.vision.vgg.nn""",
+    "mxnet.kvstore": """model.kvs""",
+    "mxnet.recordio": """gluon.data.dataset.recordio gluon.data.vision.datasets.recordio image.recordio
+image.image.recordio numpy_extension.image.recordio""",
 }
 
 
