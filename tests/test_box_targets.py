@@ -67,3 +67,40 @@ def test_a_matcher_in_hybrid_forward_converts_to_the_helper():
     result = convert_source(src)
     assert "_mx_bipartite_matching(x, threshold=0.1, topk=2)" in result.output
     assert not [d for d in result.diagnostics if d.status == "manual"]
+
+
+# -- Faster R-CNN's proposal layer and ROI pooling (MX869, gluon-faster-rcnn) --------------------------------
+PROPOSALS = """
+from mxnet import nd
+
+def propose(cls_prob, bbox_pred, im_info, features, **kw):
+    rois, scores = nd.contrib.MultiProposal(cls_prob, bbox_pred, im_info, output_score=True, **kw)
+    return rois, scores, nd.ROIPooling(features, rois, pooled_size=(2, 2), spatial_scale=0.25)
+"""
+
+
+@pytest.mark.parametrize("trial", range(6))
+def test_region_proposals_and_roi_pooling_are_mxnets(trial):
+    """Note [region proposals]: drawn maps, both box encodings, one and two images, boxes past the image's real
+    extent and under the minimum size, padding by repetition; then ROI pooling of what came out."""
+    result = convert_source(PROPOSALS)
+    assert "_mx_multi_proposal(" in result.output and "_mx_roi_pooling(" in result.output
+    ours, theirs = {}, {}
+    exec(compile(result.output, "<converted>", "exec"), ours)
+    exec(compile(PROPOSALS, "<mxnet>", "exec"), theirs)
+    rng = np.random.default_rng(trial)
+    ratios, scales = [((0.5, 1, 2), (2, 4)), ((1,), (8,)), ((0.5, 2), (1, 3, 5))][trial % 3]
+    count, batch, height, width, stride = len(ratios) * len(scales), 1 + trial % 2, 3 + trial % 4, 4 + trial % 3, 4
+    cls = rng.random((batch, 2 * count, height, width)).astype("float32")
+    box = (rng.standard_normal((batch, 4 * count, height, width)) * 0.3).astype("float32")
+    info = np.array([[height * stride - (trial % 2) * stride, width * stride, 1.0 + 0.5 * (trial % 2)]] * batch,
+                    dtype="float32")
+    features = rng.standard_normal((batch, 3, height * 2, width * 2)).astype("float32")
+    kw = dict(rpn_pre_nms_top_n=[20, 6000, 7][trial % 3], rpn_post_nms_top_n=[5, 12, 9][trial % 3],
+              threshold=[0.7, 0.5, 0.3][trial % 3], rpn_min_size=[4, 16, 2][trial % 3], scales=scales, ratios=ratios,
+              feature_stride=stride, iou_loss=trial == 4)
+    want = theirs["propose"](*(mx.nd.array(a) for a in (cls, box, info, features)), **kw)
+    got = ours["propose"](*(torch.tensor(a) for a in (cls, box, info, features)), **kw)
+    for w, g in zip(want, got):
+        assert w.shape == tuple(g.shape)
+        np.testing.assert_allclose(g.numpy(), w.asnumpy(), rtol=1e-5, atol=1e-4)

@@ -271,3 +271,101 @@ def _mx_box_decode(data=None, anchors=None, std0=1.0, std1=1.0, std2=1.0, std3=1
         dw, dh = torch.clamp(dw, max=clip), torch.clamp(dh, max=clip)
     ow, oh = torch.exp(dw) * aw * 0.5, torch.exp(dh) * ah * 0.5
     return torch.stack([ox - ow, oy - oh, ox + ow, oy + oh], dim=-1)
+
+
+# Note [region proposals]
+# MXNet's `contrib.MultiProposal` (and `contrib.Proposal`, its one-image form) is Faster R-CNN's
+# proposal layer, as its CPU kernel computes it (src/operator/contrib/multi_proposal.cc, 1.9.1): one
+# base anchor per (ratio, scale), ratios outer, from a (0, 0, stride - 1, stride - 1) box with
+# rounding; shifted over the map by the stride, position-major ((h * W + w) * A + a); the deltas
+# applied as (dx, dy, log dw, log dh) with MXNet's +1 widths, clipped to the image; a box past the
+# image's real extent (im_info / stride) scores -1, and one smaller than rpn_min_size * scale is
+# widened by min_size / 2 on each side and scores -1; a stable sort by score, the first
+# rpn_pre_nms_top_n; greedy NMS (IoU with +1 areas above the threshold suppresses) up to
+# rpn_post_nms_top_n; the rows (image index, x1, y1, x2, y2), padded by repeating the kept boxes
+# in order. The arithmetic is float32 as the kernel's; no gradient reaches the inputs (MXNet's
+# backward writes zeros).
+def _mx_proposal_anchors(feature_stride, scales, ratios):
+    import math
+
+    base = (0.0, 0.0, feature_stride - 1.0, feature_stride - 1.0)
+    f32 = lambda v: float(torch.tensor(v, dtype=torch.float32))  # noqa: E731 - the kernel stores floats
+    w, h = f32(base[2] - base[1] + 1.0), f32(base[3] - base[1] + 1.0)
+    x_ctr, y_ctr = f32(base[0] + 0.5 * (w - 1.0)), f32(base[1] + 0.5 * (h - 1.0))
+    anchors = []
+    for ratio in ratios:
+        for scale in scales:
+            size_ratios = f32(math.floor(f32(f32(w * h) / f32(ratio))))
+            new_w = f32(math.floor(f32(math.sqrt(size_ratios)) + 0.5) * f32(scale))
+            new_h = f32(math.floor(f32(f32(new_w / f32(scale)) * f32(ratio)) + 0.5) * f32(scale))
+            anchors.append([x_ctr - 0.5 * (new_w - 1.0), y_ctr - 0.5 * (new_h - 1.0),
+                            x_ctr + 0.5 * (new_w - 1.0), y_ctr + 0.5 * (new_h - 1.0)])
+    return torch.tensor(anchors, dtype=torch.float32)
+
+
+def _mx_multi_proposal(cls_prob=None, bbox_pred=None, im_info=None, rpn_pre_nms_top_n=6000, rpn_post_nms_top_n=300,
+                       threshold=0.7, rpn_min_size=16, scales=(4.0, 8.0, 16.0, 32.0), ratios=(0.5, 1.0, 2.0),
+                       feature_stride=16, output_score=False, iou_loss=False, out=None, name=None):
+    """MXNet's `nd.contrib.MultiProposal(...)` / `Proposal(...)` (Note [region proposals])."""
+    scores, deltas, info = (t.detach().to(torch.float32) for t in (cls_prob, bbox_pred, im_info))
+    batch, channels, height, width = scores.shape
+    count = channels // 2
+    anchors = _mx_proposal_anchors(feature_stride, scales, ratios).to(scores.device)
+    if anchors.shape[0] != count:
+        raise ValueError(f"MultiProposal: {count} anchors in cls_prob, {anchors.shape[0]} ratios x scales")
+    ys, xs = torch.meshgrid(torch.arange(height, device=scores.device), torch.arange(width, device=scores.device),
+                            indexing="ij")
+    shifts = torch.stack([xs, ys, xs, ys], dim=-1).to(torch.float32) * feature_stride  # (H, W, 4)
+    boxes = (shifts[:, :, None, :] + anchors[None, None]).reshape(-1, 4)  # ((h * W + w) * A + a, 4)
+    total = boxes.shape[0]
+    pre = min(rpn_pre_nms_top_n if rpn_pre_nms_top_n > 0 else total, total)
+    post = min(rpn_post_nms_top_n, pre)
+    rows, kept_scores = [], []
+    for b in range(batch):
+        im_h, im_w, im_scale = (float(v) for v in info[b, :3])
+        d = deltas[b].reshape(count, 4, height, width).permute(2, 3, 0, 1).reshape(-1, 4)  # same order as boxes
+        score = scores[b, count:].permute(1, 2, 0).reshape(-1).clone()
+        if iou_loss:
+            pred = boxes + d
+        else:
+            widths = boxes[:, 2] - boxes[:, 0] + 1.0
+            heights = boxes[:, 3] - boxes[:, 1] + 1.0
+            ctr_x, ctr_y = boxes[:, 0] + 0.5 * (widths - 1.0), boxes[:, 1] + 0.5 * (heights - 1.0)
+            pred_ctr_x, pred_ctr_y = d[:, 0] * widths + ctr_x, d[:, 1] * heights + ctr_y
+            pred_w, pred_h = torch.exp(d[:, 2]) * widths, torch.exp(d[:, 3]) * heights
+            pred = torch.stack([pred_ctr_x - 0.5 * (pred_w - 1.0), pred_ctr_y - 0.5 * (pred_h - 1.0),
+                                pred_ctr_x + 0.5 * (pred_w - 1.0), pred_ctr_y + 0.5 * (pred_h - 1.0)], dim=1)
+        limit = torch.tensor([im_w - 1.0, im_h - 1.0, im_w - 1.0, im_h - 1.0], dtype=torch.float32, device=pred.device)
+        pred = torch.maximum(torch.minimum(pred, limit), torch.zeros((), device=pred.device))
+        real_h, real_w = int(im_h / feature_stride), int(im_w / feature_stride)
+        position = torch.arange(total, device=pred.device) // count
+        outside = (position // width >= real_h) | (position % width >= real_w)
+        score[outside] = -1.0
+        min_size = float(torch.tensor(rpn_min_size * im_scale, dtype=torch.float32))
+        small = ((pred[:, 2] - pred[:, 0] + 1.0) < min_size) | ((pred[:, 3] - pred[:, 1] + 1.0) < min_size)
+        pred = torch.where(small[:, None], pred + torch.tensor([-1.0, -1.0, 1.0, 1.0], device=pred.device) * (min_size / 2),
+                           pred)
+        score[small] = -1.0
+        order = torch.sort(score, descending=True, stable=True).indices[:pre]
+        dets, det_scores = pred[order], score[order]
+        area = (dets[:, 2] - dets[:, 0] + 1) * (dets[:, 3] - dets[:, 1] + 1)
+        suppressed = torch.zeros(pre, dtype=torch.bool, device=dets.device)
+        keep = []
+        for i in range(pre):
+            if len(keep) >= post:
+                break
+            if suppressed[i]:
+                continue
+            keep.append(i)
+            xx1 = torch.maximum(dets[i, 0], dets[i + 1:, 0])
+            yy1 = torch.maximum(dets[i, 1], dets[i + 1:, 1])
+            xx2 = torch.minimum(dets[i, 2], dets[i + 1:, 2])
+            yy2 = torch.minimum(dets[i, 3], dets[i + 1:, 3])
+            inter = (xx2 - xx1 + 1.0).clamp(min=0.0) * (yy2 - yy1 + 1.0).clamp(min=0.0)
+            overlap = inter / (area[i] + area[i + 1:] - inter)
+            suppressed[i + 1:] |= overlap > threshold
+        index = torch.tensor([keep[i % len(keep)] for i in range(rpn_post_nms_top_n)], device=dets.device)
+        rows.append(torch.cat([torch.full((rpn_post_nms_top_n, 1), float(b), device=dets.device), dets[index]], dim=1))
+        kept_scores.append(det_scores[index][:, None])
+    result = torch.cat(rows).to(cls_prob.dtype)
+    return (result, torch.cat(kept_scores).to(cls_prob.dtype)) if output_score else result

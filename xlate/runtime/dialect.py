@@ -296,7 +296,7 @@ def _mx_float_or_nan(field):
         return float("nan")
 
 
-def _mx_roi_pooling(data, rois, pooled_size, spatial_scale):
+def _mx_roi_pooling(data, rois, pooled_size, spatial_scale, out=None, name=None):
     """npx.roi_pooling (nd.ROIPooling): Fast R-CNN's max pooling of each region of interest
     (rows of `rois`: batch index, x1, y1, x2, y2 in input pixels) into pooled_size bins, with
     MXNet's CPU arithmetic: corners scaled by spatial_scale in float32 and rounded half away
