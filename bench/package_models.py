@@ -1347,6 +1347,14 @@ FASTERRCNN = [
                "rpn_pre_nms_top_n=20, rpn_post_nms_top_n=5, rpn_nms_threshold=0.7, rpn_min_size=4)",
          inputs=["cls_prob:float32[1,12,4,4]", "bbox_pred:float32[1,24,4,4]", "im_info:float32[1,3]"],
          fixed={"im_info": [[64.0, 64.0, 1.0]]}, call="lambda net, c, b, i: net(abs(c), b * 0.1, i)"),
+    # the anchor targets (a CustomOp through F.Custom): 96 anchors, a sample of 95 that takes every foreground
+    # and background one, so MXNet's random shuffle decides nothing (the one left out is an ignored anchor; a
+    # sample of them all fails in MXNet itself, indexing by an empty array)
+    dict(name="AnchorTargetLayer (CustomOp AnchorTarget, F.Custom)",
+         build="imp('anchor').AnchorTargetLayer(feature_stride=16, scales=(2, 4), ratios=(0.5, 1, 2), "
+               "rpn_batch_size=95, fg_fraction=1.0, positive_iou_threshold=0.5, negative_iou_threshold=0.3)",
+         inputs=["score:float32[1,12,4,4]", "gt:float32[1,2,5]", "im_info:float32[1,3]"],
+         fixed={"gt": [[[4.0, 6.0, 30.0, 40.0, 1.0], [20.0, 10.0, 60.0, 50.0, 2.0]]], "im_info": [[64.0, 64.0, 1.0]]}),
     dict(name="RPNLoss", build="imp('loss').RPNLoss(rpn_batch_size=8)",
          inputs=["cls:float32[1,6,4,4]", "bbox:float32[1,12,4,4]", "gt:float32[1,48]", "bbox_gt:float32[1,4,48]"],
          fixed={"gt": _RPN_GT}, call="lambda net, c, b, g, t: net(abs(c) + 0.01, b, g, t)"),
