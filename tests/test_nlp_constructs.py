@@ -19,7 +19,8 @@ pytest.importorskip("gluonnlp")
 # (MX105: `differentiable=scale`), fed to F.BatchNorm, which infers their size; `F.slice` with bare
 # ints (MXNet's 1-tuples). gluonnlp's SplitSampler (MX325), seeded, with even_size and shuffle. An
 # adaptive softmax's tail through contrib.cond/boolean_mask/index_copy (MX875), an empty cluster included,
-# its weights rescaled through `enumerate(collect_params().values())` (MX164's run-time set_data).
+# its weights rescaled through a function's `collect_params().values()` (MX164's run-time set_data) and
+# through `enumerate(collect_params().values())` (evident: MX164's static set_data).
 # gluonnlp's losses (MX307): MaskedSoftmaxCELoss on ids and on smoothed labels, its gradient, LabelSmoothing
 # on ids and on distributions, the AR/TAR regularisers (the last state only; a zero factor).
 # A quantization library's per-instance patches (MX157, MX839; Quantization.MXNet): Conv2D, BatchNorm, Activation and
@@ -100,7 +101,13 @@ class Tail(gluon.HybridBlock):  # an adaptive softmax's tail: rows of a cluster 
 tail = Tail()
 tail.initialize()
 set_weights(tail)
-for i, param in enumerate(tail.proj.collect_params().values()):  # an untyped receiver of set_data (MX164)
+def values_of(block):
+    return block.collect_params().values()
+
+
+for i, item in enumerate(values_of(tail.proj)):  # an untyped receiver of set_data (MX164)
+    item.set_data(item.data() * (i + 0.5))
+for i, param in enumerate(tail.proj.collect_params().values()):  # evident through enumerate: static
     param.set_data(param.data() * (i + 0.5))
 feats = nd.array(rng.randn(5, 4).astype('float32'))
 feats.attach_grad()
@@ -227,7 +234,8 @@ def test_gluonnlp_building_blocks_and_deferred_norm_parameters():
     converted = _same_numbers(BLOCKS)
     assert "_mx_ConvolutionalEncoder(" in converted and "_mx_LSTMPCellWithClip(" in converted
     assert "requires_grad=bool(scale)" in converted and "requires_grad=bool(center)" in converted
-    assert "_mx_SplitSampler(" in converted and "_mx_set_data_method(param, " in converted
+    assert "_mx_SplitSampler(" in converted and "_mx_set_data_method(item, " in converted
+    assert "    _mx_set_data(param, " in converted
     assert "_mx_MaskedSoftmaxCrossEntropyLoss(" in converted and "_mx_TemporalActivationRegularizationLoss(" in converted
     assert "import mxnet" not in converted
     assert "_mx_set_hybrid_forward(m, types.MethodType(fn, m))" in converted
