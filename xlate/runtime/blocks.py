@@ -82,11 +82,40 @@ def _mx_compile(net):
     return None
 
 
+def _mx_own(block, name, *args, **arguments):
+    """Note [a block's own methods]: `(found, result)`. Where the block's class, a class of the program,
+    defines Gluon's method `name` itself (`cast`, `initialize`, `load_parameters`, `collect_params`),
+    a call the converter made a helper's runs that method, with the arguments given (those left at
+    Gluon's defaults are not passed); a call through `super()` is Gluon's own method, on the block
+    (the helper's work), and so is the method's own call of the helper for the same block."""
+    if isinstance(block, super):
+        return False, block.__self__
+    if not isinstance(block, torch.nn.Module):
+        return False, block
+    for klass in type(block).__mro__:
+        if klass is torch.nn.Module or klass.__name__.startswith("_mx_") or klass.__module__.startswith("torch."):
+            return False, block
+        if name in vars(klass):
+            break
+    busy = block.__dict__.setdefault("_mx_own_busy", set())
+    if name in busy:
+        return False, block
+    busy.add(name)
+    try:
+        return True, getattr(block, name)(*args, **arguments)
+    finally:
+        busy.discard(name)
+
+
 def _mx_cast(block, dtype):
     """Gluon's `block.cast(dtype)`: every parameter and running statistic of the block and its
     children in `dtype`, but a BatchNorm's kept in float32 when `dtype` is float16, as Gluon's
     _BatchNorm.cast does (torch's `module.to(float16)` casts them too). Something that is not a
-    torch module (a value xlate could not type) casts itself."""
+    torch module (a value xlate could not type) casts itself. A block whose class casts itself its
+    own way does that (Note [a block's own methods])."""
+    found, block = _mx_own(block, "cast", dtype)
+    if found:
+        return block
     if not isinstance(block, torch.nn.Module):
         return block.cast(dtype)
     dtype = _mx_dtype(dtype)
@@ -281,3 +310,16 @@ def _mx_lambda_function(function, table, hybrid):
     if isinstance(function, str):
         return _mx_operator(function, table)
     return (lambda *args: function(None, *args)) if hybrid else function
+
+
+# Note [a block's own methods]
+# The converter turns a Gluon method called on a block into a helper that does what Gluon's Block
+# does (`net.cast('float16')` -> `_mx_cast(net, 'float16')`). A class of the program may define the
+# method itself: ResNeSt's and GluonCV's DropBlock casts and records its dtype, gluon-faster-rcnn's
+# networks initialise only what a pretrained base did not load, sockeye's model loads its own way.
+# The helper bypassed those, and the program's state silently differed (the recorded dtype, a
+# print, a skipped step). The helpers of those methods (`_mx_cast`, `_mx_initialize`,
+# `_mx_initialize_method`, `_mx_load_parameters`, `_mx_collect_params`) run the class's own method
+# first, with the arguments the program gave; inside it, `super().cast(dtype)` (the helper on
+# `super()`) is Gluon's method on the block itself, as is a call of the helper on the same block
+# while the method runs.

@@ -248,7 +248,12 @@ def _mx_initialize(net, init=None, *, force_reinit=False):
     tensors are kept unless force_reinit; lazy ones are drawn after the first forward. The
     model then follows MXNet's training flag (Note [MXNet's mode]): it predicts unless
     autograd.record() or train_mode() says otherwise. A parameter (`m.input_max.initialize(...)` where
-    xlate could not tell the receiver from a block) is initialised as Gluon's Parameter.initialize."""
+    xlate could not tell the receiver from a block) is initialised as Gluon's Parameter.initialize. A
+    block whose class initialises itself its own way does that (Note [a block's own methods])."""
+    given = {k: v for k, v in (("init", init), ("force_reinit", force_reinit)) if v not in (None, False)}
+    found, net = _mx_own(net, "initialize", **given)
+    if found:
+        return net
     if isinstance(net, torch.Tensor):  # as Gluon's Parameter.initialize does with an initializer function
         if getattr(net, "_mx_ready", False) and not force_reinit:
             return net
@@ -287,6 +292,12 @@ def _mx_initialize_method(obj, *args, **kwargs):
     calls its own initialize with the same arguments (a parameter: Gluon's Parameter.initialize)."""
     if isinstance(obj, torch.Tensor):
         return _mx_param_initialize(obj, *args, **kwargs)
+    if isinstance(obj, (super, torch.nn.Module)):  # Note [a block's own methods]
+        names = ("init", "ctx", "verbose", "force_reinit")
+        given = {**dict(zip(names, args)), **kwargs}
+        found, obj = _mx_own(obj, "initialize", **{k: v for k, v in given.items() if v not in (None, False)})
+        if found:
+            return obj
     block = getattr(obj, "_mx_block", None) if isinstance(obj, dict) else None
     if not isinstance(obj, torch.nn.Module) and block is None:
         return obj.initialize(*args, **kwargs)

@@ -278,7 +278,11 @@ def _mx_collect_params(block, select=None):
     """Gluon's `block.collect_params(select)`: a `_mx_ParameterDict` keyed by Gluon's full names
     (running statistics included, as Gluon counts them), in Gluon's order; `select` is a regular
     expression matched at the start of each name (`re.match`). Something that is no torch
-    module (a value xlate could not type) collects its own."""
+    module (a value xlate could not type) collects its own, and so does a block whose class collects
+    its own way (Note [a block's own methods])."""
+    found, block = _mx_own(block, "collect_params", *(() if select is None else (select,)))
+    if found:
+        return block
     if not isinstance(block, torch.nn.Module):
         return block.collect_params(select) if select is not None else block.collect_params()
     import re

@@ -89,6 +89,13 @@ def _mx_load_parameters(net, filename, ctx=None, allow_missing=False, ignore_ext
     them: the first, where split_and_load puts every slice) the model moves there. The model
     then follows MXNet's training flag (Note [MXNet's mode]): it predicts outside record(). What
     was loaded is initialised, as in Gluon: an `initialize()` afterwards draws only the rest."""
+    given = {k: v for k, v in (("ctx", ctx), ("allow_missing", allow_missing), ("ignore_extra", ignore_extra),
+                               ("cast_dtype", cast_dtype)) if v not in (None, False)}
+    if dtype_source != "current":
+        given["dtype_source"] = dtype_source
+    found, net = _mx_own(net, "load_parameters", filename, **given)  # Note [a block's own methods]
+    if found:
+        return net
     if dtype_source not in ("current", "saved"):
         raise ValueError(f"dtype_source must be 'current' or 'saved', got {dtype_source!r}")
     if _mx_is_mxnet_file(filename):
