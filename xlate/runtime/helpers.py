@@ -565,12 +565,14 @@ def _mx_one_copy(namespace):
     shared = sys.modules.get("_mx_one_copy")
     if shared is None:
         shared = sys.modules.setdefault("_mx_one_copy", types.ModuleType("_mx_one_copy", "xlate's helpers, one copy"))
-    table = shared.__dict__.setdefault("helpers", {})
+    table = shared.__dict__.setdefault("helpers_by_name", {})
     helpers = {n: v for n, v in namespace.items() if n.startswith("_mx_") and n != "_mx_one_copy" and callable(v)}
 
     def code_parts(code, out, refs):
         out += [code.co_code, repr(code.co_names), repr(code.co_varnames), repr(code.co_freevars)]
         refs.update(n for n in code.co_names if n in helpers)
+        if "globals" in code.co_names:  # `globals().get(name)` (`_mx_type`): it reaches whatever its module holds
+            refs.update(helpers)
         for const in code.co_consts:
             if isinstance(const, types.CodeType):
                 code_parts(const, out, refs)
@@ -607,21 +609,36 @@ def _mx_one_copy(namespace):
         else:
             out.append(repr(value))
 
-    own, reaches = {}, {}
+    own, reaches, closures = {}, {}, {}
+
+    def own_digest(name):
+        if name not in own:
+            out, refs = [], set()
+            parts(helpers[name], out, refs)
+            own[name], reaches[name] = hashlib.sha1(repr(out).encode()).hexdigest(), refs
+        return own[name]
+
+    def digest(name):  # of the helper's code and of every helper it reaches, computed only when compared
+        if name not in closures:
+            seen, todo = {name}, [name]
+            while todo:
+                current = todo.pop()
+                own_digest(current)
+                for ref in reaches[current]:
+                    if ref not in seen:
+                        seen.add(ref)
+                        todo.append(ref)
+            closures[name] = hashlib.sha1(repr(sorted((n, own_digest(n)) for n in seen)).encode()).hexdigest()
+        return closures[name]
+
     for name, value in helpers.items():
-        out, refs = [], set()
-        parts(value, out, refs)
-        own[name] = hashlib.sha1(repr(out).encode()).hexdigest()
-        reaches[name] = refs
-    for name, value in helpers.items():
-        seen, todo = {name}, [name]
-        while todo:
-            for ref in reaches[todo.pop()]:
-                if ref not in seen:
-                    seen.add(ref)
-                    todo.append(ref)
-        key = (name, hashlib.sha1(repr(sorted((n, own[n]) for n in seen)).encode()).hexdigest())
-        namespace[name] = table.setdefault(key, value)
+        entries = table.setdefault(name, [])  # [(that module's digest function, its object)]
+        for other_digest, other in entries:
+            if other is value or other_digest(name) == digest(name):
+                namespace[name] = other
+                break
+        else:
+            entries.append((digest, value))
 
 
 def _mx_cpu(device_id=0):
